@@ -1,0 +1,31 @@
+// Three test tiers (DESIGN.md section 4): pure units, process-level against fake harnesses,
+// and the real pinned CLIs inside a loopback-only network namespace.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const alias = {
+  '@reins/core': src('core'),
+  '@reins/harnesses': src('harnesses'),
+  '@reins/testkit': src('testkit'),
+};
+const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'], exclude: ['**/node_modules/**', ...slowTiers] } },
+      { resolve: { alias }, test: { name: 'process', include: ['packages/*/src/**/*.process.test.ts', 'packages/*/test/**/*.process.test.ts'], testTimeout: 30_000 } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'real',
+          include: ['packages/*/src/**/*.real.test.ts', 'packages/*/test/**/*.real.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
