@@ -1,0 +1,118 @@
+// What a caller gives Reins: the session spec, a turn's input and the options of `send`.
+import { z } from 'zod';
+import type { Assert, Equals } from './assert.js';
+import { type ImageRef, ImageRefSchema } from './items.js';
+
+export const EFFORT_LEVELS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORT_LEVELS)[number];
+export const EffortSchema = z.enum(EFFORT_LEVELS);
+
+export const POSTURES = ['bypass', 'ask'] as const;
+/** bypass (default): the harness runs tools without asking. ask: approvals surface as permission events. */
+export type Posture = (typeof POSTURES)[number];
+
+/** A JSON Schema document, kept as plain data. */
+export type JsonSchema = Record<string, unknown>;
+const JsonSchemaSchema = z.record(z.string(), z.unknown());
+
+export type McpServerSpec =
+  | { name: string; transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string> }
+  | { name: string; transport: 'http' | 'sse'; url: string; headers?: Record<string, string> };
+export const McpServerSpecSchema = z.discriminatedUnion('transport', [
+  z.object({
+    name: z.string().min(1),
+    transport: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    name: z.string().min(1),
+    transport: z.enum(['http', 'sse']),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+]);
+
+export interface SessionSpec {
+  /** Absolute working directory of the session. */
+  cwd: string;
+  model?: string;
+  effort?: Effort;
+  /** Continue an existing conversation; failing that is `resume_failed`, never a silent fresh start. */
+  resume?: { nativeSessionId: string };
+  /** Added to the user's environment for the harness process. */
+  env?: Record<string, string>;
+  posture?: Posture;
+  /** Default output schema for every turn of this session (a turn's own schema wins). */
+  outputSchema?: JsonSchema;
+  /** Do not persist the conversation (utility turns that must not be resumable). */
+  ephemeral?: boolean;
+  allowedTools?: string[];
+  systemPrompt?: { append: string };
+  mcpServers?: McpServerSpec[];
+}
+export const SessionSpecSchema = z.object({
+  cwd: z.string().min(1),
+  model: z.string().min(1).optional(),
+  effort: EffortSchema.optional(),
+  resume: z.object({ nativeSessionId: z.string().min(1) }).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  posture: z.enum(POSTURES).optional(),
+  outputSchema: JsonSchemaSchema.optional(),
+  ephemeral: z.boolean().optional(),
+  allowedTools: z.array(z.string()).optional(),
+  systemPrompt: z.object({ append: z.string() }).optional(),
+  mcpServers: z.array(McpServerSpecSchema).optional(),
+});
+
+export interface FileRef {
+  path: string;
+  /** Optional line range the reference points at. */
+  lines?: { start: number; end?: number };
+}
+export const FileRefSchema = z.object({
+  path: z.string().min(1),
+  lines: z.object({ start: z.number().int().positive(), end: z.number().int().positive().optional() }).optional(),
+});
+
+export interface TurnInput {
+  text: string;
+  images?: ImageRef[];
+  files?: FileRef[];
+}
+export const TurnInputSchema = z.object({
+  text: z.string(),
+  images: z.array(ImageRefSchema).optional(),
+  files: z.array(FileRefSchema).optional(),
+});
+
+export type DeliveryMode = 'queue' | 'steer';
+export interface SendOptions {
+  /** queue (default): run after the current turn. steer: add to the running turn where the harness can. */
+  mode?: DeliveryMode;
+  /** When steering is impossible: 'queue' (default) queues and says so; 'fail' throws unsupported_capability. */
+  steerFallback?: 'queue' | 'fail';
+  outputSchema?: JsonSchema;
+}
+export const SendOptionsSchema = z.object({
+  mode: z.enum(['queue', 'steer']).optional(),
+  steerFallback: z.enum(['queue', 'fail']).optional(),
+  outputSchema: JsonSchemaSchema.optional(),
+});
+
+/** How `send` delivered the input. */
+export interface SendResult {
+  turnId: string;
+  delivery: 'started' | 'queued' | 'steered';
+}
+
+/** How a setting change was applied, so callers know what it cost. */
+export interface SettingChange {
+  applied: 'live' | 'next_turn' | 'restart';
+}
+
+type _SpecInSync = Assert<Equals<z.output<typeof SessionSpecSchema>, SessionSpec>>;
+type _InputInSync = Assert<Equals<z.output<typeof TurnInputSchema>, TurnInput>>;
+type _SendInSync = Assert<Equals<z.output<typeof SendOptionsSchema>, SendOptions>>;
+type _McpInSync = Assert<Equals<z.output<typeof McpServerSpecSchema>, McpServerSpec>>;

@@ -1,0 +1,2 @@
+export * from './codex-strict.js';
+export * from './validate.js';
