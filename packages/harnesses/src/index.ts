@@ -1,0 +1,2 @@
+// @reins/harnesses: one adapter per harness over a shared runtime (processes, framing, JSON-RPC).
+export * from './runtime/index.js';

@@ -1,0 +1,211 @@
+// The one place harness child processes are spawned and ended. Each child gets its own process
+// group so that closing it also ends what it spawned (shells, tools); close goes stdin end ->
+// SIGTERM -> SIGKILL on the group, each step with a grace period; and every live child is killed
+// if the Reins process itself exits, so no orphan survives.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { ReinsError } from '@reins/core';
+import { LineSplitter } from './lines.js';
+import { TextRing } from './ring.js';
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The complete environment of the child (callers merge the user's environment themselves). */
+  env: Record<string, string | undefined>;
+  /** For error messages: 'codex app-server'. */
+  label: string;
+  /** Harness id, carried on errors. */
+  harness?: string;
+  /** Sees every line in both directions (the fixture recorder, debugging). */
+  tap?: FrameTap;
+}
+
+/** in: Reins -> harness stdin; out: harness stdout; err: harness stderr chunks. */
+export type FrameTap = (direction: 'in' | 'out' | 'err', text: string) => void;
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface CloseOptions {
+  /** Time to exit on its own after stdin ends (ms). */
+  stdinGraceMs?: number;
+  /** Time to exit after SIGTERM before SIGKILL (ms). */
+  termGraceMs?: number;
+}
+
+const live = new Set<HarnessProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' handlers must be synchronous: SIGKILL every group we still own.
+  process.on('exit', () => {
+    for (const child of live) child.killGroup('SIGKILL');
+  });
+}
+
+export class HarnessProcess {
+  readonly stderr = new TextRing();
+  readonly exited: Promise<ExitInfo>;
+  private exitInfo: ExitInfo | undefined;
+  private readonly child: ChildProcess;
+  private lineHandler: (line: string) => void = () => {};
+  private closing: Promise<ExitInfo> | undefined;
+
+  private constructor(
+    readonly spec: SpawnSpec,
+    child: ChildProcess,
+  ) {
+    this.child = child;
+    const tap = spec.tap;
+    const splitter = new LineSplitter(
+      tap
+        ? (line) => {
+            tap('out', line);
+            this.lineHandler(line);
+          }
+        : (line) => this.lineHandler(line),
+    );
+    child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout?.on('end', () => splitter.flush());
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      this.stderr.push(text);
+      tap?.('err', text);
+    });
+    // Writes after the child died raise EPIPE on stdin: the exit path reports it, not a crash.
+    child.stdin?.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        live.delete(this);
+        resolve(this.exitInfo);
+      });
+    });
+  }
+
+  /** Spawns the child; rejects with binary_not_found / harness_unhealthy when it cannot start. */
+  static async start(spec: SpawnSpec): Promise<HarnessProcess> {
+    installExitHook();
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        const code = error.code === 'ENOENT' ? 'binary_not_found' : 'harness_unhealthy';
+        reject(
+          new ReinsError(code, `Could not start ${spec.label} (${spec.command}): ${error.message}`, {
+            harness: spec.harness,
+            operation: 'spawn',
+            cause: error,
+          }),
+        );
+      });
+    });
+    const process_ = new HarnessProcess(spec, child);
+    live.add(process_);
+    return process_;
+  }
+
+  get pid(): number {
+    return this.child.pid as number;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  get exitStatus(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** One handler for stdout lines (set before the child speaks; early lines are not lost by the splitter's timing). */
+  onLine(handler: (line: string) => void): void {
+    this.lineHandler = handler;
+  }
+
+  /** Writes one line; returns false when the child's stdin is gone. */
+  writeLine(line: string): boolean {
+    const stdin = this.child.stdin;
+    if (!stdin || stdin.destroyed || stdin.writableEnded || this.hasExited) return false;
+    this.spec.tap?.('in', line);
+    stdin.write(`${line}\n`);
+    return true;
+  }
+
+  /** Sends a signal to the whole process group; false when there is nothing to signal. */
+  killGroup(signal: NodeJS.Signals): boolean {
+    if (this.hasExited && signal !== 'SIGKILL') return false;
+    try {
+      process.kill(-this.pid, signal);
+      return true;
+    } catch {
+      try {
+        return this.child.kill(signal);
+      } catch {
+        return false;
+      }
+    }
+  }
+
+  /** A sentence about how the child ended, with the stderr tail, for process_exited errors. */
+  describeExit(): string {
+    const status = this.exitInfo;
+    const how = !status
+      ? 'is still running'
+      : status.signal
+        ? `was killed by ${status.signal}`
+        : `exited with code ${status.code}`;
+    const tail = this.stderr.tail(8);
+    return `${this.spec.label} ${how}${tail ? `. Its last stderr lines:\n${tail}` : '.'}`;
+  }
+
+  /** Ends the child: stdin end, then SIGTERM, then SIGKILL on the group. Idempotent. */
+  close(options: CloseOptions = {}): Promise<ExitInfo> {
+    this.closing ??= (async () => {
+      const stdinGrace = options.stdinGraceMs ?? 1500;
+      const termGrace = options.termGraceMs ?? 2000;
+      if (!this.hasExited) this.child.stdin?.end();
+      if (await this.exitsWithin(stdinGrace)) return this.afterExit();
+      this.killGroup('SIGTERM');
+      if (await this.exitsWithin(termGrace)) return this.afterExit();
+      this.killGroup('SIGKILL');
+      return this.afterExit(await this.exited);
+    })();
+    return this.closing;
+  }
+
+  /** The leader exited; make sure nothing else in its group lingers. */
+  private afterExit(info: ExitInfo = this.exitInfo as ExitInfo): ExitInfo {
+    try {
+      process.kill(-this.pid, 'SIGKILL');
+    } catch {
+      // the group is already empty
+    }
+    return info;
+  }
+
+  private async exitsWithin(ms: number): Promise<boolean> {
+    if (this.hasExited) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const result = await Promise.race([this.exited.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return result;
+  }
+}
+
+/** How many harness children this process still owns (tests assert 0 after close). */
+export function liveProcessCount(): number {
+  return live.size;
+}

@@ -1,0 +1,4 @@
+export * from './child-process.js';
+export * from './json-rpc.js';
+export * from './lines.js';
+export * from './ring.js';

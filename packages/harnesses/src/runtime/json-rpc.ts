@@ -1,0 +1,185 @@
+// A JSON-RPC 2.0 peer over any line transport, shared by every adapter that speaks JSON-RPC.
+// It matches out-of-order responses by id, serves the other side's requests (approvals), puts a
+// deadline on every request, and rejects every pending request at once when the connection ends
+// (a peer that forgets to do so hangs its callers forever).
+import { ReinsError } from '@reins/core';
+
+export type JsonRpcId = number | string;
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Thrown by a request handler to answer with a specific JSON-RPC error. */
+export class JsonRpcHandlerError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const METHOD_NOT_FOUND = -32601;
+
+export interface JsonRpcPeerOptions {
+  /** Writes one serialized message; returns false when the other side is gone. */
+  send: (line: string) => boolean;
+  /** 'codex app-server', for messages. */
+  label: string;
+  harness?: string;
+  defaultTimeoutMs?: number;
+  /** Codex omits the "jsonrpc" member; ACP-style peers want it. */
+  includeVersion?: boolean;
+  onNotification?: (method: string, params: unknown, frame: Record<string, unknown>) => void;
+  onRequest?: (method: string, params: unknown, id: JsonRpcId, frame: Record<string, unknown>) => Promise<unknown>;
+  /** Frames that are not JSON-RPC, or responses nobody waits for. */
+  onStray?: (frame: unknown) => void;
+}
+
+interface Pending {
+  method: string;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class JsonRpcPeer {
+  private nextId = 1;
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private closedWith: ReinsError | undefined;
+
+  constructor(private readonly options: JsonRpcPeerOptions) {}
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  get isClosed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  request<T = unknown>(method: string, params: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 30_000;
+    return new Promise<T>((resolve, reject) => {
+      const timer =
+        timeoutMs > 0 && Number.isFinite(timeoutMs)
+          ? setTimeout(() => {
+              this.pending.delete(id);
+              reject(
+                new ReinsError('timeout', `${this.options.label} did not answer ${method} within ${timeoutMs} ms.`, {
+                  harness: this.options.harness,
+                  operation: method,
+                }),
+              );
+            }, timeoutMs)
+          : undefined;
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, timer });
+      if (!this.write({ id, method, params })) {
+        this.settle(id)?.reject(this.goneError(method));
+      }
+    });
+  }
+
+  notify(method: string, params: unknown): boolean {
+    if (this.closedWith) return false;
+    return this.write({ method, params });
+  }
+
+  /** Feeds one parsed incoming message. */
+  receive(frame: unknown): void {
+    if (!isRecord(frame)) {
+      this.options.onStray?.(frame);
+      return;
+    }
+    const { id, method } = frame;
+    const hasId = typeof id === 'number' || typeof id === 'string';
+    if (typeof method === 'string') {
+      if (hasId) void this.serve(method, frame.params, id, frame);
+      else this.options.onNotification?.(method, frame.params, frame);
+      return;
+    }
+    if (hasId && ('result' in frame || 'error' in frame)) {
+      const pending = this.settle(id);
+      if (!pending) {
+        this.options.onStray?.(frame);
+        return;
+      }
+      if (isRecord(frame.error)) {
+        const error = frame.error as unknown as JsonRpcErrorObject;
+        pending.reject(
+          new ReinsError(
+            'protocol_error',
+            `${this.options.label} answered ${pending.method} with error ${error.code}: ${error.message}`,
+            {
+              harness: this.options.harness,
+              operation: pending.method,
+              data: { rpcCode: error.code, rpcMessage: error.message, rpcData: error.data },
+            },
+          ),
+        );
+      } else {
+        pending.resolve(frame.result);
+      }
+      return;
+    }
+    this.options.onStray?.(frame);
+  }
+
+  /** The connection ended: reject everything pending and refuse new requests. */
+  close(error: ReinsError): void {
+    if (this.closedWith) return;
+    this.closedWith = error;
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+  }
+
+  private async serve(method: string, params: unknown, id: JsonRpcId, frame: Record<string, unknown>): Promise<void> {
+    const handler = this.options.onRequest;
+    if (!handler) {
+      this.write({ id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } });
+      return;
+    }
+    try {
+      const result = await handler(method, params, id, frame);
+      this.write({ id, result: result ?? null });
+    } catch (error) {
+      const rpcError =
+        error instanceof JsonRpcHandlerError
+          ? { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }
+          : { code: -32603, message: error instanceof Error ? error.message : String(error) };
+      this.write({ id, error: rpcError });
+    }
+  }
+
+  private settle(id: JsonRpcId): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    if (pending.timer) clearTimeout(pending.timer);
+    return pending;
+  }
+
+  private write(message: Record<string, unknown>): boolean {
+    const framed = this.options.includeVersion ? { jsonrpc: '2.0', ...message } : message;
+    return this.options.send(JSON.stringify(framed));
+  }
+
+  private goneError(method: string): ReinsError {
+    return (
+      this.closedWith ??
+      new ReinsError('process_exited', `${this.options.label} is gone; ${method} could not be sent.`, {
+        harness: this.options.harness,
+        operation: method,
+      })
+    );
+  }
+}

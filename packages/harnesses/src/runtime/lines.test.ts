@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from './lines.js';
+
+describe('LineSplitter', () => {
+  it('splits lines across chunk boundaries, strips CR and skips empty lines', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line));
+    splitter.push(Buffer.from('{"a":1}\n{"b"'));
+    splitter.push(Buffer.from(':2}\r\n\n{"c":'));
+    splitter.push(Buffer.from('3}'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+    splitter.flush();
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  it('keeps multi-byte characters split across chunks intact', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line));
+    const bytes = Buffer.from('héllo ✓\n');
+    splitter.push(bytes.subarray(0, 2));
+    splitter.push(bytes.subarray(2, 9));
+    splitter.push(bytes.subarray(9));
+    expect(lines).toEqual(['héllo ✓']);
+  });
+
+  it('drops a runaway line past the limit and reports it', () => {
+    const lines: string[] = [];
+    const oversize: number[] = [];
+    const splitter = new LineSplitter(
+      (line) => lines.push(line),
+      8,
+      (bytes) => oversize.push(bytes),
+    );
+    splitter.push(Buffer.from('0123456789'));
+    splitter.push(Buffer.from('ab\nok\n'));
+    expect(oversize).toEqual([10]);
+    expect(lines).toEqual(['ab', 'ok']);
+  });
+});
