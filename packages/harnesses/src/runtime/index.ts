@@ -1,4 +1,5 @@
 export * from './child-process.js';
+export * from './discovery.js';
 export * from './json-rpc.js';
 export * from './lines.js';
 export * from './ring.js';
