@@ -1,0 +1,75 @@
+// Command dispatch and the one place errors become exit codes and messages.
+import { ReinsError } from '@reins/core';
+import { chatCommand } from './commands/chat.js';
+import { RUN_HELP, runCommand } from './commands/run.js';
+import { type CliIo, EXIT, UsageError } from './io.js';
+import { REINS_VERSION } from './version.js';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  run: { run: runCommand, summary: 'run one turn and print the result (or --json events)' },
+  chat: { run: chatCommand, summary: 'an interactive session with /model, /effort, /steer, /interrupt' },
+};
+
+export const MAIN_HELP = () => `Usage: reins <command> [options]
+
+Drive the coding agents you have installed through one session model and one event stream.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(12)}${command.summary}`)
+  .join('\n')}
+
+Options:
+  -h, --help      help for reins or a command (reins run --help)
+  -v, --version   print the version
+
+Examples:
+  reins run -H codex "Summarize the open TODOs"
+  reins chat -H claude-code -m sonnet`;
+
+export function registerCommand(name: string, summary: string, run: Command): void {
+  COMMANDS[name] = { run, summary };
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(`${MAIN_HELP()}\n`);
+    return name === undefined ? EXIT.usage : EXIT.completed;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`reins ${REINS_VERSION}\n`);
+    return EXIT.completed;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`reins: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    return report(error, name, io);
+  }
+}
+
+function report(error: unknown, command: string, io: CliIo): number {
+  if (error instanceof UsageError) {
+    io.stderr.write(`reins ${command}: ${error.message}\n`);
+    if (error.hint) io.stderr.write(`${error.hint}\n`);
+    io.stderr.write(`See \`reins ${command} --help\`.\n`);
+    return EXIT.usage;
+  }
+  if (ReinsError.isInstance(error)) {
+    io.stderr.write(`reins ${command}: ${error.code}: ${error.message}\n`);
+    return error.code === 'invalid_input' ? EXIT.usage : EXIT.failed;
+  }
+  io.stderr.write(
+    `reins ${command}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return EXIT.failed;
+}
+
+export { RUN_HELP };
