@@ -3,7 +3,12 @@
 // the request, and writes the reply. close() ends stalled exchanges instead of waiting for them.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuxiliaryRecognizer, defaultAuxiliaryRecognizers, defaultReply } from './auxiliary.js';
+import {
+  type AuxiliaryRecognizer,
+  type AuxiliaryRequest,
+  defaultAuxiliaryRecognizers,
+  defaultReply,
+} from './auxiliary.js';
 import { type ReplyInput, type ScriptedReply, toScriptedReply } from './builder.js';
 import { anthropicDialect } from './dialects/anthropic.js';
 import { chatDialect } from './dialects/chat.js';
@@ -12,7 +17,7 @@ import { geminiDialect } from './dialects/gemini.js';
 import { responsesDialect } from './dialects/responses.js';
 import { asRecord, asString, type JsonRecord } from './json.js';
 import { IdSource, planReply } from './plan.js';
-import { readBody, redactHeaders, redactQuery, route } from './request.js';
+import { type Route, readBody, redactHeaders, redactQuery, route } from './request.js';
 import { type RecordedRequest, Script, type WhenMatcher, type WhenOptions } from './script.js';
 import { ExchangeAborted, sendJson } from './sse.js';
 import { defaultToolRecipes, type ShellToolRecipe, ToolResolutionError, type WriteToolRecipe } from './tools.js';
@@ -67,6 +72,24 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const active = new Set<AbortController>();
   let closed: Promise<void> | undefined;
 
+  /** Auxiliary recognizers first, then `when` rules and the queue, then the default (none when strict). */
+  function chooseReply(record: RecordedRequest, request: AuxiliaryRequest, rawBody: string): ScriptedReply | undefined {
+    const recognizer = recognizers.find((candidate) => candidate.matches(request));
+    if (recognizer) {
+      record.source = 'auxiliary';
+      record.auxiliary = recognizer.name;
+      return toScriptedReply(recognizer.reply(request));
+    }
+    const taken = script.take(record, rawBody);
+    if (taken) {
+      record.scripted = true;
+      record.source = taken.source;
+      return taken.reply;
+    }
+    record.source = 'default';
+    return options.strict ? undefined : fallback;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
     active.add(controller);
@@ -96,25 +119,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 
     if (target.kind !== 'dialect') {
       script.record(record);
-      if (target.kind === 'probe') {
-        res.writeHead(200).end();
-      } else if (target.kind === 'models') {
-        sendJson(res, 200, {
-          object: 'list',
-          data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'reins-testkit' }],
-        });
-      } else if (target.kind === 'count-tokens') {
-        record.source = 'auxiliary';
-        record.auxiliary = `${target.dialect}.count-tokens`;
-        const tokens = Math.max(1, Math.ceil(bytes / 4));
-        sendJson(res, 200, target.dialect === 'anthropic' ? { input_tokens: tokens } : { totalTokens: tokens });
-      } else {
-        record.outcome = 'http-error';
-        sendJson(res, 404, {
-          error: { message: `scripted model server: no route for ${method} ${url.pathname}`, type: 'not_found' },
-        });
-      }
-      return;
+      return answerUtilityRoute(target, record, res, bytes);
     }
 
     const dialect = dialects[target.dialect];
@@ -122,7 +127,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const offeredTools = dialect.offeredTools(bodyRecord);
     record.userText = dialect.latestUserText(bodyRecord);
     record.outcome = 'pending';
-    const auxiliaryRequest = {
+    const auxiliaryRequest: AuxiliaryRequest = {
       dialect: dialect.name,
       body: bodyRecord,
       streaming,
@@ -131,23 +136,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       systemText: dialect.systemText(bodyRecord),
     };
 
-    let chosen: ScriptedReply | undefined;
-    const recognizer = recognizers.find((candidate) => candidate.matches(auxiliaryRequest));
-    if (recognizer) {
-      record.source = 'auxiliary';
-      record.auxiliary = recognizer.name;
-      chosen = toScriptedReply(recognizer.reply(auxiliaryRequest));
-    } else {
-      const taken = script.take(record, typeof body === 'string' ? body : JSON.stringify(body ?? ''));
-      if (taken) {
-        record.scripted = true;
-        record.source = taken.source;
-        chosen = taken.reply;
-      } else {
-        record.source = 'default';
-        chosen = options.strict ? undefined : fallback;
-      }
-    }
+    const chosen = chooseReply(record, auxiliaryRequest, typeof body === 'string' ? body : JSON.stringify(body ?? ''));
     script.record(record);
 
     const fail = (status: number, message: string) => {
@@ -227,4 +216,37 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       return closed;
     },
   };
+}
+
+/** Routes that are not a model call: probes, the model list, token counts and unknown paths. */
+function answerUtilityRoute(
+  target: Exclude<Route, { kind: 'dialect' }>,
+  record: RecordedRequest,
+  res: ServerResponse,
+  bytes: number,
+): void {
+  switch (target.kind) {
+    case 'probe':
+      res.writeHead(200).end();
+      return;
+    case 'models':
+      sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'reins-testkit' }],
+      });
+      return;
+    case 'count-tokens': {
+      record.source = 'auxiliary';
+      record.auxiliary = `${target.dialect}.count-tokens`;
+      const tokens = Math.max(1, Math.ceil(bytes / 4));
+      sendJson(res, 200, target.dialect === 'anthropic' ? { input_tokens: tokens } : { totalTokens: tokens });
+      return;
+    }
+    case 'unknown':
+      record.outcome = 'http-error';
+      sendJson(res, 404, {
+        error: { message: `scripted model server: no route for ${record.method} ${record.path}`, type: 'not_found' },
+      });
+      return;
+  }
 }

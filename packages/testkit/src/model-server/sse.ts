@@ -71,15 +71,13 @@ export function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/**
- * Both stall variants: `stall` holds the open stream until the client or server ends it; `failMidStream`
- * with mode `destroy` cuts the socket after the frames already written have been flushed.
- */
+/** A stall: hold the exchange until the client leaves or the server closes, then unwind the writer. */
 export async function holdOpen(exchange: Exchange): Promise<void> {
   await waitForAbort(exchange.signal);
   throw new ExchangeAborted();
 }
 
+/** failMidStream('destroy'): callers await every write first, so the frames before the cut reach the client. */
 export function destroySocket(exchange: Exchange): void {
   exchange.res.destroy();
 }
