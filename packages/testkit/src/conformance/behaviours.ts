@@ -1,0 +1,278 @@
+// The conformance suite: one list of named behaviours (DESIGN.md section 4) that any harness must
+// show through the public Session API, driven by the scripted model server. Each behaviour throws
+// with a reason when it fails and returns the capabilities it demonstrated (evidence).
+import type { CapabilityKey, ItemCompletedEvent, ReinsEvent, SessionSpec, ToolCallItem } from '@reins/core';
+import type { ModelServer } from '../model-server/index.js';
+import { reply } from '../model-server/index.js';
+import { canTrackProcesses, ProcessGroupWatch } from './processes.js';
+import type { SessionRecorder } from './recorder.js';
+import type { ConformanceSetup } from './target.js';
+
+export interface BehaviourContext {
+  server: ModelServer;
+  setup: ConformanceSetup;
+  workdir: string;
+  implemented: ReadonlySet<CapabilityKey>;
+  /** Starts a session (suite defaults + overrides) and records its events. */
+  open(spec?: Partial<SessionSpec>): Promise<SessionRecorder>;
+}
+
+export interface Behaviour {
+  name: string;
+  /** Skipped (not failed) unless the adapter implements all of these. */
+  requires?: CapabilityKey[];
+  run(context: BehaviourContext): Promise<CapabilityKey[]>;
+}
+
+function fail(reason: string): never {
+  throw new Error(reason);
+}
+
+function check(condition: unknown, reason: string): asserts condition {
+  if (!condition) fail(reason);
+}
+
+function completedItems(events: readonly ReinsEvent[]) {
+  return events.filter((event): event is ItemCompletedEvent => event.type === 'item.completed').map((e) => e.item);
+}
+
+function agentText(events: readonly ReinsEvent[]): string {
+  return completedItems(events)
+    .flatMap((item) => (item.kind === 'agent_message' ? [item.text] : []))
+    .join('');
+}
+
+/** Capabilities a plain text turn shows beyond the turn itself. */
+function streamingEvidence(events: readonly ReinsEvent[]): CapabilityKey[] {
+  const shown: CapabilityKey[] = [];
+  if (events.some((e) => e.type === 'item.delta' && e.kind === 'text')) shown.push('tokenDeltas');
+  const usage = events.flatMap((e) =>
+    e.type === 'usage.updated' ? [e] : e.type === 'turn.completed' && e.usage ? [e.usage] : [],
+  );
+  if (usage.some((u) => u.turn?.input !== undefined || u.total?.input !== undefined)) shown.push('usage');
+  if (usage.some((u) => u.costUsd !== undefined)) shown.push('cost');
+  if (usage.some((u) => u.context?.window !== undefined)) shown.push('contextWindow');
+  return shown;
+}
+
+const WORD = 'Conformance says hello.';
+
+export const BEHAVIOURS: Behaviour[] = [
+  {
+    name: 'text turn',
+    async run({ server, open }) {
+      server.enqueue(reply().text(WORD).usage({ input: 21, output: 5 }));
+      const recorder = await open();
+      const terminal = await recorder.turn('Say the conformance greeting.');
+      check(terminal.outcome.status === 'completed', `outcome ${JSON.stringify(terminal.outcome)}`);
+      const events = recorder.turnEvents(terminal.turnId as string);
+      check(agentText(events).includes(WORD), `agent text was ${JSON.stringify(agentText(events))}`);
+      await recorder.close();
+      return streamingEvidence(events);
+    },
+  },
+  {
+    name: 'tool call lifecycle',
+    async run({ server, open }) {
+      server.enqueue(reply().shell('echo conformance-tool-ok'), reply().text('The command ran.'));
+      const recorder = await open();
+      const terminal = await recorder.turn('Run the check command.');
+      check(terminal.outcome.status === 'completed', `outcome ${JSON.stringify(terminal.outcome)}`);
+      const events = recorder.turnEvents(terminal.turnId as string);
+      const started = events.flatMap((e) => (e.type === 'item.started' && e.item.kind === 'tool_call' ? [e.item] : []));
+      const done = completedItems(events).filter((item): item is ToolCallItem => item.kind === 'tool_call');
+      const command = done.find((item) => item.tool.kind === 'command');
+      check(
+        command,
+        `no completed command tool_call (tools: ${done.map((t) => `${t.tool.kind}:${t.tool.name}`).join(', ') || 'none'})`,
+      );
+      check(
+        started.some((item) => item.id === command.id),
+        `tool_call ${command.id} completed without item.started`,
+      );
+      check(command.status === 'completed', `command status ${command.status}`);
+      check(
+        (command.output?.text ?? JSON.stringify(command.output?.structured ?? '')).includes('conformance-tool-ok'),
+        `command output was ${JSON.stringify(command.output)}`,
+      );
+      await recorder.close();
+      return [];
+    },
+  },
+  {
+    name: 'interrupt',
+    requires: ['interrupt'],
+    async run({ server, open }) {
+      server.enqueue(reply().text('Working on it').stall());
+      const recorder = await open();
+      const sent = await recorder.session.send('Start a long answer.');
+      await server.waitForRequests(1, { timeoutMs: 60_000 });
+      await recorder
+        .waitFor((e) => e.type === 'item.delta' || e.type === 'item.started', 'the turn to stream', 30_000)
+        .catch(() => {});
+      await recorder.session.interrupt();
+      const terminal = await recorder.terminalOf(sent, 0, 30_000);
+      check(terminal.outcome.status === 'cancelled', `outcome after interrupt ${JSON.stringify(terminal.outcome)}`);
+      server.enqueue(reply().text('Back after the interrupt.'));
+      const next = await recorder.turn('Are you still there?');
+      check(next.outcome.status === 'completed', `turn after interrupt ${JSON.stringify(next.outcome)}`);
+      await recorder.close();
+      return ['interrupt'];
+    },
+  },
+  {
+    name: 'resume in a new process',
+    requires: ['resume'],
+    async run({ server, open }) {
+      server.enqueue(reply().text('Noted the code word.'));
+      const first = await open();
+      await first.turn('Remember the code word ZEBRA-4417.');
+      const nativeSessionId = first.session.nativeSessionId;
+      check(nativeSessionId, 'no nativeSessionId after the first turn');
+      await first.close();
+      const before = server.requests.length;
+      server.enqueue(reply().text('The code word was ZEBRA-4417.'));
+      const second = await open({ resume: { nativeSessionId } });
+      const terminal = await second.turn('What was the code word?');
+      check(terminal.outcome.status === 'completed', `resumed turn ${JSON.stringify(terminal.outcome)}`);
+      const sentHistory = server.requests
+        .slice(before)
+        .some((r) => r.scripted && JSON.stringify(r.body).includes('ZEBRA-4417'));
+      check(sentHistory, 'the resumed session did not send the earlier conversation to the model');
+      check(
+        second.session.nativeSessionId === nativeSessionId,
+        `native id changed to ${second.session.nativeSessionId}`,
+      );
+      await second.close();
+      return ['resume'];
+    },
+  },
+  {
+    name: 'model switch',
+    async run({ server, open, setup }) {
+      server.enqueue(reply().text('First model here.'), reply().text('Second model here.'));
+      const recorder = await open();
+      await recorder.turn('Hello on the first model.');
+      const change = await recorder.session.setModel(setup.models.alternate);
+      const before = server.requests.length;
+      const terminal = await recorder.turn('Hello on the second model.');
+      check(terminal.outcome.status === 'completed', `turn after switch ${JSON.stringify(terminal.outcome)}`);
+      const models = server.requests
+        .slice(before)
+        .filter((r) => r.scripted)
+        .map((r) => r.model);
+      check(
+        models.some((model) => model?.includes(setup.models.alternate)),
+        `the model server saw ${JSON.stringify(models)}, not ${setup.models.alternate}`,
+      );
+      await recorder.close();
+      return change.applied === 'live' || change.applied === 'next_turn' ? ['liveModelSwitch'] : [];
+    },
+  },
+  {
+    name: 'steer or queue',
+    async run({ server, open, implemented }) {
+      server.enqueue(reply().text('First answer, slowly.').delayMs(150), reply().text('Second answer.'));
+      const recorder = await open();
+      const first = await recorder.session.send('First question.');
+      await server.waitForRequests(1, { timeoutMs: 60_000 });
+      const mode = implemented.has('steer') ? 'steer' : 'queue';
+      const second = await recorder.session.send('Second question.', { mode });
+      if (mode === 'queue') {
+        check(second.delivery === 'queued' || second.delivery === 'started', `queue delivery ${second.delivery}`);
+        const a = await recorder.terminalOf(first);
+        const b = await recorder.terminalOf(second);
+        check(a.outcome.status === 'completed' && b.outcome.status === 'completed', 'a queued turn did not complete');
+        check(a.seq < b.seq, 'the queued turn ended before the first one');
+      } else {
+        const terminal = await recorder.terminalOf(first);
+        check(terminal.outcome.status === 'completed', `steered turn ${JSON.stringify(terminal.outcome)}`);
+        check(
+          server.requests.some((r) => r.scripted && JSON.stringify(r.body).includes('Second question.')),
+          'the steer text never reached the model',
+        );
+      }
+      await recorder.close();
+      return [mode === 'steer' ? 'steer' : 'queue'];
+    },
+  },
+  {
+    name: 'structured output',
+    requires: ['structuredOutput'],
+    async run({ server, open }) {
+      const schema = {
+        type: 'object',
+        properties: { verdict: { enum: ['pass', 'fail'] }, reasons: { type: 'array', items: { type: 'string' } } },
+        required: ['verdict'],
+        additionalProperties: false,
+      };
+      server.enqueue(reply().json({ verdict: 'pass', reasons: ['scripted'] }));
+      const recorder = await open();
+      const ok = await recorder.turn('Give the verdict.', { outputSchema: schema });
+      check(ok.outcome.status === 'completed', `valid structured turn ${JSON.stringify(ok.outcome)}`);
+      check(
+        JSON.stringify(ok.structuredOutput) === JSON.stringify({ verdict: 'pass', reasons: ['scripted'] }),
+        `structuredOutput ${JSON.stringify(ok.structuredOutput)}`,
+      );
+      server.enqueue(
+        reply().json({ verdict: 'maybe' }),
+        reply().json({ verdict: 'maybe' }),
+        reply().json({ verdict: 'maybe' }),
+      );
+      const bad = await recorder.turn('Give the verdict again.', { outputSchema: schema });
+      check(
+        bad.outcome.status === 'failed' && bad.outcome.error.code === 'structured_output_invalid',
+        `invalid structured reply gave ${JSON.stringify(bad.outcome)}`,
+      );
+      await recorder.close();
+      return ['structuredOutput'];
+    },
+  },
+  {
+    name: 'provider error surfaced',
+    async run({ server, open }) {
+      for (let i = 0; i < 6; i++) server.enqueue(reply().httpError(500, undefined));
+      const recorder = await open();
+      const terminal = await recorder.turn('This will hit a server error.', {}, 120_000);
+      check(terminal.outcome.status === 'failed', `outcome on HTTP 500 ${JSON.stringify(terminal.outcome)}`);
+      check(terminal.outcome.error.message.trim() !== '', 'the failure has no message');
+      server.reset();
+      await recorder.close();
+      return [];
+    },
+  },
+  {
+    name: 'unsupported model',
+    async run({ server, open }) {
+      for (let i = 0; i < 3; i++) server.enqueue(reply().httpError(404, undefined));
+      const recorder = await open({ model: 'no-such-model-xyz' });
+      const terminal = await recorder.turn('Hello?', {}, 120_000);
+      check(
+        terminal.outcome.status === 'failed' && terminal.outcome.error.code === 'unsupported_model',
+        `outcome for an unknown model ${JSON.stringify(terminal.outcome)}`,
+      );
+      check(terminal.outcome.error.message.includes('unsupported model'), 'message lacks "unsupported model"');
+      server.reset();
+      await recorder.close();
+      return [];
+    },
+  },
+  {
+    name: 'no orphan process after close',
+    async run({ server, open }) {
+      if (!canTrackProcesses) fail('process tracking needs Linux /proc');
+      server.enqueue(reply().shell('sleep 30 & echo started-background'), reply().text('Started.'));
+      const watch = new ProcessGroupWatch();
+      const recorder = await open();
+      watch.sample();
+      await recorder.turn('Start a background job.');
+      watch.sample();
+      await recorder.close();
+      check(watch.groupCount > 0, 'no child process group was seen while the session lived');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const survivors = watch.survivors();
+      check(survivors.length === 0, `processes survived close(): ${survivors.map((s) => s.pid).join(', ')}`);
+      return [];
+    },
+  },
+];

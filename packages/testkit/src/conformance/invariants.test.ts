@@ -1,0 +1,72 @@
+import { type EventPayload, type ReinsEvent, SessionEventStream } from '@reins/core';
+import { describe, expect, it } from 'vitest';
+import { streamViolations } from './invariants.js';
+
+function log(build: (s: SessionEventStream) => void): ReinsEvent[] {
+  const events: ReinsEvent[] = [];
+  const stream = new SessionEventStream({ harness: 'codex', sessionId: 's', onEvent: (e) => events.push(e) });
+  build(stream);
+  return events;
+}
+
+const message = (id: string, text: string): EventPayload => ({
+  type: 'item.completed',
+  item: { kind: 'agent_message', id, status: 'completed', text },
+});
+
+describe('streamViolations', () => {
+  it('accepts a well-formed stream made by the core helper', () => {
+    const events = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm', status: 'running', text: '' } });
+      s.emit(message('m', 'hi'));
+      s.completeTurn({ outcome: { status: 'completed' } });
+      s.close('requested');
+    });
+    expect(streamViolations(events)).toEqual([]);
+  });
+
+  it('finds gaps, second terminals, open items, duplicated text and id changes', () => {
+    const events = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm', status: 'running', text: '' } });
+      s.emit({ type: 'item.started', item: { kind: 'reasoning', id: 'r', status: 'running', text: '' } });
+      s.emit({ type: 'item.completed', item: { kind: 'reasoning', id: 'm', status: 'completed', text: 'x' } });
+      s.emit(message('m2', 'same'));
+      s.emit(message('m3', 'same'));
+    });
+    // Forge what the helper refuses to produce: a gap and a terminal with an item still open.
+    const forged: ReinsEvent[] = [
+      ...events,
+      {
+        ...(events[0] as ReinsEvent),
+        seq: events.length + 2,
+        type: 'turn.completed',
+        outcome: { status: 'completed' },
+      } as ReinsEvent,
+    ];
+    const problems = streamViolations(forged).join('\n');
+    expect(problems).toMatch(/gap or reorder/);
+    expect(problems).toMatch(/started as agent_message, completed as reasoning/);
+    expect(problems).toMatch(/assistant text repeated/);
+    expect(problems).toMatch(/reasoning item r still open at turn end/);
+  });
+
+  it('flags events after a turn finished and a close without terminal', () => {
+    const events = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.completeTurn({ outcome: { status: 'completed' } });
+    });
+    const late = { ...(events[1] as ReinsEvent), seq: 3, type: 'notice', kind: 'info', message: 'late' } as ReinsEvent;
+    expect(streamViolations([...events, late]).join('\n')).toMatch(/event for finished turn turn_1/);
+    const open = log((s) => s.startTurn({ text: 'a' }));
+    const closed = {
+      ...(open[0] as ReinsEvent),
+      seq: 2,
+      turnId: null,
+      type: 'session.closed',
+      reason: 'requested',
+    } as ReinsEvent;
+    expect(streamViolations([...open, closed]).join('\n')).toMatch(/had no terminal/);
+  });
+});

@@ -1,0 +1,79 @@
+// The stream rules every adapter must keep, checked on any recorded event log (DESIGN.md 1 and 4):
+// seq from 1 with no gaps, one session and harness throughout, exactly one turn.completed per
+// turn.started, no turn events after the terminal, every started item completed once and before
+// its turn ends, item ids stable (a completed item was started under the same id and kind), and
+// no assistant text delivered twice within a turn.
+import type { ReinsEvent } from '@reins/core';
+
+export function streamViolations(events: readonly ReinsEvent[]): string[] {
+  const problems: string[] = [];
+  const first = events[0];
+  events.forEach((event, index) => {
+    if (event.seq !== index + 1) problems.push(`seq ${event.seq} at position ${index + 1} (gap or reorder)`);
+    if (first && event.sessionId !== first.sessionId) problems.push(`seq ${event.seq}: sessionId changed`);
+    if (first && event.harness !== first.harness) problems.push(`seq ${event.seq}: harness changed`);
+  });
+
+  let turn: string | null = null;
+  const finished = new Set<string>();
+  const open = new Map<string, string>();
+  const completedItems = new Set<string>();
+  const messageTexts = new Map<string, Set<string>>();
+  for (const event of events) {
+    const at = `seq ${event.seq} (${event.type})`;
+    if (event.turnId !== null && finished.has(event.turnId))
+      problems.push(`${at}: event for finished turn ${event.turnId}`);
+    switch (event.type) {
+      case 'turn.started':
+        if (turn !== null) problems.push(`${at}: turn ${event.turnId} started while ${turn} runs`);
+        if (event.turnId === null) problems.push(`${at}: turn.started without a turnId`);
+        turn = event.turnId;
+        break;
+      case 'turn.completed':
+        if (turn === null || event.turnId !== turn)
+          problems.push(`${at}: terminal for ${event.turnId}, running ${turn}`);
+        for (const [id, kind] of open) problems.push(`${at}: ${kind} item ${id} still open at turn end`);
+        open.clear();
+        if (event.turnId !== null) finished.add(event.turnId);
+        turn = null;
+        break;
+      case 'item.started':
+        if (open.has(event.item.id) || completedItems.has(event.item.id)) {
+          problems.push(`${at}: item ${event.item.id} started twice`);
+        }
+        open.set(event.item.id, event.item.kind);
+        break;
+      case 'item.completed': {
+        const kind = open.get(event.item.id);
+        if (completedItems.has(event.item.id)) problems.push(`${at}: item ${event.item.id} completed twice`);
+        if (kind !== undefined && kind !== event.item.kind) {
+          problems.push(`${at}: item ${event.item.id} started as ${kind}, completed as ${event.item.kind}`);
+        }
+        open.delete(event.item.id);
+        completedItems.add(event.item.id);
+        if (event.item.kind === 'agent_message' && event.item.text.trim() !== '' && event.turnId !== null) {
+          const seen = messageTexts.get(event.turnId) ?? new Set<string>();
+          if (seen.has(event.item.text)) problems.push(`${at}: assistant text repeated in turn ${event.turnId}`);
+          seen.add(event.item.text);
+          messageTexts.set(event.turnId, seen);
+        }
+        break;
+      }
+      case 'session.closed':
+        if (turn !== null) problems.push(`${at}: session closed while turn ${turn} had no terminal`);
+        break;
+      default:
+        break;
+    }
+  }
+  if (turn !== null && events.at(-1)?.type === 'session.closed') problems.push(`turn ${turn} never completed`);
+  return problems;
+}
+
+/** Throws with every violation listed; use in tests after a session's events are collected. */
+export function assertStreamInvariants(events: readonly ReinsEvent[]): void {
+  const problems = streamViolations(events);
+  if (problems.length > 0) {
+    throw new Error(`The event stream breaks the Reins contract:\n- ${problems.join('\n- ')}`);
+  }
+}

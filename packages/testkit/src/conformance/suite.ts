@@ -1,0 +1,96 @@
+// Runs the behaviours against one target, each in isolation (fresh model server script, fresh
+// session), and reports pass / fail / skipped with the reason and the capabilities it showed.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CapabilityKey, SessionSpec } from '@reins/core';
+import { type ModelServer, startModelServer } from '../model-server/index.js';
+import { BEHAVIOURS, type Behaviour } from './behaviours.js';
+import { SessionRecorder } from './recorder.js';
+import type { ConformanceTarget } from './target.js';
+
+export interface BehaviourResult {
+  behaviour: string;
+  status: 'passed' | 'failed' | 'skipped';
+  reason?: string;
+  /** Capabilities this run demonstrated (only when passed). */
+  demonstrated: CapabilityKey[];
+  durationMs: number;
+}
+
+export interface ConformanceOptions {
+  /** Run only these behaviours (names). */
+  only?: string[];
+  onResult?: (result: BehaviourResult) => void;
+  behaviours?: Behaviour[];
+}
+
+export async function runConformance(
+  target: ConformanceTarget,
+  options: ConformanceOptions = {},
+): Promise<BehaviourResult[]> {
+  const results: BehaviourResult[] = [];
+  const behaviours = (options.behaviours ?? BEHAVIOURS).filter((b) => !options.only || options.only.includes(b.name));
+  for (const behaviour of behaviours) {
+    const result = await runOne(target, behaviour);
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}
+
+async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<BehaviourResult> {
+  const started = Date.now();
+  const finish = (status: BehaviourResult['status'], reason?: string, demonstrated: CapabilityKey[] = []) => ({
+    behaviour: behaviour.name,
+    status,
+    demonstrated,
+    durationMs: Date.now() - started,
+    ...(reason ? { reason } : {}),
+  });
+  const skip = target.notApplicable?.[behaviour.name];
+  if (skip) return finish('skipped', skip);
+  const workdir = await mkdtemp(join(tmpdir(), `reins-conformance-${target.id}-`));
+  let server: ModelServer | undefined;
+  const recorders: SessionRecorder[] = [];
+  try {
+    server = await startModelServer();
+    const setup = await target.setup(server, workdir);
+    try {
+      const matrix = await setup.harness.capabilities();
+      const implemented = new Set(
+        (Object.keys(matrix) as CapabilityKey[]).filter((key) => matrix[key].implemented.state === 'yes'),
+      );
+      const missing = behaviour.requires?.filter((key) => !implemented.has(key)) ?? [];
+      if (missing.length > 0) return finish('skipped', `the adapter does not implement ${missing.join(', ')}`);
+      const workspace = join(workdir, 'workspace');
+      await import('node:fs/promises').then((fs) => fs.mkdir(workspace, { recursive: true }));
+      const demonstrated = await behaviour.run({
+        server,
+        setup,
+        workdir: workspace,
+        implemented,
+        open: async (spec: Partial<SessionSpec> = {}) => {
+          const session = await setup.harness.createSession({
+            cwd: workspace,
+            model: setup.models.primary,
+            ...setup.spec,
+            ...spec,
+          });
+          const recorder = new SessionRecorder(session);
+          recorders.push(recorder);
+          return recorder;
+        },
+      });
+      return finish('passed', undefined, demonstrated);
+    } finally {
+      for (const recorder of recorders) await recorder.session.close().catch(() => {});
+      await setup.dispose?.();
+    }
+  } catch (error) {
+    return finish('failed', error instanceof Error ? error.message : String(error));
+  } finally {
+    await server?.close();
+    await rm(workdir, { recursive: true, force: true }).catch(() => {});
+  }
+}
