@@ -14,8 +14,18 @@ const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
 export default defineConfig({
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'], exclude: ['**/node_modules/**', ...slowTiers] } },
-      { resolve: { alias }, test: { name: 'process', include: ['packages/*/src/**/*.process.test.ts', 'packages/*/test/**/*.process.test.ts'], testTimeout: 30_000 } },
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'], exclude: ['**/node_modules/**', ...slowTiers] },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'process',
+          include: ['packages/*/src/**/*.process.test.ts', 'packages/*/test/**/*.process.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
       {
         resolve: { alias },
         test: {
