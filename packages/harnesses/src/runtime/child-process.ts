@@ -51,6 +51,10 @@ function installExitHook(): void {
 export class HarnessProcess {
   readonly stderr = new TextRing();
   readonly exited: Promise<ExitInfo>;
+  /** Resolves when stdout closed and its last line went to the handler (exit can come first). */
+  readonly outputEnded: Promise<void>;
+  /** Resolves once the child runs; rejects like `start` when it cannot start. */
+  readonly started: Promise<void>;
   private exitInfo: ExitInfo | undefined;
   private readonly child: ChildProcess;
   private lineHandler: (line: string) => void = () => {};
@@ -59,8 +63,10 @@ export class HarnessProcess {
   private constructor(
     readonly spec: SpawnSpec,
     child: ChildProcess,
+    started: Promise<void>,
   ) {
     this.child = child;
+    this.started = started;
     const tap = spec.tap;
     const splitter = new LineSplitter(
       tap
@@ -79,17 +85,40 @@ export class HarnessProcess {
     });
     // Writes after the child died raise EPIPE on stdin: the exit path reports it, not a crash.
     child.stdin?.on('error', () => {});
+    this.outputEnded = new Promise((resolve) => {
+      if (!child.stdout) return resolve();
+      child.stdout.once('close', () => {
+        splitter.flush();
+        resolve();
+      });
+    });
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal };
+      const settle = (info: ExitInfo) => {
+        if (this.exitInfo) return;
+        this.exitInfo = info;
         live.delete(this);
-        resolve(this.exitInfo);
+        resolve(info);
+      };
+      child.once('exit', (code, signal) => settle({ code, signal }));
+      // A child that never started (ENOENT) emits no 'exit': settle so nobody waits forever.
+      child.once('error', () => {
+        if (child.pid === undefined) settle({ code: null, signal: null });
       });
     });
   }
 
   /** Spawns the child; rejects with binary_not_found / harness_unhealthy when it cannot start. */
   static async start(spec: SpawnSpec): Promise<HarnessProcess> {
+    const process_ = HarnessProcess.launch(spec);
+    await process_.started;
+    return process_;
+  }
+
+  /**
+   * Spawns the child and returns at once, for callers that must hand a process over synchronously
+   * (the Agent SDK's spawnClaudeCodeProcess hook); `started` says whether it really started.
+   */
+  static launch(spec: SpawnSpec): HarnessProcess {
     installExitHook();
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
@@ -97,7 +126,7 @@ export class HarnessProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
-    await new Promise<void>((resolve, reject) => {
+    const started = new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (error: NodeJS.ErrnoException) => {
         const code = error.code === 'ENOENT' ? 'binary_not_found' : 'harness_unhealthy';
@@ -110,7 +139,9 @@ export class HarnessProcess {
         );
       });
     });
-    const process_ = new HarnessProcess(spec, child);
+    // Callers of launch() may only look at `exited`; never leave this rejection unhandled.
+    started.catch(() => {});
+    const process_ = new HarnessProcess(spec, child, started);
     live.add(process_);
     return process_;
   }
