@@ -1,0 +1,111 @@
+// Codex (0.169.0): CODEX_HOME/config.toml with a custom `fake` provider on the Responses API, and a model
+// catalog for the fake ids (codex.md).
+//
+// Quirks seen on 0.169.0:
+// - Without a model_catalog_json entry for the model: "model metadata not found" and no apply_patch tool.
+//   The catalog is cloned from `codex debug models --bundled` of the same binary, ids renamed.
+// - features.plugins must be false, or it runs `git ls-remote https://github.com/...` at start.
+// - --strict-config, or an invalid config silently falls back to the real OpenAI provider.
+// - A CODEX_HOME under /tmp prints "WARNING: proceeding, even though we could not create PATH aliases"
+//   on stderr: harmless.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type HarnessBinary, harnessBinary } from '../hermetic/binaries.js';
+import { baseEnvironment, modelList, writeConfig } from './environment.js';
+import { runHermetic } from './run-hermetic.js';
+import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+
+export const CODEX_API_KEY_ENV = 'FAKE_OPENAI_API_KEY';
+
+type CatalogEntry = Record<string, unknown> & { slug: string };
+
+const bundledCatalogs = new Map<string, Promise<CatalogEntry[]>>();
+
+/** `codex debug models --bundled`, once per binary per process (it is offline, ~150 ms). */
+function bundledCatalog(binary: HarnessBinary, tmp: string): Promise<CatalogEntry[]> {
+  let catalog = bundledCatalogs.get(binary.command);
+  if (!catalog) {
+    catalog = (async () => {
+      const scratch = await mkdtemp(join(tmp, 'codex-catalog-'));
+      try {
+        const env = { PATH: '/usr/bin:/bin', HOME: scratch, CODEX_HOME: scratch, TMPDIR: scratch, LANG: 'C.UTF-8' };
+        const { stdout } = await runHermetic(binary.command, [...binary.args, 'debug', 'models', '--bundled'], env);
+        return (JSON.parse(stdout) as { models: CatalogEntry[] }).models;
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    })();
+    bundledCatalogs.set(binary.command, catalog);
+    catalog.catch(() => bundledCatalogs.delete(binary.command));
+  }
+  return catalog;
+}
+
+/** One catalog entry per fake id, each a copy of a real listed model with the id swapped in. */
+export async function codexModelCatalog(binary: HarnessBinary, models: readonly string[], tmp: string) {
+  const bundled = await bundledCatalog(binary, tmp);
+  const template = bundled.find((entry) => entry.visibility === 'list') ?? bundled[0];
+  if (!template) throw new Error('codex debug models --bundled returned no models');
+  return {
+    models: models.map((slug, index) => ({
+      ...template,
+      slug,
+      display_name: slug,
+      description: `Scripted model ${slug}`,
+      visibility: 'list',
+      priority: index + 1,
+      upgrade: null,
+      availability_nux: null,
+    })),
+  };
+}
+
+const toml = (value: string) => JSON.stringify(value);
+
+export const buildCodexHome: HarnessHomeBuilder = async (options) => {
+  const binary = options.binary ?? harnessBinary('codex');
+  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+  const [model] = models as [string];
+  const codexHome = join(options.tempHome.home, '.codex');
+  await mkdir(codexHome, { recursive: true });
+  const catalogPath = await writeConfig(
+    join(codexHome, 'models.json'),
+    await codexModelCatalog(binary, models, options.tempHome.tmp),
+  );
+  const config = [
+    `model = ${toml(model)}`,
+    'model_provider = "fake"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    'check_for_update_on_startup = false',
+    'web_search = "disabled"',
+    `model_catalog_json = ${toml(catalogPath)}`,
+    '',
+    '[model_providers.fake]',
+    'name = "Fake"',
+    `base_url = ${toml(`${options.modelServerUrl}/v1`)}`,
+    `env_key = ${toml(CODEX_API_KEY_ENV)}`,
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[feedback]',
+    'enabled = false',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
+  ].join('\n');
+  const configPath = await writeConfig(join(codexHome, 'config.toml'), config);
+  return {
+    id: 'codex',
+    env: { ...baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, [CODEX_API_KEY_ENV]: FAKE_API_KEY },
+    args: ['app-server', '--strict-config'],
+    home: options.tempHome.home,
+    models,
+    files: [configPath, catalogPath],
+  };
+};

@@ -1,0 +1,92 @@
+// OpenClaw (2026.9.6, Node >= 24.16): a local gateway whose default agent uses a `fake` chat-completions
+// provider; state and config inside the temp home; Node 24 from harness-clis first on PATH (openclaw.md).
+//
+// Isolation: OpenClaw ignores TMPDIR and writes /tmp/openclaw (logs) and /tmp/openclaw-state-locks-<uid>
+// (2026.9.6). The builder therefore returns a `wrapper` that runs the gateway in its own mount namespace
+// where /tmp is a folder of this temp home (the temp home itself stays reachable at its usual path), so
+// tests never share or leave those paths and never touch a real OpenClaw's files on the machine.
+//
+// Quirks seen on 2026.9.6: the port opens 15-19 s after spawn; `connect` then answers UNAVAILABLE
+// (startup-sidecars) and closes with 1013 for 1-3 s; prints "[postinstall] fs-safe native support is
+// unavailable" because npm ran no scripts (harmless).
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { harnessBinary } from '../hermetic/binaries.js';
+import { baseEnvironment, modelList, writeConfig } from './environment.js';
+import { freeLoopbackPort } from './free-port.js';
+import { privateTmpWrapper } from './private-tmp.js';
+import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+
+export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
+  const binary = options.binary ?? harnessBinary('openclaw');
+  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+  const [model] = models as [string];
+  const home = options.tempHome.home;
+  const stateDir = join(home, '.openclaw');
+  const port = await freeLoopbackPort();
+  const token = randomBytes(16).toString('hex');
+  const configPath = await writeConfig(join(stateDir, 'openclaw.json'), {
+    gateway: { mode: 'local' },
+    agents: {
+      defaults: {
+        model: { primary: `fake/${model}` },
+        models: Object.fromEntries(models.map((id) => [`fake/${id}`, { alias: id }])),
+      },
+    },
+    models: {
+      mode: 'merge',
+      providers: {
+        fake: {
+          baseUrl: `${options.modelServerUrl}/v1`,
+          api: 'openai-completions',
+          apiKey: FAKE_API_KEY,
+          models: models.map((id) => ({
+            id,
+            name: id,
+            reasoning: false,
+            input: ['text'],
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            contextWindow: 128_000,
+            maxTokens: 8_192,
+          })),
+        },
+      },
+    },
+  });
+  return {
+    id: 'openclaw',
+    env: {
+      ...baseEnvironment(binary, options.tempHome),
+      OPENCLAW_HOME: home,
+      OPENCLAW_STATE_DIR: stateDir,
+      OPENCLAW_CONFIG_PATH: configPath,
+      OPENCLAW_NO_RESPAWN: '1',
+      OPENCLAW_NO_AUTO_UPDATE: '1',
+      OPENCLAW_DISABLE_BONJOUR: '1',
+      OPENCLAW_SKIP_CHANNELS: '1',
+      OPENCLAW_SKIP_GMAIL_WATCHER: '1',
+      OPENCLAW_SKIP_BROWSER_CONTROL_SERVER: '1',
+      OPENCLAW_SKIP_CANVAS_HOST: '1',
+      OPENCLAW_SKIP_CRON: '1',
+      OPENCLAW_SKIP_STARTUP_MODEL_PREWARM: '1',
+    },
+    args: [
+      'gateway',
+      'run',
+      '--port',
+      String(port),
+      '--bind',
+      'loopback',
+      '--auth',
+      'token',
+      '--token',
+      token,
+      '--allow-unconfigured',
+    ],
+    home,
+    models,
+    files: [configPath],
+    wrapper: privateTmpWrapper(options.tempHome),
+    endpoint: { url: `ws://127.0.0.1:${port}`, token },
+  };
+};

@@ -1,0 +1,45 @@
+// Pi (0.73.1): a `fake` provider in PI_CODING_AGENT_DIR/models.json (chat completions), sessions in a
+// folder of the temp home, driven over its own JSONL RPC (pi.md).
+//
+// Quirks seen on 0.73.1: auto-retry (2, 4, 8 s) emits agent_start/agent_end per attempt; `--mode json -p`
+// hangs unless stdin is closed.
+import { join } from 'node:path';
+import { harnessBinary } from '../hermetic/binaries.js';
+import { baseEnvironment, modelList, writeConfig } from './environment.js';
+import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+
+export const buildPiHome: HarnessHomeBuilder = async (options) => {
+  const binary = options.binary ?? harnessBinary('pi');
+  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+  const [model] = models as [string];
+  const home = options.tempHome.home;
+  const agentDir = join(home, '.pi', 'agent');
+  const sessionDir = join(home, '.pi', 'sessions');
+  const modelsJson = await writeConfig(join(agentDir, 'models.json'), {
+    providers: {
+      fake: {
+        baseUrl: `${options.modelServerUrl}/v1`,
+        api: 'openai-completions',
+        apiKey: FAKE_API_KEY,
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: models.map((id) => ({
+          id,
+          name: id,
+          reasoning: false,
+          input: ['text'],
+          contextWindow: 128_000,
+          maxTokens: 8_192,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        })),
+      },
+    },
+  });
+  return {
+    id: 'pi',
+    env: { ...baseEnvironment(binary, options.tempHome), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+    args: ['--mode', 'rpc', '--provider', 'fake', '--model', model, '--session-dir', sessionDir, '--offline'],
+    home,
+    models,
+    files: [modelsJson],
+  };
+};
