@@ -4,3 +4,4 @@ export * from './conformance/index.js';
 export * from './harness-homes/index.js';
 export * from './hermetic/index.js';
 export * from './model-server/index.js';
+export * from './recorder/index.js';
