@@ -36,7 +36,14 @@ export const buildPiHome: HarnessHomeBuilder = async (options) => {
   });
   return {
     id: 'pi',
-    env: { ...baseEnvironment(binary, options.tempHome), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+    env: {
+      ...baseEnvironment(binary, options.tempHome),
+      PI_CODING_AGENT_DIR: agentDir,
+      // --offline covers update checks and install telemetry; the other two are belt and braces (README 0.73.1).
+      PI_OFFLINE: '1',
+      PI_SKIP_VERSION_CHECK: '1',
+      PI_TELEMETRY: '0',
+    },
     args: ['--mode', 'rpc', '--provider', 'fake', '--model', model, '--session-dir', sessionDir, '--offline'],
     home,
     models,
