@@ -10,6 +10,7 @@ export type { ReasoningEffort } from './wire/generated/ReasoningEffort.js';
 export type { ReasoningSummary } from './wire/generated/ReasoningSummary.js';
 export type { ServerNotification } from './wire/generated/ServerNotification.js';
 export type { ServerRequest } from './wire/generated/ServerRequest.js';
+export type { JsonValue } from './wire/generated/serde_json/JsonValue.js';
 export type {
   AskForApproval,
   CodexErrorInfo,
