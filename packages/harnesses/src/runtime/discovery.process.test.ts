@@ -1,0 +1,88 @@
+// Discovery against real processes: a real `bash -lc` login shell with a temp HOME, and version probes
+// of small executables that answer, fail or hang.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveProcessCount } from './child-process.js';
+import { type BinarySpec, discoverBinary } from './discovery.js';
+import { harnessHealth } from './discovery-health.js';
+
+const SPEC: BinarySpec = { id: 'hermes', names: ['reins-fake-hermes'] };
+let root: string;
+
+async function executable(path: string, script: string): Promise<void> {
+  await writeFile(path, `#!/bin/sh\n${script}\n`);
+  await chmod(path, 0o755);
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'reins-discovery-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('discovery with a real login shell', () => {
+  it('finds the executable on the login-shell PATH and ignores a shell function with the same name', async () => {
+    const home = join(root, 'home');
+    const tools = join(root, 'tools');
+    await mkdir(home);
+    await mkdir(tools);
+    await executable(join(tools, 'reins-fake-hermes'), 'echo "hermes 1.4.2"');
+    // The function prints another version: if discovery ran the name through the shell, it would see 9.9.9.
+    await writeFile(
+      join(home, '.bash_profile'),
+      `export PATH="${tools}:$PATH"\nreins-fake-hermes() { echo "hermes 9.9.9 (function)"; }\necho "welcome, this profile talks"\n`,
+    );
+    const env = { HOME: home, SHELL: '/bin/bash', PATH: '/usr/bin:/bin' };
+    const result = await discoverBinary(SPEC, { env, home, probeTimeoutMs: 5000 });
+    expect(result.found && result.binary).toMatchObject({
+      path: join(tools, 'reins-fake-hermes'),
+      source: 'login_shell',
+      version: '1.4.2',
+    });
+    expect(result.found && result.binary.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a shell function alone is not a binary', async () => {
+    const home = join(root, 'home');
+    await mkdir(home);
+    await writeFile(join(home, '.profile'), 'reins-fake-hermes() { echo "hermes 9.9.9"; }\n');
+    const env = { HOME: home, SHELL: '/bin/bash', PATH: '/usr/bin:/bin' };
+    const result = await discoverBinary(SPEC, { env, home });
+    expect(result.found).toBe(false);
+    expect(!result.found && result.searched).toContainEqual('login shell PATH (/bin/bash): /usr/bin');
+  });
+
+  it('a login profile that hangs is cut off at the deadline and discovery goes on', async () => {
+    const home = join(root, 'home');
+    const bin = join(home, '.local', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(home, '.bash_profile'), 'sleep 30\n');
+    await executable(join(bin, 'reins-fake-hermes'), 'echo 0.3.0');
+    const env = { HOME: home, SHELL: '/bin/bash', PATH: '/usr/bin:/bin' };
+    const result = await discoverBinary(SPEC, { env, home, loginShellTimeoutMs: 300 });
+    expect(result.found && result.binary).toMatchObject({ source: 'known_location', version: '0.3.0' });
+    expect(liveProcessCount()).toBe(0);
+  });
+});
+
+describe('version probes of real executables', () => {
+  it('a probe that hangs is killed at its deadline and reported as unhealthy', async () => {
+    await executable(join(root, 'reins-fake-hermes'), 'sleep 30');
+    const env = { HOME: root, PATH: `${root}:/usr/bin:/bin` };
+    const result = await discoverBinary(SPEC, { env, home: root, probeTimeoutMs: 300 });
+    expect(result.found && result.binary.path).toBe(join(root, 'reins-fake-hermes'));
+    expect(result.probeError).toContain('did not answer within 300 ms');
+    expect(liveProcessCount()).toBe(0);
+    const health = await harnessHealth(result, { auth: async () => ({ status: 'ready' }) });
+    expect(health.status).toBe('unhealthy');
+  });
+
+  it('a probe that fails carries its exit code and stderr', async () => {
+    await executable(join(root, 'reins-fake-hermes'), 'echo "libfoo.so: cannot open shared object" >&2; exit 127');
+    const result = await discoverBinary(SPEC, { env: { HOME: root, PATH: `${root}:/usr/bin:/bin` }, home: root });
+    expect(result.probeError).toMatch(/exited with code 127: libfoo\.so: cannot open shared object/);
+  });
+});
