@@ -1,0 +1,3 @@
+// Claude Code through the Agent SDK, on the user's own `claude` binary.
+export { type ClaudeCodeHarnessOptions, claudeCodeImplemented, createClaudeCodeHarness } from './adapter.js';
+export { claudeBinarySpec } from './discovery.js';

@@ -1,0 +1,85 @@
+// Real Claude Code 2.1.197: a plain text turn streams deltas, ends with one agent message, usage,
+// context window and the provider's cost; the binary that ran is the discovered one.
+import { createRequire } from 'node:module';
+import { reply } from '@reins/testkit';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+
+let rig: ClaudeRig | undefined;
+afterEach(async () => {
+  await rig?.cleanup();
+  rig = undefined;
+});
+
+describe('claude-code real: text turn', () => {
+  test('text turn with deltas, usage and provider cost', async () => {
+    rig = await claudeRig('text-turn');
+    rig.server.enqueue(
+      reply().reasoning('Thinking it over.').text('Hello from the scripted model!').usage({ input: 120, output: 9 }),
+    );
+    const { session, log } = await rig.open();
+    const sent = await session.send('Say hello');
+    expect(sent.delivery).toBe('started');
+    const done = await log.turnCompleted(sent.turnId);
+    expect(done.outcome).toEqual({ status: 'completed' });
+
+    const events = log.ofTurn(sent.turnId);
+    const message = events.find((event) => event.type === 'item.completed' && event.item.kind === 'agent_message');
+    expect(message?.type === 'item.completed' && message.item).toMatchObject({
+      kind: 'agent_message',
+      status: 'completed',
+      text: 'Hello from the scripted model!',
+    });
+    const textDeltas = events.filter((event) => event.type === 'item.delta' && event.kind === 'text');
+    expect(textDeltas.length).toBeGreaterThan(1);
+    expect(textDeltas.map((event) => (event.type === 'item.delta' ? event.text : '')).join('')).toBe(
+      'Hello from the scripted model!',
+    );
+    expect(events.some((event) => event.type === 'item.delta' && event.kind === 'reasoning')).toBe(true);
+    const reasoning = events.find((event) => event.type === 'item.completed' && event.item.kind === 'reasoning');
+    expect(reasoning?.type === 'item.completed' && reasoning.item).toMatchObject({ text: 'Thinking it over.' });
+
+    // Usage of this turn as the server reported it, the model's window, and the CLI's own cost figure.
+    expect(done.usage?.turn).toMatchObject({ input: 120, output: 9 });
+    expect(done.usage?.context?.window).toBeGreaterThan(0);
+    expect(done.usage?.costUsd?.source).toBe('provider');
+    expect(done.usage?.costUsd?.currency).toBe('USD');
+    expect(done.usage?.costUsd?.amount).toBeGreaterThan(0);
+
+    // The conversation id is fixed up front and init confirms it; the metered test key is flagged.
+    const updates = log.ofType('session.updated');
+    expect(updates[0]?.nativeSessionId).toBe(session.nativeSessionId);
+    expect(updates.some((event) => event.apiKeySource === 'ANTHROPIC_API_KEY')).toBe(true);
+    expect(log.ofType('notice').some((event) => event.kind === 'metered_key')).toBe(true);
+
+    // What the model server received: Claude Code's own system prompt, and our prompt.
+    const request = rig.server.requests.find((entry) => entry.path === '/v1/messages');
+    const body = (request?.body ?? {}) as { system?: unknown; messages?: unknown };
+    expect(JSON.stringify(body.system)).toContain('Claude Code');
+    expect(JSON.stringify(body.messages)).toContain('Say hello');
+
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
+
+  test('the binary that ran is the discovered one, not a bundled CLI', async () => {
+    rig = await claudeRig('binary-identity');
+    const found = await rig.harness.discover();
+    expect(found.found && found.binary.path).toBe(rig.binary.command);
+    expect(found.found && found.binary.version).toBe('2.1.197');
+    const require_ = createRequire(import.meta.url);
+    expect(() => require_.resolve('@anthropic-ai/claude-agent-sdk-linux-x64')).toThrow();
+    const { session, log } = await rig.open();
+    const turn = await session.send('hi');
+    await log.turnCompleted(turn.turnId);
+    const started = log.ofType('session.started')[0];
+    expect(started?.binaryPath).toBe(rig.binary.command);
+    expect(started?.harnessVersion).toBe('2.1.197');
+    const init = log.events.find((event) => event.native?.method === 'system/init');
+    expect((init?.native?.frame as { claude_code_version?: string }).claude_code_version).toBe('2.1.197');
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
+});

@@ -1,0 +1,4 @@
+// Claude-compatible stream-json: native types and the pure translation to Reins events
+// (used by the Claude Code adapter; Amp speaks the same frames).
+export * from './translate.js';
+export type * from './wire.js';
