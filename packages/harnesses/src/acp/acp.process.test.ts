@@ -1,0 +1,504 @@
+// The generic `acp` harness against the fake ACP agent (packages/testkit/fakes/acp-agent.mjs):
+// turns, tools, permissions, fs confinement, cancel, queueing, settings, resume in a new process.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ReinsEvent } from '@reins/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveProcessCount } from '../runtime/index.js';
+import { createAcpHarness } from './index.js';
+import type { AcpSession } from './session.js';
+import { assertStreamRules, EventReader } from './testing.js';
+
+const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+
+let dir: string;
+let cwd: string;
+const opened: AcpSession[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reins-acp-'));
+  cwd = join(dir, 'work');
+  await mkdir(cwd);
+});
+afterEach(async () => {
+  for (const session of opened.splice(0)) await session.close();
+  expect(liveProcessCount()).toBe(0);
+  await rm(dir, { recursive: true, force: true });
+});
+
+function harness(
+  scenario: unknown = {},
+  env: Record<string, string> = {},
+  extra: { authMethod?: string; requestTimeoutMs?: number } = {},
+) {
+  return createAcpHarness({
+    command: FAKE,
+    baseEnv: {
+      PATH: process.env.PATH,
+      FAKE_ACP_SCENARIO: JSON.stringify(scenario),
+      FAKE_ACP_STORE: join(dir, 'store'),
+      FAKE_ACP_LOG: join(dir, 'log.jsonl'),
+      ...env,
+    },
+    requestTimeoutMs: extra.requestTimeoutMs ?? 5000,
+    ...(extra.authMethod ? { authMethod: extra.authMethod } : {}),
+  });
+}
+
+async function open(h: ReturnType<typeof harness>, spec: Partial<Parameters<typeof h.createSession>[0]> = {}) {
+  const session = (await h.createSession({ cwd, ...spec })) as AcpSession;
+  opened.push(session);
+  return { session, reader: new EventReader(session) };
+}
+
+const of = <T extends ReinsEvent['type']>(events: ReinsEvent[], type: T) =>
+  events.filter((event): event is Extract<ReinsEvent, { type: T }> => event.type === type);
+
+describe('acp harness against the fake agent', () => {
+  it('streams a text turn: reasoning and message items, deltas, usage, one terminal', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              { thought: 'Thinking ' },
+              { thought: 'hard.' },
+              { text: 'Hello ' },
+              { text: 'there.' },
+              {
+                update: {
+                  sessionUpdate: 'usage_update',
+                  used: 120,
+                  size: 1000,
+                  cost: { amount: 0.01, currency: 'USD' },
+                },
+              },
+              { stop: 'end_turn', usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 } },
+            ],
+          },
+        ],
+      }),
+    );
+    const setup = await reader.until((event) => event.type === 'session.status');
+    expect(setup.find((event) => event.type === 'session.updated')).toMatchObject({
+      nativeSessionId: session.nativeSessionId,
+      model: 'fake-model',
+    });
+    expect(await session.send('hi')).toEqual({ turnId: 'turn_1', delivery: 'started' });
+    const { events, completed } = await reader.turn();
+    const textDeltas = of(events, 'item.delta').filter((delta) => delta.kind === 'text');
+    expect(textDeltas.map((delta) => delta.text)).toEqual(['Hello ', 'there.']);
+    const items = of(events, 'item.completed').map((event) => event.item);
+    expect(items).toEqual([
+      expect.objectContaining({ kind: 'reasoning', text: 'Thinking hard.', status: 'completed' }),
+      expect.objectContaining({ kind: 'agent_message', text: 'Hello there.', status: 'completed' }),
+    ]);
+    expect(of(events, 'usage.updated')[0]).toMatchObject({
+      context: { used: 120, window: 1000 },
+      costUsd: { amount: 0.01, currency: 'USD', source: 'provider' },
+    });
+    expect(completed).toMatchObject({
+      outcome: { status: 'completed' },
+      stopReason: 'end_turn',
+      usage: { turn: { input: 100, output: 20, total: 120 } },
+    });
+    await session.close();
+    await reader.rest();
+    expect(assertStreamRules(reader.all)).toBe(1);
+  });
+
+  it('folds tool_call and its updates into one tool_call item with input from the update', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              {
+                update: {
+                  sessionUpdate: 'tool_call',
+                  toolCallId: 't1',
+                  title: 'Terminal',
+                  kind: 'execute',
+                  status: 'pending',
+                  rawInput: {},
+                  _meta: { claudeCode: { toolName: 'Bash' } },
+                },
+              },
+              {
+                update: {
+                  sessionUpdate: 'tool_call_update',
+                  toolCallId: 't1',
+                  rawInput: { command: 'echo hi' },
+                  title: 'echo hi',
+                },
+              },
+              {
+                update: {
+                  sessionUpdate: 'tool_call_update',
+                  toolCallId: 't1',
+                  status: 'completed',
+                  content: [{ type: 'content', content: { type: 'text', text: 'hi\n' } }],
+                  rawOutput: { exitCode: 0, stdout: 'hi\n' },
+                },
+              },
+              { text: 'done' },
+            ],
+          },
+        ],
+      }),
+    );
+    await session.send('run it');
+    const { events, completed } = await reader.turn();
+    const started = of(events, 'item.started').filter((event) => event.item.kind === 'tool_call');
+    const done = of(events, 'item.completed').filter((event) => event.item.kind === 'tool_call');
+    expect(started).toHaveLength(1);
+    expect(done).toHaveLength(1);
+    expect(done[0]?.item).toMatchObject({
+      id: 't1',
+      status: 'completed',
+      tool: { kind: 'command', name: 'Bash', title: 'echo hi' },
+      input: { command: 'echo hi' },
+      output: { text: 'hi\n', structured: { exitCode: 0, stdout: 'hi\n' } },
+      exitCode: 0,
+    });
+    expect(completed.outcome).toEqual({ status: 'completed' });
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('closes a tool call the agent left unsettled at turn end', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              {
+                update: {
+                  sessionUpdate: 'tool_call',
+                  toolCallId: 'open1',
+                  title: 'Read',
+                  kind: 'read',
+                  status: 'in_progress',
+                },
+              },
+              { text: 'ok' },
+            ],
+          },
+        ],
+      }),
+    );
+    await session.send('go');
+    const { events } = await reader.turn();
+    const closed = of(events, 'item.completed').find((event) => event.item.id === 'open1');
+    expect(closed?.item.status).toBe('cancelled');
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('asks for permission under posture ask and answers with the chosen option', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              {
+                permission: {
+                  toolCall: {
+                    toolCallId: 'p1',
+                    title: 'rm -rf build',
+                    kind: 'execute',
+                    rawInput: { command: 'rm -rf build' },
+                  },
+                },
+              },
+            ],
+          },
+        ],
+      }),
+      { posture: 'ask' },
+    );
+    await session.send('clean');
+    const asked = await reader.until((event) => event.type === 'permission.requested');
+    const request = asked.at(-1) as Extract<ReinsEvent, { type: 'permission.requested' }>;
+    expect(request).toMatchObject({ tool: { kind: 'command' }, input: { command: 'rm -rf build' }, itemId: 'p1' });
+    expect(request.options.map((option) => option.kind)).toEqual(['allow_once', 'reject_once']);
+    await expect(session.respondToPermission('nope', { behavior: 'allow' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await session.respondToPermission(request.requestId, { behavior: 'allow' });
+    const { events, completed } = await reader.turn();
+    expect(of(events, 'permission.resolved')[0]).toMatchObject({
+      decision: { behavior: 'allow', optionId: 'allow' },
+      by: 'client',
+    });
+    expect(
+      of(events, 'item.completed').some(
+        (event) => event.item.kind === 'agent_message' && event.item.text === '[permission selected:allow]',
+      ),
+    ).toBe(true);
+    expect(completed.outcome.status).toBe('completed');
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('serves fs inside the cwd and refuses paths outside it, also through a symlink', async () => {
+    await writeFile(join(dir, 'secret.txt'), 'secret');
+    await symlink(dir, join(cwd, 'escape'));
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              { writeFile: { path: 'sub/new.txt', content: 'fresh\n' } },
+              { readFile: 'sub/new.txt' },
+              { readFile: join(dir, 'secret.txt') },
+              { readFile: 'escape/secret.txt' },
+              { readFile: 'missing.txt' },
+            ],
+          },
+        ],
+      }),
+    );
+    await session.send('files');
+    const { events } = await reader.turn();
+    const text = of(events, 'item.completed')
+      .map((event) => (event.item.kind === 'agent_message' ? event.item.text : ''))
+      .join('');
+    expect(readFileSync(join(cwd, 'sub/new.txt'), 'utf8')).toBe('fresh\n');
+    expect(text).toContain('[written]');
+    expect(text).toContain('[read "fresh\\n"]');
+    expect(text).toMatch(
+      /\[read error -32602: Invalid params: .*secret\.txt is outside the session's working directory/,
+    );
+    expect(text).toMatch(/\[read error -32602: Invalid params: .*through a symlink/);
+    expect(text).toContain('[read error -32002');
+    expect(text).not.toContain('"secret"');
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('interrupts a running turn: cancelled outcome, and the session stays usable', async () => {
+    const { session, reader } = await open(
+      harness({ replies: [{ match: 'slow', steps: [{ text: 'working' }, { waitForCancel: true }] }] }),
+    );
+    await session.send('slow one');
+    await reader.until((event) => event.type === 'item.delta');
+    await session.interrupt();
+    const { completed } = await reader.turn();
+    expect(completed).toMatchObject({ outcome: { status: 'cancelled' }, stopReason: 'cancelled' });
+    await session.send('again');
+    const second = await reader.turn();
+    expect(second.completed.outcome.status).toBe('completed');
+    expect(
+      of(second.events, 'item.completed').some(
+        (event) => event.item.kind === 'agent_message' && event.item.text === 'echo: again',
+      ),
+    ).toBe(true);
+    await session.close();
+    await reader.rest();
+    expect(assertStreamRules(reader.all)).toBe(2);
+  });
+
+  it('queues input sent during a turn (no steering in ACP) and refuses steering when asked to fail', async () => {
+    const { session, reader } = await open(
+      harness({ replies: [{ match: 'first', steps: [{ sleep: 300 }, { text: 'one' }] }] }),
+    );
+    expect(await session.send('first')).toMatchObject({ delivery: 'started' });
+    const steered = await session.send('second', { mode: 'steer' });
+    expect(steered).toEqual({ turnId: 'turn_2', delivery: 'queued' });
+    await expect(session.send('third', { mode: 'steer', steerFallback: 'fail' })).rejects.toMatchObject({
+      code: 'unsupported_capability',
+    });
+    const first = await reader.turn();
+    expect(of(first.events, 'notice')[0]?.message).toMatch(/no steering/);
+    const second = await reader.turn();
+    expect(second.completed.turnId).toBe('turn_2');
+    expect(of(second.events, 'turn.started')[0]?.input.text).toBe('second');
+    await session.close();
+    await reader.rest();
+    expect(assertStreamRules(reader.all)).toBe(2);
+  });
+
+  it('switches model and effort through config options, and refuses an unknown model', async () => {
+    const { session, reader } = await open(harness());
+    await reader.until((event) => event.type === 'session.status');
+    expect(await session.setModel('fake-model-2')).toEqual({ applied: 'live' });
+    await expect(session.setModel('gpt-nonexistent')).rejects.toMatchObject({
+      code: 'unsupported_model',
+      message: expect.stringContaining('unsupported model'),
+    });
+    expect(await session.setEffort('high')).toEqual({ applied: 'live' });
+    await expect(session.setEffort('xhigh')).rejects.toMatchObject({ code: 'invalid_input' });
+    await session.setMode('plan');
+    await session.send('hi');
+    const { events } = await reader.turn();
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'session.updated', model: 'fake-model-2' }),
+        expect.objectContaining({ type: 'session.updated', effort: 'high' }),
+        expect.objectContaining({ type: 'session.updated', mode: 'plan' }),
+      ]),
+    );
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('falls back to session/set_model, and says unsupported_capability when the agent has neither', async () => {
+    const viaSetModel = await open(harness({ setModel: 'set_model', efforts: [] }));
+    await viaSetModel.session.setModel('fake-model-2');
+    await expect(viaSetModel.session.setEffort('high')).rejects.toMatchObject({ code: 'unsupported_capability' });
+    const none = await open(harness({ setModel: 'none' }));
+    await expect(none.session.setModel('fake-model-2')).rejects.toMatchObject({ code: 'unsupported_capability' });
+    for (const { session, reader } of [viaSetModel, none]) {
+      await session.close();
+      const events = await reader.rest();
+      expect(events.some((event) => event.type === 'session.closed')).toBe(true);
+      assertStreamRules(reader.all);
+    }
+  });
+
+  it('emulates structured output and fails the turn when the answer does not match', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          { match: 'good', steps: [{ text: '{"answer": 42}' }] },
+          { match: 'bad', steps: [{ text: 'no json here' }] },
+        ],
+      }),
+    );
+    await session.send('good', { outputSchema: schema });
+    const good = await reader.turn();
+    expect(good.completed).toMatchObject({ outcome: { status: 'completed' }, structuredOutput: { answer: 42 } });
+    await session.send('bad', { outputSchema: schema });
+    const bad = await reader.turn();
+    expect(bad.completed.outcome).toMatchObject({ status: 'failed', error: { code: 'structured_output_invalid' } });
+    const log = readFileSync(join(dir, 'log.jsonl'), 'utf8');
+    expect(log).toContain('Answer with a single JSON value');
+    await session.close();
+    await reader.rest();
+    expect(assertStreamRules(reader.all)).toBe(2);
+  });
+
+  it('answers unknown agent requests with method-not-found and shows them as passthrough', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          {
+            steps: [
+              { extRequest: 'craft/drainMidTurnQueue' },
+              { extNotify: 'qwen/notify/session/model-update' },
+              { text: 'after' },
+            ],
+          },
+        ],
+      }),
+    );
+    await session.send('go');
+    const { events, completed } = await reader.turn();
+    const passthrough = of(events, 'passthrough').map((event) => (event.frame as { method?: string }).method);
+    expect(passthrough).toEqual(
+      expect.arrayContaining(['craft/drainMidTurnQueue', 'qwen/notify/session/model-update']),
+    );
+    expect(
+      of(events, 'item.completed').some(
+        (event) => event.item.kind === 'agent_message' && event.item.text.includes('[ext -32601]'),
+      ),
+    ).toBe(true);
+    expect(completed.outcome.status).toBe('completed');
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+  });
+
+  it('resumes in a new process through session/load: history replayed outside any turn, marked replay', async () => {
+    const first = harness();
+    const a = await open(first);
+    await a.session.send('remember this');
+    await a.reader.turn();
+    const nativeId = a.session.nativeSessionId as string;
+    await a.session.close();
+    await a.reader.rest();
+    assertStreamRules(a.reader.all);
+
+    const b = await open(harness(), { resume: { nativeSessionId: nativeId } });
+    const setup = await b.reader.until((event) => event.type === 'session.status');
+    const replayed = of(setup, 'item.completed');
+    expect(replayed.map((event) => event.item)).toEqual([
+      expect.objectContaining({ kind: 'user_message', text: 'remember this', replay: true }),
+      expect.objectContaining({ kind: 'agent_message', text: 'echo: remember this' }),
+    ]);
+    expect(replayed.every((event) => event.turnId === null)).toBe(true);
+    expect(setup.some((event) => event.type === 'turn.started')).toBe(false);
+    await b.session.send('next');
+    const { completed } = await b.reader.turn();
+    expect(completed.outcome.status).toBe('completed');
+    await b.session.close();
+    await b.reader.rest();
+    expect(assertStreamRules(b.reader.all)).toBe(1);
+  });
+
+  it('fails a resume of an unknown session with resume_failed, never a fresh start', async () => {
+    await expect(
+      harness().createSession({ cwd, resume: { nativeSessionId: 'no-such-session' } }),
+    ).rejects.toMatchObject({ code: 'resume_failed' });
+  });
+
+  it('shares one agent process between sessions of the same workspace', async () => {
+    const h = harness();
+    const a = await open(h);
+    const b = await open(h);
+    expect(liveProcessCount()).toBe(1);
+    expect(a.session.nativeSessionId).not.toBe(b.session.nativeSessionId);
+    await a.session.send('to a');
+    await b.session.send('to b');
+    const [ta, tb] = await Promise.all([a.reader.turn(), b.reader.turn()]);
+    expect(
+      of(ta.events, 'item.completed').map((event) => (event.item.kind === 'agent_message' ? event.item.text : '')),
+    ).toContain('echo: to a');
+    expect(
+      of(tb.events, 'item.completed').map((event) => (event.item.kind === 'agent_message' ? event.item.text : '')),
+    ).toContain('echo: to b');
+    await a.session.close();
+    expect(liveProcessCount()).toBe(1);
+    await b.session.close();
+    expect(liveProcessCount()).toBe(0);
+    for (const { reader } of [a, b]) {
+      await reader.rest();
+      expect(assertStreamRules(reader.all)).toBe(1);
+    }
+  });
+
+  it('lists sessions, replays history, and reports capabilities from initialize', async () => {
+    const h = harness();
+    const a = await open(h);
+    await a.session.send('listed');
+    await a.reader.turn();
+    await a.session.close();
+    await a.reader.rest();
+    assertStreamRules(a.reader.all);
+    const listed = await h.listSessions({ cwd });
+    expect(listed.map((entry) => entry.nativeSessionId)).toContain(a.session.nativeSessionId);
+    const history = await h.history(a.session.nativeSessionId as string, { cwd });
+    expect(history.map((item) => item.kind)).toEqual(['user_message', 'agent_message']);
+    const caps = await h.capabilities();
+    expect(caps.resume.advertised.state).toBe('yes');
+    expect(caps.steer.advertised.state).toBe('no');
+    expect(caps.fork.advertised.state).toBe('no');
+    expect(caps.structuredOutput.implemented).toMatchObject({ state: 'yes', how: 'emulated' });
+    const models = await h.models();
+    expect(models).toEqual([
+      { id: 'fake-model', displayName: 'fake-model', isDefault: true },
+      { id: 'fake-model-2', displayName: 'fake-model-2' },
+    ]);
+    expect(existsSync(join(dir, 'store'))).toBe(true);
+  });
+});

@@ -1,0 +1,373 @@
+// The Harness object for any ACP agent, parameterized by a preset: discovery, health,
+// capabilities (what the agent advertises in initialize), models, session list and history, and
+// sessions. Sessions with the same binary, arguments, cwd and environment share one agent process
+// when the preset allows it (ACP is multi-session by design); the process ends with its last session.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AdvertisedCapabilities,
+  assertValidSchema,
+  type CapabilityMatrix,
+  computeCapabilities,
+  type DiscoveredBinary,
+  type Discovery,
+  type Harness,
+  type HarnessId,
+  type Health,
+  type ImplementedCapabilities,
+  type Item,
+  type ModelInfo,
+  ReinsError,
+  type Session,
+  type SessionSpec,
+  SessionSpecSchema,
+  type SessionSummary,
+} from '@reins/core';
+import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
+import { AcpConnection, type AcpLaunch } from './connection.js';
+import type { AcpPreset } from './preset.js';
+import { AcpSession, optionValues } from './session.js';
+import { createTranslateState, finishReplay, translateUpdate } from './translate.js';
+import type { AcpAgentCapabilities, ListSessionsResponse, SessionSetupResponse, SessionUpdate } from './wire.js';
+
+export interface AcpHarnessOptions extends HarnessOptions {
+  /** Auth method id to authenticate with when the agent lists it in initialize. */
+  authMethod?: string;
+  /** Share one agent process between sessions with the same launch (default: the preset's multiSession). */
+  shareProcess?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What the ACP mapping in this folder implements (the `implemented` layer). */
+export const ACP_IMPLEMENTED: ImplementedCapabilities = {
+  resume: 'load_or_resume',
+  interrupt: true,
+  steer: false,
+  queue: true,
+  liveModelSwitch: true,
+  liveEffortSwitch: 'config_option',
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: true,
+  structuredOutput: 'emulated',
+  usage: true,
+  cost: true,
+  contextWindow: true,
+  approvals: true,
+  sessionList: true,
+  history: 'session_load',
+  compaction: true,
+};
+
+/** The agent's initialize answer -> the `advertised` layer. Keys the protocol says nothing about stay unknown. */
+export function advertisedFrom(capabilities: AcpAgentCapabilities | undefined): AdvertisedCapabilities {
+  const caps = capabilities ?? {};
+  const session = caps.sessionCapabilities ?? {};
+  return {
+    resume: caps.loadSession === true || Boolean(session.resume),
+    fork: Boolean(session.fork),
+    sessionList: Boolean(session.list),
+    history: caps.loadSession === true,
+    images: caps.promptCapabilities?.image === true,
+    // session/cancel is part of every ACP agent; steering is in no ACP version.
+    interrupt: true,
+    steer: false,
+  };
+}
+
+interface PoolEntry {
+  connection: Promise<AcpConnection>;
+  refs: number;
+}
+
+export class AcpHarness implements Harness {
+  readonly id: HarnessId;
+  readonly displayName: string;
+  private readonly pool = new Map<string, PoolEntry>();
+  private advertised: { sha256: string; capabilities: AcpAgentCapabilities | undefined } | undefined;
+
+  constructor(
+    readonly preset: AcpPreset,
+    private readonly options: AcpHarnessOptions = {},
+  ) {
+    this.id = preset.id;
+    this.displayName = preset.displayName;
+  }
+
+  private get timeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  private baseEnv(): Record<string, string | undefined> {
+    return this.options.baseEnv ?? process.env;
+  }
+
+  private async binary(): Promise<DiscoveredBinary> {
+    const env = this.baseEnv();
+    if (this.options.binaryPath) return fingerprintBinary(this.options.binaryPath, this.preset.binary, 'explicit', env);
+    return locateBinary(this.preset.binary, env);
+  }
+
+  async discover(): Promise<Discovery> {
+    try {
+      return { found: true, binary: await this.binary() };
+    } catch (error) {
+      const reins = ReinsError.from(error, 'binary_not_found', { harness: this.id });
+      return { found: false, searched: this.preset.binary.names, hint: reins.message };
+    }
+  }
+
+  private launch(binary: DiscoveredBinary, spec: SessionSpec): AcpLaunch {
+    const args = [...this.preset.args(spec), ...(this.options.extraArgs ?? [])];
+    return {
+      harness: this.id,
+      command: binary.path,
+      args,
+      cwd: spec.cwd,
+      env: mergeEnv(this.baseEnv(), { ...this.preset.env?.(spec), ...spec.env }),
+      label: [this.preset.binary.names[0] ?? this.id, ...args].join(' '),
+      ...(this.options.tap ? { tap: this.options.tap } : {}),
+    };
+  }
+
+  private connectOptions() {
+    return {
+      requestTimeoutMs: this.timeoutMs,
+      ...(this.options.authMethod ? { authMethod: this.options.authMethod } : {}),
+    };
+  }
+
+  /** A connection for a launch: shared from the pool when allowed, else a fresh process. */
+  private async acquire(launch: AcpLaunch): Promise<{ connection: AcpConnection; release: () => Promise<void> }> {
+    const share = this.options.shareProcess ?? this.preset.multiSession;
+    if (!share) {
+      const connection = await AcpConnection.open(launch, this.connectOptions());
+      return { connection, release: () => connection.close() };
+    }
+    const key = createHash('sha256')
+      .update(JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]))
+      .digest('hex');
+    let entry = this.pool.get(key);
+    if (!entry) {
+      const connection = AcpConnection.open(launch, this.connectOptions());
+      entry = { connection, refs: 0 };
+      this.pool.set(key, entry);
+      connection.then(
+        (open) => open.onEnd(() => this.pool.get(key) === entry && this.pool.delete(key)),
+        () => this.pool.get(key) === entry && this.pool.delete(key),
+      );
+    }
+    const held = entry;
+    held.refs++;
+    let connection: AcpConnection;
+    try {
+      connection = await held.connection;
+    } catch (error) {
+      held.refs--;
+      throw error;
+    }
+    let released = false;
+    return {
+      connection,
+      release: async () => {
+        if (released) return;
+        released = true;
+        held.refs--;
+        if (held.refs <= 0) {
+          if (this.pool.get(key) === held) this.pool.delete(key);
+          await connection.close();
+        }
+      },
+    };
+  }
+
+  /** A throwaway process for a one-off question (capabilities, list, history, models). */
+  private async probe<T>(cwd: string, use: (connection: AcpConnection) => Promise<T>): Promise<T> {
+    const binary = await this.binary();
+    const connection = await AcpConnection.open(this.launch(binary, { cwd }), this.connectOptions());
+    try {
+      this.advertised = { sha256: binary.sha256, capabilities: connection.initializeResponse?.agentCapabilities };
+      return await use(connection);
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async health(): Promise<Health> {
+    const discovery = await this.discover();
+    if (!discovery.found) {
+      return { status: 'not_installed', message: discovery.hint, fix: `Install ${this.displayName} or set its path.` };
+    }
+    try {
+      const methods = await this.probe(process.cwd(), async (connection) => connection.authMethods);
+      return {
+        status: 'ready',
+        binary: discovery.binary,
+        ...(methods.length > 0 ? { authMethods: methods.map((m) => m.id) } : {}),
+      };
+    } catch (error) {
+      const reins = ReinsError.from(error, 'harness_unhealthy', { harness: this.id });
+      return {
+        status: reins.code === 'auth_required' ? 'auth_required' : 'unhealthy',
+        binary: discovery.binary,
+        message: reins.message,
+      };
+    }
+  }
+
+  async capabilities(): Promise<CapabilityMatrix> {
+    const binary = await this.binary();
+    if (this.advertised?.sha256 !== binary.sha256) {
+      await this.probe(process.cwd(), async () => undefined).catch(() => undefined);
+    }
+    const advertised =
+      this.advertised?.sha256 === binary.sha256 ? advertisedFrom(this.advertised.capabilities) : undefined;
+    return computeCapabilities({ implemented: ACP_IMPLEMENTED, ...(advertised ? { advertised } : {}), binary });
+  }
+
+  /** The raw initialize capabilities of the installed agent (for evidence and diagnostics). */
+  async agentCapabilities(): Promise<AcpAgentCapabilities | undefined> {
+    await this.capabilities();
+    return this.advertised?.capabilities;
+  }
+
+  async models(): Promise<ModelInfo[]> {
+    // ACP lists models per session only: open one in an empty temp dir, read it, close it.
+    const dir = await mkdtemp(join(tmpdir(), 'reins-acp-models-'));
+    try {
+      return await this.probe(dir, async (connection) => {
+        const setup = await connection.request<SessionSetupResponse>('session/new', { cwd: dir, mcpServers: [] });
+        const option = setup.configOptions?.find((entry) => entry.category === 'model' && entry.type === 'select');
+        const current = option?.type === 'select' ? String(option.currentValue) : setup.models?.currentModelId;
+        const listed = option
+          ? optionValues(option)
+          : (setup.models?.availableModels ?? []).map((model) => ({
+              value: model.modelId,
+              name: model.name ?? model.modelId,
+            }));
+        if (connection.initializeResponse?.agentCapabilities?.sessionCapabilities?.close && setup.sessionId) {
+          await connection.request('session/close', { sessionId: setup.sessionId }).catch(() => {});
+        }
+        const hide = this.preset.quirks.hideModel;
+        return listed
+          .filter((model) => !hide?.(model.value, this.baseEnv()))
+          .map((model) => ({
+            id: model.value,
+            displayName: model.name,
+            ...(model.value === current ? { isDefault: true } : {}),
+          }));
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async listSessions(options: { cwd?: string }): Promise<SessionSummary[]> {
+    return this.probe(options.cwd ?? process.cwd(), async (connection) => {
+      if (!connection.initializeResponse?.agentCapabilities?.sessionCapabilities?.list) {
+        throw new ReinsError(
+          'unsupported_capability',
+          `${this.displayName} does not list sessions (no sessionCapabilities.list).`,
+          {
+            harness: this.id,
+            operation: 'listSessions',
+          },
+        );
+      }
+      const out: SessionSummary[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const answer = await connection.request<ListSessionsResponse>('session/list', {
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const info of answer.sessions ?? []) {
+          const summary: SessionSummary = { nativeSessionId: info.sessionId, cwd: info.cwd };
+          if (info.title) summary.title = info.title;
+          const updated = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
+          if (!Number.isNaN(updated)) summary.updatedAt = updated;
+          out.push(summary);
+        }
+        cursor = answer.nextCursor ?? undefined;
+        if (!cursor) break;
+      }
+      return out;
+    });
+  }
+
+  /** The conversation as the agent replays it on session/load, as settled items. */
+  async history(nativeSessionId: string, options: { cwd?: string } = {}): Promise<Item[]> {
+    const cwd = options.cwd ?? process.cwd();
+    return this.probe(cwd, async (connection) => {
+      if (connection.initializeResponse?.agentCapabilities?.loadSession !== true) {
+        throw new ReinsError('unsupported_capability', `${this.displayName} cannot replay history (no loadSession).`, {
+          harness: this.id,
+          operation: 'history',
+        });
+      }
+      const state = createTranslateState();
+      const items: Item[] = [];
+      const collect = (payloads: ReturnType<typeof translateUpdate>) => {
+        for (const payload of payloads) if (payload.type === 'item.completed') items.push(payload.item);
+      };
+      connection.register(nativeSessionId, {
+        update: (update: SessionUpdate) => collect(translateUpdate(state, update, { inTurn: false })),
+        request: async () => {
+          throw new ReinsError('invalid_input', 'history replay does not run tools');
+        },
+        passthrough: () => {},
+        ended: () => {},
+      });
+      try {
+        await connection.request('session/load', { sessionId: nativeSessionId, cwd, mcpServers: [] });
+      } catch (error) {
+        throw ReinsError.from(error, 'resume_failed', { harness: this.id, operation: 'history' });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      collect(finishReplay(state));
+      return items;
+    });
+  }
+
+  async createSession(spec: SessionSpec): Promise<Session> {
+    const parsed = SessionSpecSchema.safeParse(spec);
+    if (!parsed.success) {
+      throw new ReinsError(
+        'invalid_input',
+        `Invalid session spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        {
+          harness: this.id,
+          operation: 'createSession',
+        },
+      );
+    }
+    if (spec.outputSchema) assertValidSchema(spec.outputSchema);
+    const binary = await this.binary();
+    const launch = this.launch(binary, spec);
+    const { connection, release } = await this.acquire(launch);
+    this.advertised = { sha256: binary.sha256, capabilities: connection.initializeResponse?.agentCapabilities };
+    const agentVersion = connection.initializeResponse?.agentInfo?.version ?? binary.version;
+    const session = new AcpSession({
+      harness: this.id,
+      label: launch.label,
+      connection,
+      spec,
+      quirks: this.preset.quirks,
+      requestTimeoutMs: this.timeoutMs,
+      binaryPath: binary.path,
+      ...(agentVersion ? { harnessVersion: agentVersion } : {}),
+      env: launch.env,
+      release,
+    });
+    try {
+      await session.open();
+    } catch (error) {
+      await session.close().catch(() => {});
+      throw ReinsError.from(error, 'protocol_error', { harness: this.id, operation: 'createSession' });
+    }
+    return session;
+  }
+}

@@ -1,0 +1,341 @@
+// One ACP agent process and its client connection. The process is a HarnessProcess (own process
+// group, close ladder); the SDK's `client()` app speaks JSON-RPC over it through a message-level
+// Stream built from the process's stdout lines and stdin writes, so the SDK never needs raw pipes.
+// The connection initializes once, authenticates when asked to, and routes every agent -> client
+// message to the session it names; one process can serve many sessions.
+//
+// All inbound methods go through the SDK's "*" fallback handlers with raw params: the SDK's typed
+// handlers validate params with zod and log-and-drop a notification that fails, and real agents
+// send frames a strict schema rejects (claude-agent-acp 0.23.1 sends `"input": null` in commands).
+
+import type { AnyMessage } from '@agentclientprotocol/sdk';
+import { type ClientConnection, client, RequestError, type Stream } from '@agentclientprotocol/sdk';
+import { type HarnessId, ReinsError } from '@reins/core';
+import { type FrameTap, HarnessProcess } from '../runtime/index.js';
+import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
+
+export interface AcpLaunch {
+  harness: HarnessId;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** For messages: 'gemini --acp'. */
+  label: string;
+  tap?: FrameTap;
+}
+
+/** What a session registers to receive the traffic that names it. */
+export interface SessionSink {
+  update(update: SessionUpdate, frame: unknown, at: number): void;
+  /** Agent -> client requests for this session (permission, fs, extensions). */
+  request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** Extension notifications and frames that are not JSON-RPC. */
+  passthrough(frame: unknown, method: string | undefined, at: number): void;
+  /** The process ended or the connection broke. */
+  ended(error: ReinsError): void;
+}
+
+export interface ConnectOptions {
+  requestTimeoutMs: number;
+  /** Auth method id to use when the agent lists it (harness-specific option). */
+  authMethod?: string;
+  clientName?: string;
+  clientVersion?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An "Authentication required" answer: ACP's -32000, or the words (Copilot 1.0.102 says them with -32000). */
+export function isAuthRequired(error: unknown): boolean {
+  if (!(error instanceof RequestError) && !ReinsError.isInstance(error)) return false;
+  const code = error instanceof RequestError ? error.code : (error.data?.rpcCode as number | undefined);
+  return code === RPC.authRequired || /auth(entication)? required/i.test(error.message);
+}
+
+export class AcpConnection {
+  initializeResponse: InitializeResponse | undefined;
+  private readonly sinks = new Map<string, SessionSink>();
+  /** Updates for sessions not registered yet (session/new answers after its first updates). */
+  private readonly early = new Map<string, { update: SessionUpdate; frame: unknown; at: number }[]>();
+  private readonly endListeners = new Set<(error: ReinsError) => void>();
+  private connection!: ClientConnection;
+  private endedWith: ReinsError | undefined;
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    readonly process: HarnessProcess,
+    readonly launch: AcpLaunch,
+    private readonly options: ConnectOptions,
+  ) {}
+
+  /** Spawns the agent and runs initialize (and authenticate when configured). */
+  static async open(launch: AcpLaunch, options: ConnectOptions): Promise<AcpConnection> {
+    const child = await HarnessProcess.start({
+      command: launch.command,
+      args: launch.args,
+      cwd: launch.cwd,
+      env: launch.env,
+      label: launch.label,
+      harness: launch.harness,
+      ...(launch.tap ? { tap: launch.tap } : {}),
+    });
+    const connection = new AcpConnection(child, launch, options);
+    connection.connect();
+    try {
+      await connection.initialize();
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+    return connection;
+  }
+
+  get ended(): ReinsError | undefined {
+    return this.endedWith;
+  }
+
+  get sessionCount(): number {
+    return this.sinks.size;
+  }
+
+  private connect(): void {
+    const app = client({ name: 'reins' })
+      .onRequest('*', ({ method, params, signal }) => this.serve(method, params, signal))
+      .onNotification('*', ({ method, params }) => this.notification(method, params));
+    this.connection = app.connect(this.stream());
+    void this.process.exited.then(() => {
+      const error = new ReinsError('process_exited', this.process.describeExit(), {
+        harness: this.launch.harness,
+        data: { exitCode: this.process.exitStatus?.code, signal: this.process.exitStatus?.signal },
+      });
+      this.end(error);
+    });
+  }
+
+  /** A message-level Stream over the child's lines: one JSON message per line each way. */
+  private stream(): Stream {
+    let open = true;
+    const readable = new ReadableStream<AnyMessage>({
+      start: (controller) => {
+        this.process.onLine((line) => {
+          if (!open || line.trim() === '') return;
+          let message: unknown;
+          try {
+            message = JSON.parse(line);
+          } catch {
+            this.stray({ stdout: line });
+            return;
+          }
+          if (!isRecord(message) || (message.method === undefined && message.id === undefined)) {
+            this.stray(message);
+            return;
+          }
+          try {
+            controller.enqueue(message as AnyMessage);
+          } catch {
+            open = false;
+          }
+        });
+        void this.process.exited.then(() => {
+          // stdout may still hold the last lines when 'exit' fires; let them through first.
+          setTimeout(() => {
+            open = false;
+            try {
+              controller.close();
+            } catch {
+              // already closed: the connection was cancelled first
+            }
+          }, 50);
+        });
+      },
+    });
+    const writable = new WritableStream<AnyMessage>({
+      write: (message) => {
+        if (!this.process.writeLine(JSON.stringify(message))) {
+          throw new ReinsError('process_exited', `${this.launch.label} is gone: ${this.process.describeExit()}`, {
+            harness: this.launch.harness,
+          });
+        }
+      },
+    });
+    return { readable, writable };
+  }
+
+  private async initialize(): Promise<void> {
+    const response = await this.request<InitializeResponse>('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {
+        // fs is served inside each session's cwd only; Reins offers no terminal (the agent runs its own).
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: false,
+      },
+      clientInfo: { name: this.options.clientName ?? 'reins', version: this.options.clientVersion ?? '0.1.0' },
+    });
+    this.initializeResponse = response;
+    const methods = response.authMethods ?? [];
+    const wanted = this.options.authMethod;
+    if (wanted) {
+      if (!methods.some((method) => method.id === wanted)) {
+        throw new ReinsError(
+          'auth_required',
+          `${this.launch.label} does not offer the auth method "${wanted}"; it offers: ${methods.map((m) => m.id).join(', ') || 'none'}.`,
+          { harness: this.launch.harness, operation: 'authenticate', data: { authMethods: methods } },
+        );
+      }
+      await this.request('authenticate', { methodId: wanted });
+    }
+  }
+
+  /** The auth methods the agent listed in initialize. */
+  get authMethods(): { id: string; name: string; description?: string | null }[] {
+    return (this.initializeResponse?.authMethods ?? []).map((method) => ({
+      id: method.id,
+      name: method.name,
+      ...(method.description ? { description: method.description } : {}),
+    }));
+  }
+
+  /** Sends a request with a deadline (0 = none); every failure becomes a ReinsError. */
+  async request<T>(method: string, params: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    if (this.endedWith) throw this.endedWith;
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    try {
+      return (await this.connection.agent.request(
+        method,
+        params,
+        signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
+      )) as T;
+    } catch (error) {
+      throw this.toReinsError(method, error, signal, timeoutMs);
+    }
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.endedWith) return;
+    void this.connection.agent.notify(method, params).catch(() => {});
+  }
+
+  private toReinsError(method: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number): ReinsError {
+    if (ReinsError.isInstance(error)) return error;
+    if (this.endedWith) return this.endedWith;
+    const harness = this.launch.harness;
+    if (signal?.aborted && error instanceof RequestError && error.code === RPC.requestCancelled) {
+      return new ReinsError('timeout', `${this.launch.label} did not answer ${method} within ${timeoutMs} ms.`, {
+        harness,
+        operation: method,
+      });
+    }
+    if (error instanceof RequestError) {
+      const data = {
+        rpcCode: error.code,
+        rpcMessage: error.message,
+        ...(error.data !== undefined ? { rpcData: error.data } : {}),
+      };
+      if (isAuthRequired(error)) {
+        return new ReinsError(
+          'auth_required',
+          `${this.launch.label} needs authentication (${error.message}). Log in with the agent itself, or configure one of its auth methods: ${this.authMethods.map((m) => m.id).join(', ') || 'none listed'}.`,
+          { harness, operation: method, data: { ...data, authMethods: this.authMethods } },
+        );
+      }
+      if (error.code === RPC.methodNotFound) {
+        return new ReinsError('unsupported_capability', `${this.launch.label} does not implement ${method}.`, {
+          harness,
+          operation: method,
+          data,
+        });
+      }
+      return new ReinsError(
+        'protocol_error',
+        `${this.launch.label} answered ${method} with error ${error.code}: ${error.message}`,
+        {
+          harness,
+          operation: method,
+          data,
+        },
+      );
+    }
+    return ReinsError.from(error, 'protocol_error', { harness, operation: method });
+  }
+
+  register(sessionId: string, sink: SessionSink): void {
+    this.sinks.set(sessionId, sink);
+    const pending = this.early.get(sessionId);
+    this.early.delete(sessionId);
+    for (const entry of pending ?? []) sink.update(entry.update, entry.frame, entry.at);
+  }
+
+  unregister(sessionId: string): void {
+    this.sinks.delete(sessionId);
+    this.early.delete(sessionId);
+  }
+
+  onEnd(listener: (error: ReinsError) => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  private notification(method: string, params: unknown): void {
+    const at = Date.now();
+    const frame = { jsonrpc: '2.0', method, params };
+    const sessionId = isRecord(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    if (method === 'session/update' && sessionId && isRecord(params) && isRecord(params.update)) {
+      const update = params.update as unknown as SessionUpdate;
+      const sink = this.sinks.get(sessionId);
+      if (sink) sink.update(update, frame, at);
+      else {
+        const list = this.early.get(sessionId) ?? [];
+        // Bounded: an agent chattering about a session nobody opened cannot grow this forever.
+        if (list.length < 1000) list.push({ update, frame, at });
+        this.early.set(sessionId, list);
+      }
+      return;
+    }
+    // Extension notifications (qwen/notify/session/model-update, ...): passthrough to their session, or to all.
+    const targets =
+      sessionId && this.sinks.has(sessionId) ? [this.sinks.get(sessionId) as SessionSink] : [...this.sinks.values()];
+    for (const sink of targets) sink.passthrough(frame, method, at);
+  }
+
+  private async serve(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const record = isRecord(params) ? params : {};
+    const sessionId = typeof record.sessionId === 'string' ? record.sessionId : undefined;
+    const sink = sessionId ? this.sinks.get(sessionId) : undefined;
+    if (!sink) {
+      for (const other of this.sinks.values())
+        other.passthrough({ jsonrpc: '2.0', method, params }, method, Date.now());
+      throw RequestError.methodNotFound(method);
+    }
+    return sink.request(method, record, signal);
+  }
+
+  private stray(frame: unknown): void {
+    const at = Date.now();
+    for (const sink of this.sinks.values()) sink.passthrough(frame, undefined, at);
+  }
+
+  private end(error: ReinsError): void {
+    if (this.endedWith) return;
+    this.endedWith = error;
+    this.connection.close(error);
+    for (const sink of [...this.sinks.values()]) sink.ended(error);
+    for (const listener of this.endListeners) listener(error);
+  }
+
+  /** Ends the process (stdin end, SIGTERM, SIGKILL on the group); idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const error = new ReinsError('process_exited', `${this.launch.label} was closed.`, {
+        harness: this.launch.harness,
+      });
+      this.connection?.close(error);
+      await this.process.close();
+      this.end(error);
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,49 @@
+// What distinguishes one ACP agent from another for Reins: how to find and launch it, and the
+// quirks of the versions we tested. The generic `acp` harness is a preset built from a command.
+import type { HarnessId, ProviderErrorKind, SessionSpec } from '@reins/core';
+import type { BinarySpec } from '../runtime/index.js';
+
+export interface ProviderErrorMatch {
+  kind: ProviderErrorKind;
+  status?: number;
+  message: string;
+}
+
+export interface AcpQuirks {
+  /**
+   * Answer fs/read_text_file of a missing file inside cwd with empty content instead of -32002.
+   * Gemini CLI 0.61.0 reads a file before writing it and gives up on a new file when the read fails.
+   */
+  missingFileReadsEmpty?: boolean;
+  /**
+   * Recognizes a provider failure the agent reports as ordinary message text with stopReason
+   * end_turn (Copilot CLI 1.0.102). Gets the text of the turn's last agent message.
+   */
+  providerErrorInText?: (lastAgentText: string) => ProviderErrorMatch | undefined;
+  /**
+   * After a cancelled turn the agent answers the next prompt at once with an empty end_turn and
+   * delivers that prompt's answer during the prompt after it (claude-agent-acp 0.23.1). The fix is
+   * to reopen the native session (session/close + session/resume) after a cancel, before the next
+   * prompt, which drops the agent's stale queue.
+   */
+  reopenAfterCancel?: boolean;
+  /** Models the agent lists that cannot work here (OpenCode 1.18.33 lists its cloud models offline). */
+  hideModel?: (modelId: string, env: Record<string, string | undefined>) => boolean;
+  /** Strips agent-specific decoration from the first thought chunk (Gemini's empty "****\n" heading). */
+  cleanThought?: (text: string) => string;
+}
+
+export interface AcpPreset {
+  id: HarnessId;
+  displayName: string;
+  binary: BinarySpec;
+  /** Launch arguments for a session spec (model flags etc.), before the user's extraArgs. */
+  args(spec: SessionSpec): string[];
+  /** Environment the agent needs from Reins itself (never credentials). */
+  env?(spec: SessionSpec): Record<string, string>;
+  /** Whether one process may serve several sessions. */
+  multiSession: boolean;
+  quirks: AcpQuirks;
+  /** Agent versions this preset was tested with (real-CLI tier). */
+  testedVersions: string[];
+}
