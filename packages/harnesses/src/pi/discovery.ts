@@ -1,0 +1,12 @@
+// How Reins finds Pi: the `pi` executable (@mariozechner/pi-coding-agent); `pi --version` prints the
+// bare version ("0.73.1") on 0.73.1.
+import type { BinarySpec } from '../runtime/discovery.js';
+
+export const PI_BINARY: BinarySpec = {
+  id: 'pi',
+  names: ['pi'],
+  versionArgs: ['--version'],
+};
+
+/** The Pi versions the adapter was built and tested against. */
+export const PI_TESTED_VERSIONS = ['0.73.1'];
