@@ -37,6 +37,11 @@ export interface AcpHarnessOptions extends HarnessOptions {
   authMethod?: string;
   /** Share one agent process between sessions with the same launch (default: the preset's multiSession). */
   shareProcess?: boolean;
+  /**
+   * Arguments between the binary and the agent's own: the script when `binaryPath` is a Node
+   * binary (`node .../gemini.js --acp`), as the testkit's pinned JS CLIs are launched.
+   */
+  binaryArgs?: string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -121,14 +126,15 @@ export class AcpHarness implements Harness {
   }
 
   private launch(binary: DiscoveredBinary, spec: SessionSpec): AcpLaunch {
-    const args = [...this.preset.args(spec), ...(this.options.extraArgs ?? [])];
+    const agentArgs = [...this.preset.args(spec), ...(this.options.extraArgs ?? [])];
+    const args = [...(this.options.binaryArgs ?? []), ...agentArgs];
     return {
       harness: this.id,
       command: binary.path,
       args,
       cwd: spec.cwd,
       env: mergeEnv(this.baseEnv(), { ...this.preset.env?.(spec), ...spec.env }),
-      label: [this.preset.binary.names[0] ?? this.id, ...args].join(' '),
+      label: [this.preset.binary.names[0] ?? this.id, ...agentArgs].join(' '),
       ...(this.options.tap ? { tap: this.options.tap } : {}),
     };
   }

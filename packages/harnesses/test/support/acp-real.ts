@@ -1,0 +1,122 @@
+// The real-CLI rig for the ACP presets: a pinned agent from harness-clis, its hermetic home from the
+// testkit, the scripted model server, and the Reins harness wired to them. Set
+// REINS_RECORD_ACP_FIXTURES=1 to write each session's frames to src/acp/fixtures/<agent>-<scenario>.jsonl.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ReinsEvent, SessionSpec } from '@reins/core';
+import {
+  fixtureRecorder,
+  type HarnessHome,
+  harnessBinary,
+  harnessLaunch,
+  makeTempHome,
+  type ModelServer,
+  type TempHome,
+} from '@reins/testkit';
+import type { AcpHarness, AcpHarnessOptions } from '../../src/acp/index.js';
+import {
+  createClaudeAgentAcpHarness,
+  createCopilotHarness,
+  createGeminiHarness,
+  createOpencodeHarness,
+  createQwenCodeHarness,
+} from '../../src/acp/index.js';
+import type { AcpSession } from '../../src/acp/session.js';
+import { assertStreamRules, EventReader } from '../../src/acp/testing.js';
+
+export type RealAcpId = 'claude-agent-acp' | 'gemini' | 'qwen-code' | 'opencode' | 'copilot';
+
+const factories: Record<RealAcpId, (options: AcpHarnessOptions) => AcpHarness> = {
+  'claude-agent-acp': createClaudeAgentAcpHarness,
+  gemini: createGeminiHarness,
+  'qwen-code': createQwenCodeHarness,
+  opencode: createOpencodeHarness,
+  copilot: createCopilotHarness,
+};
+
+/** The mode switches our presets add themselves; the testkit's home args repeat them. */
+const PRESET_MODE_ARGS = new Set(['--acp', 'acp']);
+
+const FIXTURES = fileURLToPath(new URL('../../src/acp/fixtures/', import.meta.url));
+
+export interface AcpRig {
+  id: RealAcpId;
+  version: string;
+  server: ModelServer;
+  temp: TempHome;
+  home: HarnessHome;
+  workspace: string;
+  /** A harness on the same home (a new process per call when sessions are not shared). */
+  harness(options?: Partial<AcpHarnessOptions>): AcpHarness;
+  open(spec?: Partial<SessionSpec>, options?: Partial<AcpHarnessOptions>): Promise<{ session: AcpSession; reader: EventReader }>;
+  /** Closes every session it opened, checks the stream rules, saves fixtures, removes the temp home. */
+  cleanup(): Promise<void>;
+}
+
+export async function acpRig(
+  id: RealAcpId,
+  server: ModelServer,
+  options: { extraModels?: string[]; scenario: string },
+): Promise<AcpRig> {
+  const temp = await makeTempHome(`reins-${id}-`);
+  const workspace = join(temp.dir, 'work');
+  mkdirSync(workspace);
+  const binary = harnessBinary(id);
+  const launch = await harnessLaunch(id, {
+    modelServerUrl: server.url,
+    tempHome: temp,
+    ...(options.extraModels ? { extraModels: options.extraModels } : {}),
+  });
+  const record = process.env.REINS_RECORD_ACP_FIXTURES === '1';
+  const recorders: { save(path: string): Promise<void> }[] = [];
+  const opened: { session: AcpSession; reader: EventReader }[] = [];
+  const harness = (extra: Partial<AcpHarnessOptions> = {}) => {
+    const recorder = record ? fixtureRecorder({ harness: id, version: binary.version, scenario: options.scenario }) : undefined;
+    if (recorder) recorders.push(recorder);
+    return factories[id]({
+      binaryPath: binary.command,
+      binaryArgs: binary.args,
+      baseEnv: launch.env,
+      extraArgs: launch.home.args.filter((arg) => !PRESET_MODE_ARGS.has(arg)),
+      requestTimeoutMs: 20_000,
+      ...(recorder ? { tap: recorder.tap } : {}),
+      ...extra,
+    });
+  };
+  return {
+    id,
+    version: binary.version,
+    server,
+    temp,
+    home: launch.home,
+    workspace,
+    harness,
+    async open(spec = {}, extra = {}) {
+      const session = (await harness(extra).createSession({ cwd: workspace, ...spec })) as AcpSession;
+      const entry = { session, reader: new EventReader(session) };
+      opened.push(entry);
+      return entry;
+    },
+    async cleanup() {
+      for (const { session, reader } of opened) {
+        await session.close();
+        await reader.rest(5000);
+        assertStreamRules(reader.all);
+      }
+      for (const [index, recorder] of recorders.entries()) {
+        await recorder.save(join(FIXTURES, `${id}-${options.scenario}${index === 0 ? '' : `-${index + 1}`}.jsonl`));
+      }
+      await temp.cleanup();
+    },
+  };
+}
+
+export const of = <T extends ReinsEvent['type']>(events: readonly ReinsEvent[], type: T) =>
+  events.filter((event): event is Extract<ReinsEvent, { type: T }> => event.type === type);
+
+export function agentText(events: readonly ReinsEvent[]): string {
+  return of(events, 'item.completed')
+    .map((event) => (event.item.kind === 'agent_message' ? event.item.text : ''))
+    .join('');
+}
