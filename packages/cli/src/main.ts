@@ -1,6 +1,7 @@
 // Command dispatch and the one place errors become exit codes and messages.
 import { ReinsError } from '@reins/core';
 import { chatCommand } from './commands/chat.js';
+import { doctorCommand } from './commands/doctor.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { REINS_VERSION } from './version.js';
@@ -10,6 +11,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   run: { run: runCommand, summary: 'run one turn and print the result (or --json events)' },
   chat: { run: chatCommand, summary: 'an interactive session with /model, /effort, /steer, /interrupt' },
+  doctor: { run: doctorCommand, summary: 'which harnesses are installed, healthy, logged in, and what they can do' },
 };
 
 export const MAIN_HELP = () => `Usage: reins <command> [options]

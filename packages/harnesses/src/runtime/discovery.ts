@@ -237,10 +237,14 @@ export async function discoverBinary(spec: BinarySpec, options: DiscoverOptions 
 
   const searched: string[] = [];
   const seen = new Set<string>();
+  const searchedDirs = new Set<string>();
   /** Executables named like the harness in these folders, resolving Windows shims. */
   const inDirs = async (dirs: string[], source: DiscoverySource, label: string): Promise<Candidate[]> => {
     const found: Candidate[] = [];
     for (const dir of dirs) {
+      // A folder already searched at an earlier step (login-shell PATH repeats most of PATH) is skipped.
+      if (searchedDirs.has(dir)) continue;
+      searchedDirs.add(dir);
       searched.push(`${label}: ${dir}`);
       for (const name of spec.names) {
         for (const file of executableNames(name, platform, env.PATHEXT)) {

@@ -1,0 +1,175 @@
+// `reins doctor` as users run it: the BUILT CLI (`npx tsc -b` first; `npm test` builds) in a subprocess,
+// with fake harness executables on PATH, behind REINS_<ID>_BIN and in ~/.local/bin of a temp HOME, and a
+// temp REINS_HOME holding evidence for one fingerprint.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorReport } from './doctor.js';
+
+const BIN = fileURLToPath(new URL('../../bin/reins.js', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+let root: string;
+let env: Record<string, string>;
+let codexSha: string;
+
+async function fake(path: string, script: string): Promise<void> {
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, `#!/bin/sh\n${script}\n`);
+  await chmod(path, 0o755);
+}
+
+function runDoctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'doctor', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUILT)) throw new Error(`The CLI is not built (${BUILT} is missing): run \`npx tsc -b\` first.`);
+  root = await mkdtemp(join(tmpdir(), 'reins-doctor-'));
+  const bin = join(root, 'bin');
+  const home = join(root, 'home');
+  await fake(join(bin, 'codex'), 'echo "codex-cli 0.169.0"');
+  await fake(join(bin, 'qwen'), 'echo "qwen: cannot find module ./cli.js" >&2; exit 3');
+  await fake(join(root, 'elsewhere', 'my-claude'), 'echo "2.1.197 (Claude Code)"');
+  await fake(join(home, '.local', 'bin', 'gemini'), 'echo 0.61.0');
+  codexSha = createHash('sha256')
+    .update(await readFile(join(bin, 'codex')))
+    .digest('hex');
+  const reinsHome = join(root, 'reins');
+  await mkdir(reinsHome);
+  const evidence = (capability: string, sha256: string, passed = true) =>
+    JSON.stringify({
+      harness: 'codex',
+      check: `conformance: ${capability}`,
+      capability,
+      passed,
+      binary: { path: join(bin, 'codex'), version: '0.169.0', sha256 },
+      harnessVersion: '0.169.0',
+      reinsVersion: '0.1.0',
+      at: 1_700_000_000_000,
+    });
+  await writeFile(
+    join(reinsHome, 'evidence.jsonl'),
+    [
+      evidence('resume', codexSha),
+      // Another binary (a different sha256) passed interrupt: it must not count as observed here.
+      evidence('interrupt', 'f'.repeat(64)),
+      'not json at all',
+      '',
+    ].join('\n'),
+  );
+  // No SHELL: the login shell is not asked. npm_config_prefix keeps npm's global bin inside the temp dir.
+  env = {
+    PATH: bin,
+    HOME: home,
+    REINS_HOME: reinsHome,
+    REINS_CLAUDE_CODE_BIN: join(root, 'elsewhere', 'my-claude'),
+    npm_config_prefix: join(root, 'npm-prefix'),
+  };
+});
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const SYSTEM_DIRS = ['/usr/local/bin', '/opt/homebrew/bin', '/home/linuxbrew/.linuxbrew/bin'];
+
+describe('reins doctor --json', () => {
+  it('reports every known harness with where its binary was found, its version and health', async () => {
+    const { code, stdout, stderr } = await runDoctor(['--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as DoctorReport;
+    expect(report.reinsVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(report.harnesses.map((h) => h.id)).toEqual([
+      'claude-code',
+      'codex',
+      'gemini',
+      'qwen-code',
+      'copilot',
+      'opencode',
+      'claude-agent-acp',
+      'codex-acp',
+      'hermes',
+      'pi',
+      'openclaw',
+      'amp',
+      'acp',
+    ]);
+    const byId = Object.fromEntries(report.harnesses.map((h) => [h.id, h]));
+
+    expect(byId.codex?.discovery).toMatchObject({
+      found: true,
+      binary: { path: join(root, 'bin', 'codex'), version: '0.169.0', source: 'path', sha256: codexSha },
+    });
+    expect(byId['claude-code']?.discovery).toMatchObject({
+      found: true,
+      binary: { path: join(root, 'elsewhere', 'my-claude'), version: '2.1.197', source: 'env' },
+    });
+    expect(byId.gemini?.discovery).toMatchObject({
+      found: true,
+      binary: { path: join(root, 'home', '.local', 'bin', 'gemini'), version: '0.61.0', source: 'known_location' },
+    });
+    // A binary whose --version fails is found but unhealthy, with the probe's error.
+    expect(byId['qwen-code']?.discovery.found).toBe(true);
+    expect(byId['qwen-code']?.health).toMatchObject({
+      status: 'unhealthy',
+      message: expect.stringContaining('exited with code 3: qwen: cannot find module'),
+    });
+    for (const id of ['hermes', 'amp'] as const) {
+      if (SYSTEM_DIRS.some((dir) => existsSync(join(dir, id)))) continue; // installed system-wide on this machine
+      expect(byId[id]?.discovery).toMatchObject({ found: false, hint: expect.stringContaining('REINS_') });
+      expect(byId[id]?.health.status).toBe('not_installed');
+      expect(byId[id]?.capabilities).toBeUndefined();
+    }
+    expect(byId.acp?.discovery.found).toBe(false);
+    for (const entry of report.harnesses) {
+      expect(typeof entry.adapter).toBe('boolean');
+      if (!entry.adapter && entry.discovery.found && entry.health.status === 'ready') {
+        expect(entry.health.message).toContain('No adapter in this build');
+      }
+    }
+  });
+
+  it('observed comes only from evidence for the same sha256; unreadable lines are reported', async () => {
+    const report = JSON.parse((await runDoctor(['--json', 'codex', 'claude-code'])).stdout) as DoctorReport;
+    expect(report.harnesses.map((h) => h.id)).toEqual(['codex', 'claude-code']);
+    const codex = report.harnesses[0]?.capabilities;
+    expect(codex?.resume.observed.state).toBe('yes');
+    expect(codex?.resume.observed.evidence?.[0]?.binary.sha256).toBe(codexSha);
+    expect(codex?.interrupt.observed.state).toBe('unknown');
+    expect(codex?.interrupt.testedVersions).toEqual(['0.169.0']); // a passing check of 0.169.0 on another binary
+    const claude = report.harnesses[1]?.capabilities;
+    expect(claude?.resume.observed.state).toBe('unknown');
+    expect(report.evidence).toMatchObject({
+      path: join(root, 'reins', 'evidence.jsonl'),
+      records: 2,
+      skipped: [{ line: 3, reason: 'not JSON' }],
+    });
+  });
+
+  it('prints a plain table when stdout is not a terminal', async () => {
+    const { code, stdout } = await runDoctor([]);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('\x1b[');
+    expect(stdout).toMatch(/^codex\s+(yes|no)\s+\S.*0\.169\.0\s+PATH\s+\S*\/bin\/codex$/m);
+    expect(stdout).toMatch(/^claude-code\s+.*2\.1\.197\s+REINS_\*_BIN\s/m);
+    expect(stdout).toMatch(/^qwen-code: unhealthy: .*exited with code 3/m);
+    expect(stdout).toContain('1 unreadable line(s) skipped (3)');
+  });
+
+  it('refuses an unknown harness id with exit code 2', async () => {
+    const { code, stderr } = await runDoctor(['nope']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Unknown harness "nope"');
+  });
+});

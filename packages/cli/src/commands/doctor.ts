@@ -1,0 +1,334 @@
+// `reins doctor`: every known harness id, whether and where its binary was found, its health and auth,
+// and the three-layer capability matrix of the binaries found. Harnesses are checked in parallel, each
+// step under a deadline, so one hung CLI cannot stall the report. Ids with no adapter in this build are
+// still looked for (runtime/discovery-specs.ts), so a user sees what is installed either way.
+import { parseArgs } from 'node:util';
+import {
+  assertNever,
+  type BinaryFingerprint,
+  CAPABILITY_KEYS,
+  type CapabilityLayer,
+  type CapabilityMatrix,
+  type Discovery,
+  HARNESS_IDS,
+  type HarnessId,
+  type Health,
+  isHarnessId,
+} from '@reins/core';
+import {
+  availableHarnessIds,
+  capabilitiesFor,
+  createHarness,
+  defaultBinarySpec,
+  discoverBinary,
+  EvidenceStore,
+  harnessHealth,
+  type SkippedLine,
+} from '@reins/harnesses';
+import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
+import { makeStyle, type Style } from '../render/style.js';
+import { REINS_VERSION } from '../version.js';
+
+export const DOCTOR_HELP = `Usage: reins doctor [--json] [--timeout <ms>] [harness...]
+
+Lists every harness Reins knows: found or not, path, version, where it was found, health and auth,
+and for found binaries the capability matrix (implemented by the adapter / advertised by the harness /
+observed by a check on this exact binary).
+
+Where Reins looks, in order: REINS_<ID>_BIN (e.g. REINS_CLAUDE_CODE_BIN), PATH, your login shell's PATH,
+the usual install folders (npm, Homebrew, bun, volta, nvm, ~/.local/bin, ...). REINS_DISABLE_HARNESS=1
+turns discovery off. Evidence is read from $REINS_HOME/evidence.jsonl (default ~/.reins).
+
+Options:
+      --json            print one JSON document (shape below) instead of the table
+      --timeout <ms>    deadline for each harness's discovery and health checks (default 20000)
+  -h, --help            this help
+
+JSON shape (stable; fields are only ever added):
+  {
+    "reinsVersion": "0.1.0",
+    "evidence": { "path": string, "records": number, "skipped": [{ "line": number, "reason": string }] },
+    "harnesses": [{
+      "id": "codex",
+      "adapter": boolean,                  // an adapter for this id is in this build
+      "discovery": { "found": true, "binary": { "path", "version"?, "sha256", "source" } }
+                 | { "found": false, "searched": [string], "hint": string },
+      "health": { "status": "ready" | "not_installed" | "unhealthy" | "auth_required",
+                  "message"?, "fix"?, "authMethods"?, "binary"? },
+      "capabilities"?: { "<capability>": { "implemented", "advertised", "observed", "testedVersions" } }
+    }]
+  }
+  "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
+  binaries; each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? }.
+
+Exit code: 0 (the report itself; read "health" for each harness), 2 for bad usage.
+
+Examples:
+  reins doctor
+  reins doctor codex claude-code
+  reins doctor --json | jq '.harnesses[] | select(.health.status == "ready") | .id'`;
+
+export interface DoctorHarness {
+  id: HarnessId;
+  adapter: boolean;
+  discovery: Discovery;
+  health: Health;
+  capabilities?: CapabilityMatrix;
+}
+
+export interface DoctorReport {
+  reinsVersion: string;
+  evidence: { path: string; records: number; skipped: SkippedLine[] };
+  harnesses: DoctorHarness[];
+}
+
+class Deadline extends Error {}
+
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Deadline(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function checkHarness(id: HarnessId, io: CliIo, timeoutMs: number, store: EvidenceStore): Promise<DoctorHarness> {
+  const adapter = availableHarnessIds().includes(id);
+  let discovery: Discovery;
+  let health: Health;
+  let capabilities: CapabilityMatrix | undefined;
+  if (adapter) {
+    const harness = await createHarness(id, { baseEnv: io.env });
+    try {
+      discovery = await withDeadline(harness.discover(), timeoutMs, 'discovery');
+    } catch (error) {
+      discovery = { found: false, searched: [], hint: messageOf(error) };
+    }
+    try {
+      health = await withDeadline(harness.health(), timeoutMs, 'the health check');
+    } catch (error) {
+      health = { status: 'unhealthy', message: messageOf(error) };
+    }
+    if (discovery.found) {
+      const declared = await withDeadline(harness.capabilities(), timeoutMs, 'capabilities').catch(() => undefined);
+      if (declared) capabilities = await withStoredEvidence(declared, id, discovery.binary, store);
+    }
+    return { id, adapter, discovery, health, ...(capabilities ? { capabilities } : {}) };
+  }
+  const spec = defaultBinarySpec(id);
+  if (!spec) {
+    const hint = `The ${id} harness runs an Agent Client Protocol command you name; there is no binary to look for.`;
+    discovery = { found: false, searched: [], hint };
+    return { id, adapter, discovery, health: { status: 'not_installed', message: hint } };
+  }
+  try {
+    const result = await withDeadline(discoverBinary(spec, { env: io.env }), timeoutMs, 'discovery');
+    // The report carries the core Discovery shape; candidates stay an internal detail.
+    const { candidates: _candidates, probeError: _probeError, ...core } = result;
+    discovery = core as Discovery;
+    health = await harnessHealth(result);
+    if (health.status === 'ready') {
+      health = { ...health, message: `No adapter in this build of Reins: auth was not checked.` };
+    }
+    if (discovery.found) {
+      capabilities = await capabilitiesFor({ harness: id, implemented: {}, binary: discovery.binary, store });
+    }
+  } catch (error) {
+    discovery = { found: false, searched: [], hint: messageOf(error) };
+    health = { status: 'unhealthy', message: messageOf(error) };
+  }
+  return { id, adapter, discovery, health, ...(capabilities ? { capabilities } : {}) };
+}
+
+/**
+ * The adapter says what it implements and what the harness advertises; `observed` and `testedVersions`
+ * are read here from the store for the binary just discovered, so the report shows the evidence whatever
+ * binary the adapter fingerprinted when it built its matrix.
+ */
+async function withStoredEvidence(
+  declared: CapabilityMatrix,
+  id: HarnessId,
+  binary: BinaryFingerprint,
+  store: EvidenceStore,
+): Promise<CapabilityMatrix> {
+  const stored = await capabilitiesFor({ harness: id, implemented: {}, binary, store });
+  const merged = { ...declared };
+  for (const key of CAPABILITY_KEYS) {
+    merged[key] = { ...declared[key], observed: stored[key].observed, testedVersions: stored[key].testedVersions };
+  }
+  return merged;
+}
+
+export async function doctorReport(io: CliIo, ids: readonly HarnessId[], timeoutMs: number): Promise<DoctorReport> {
+  const store = EvidenceStore.forEnv(io.env);
+  const [evidence, harnesses] = await Promise.all([
+    store.read().catch((error: unknown) => ({
+      path: store.path,
+      records: [],
+      skipped: [{ line: 0, reason: `unreadable: ${messageOf(error)}` }],
+    })),
+    Promise.all(ids.map((id) => checkHarness(id, io, timeoutMs, store))),
+  ]);
+  return {
+    reinsVersion: REINS_VERSION,
+    evidence: { path: evidence.path, records: evidence.records.length, skipped: evidence.skipped },
+    harnesses,
+  };
+}
+
+function parseDoctorArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseDoctorArgs(argv);
+  if (values.help) {
+    io.stdout.write(`${DOCTOR_HELP}\n`);
+    return EXIT.completed;
+  }
+  const timeoutMs = values.timeout === undefined ? 20_000 : Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new UsageError(`--timeout must be a positive number of milliseconds, got "${values.timeout}".`);
+  }
+  for (const id of positionals) {
+    if (!isHarnessId(id))
+      throw new UsageError(`Unknown harness "${id}".`, `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
+  }
+  const ids = positionals.length > 0 ? (positionals as HarnessId[]) : [...HARNESS_IDS];
+  const report = await doctorReport(io, ids, timeoutMs);
+  io.stdout.write(
+    values.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report, makeStyle(wantsColor(io))),
+  );
+  return EXIT.completed;
+}
+
+const STATUS_TEXT: Record<Health['status'], string> = {
+  ready: 'ready',
+  not_installed: 'not installed',
+  unhealthy: 'unhealthy',
+  auth_required: 'auth required',
+};
+
+const SOURCE_TEXT: Record<string, string> = {
+  env: 'REINS_*_BIN',
+  path: 'PATH',
+  login_shell: 'login shell',
+  known_location: 'known location',
+  explicit: 'explicit',
+};
+
+function statusColor(style: Style, status: Health['status']): (text: string) => string {
+  switch (status) {
+    case 'ready':
+      return style.green;
+    case 'auth_required':
+      return style.yellow;
+    case 'unhealthy':
+      return style.red;
+    case 'not_installed':
+      return style.dim;
+    default:
+      return assertNever(status, 'health status');
+  }
+}
+
+function layer(value: CapabilityLayer): string {
+  if (value.state === 'yes') return value.how ? `yes (${value.how})` : 'yes';
+  return value.state === 'no' ? 'no' : '?';
+}
+
+/** Pads plain text, then styles it (escape codes must not count towards the width). */
+const cell = (text: string, width: number, paint: (text: string) => string = (t) => t) =>
+  paint(text) + ' '.repeat(Math.max(1, width - text.length));
+
+export function renderDoctor(report: DoctorReport, style: Style): string {
+  const out: string[] = [];
+  out.push(style.bold(`Reins ${report.reinsVersion}: harnesses`), '');
+  const widths = [18, 9, 15, 12, 16];
+  out.push(
+    style.dim(
+      ['HARNESS', 'ADAPTER', 'STATUS', 'VERSION', 'FOUND VIA'].map((h, i) => cell(h, widths[i] as number)).join('') +
+        'PATH',
+    ),
+  );
+  for (const entry of report.harnesses) {
+    const binary = entry.discovery.found ? entry.discovery.binary : undefined;
+    out.push(
+      cell(entry.id, widths[0] as number, style.bold) +
+        cell(entry.adapter ? 'yes' : 'no', widths[1] as number, entry.adapter ? undefined : style.dim) +
+        cell(STATUS_TEXT[entry.health.status], widths[2] as number, statusColor(style, entry.health.status)) +
+        cell(binary?.version ?? '-', widths[3] as number) +
+        cell(binary ? (SOURCE_TEXT[binary.source] ?? binary.source) : '-', widths[4] as number) +
+        (binary?.path ?? '-'),
+    );
+  }
+  const notes = report.harnesses.filter(
+    (entry) => entry.health.status === 'unhealthy' || entry.health.status === 'auth_required',
+  );
+  if (notes.length > 0) out.push('');
+  for (const entry of notes) {
+    const paint = statusColor(style, entry.health.status);
+    out.push(`${paint(`${entry.id}: ${STATUS_TEXT[entry.health.status]}`)}: ${entry.health.message ?? ''}`);
+    if (entry.health.fix) out.push(`  fix: ${entry.health.fix}`);
+  }
+
+  for (const entry of report.harnesses) {
+    if (!entry.capabilities || !entry.discovery.found) continue;
+    const binary = entry.discovery.binary;
+    out.push(
+      '',
+      style.bold(`${entry.id} ${binary.version ?? '(version unknown)'}`) +
+        style.dim(` sha256 ${binary.sha256.slice(0, 12)}`),
+    );
+    if (!entry.adapter) {
+      out.push(
+        style.dim('  no adapter in this build: nothing is implemented; observed layers come from stored evidence'),
+      );
+    }
+    out.push(
+      style.dim(
+        `  ${cell('CAPABILITY', 20)}${cell('IMPLEMENTED', 20)}${cell('ADVERTISED', 12)}${cell('OBSERVED', 10)}TESTED VERSIONS`,
+      ),
+    );
+    for (const key of CAPABILITY_KEYS) {
+      const capability = entry.capabilities[key];
+      const observed = layer(capability.observed);
+      out.push(
+        `  ${cell(key, 20)}${cell(layer(capability.implemented), 20)}${cell(layer(capability.advertised), 12)}` +
+          cell(observed, 10, observed === 'yes' ? style.green : observed === 'no' ? style.red : undefined) +
+          (capability.testedVersions.join(', ') || '-'),
+      );
+    }
+  }
+
+  out.push('');
+  const skipped = report.evidence.skipped;
+  out.push(
+    style.dim(
+      `Evidence: ${report.evidence.path}, ${report.evidence.records} record${report.evidence.records === 1 ? '' : 's'}` +
+        (skipped.length > 0
+          ? `; ${skipped.length} unreadable line(s) skipped (${skipped.map((s) => s.line).join(', ')})`
+          : ''),
+    ),
+  );
+  const missing = report.harnesses.filter((entry) => !entry.discovery.found && defaultBinarySpec(entry.id));
+  if (missing.length > 0) {
+    out.push(
+      style.dim(
+        'Not found: install the harness, or set REINS_<ID>_BIN; `reins doctor --json` lists where Reins looked.',
+      ),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
