@@ -291,10 +291,13 @@ function onMessageUpdate(
     case 'thinking_end': {
       const { block, events } = openBlock(state, event.contentIndex, event.type === 'text_end' ? 'text' : 'reasoning');
       state.blocks.delete(event.contentIndex);
+      // Pi 0.73.1 still sends text_end after an abort; the message already says stopReason "aborted".
+      const status =
+        message?.stopReason === 'aborted' ? 'cancelled' : message?.stopReason === 'error' ? 'failed' : 'completed';
       const item: Item =
         block.kind === 'reasoning'
-          ? { kind: 'reasoning', id: block.itemId, status: 'completed', text: event.content }
-          : { kind: 'agent_message', id: block.itemId, status: 'completed', text: event.content };
+          ? { kind: 'reasoning', id: block.itemId, status, text: event.content }
+          : { kind: 'agent_message', id: block.itemId, status, text: event.content };
       events.push({ type: 'item.completed', item });
       return events;
     }

@@ -1,0 +1,124 @@
+// Process level: the adapter against the fake `pi --mode rpc` (packages/testkit/fakes/pi-rpc.mjs), which
+// replays transcripts recorded from the real Pi 0.73.1. Real processes, no real CLI: crash, garbage and
+// hang behaviour that the real CLI cannot be made to show on demand.
+import { fileURLToPath } from 'node:url';
+import type { ReinsEvent, Session } from '@reins/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertEventInvariants, collectUntil } from '../../test/support/event-invariants.js';
+import { liveProcessCount } from '../runtime/child-process.js';
+import { createPiHarness } from './adapter.js';
+
+const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url));
+const cwd = process.cwd();
+const sessions: Session[] = [];
+
+function harness(name: string, extra: Record<string, string> = {}, requestTimeoutMs = 5_000) {
+  return createPiHarness({
+    binaryPath: fake,
+    baseEnv: { PATH: process.env.PATH, FAKE_PI_TRANSCRIPT: fixture(name), ...extra },
+    requestTimeoutMs,
+  });
+}
+
+async function open(name: string, extra: Record<string, string> = {}, requestTimeoutMs?: number) {
+  const session = await harness(name, extra, requestTimeoutMs).createSession({ cwd });
+  sessions.push(session);
+  return { session, events: [] as ReinsEvent[], iterator: session.events[Symbol.asyncIterator]() };
+}
+
+const isTerminal = (event: ReinsEvent) => event.type === 'turn.completed';
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+  expect(liveProcessCount()).toBe(0);
+});
+
+describe('pi adapter against the fake pi --mode rpc', () => {
+  it('replays a text turn: started, items, one completed terminal, nativeSessionId from get_state', async () => {
+    const { session, events, iterator } = await open('text');
+    expect(session.nativeSessionId).toMatch(/\.jsonl$/);
+    await session.send('Say hello please.');
+    const done = await collectUntil(iterator, events, isTerminal);
+    expect(done).toMatchObject({ outcome: { status: 'completed' } });
+    assertEventInvariants(events);
+    expect(events[0]).toMatchObject({ type: 'session.started', harnessVersion: '0.73.1', model: 'fake/fake-model' });
+  });
+
+  it('interrupt: cancelled, then the next turn completes', async () => {
+    const { session, events, iterator } = await open('abort');
+    await session.send('Talk slowly.');
+    await collectUntil(iterator, events, (event) => event.type === 'item.delta');
+    await session.interrupt();
+    expect(await collectUntil(iterator, events, isTerminal)).toMatchObject({ outcome: { status: 'cancelled' } });
+    await session.send('Are you there?');
+    expect(await collectUntil(iterator, events, isTerminal)).toMatchObject({ outcome: { status: 'completed' } });
+    assertEventInvariants(events);
+  });
+
+  it('retries: three agent runs, one failed terminal', async () => {
+    const { session, events, iterator } = await open('retry-fail');
+    await session.send('This will fail.');
+    const done = await collectUntil(iterator, events, isTerminal);
+    expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'provider_error' } } });
+    assertEventInvariants(events);
+  });
+
+  it('a crash mid-turn fails the turn with process_exited and closes the session', async () => {
+    const { session, events, iterator } = await open('text', { FAKE_PI_EXIT_AFTER: '8' });
+    await session.send('Say hello please.');
+    const done = await collectUntil(iterator, events, isTerminal);
+    expect(done).toMatchObject({
+      outcome: {
+        status: 'failed',
+        error: { code: 'process_exited', message: expect.stringContaining('crashing mid-turn') },
+      },
+    });
+    const closed = await collectUntil(iterator, events, (event) => event.type === 'session.closed');
+    expect(closed).toMatchObject({ reason: 'process_exited' });
+    assertEventInvariants(events);
+    await expect(session.send('again')).rejects.toMatchObject({ code: 'process_exited' });
+    expect(liveProcessCount()).toBe(0);
+  });
+
+  it('a line that is not JSON becomes a passthrough event; the turn still completes', async () => {
+    const { session, events, iterator } = await open('text', { FAKE_PI_GARBAGE: 'this is not json' });
+    await session.send('Say hello please.');
+    await collectUntil(iterator, events, isTerminal);
+    assertEventInvariants(events);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'passthrough',
+        frame: 'this is not json',
+        native: { source: 'pi.rpc', frame: 'this is not json' },
+      }),
+    );
+  });
+
+  it('a prompt that is never answered times out and fails the turn', async () => {
+    const { session, events, iterator } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 400);
+    await expect(session.send('Say hello please.')).rejects.toMatchObject({ code: 'timeout' });
+    const done = await collectUntil(iterator, events, isTerminal);
+    expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'timeout' } } });
+    assertEventInvariants(events);
+  });
+
+  it('a harness that never answers at start-up fails createSession with timeout and leaves no process', async () => {
+    await expect(harness('text', { FAKE_PI_IGNORE: 'get_state' }, 400).createSession({ cwd })).rejects.toMatchObject({
+      code: 'timeout',
+    });
+    expect(liveProcessCount()).toBe(0);
+  });
+
+  it('rejects what Pi cannot do with clear errors', async () => {
+    const pi = harness('text');
+    await expect(pi.createSession({ cwd, posture: 'ask' })).rejects.toMatchObject({ code: 'unsupported_capability' });
+    await expect(pi.createSession({ cwd: 'relative' })).rejects.toMatchObject({ code: 'invalid_input' });
+    const { session } = await open('text');
+    await expect(session.send('  ')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(session.setEffort('max')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(session.respondToPermission('x', { behavior: 'allow' })).rejects.toMatchObject({
+      code: 'unsupported_capability',
+    });
+  });
+});

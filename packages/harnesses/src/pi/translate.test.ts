@@ -1,0 +1,287 @@
+// Translation units on frames recorded from the real Pi 0.73.1 (fixtures/*.0.73.1.jsonl, written by
+// pi.real.test.ts with REINS_RECORD_PI_FIXTURES=1). The replay does what the adapter does: a prompt
+// starts a turn, an abort marks the interrupt, and the answer to the get_state barrier settles a
+// pending end. Everything goes through SessionEventStream, so seq and the one-terminal rule are real.
+import { readFileSync } from 'node:fs';
+import { type EventPayload, type ReinsEvent, SessionEventStream } from '@reins/core';
+import { describe, expect, it } from 'vitest';
+import { assertEventInvariants } from '../../test/support/event-invariants.js';
+import {
+  beginPiTurn,
+  createPiTranslateState,
+  isTurnEndPending,
+  piMessagesToItems,
+  piProviderError,
+  settleTurn,
+  translatePiFrame,
+} from './translate.js';
+
+interface Recorded {
+  direction: 'in' | 'out';
+  frame: Record<string, unknown>;
+}
+
+function load(name: string): Recorded[] {
+  const lines = readFileSync(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url), 'utf8')
+    .trim()
+    .split('\n');
+  const [header, ...frames] = lines.map((line) => JSON.parse(line));
+  expect(header).toEqual({ recorded: '@mariozechner/pi-coding-agent', version: '0.73.1' });
+  return frames as Recorded[];
+}
+
+function replay(name: string): ReinsEvent[] {
+  const events: ReinsEvent[] = [];
+  const stream = new SessionEventStream({ harness: 'pi', sessionId: 's', onEvent: (event) => events.push(event) });
+  const state = createPiTranslateState();
+  const emit = (payloads: EventPayload[]) => {
+    for (const payload of payloads) stream.emit(payload);
+  };
+  for (const { direction, frame } of load(name)) {
+    if (direction === 'in') {
+      if (frame.type === 'prompt') {
+        beginPiTurn(state);
+        stream.startTurn({ text: String(frame.message) });
+      }
+      if (frame.type === 'abort') state.interruptRequested = true;
+      continue;
+    }
+    if (frame.type === 'response') {
+      if (frame.command === 'get_state' && isTurnEndPending(state)) emit(settleTurn(state));
+      continue;
+    }
+    emit(translatePiFrame(state, frame));
+  }
+  expect(stream.misuse).toEqual([]);
+  return events;
+}
+
+const items = (events: ReinsEvent[]) =>
+  events.flatMap((event) => (event.type === 'item.completed' ? [event.item] : []));
+const terminals = (events: ReinsEvent[]) => events.filter((event) => event.type === 'turn.completed');
+
+describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
+  it('text turn: user message, reasoning and text items with deltas, usage, one completed terminal', () => {
+    const events = replay('text');
+    assertEventInvariants(events);
+    expect(items(events)).toEqual([
+      { kind: 'user_message', id: 'pi-user-1', status: 'completed', text: 'Say hello please.' },
+      { kind: 'reasoning', id: 'pi-msg-1-0', status: 'completed', text: 'Thinking about a greeting.' },
+      { kind: 'agent_message', id: 'pi-msg-1-1', status: 'completed', text: 'Hello from fake model.' },
+    ]);
+    const deltas = events.filter((event) => event.type === 'item.delta');
+    expect(
+      deltas
+        .filter((delta) => delta.kind === 'text')
+        .map((delta) => delta.text)
+        .join(''),
+    ).toBe('Hello from fake model.');
+    expect(deltas.some((delta) => delta.kind === 'reasoning')).toBe(true);
+    expect(events.find((event) => event.type === 'usage.updated')).toMatchObject({
+      turn: { input: 101, output: 20, total: 121 },
+      context: { used: 121 },
+    });
+    // The fake model's price table is all zeros: no price known, so no cost (absent, not 0).
+    expect(events.find((event) => event.type === 'usage.updated')).not.toHaveProperty('costUsd');
+    expect(terminals(events)).toEqual([
+      expect.objectContaining({
+        outcome: { status: 'completed' },
+        stopReason: 'stop',
+        usage: { turn: expect.any(Object) },
+      }),
+    ]);
+  });
+
+  it('bash tool: one command item from toolcall_start to tool_execution_end, output previewed then settled', () => {
+    const events = replay('bash');
+    assertEventInvariants(events);
+    const started = events.filter((event) => event.type === 'item.started' && event.item.kind === 'tool_call');
+    expect(started).toHaveLength(1);
+    const tool = items(events).find((item) => item.kind === 'tool_call');
+    expect(tool).toMatchObject({
+      status: 'completed',
+      tool: { kind: 'command', name: 'bash' },
+      input: { command: 'echo hello-from-tool' },
+      output: { text: 'hello-from-tool\n' },
+    });
+    expect(tool).not.toHaveProperty('exitCode');
+    expect(terminals(events)).toHaveLength(1);
+  });
+
+  it('failing bash: failed item with the exit code Pi wrote in its status line', () => {
+    const events = replay('bash-exit');
+    assertEventInvariants(events);
+    expect(items(events).find((item) => item.kind === 'tool_call')).toMatchObject({ status: 'failed', exitCode: 3 });
+  });
+
+  it('write tool: a file_change item with the path', () => {
+    const events = replay('write');
+    assertEventInvariants(events);
+    expect(items(events).find((item) => item.kind === 'tool_call')).toMatchObject({
+      status: 'completed',
+      tool: { kind: 'file_change', name: 'write' },
+      changes: [{ path: 'written-by-tool.txt', kind: 'add' }],
+    });
+  });
+
+  it('abort: the first turn ends cancelled (stopReason aborted), the next completes', () => {
+    const events = replay('abort');
+    assertEventInvariants(events);
+    expect(
+      terminals(events).map((event) => [event.type === 'turn.completed' && event.outcome.status, event.turnId]),
+    ).toEqual([
+      ['cancelled', 'turn_1'],
+      ['completed', 'turn_2'],
+    ]);
+    const cancelledText = items(events).find((item) => item.kind === 'agent_message' && item.status === 'cancelled');
+    expect(cancelledText).toBeDefined();
+  });
+
+  it('steer: the steering message becomes a user_message inside the same turn', () => {
+    const events = replay('steer');
+    assertEventInvariants(events);
+    expect(terminals(events)).toHaveLength(1);
+    const steer = items(events).find((item) => item.kind === 'user_message' && item.text === 'Also mention bananas.');
+    expect(steer).toBeDefined();
+    expect(events.find((event) => event.type === 'item.completed' && event.item === steer)?.turnId).toBe('turn_1');
+  });
+
+  it('provider error with retries: three agent_end frames, one failed terminal after auto_retry_end', () => {
+    const frames = load('retry-fail');
+    expect(frames.filter((entry) => entry.frame.type === 'agent_end')).toHaveLength(3);
+    const events = replay('retry-fail');
+    assertEventInvariants(events);
+    expect(terminals(events)).toEqual([
+      expect.objectContaining({
+        outcome: {
+          status: 'failed',
+          error: expect.objectContaining({
+            code: 'provider_error',
+            message: '500 scripted 500 error',
+            retryable: true,
+            data: { kind: 'server_error', status: 500, attempts: 2 },
+          }),
+        },
+        stopReason: 'error',
+      }),
+    ]);
+    expect(events.filter((event) => event.type === 'notice' && event.kind === 'retry')).toHaveLength(3);
+  });
+});
+
+describe('turn boundary rule (constructed frames)', () => {
+  const assistant = (stopReason: string, errorMessage?: string) => ({
+    role: 'assistant',
+    content: [],
+    stopReason,
+    ...(errorMessage ? { errorMessage } : {}),
+  });
+
+  it('agent_end alone only makes the end pending; the barrier settles it', () => {
+    const state = createPiTranslateState();
+    expect(translatePiFrame(state, { type: 'agent_end', messages: [assistant('stop')] })).toEqual([]);
+    expect(isTurnEndPending(state)).toBe(true);
+    expect(settleTurn(state)).toEqual([
+      { type: 'session.status', status: 'idle' },
+      { type: 'turn.completed', outcome: { status: 'completed' }, stopReason: 'stop' },
+    ]);
+    expect(settleTurn(state)).toEqual([]);
+  });
+
+  it('auto_retry_start after agent_end cancels the pending end', () => {
+    const state = createPiTranslateState();
+    translatePiFrame(state, { type: 'agent_end', messages: [assistant('error', '503 overloaded')] });
+    const notice = translatePiFrame(state, {
+      type: 'auto_retry_start',
+      attempt: 1,
+      maxAttempts: 3,
+      delayMs: 2000,
+      errorMessage: '503 overloaded',
+    });
+    expect(notice).toEqual([expect.objectContaining({ type: 'notice', kind: 'retry' })]);
+    expect(settleTurn(state)).toEqual([]);
+  });
+
+  it('a non-retryable error (nothing follows agent_end) fails the turn at the barrier', () => {
+    const state = createPiTranslateState();
+    translatePiFrame(state, {
+      type: 'agent_end',
+      messages: [assistant('error', '400 bad request: invalid tool schema')],
+    });
+    expect(settleTurn(state)).toContainEqual(
+      expect.objectContaining({
+        type: 'turn.completed',
+        outcome: { status: 'failed', error: expect.objectContaining({ data: { kind: 'bad_request', status: 400 } }) },
+      }),
+    );
+  });
+
+  it('a retry wait cancelled by interrupt ends cancelled, not failed', () => {
+    const state = createPiTranslateState();
+    state.interruptRequested = true;
+    const events = translatePiFrame(state, {
+      type: 'auto_retry_end',
+      success: false,
+      attempt: 1,
+      finalError: 'Retry cancelled',
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'turn.completed', outcome: { status: 'cancelled' } });
+  });
+
+  it('unknown frames and unknown message_update kinds pass through', () => {
+    const state = createPiTranslateState();
+    expect(translatePiFrame(state, { type: 'agent_settled' })).toEqual([
+      { type: 'passthrough', frame: { type: 'agent_settled' } },
+    ]);
+    const update = {
+      type: 'message_update',
+      message: { role: 'assistant', content: [] },
+      assistantMessageEvent: { type: 'image_delta' },
+    };
+    expect(translatePiFrame(state, update)).toEqual([{ type: 'passthrough', frame: update }]);
+  });
+});
+
+describe('piProviderError', () => {
+  it.each([
+    ['429 Too Many Requests', 'rate_limited'],
+    ['529 {"type":"overloaded_error"}', 'overloaded'],
+    ['500 fake server error 500', 'server_error'],
+    ['400 This model maximum context length is 8192 tokens', 'context_window_exceeded'],
+    ['400 fake invalid_request 400', 'bad_request'],
+    ['fetch failed', 'connection_failed'],
+    ['something odd', 'unknown'],
+  ])('%s -> %s', (message, kind) => {
+    expect(piProviderError(message)).toMatchObject({ code: 'provider_error', message, data: { kind } });
+  });
+});
+
+describe('piMessagesToItems', () => {
+  it('turns stored messages into replayed items, tool results settled onto their calls', () => {
+    const history = piMessagesToItems([
+      { role: 'user', content: [{ type: 'text', text: 'Run it.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Use bash.' },
+          { type: 'toolCall', id: 'call_1', name: 'bash', arguments: { command: 'ls' } },
+        ],
+      },
+      { role: 'toolResult', toolCallId: 'call_1', toolName: 'bash', content: [{ type: 'text', text: 'a.txt\n' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    ]);
+    expect(history).toEqual([
+      { kind: 'user_message', id: 'pi-history-0', status: 'completed', text: 'Run it.', replay: true },
+      { kind: 'reasoning', id: 'pi-history-1-0', status: 'completed', text: 'Use bash.' },
+      {
+        kind: 'tool_call',
+        id: 'call_1',
+        status: 'completed',
+        tool: { kind: 'command', name: 'bash' },
+        input: { command: 'ls' },
+        output: { text: 'a.txt\n' },
+      },
+      { kind: 'agent_message', id: 'pi-history-3-0', status: 'completed', text: 'Done.' },
+    ]);
+  });
+});

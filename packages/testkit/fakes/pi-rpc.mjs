@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// A fake `pi --mode rpc` for process-level tests: it speaks Pi's JSONL RPC on stdin/stdout by replaying
+// a transcript recorded from the real Pi (a fixture: one {direction, frame} per line after a version header).
+//
+// Each command read on stdin is matched to the next recorded command of the same type; the recorded stdout
+// frames that follow it (up to the next recorded command) are written out. Response ids are rewritten from the
+// recorded id to the live one, so a response recorded after a later command (Pi answers abort only once its
+// agent is idle) still reaches the right caller. Unmatched commands get a success response with no data.
+//
+// Environment:
+//   FAKE_PI_TRANSCRIPT   path of the fixture to replay (required)
+//   FAKE_PI_EXIT_AFTER   after this many frames of the prompt's reply, print to stderr and exit 3 (a crash)
+//   FAKE_PI_GARBAGE      a line written (verbatim, not JSON) right after the prompt's response
+//   FAKE_PI_IGNORE       a command type that is never answered and replays nothing (a hang)
+//   FAKE_PI_VERSION      what --version prints (default 0.73.1)
+import { readFileSync } from 'node:fs';
+
+if (process.argv.includes('--version')) {
+  process.stdout.write(`${process.env.FAKE_PI_VERSION ?? '0.73.1'}\n`);
+  process.exit(0);
+}
+
+const transcriptPath = process.env.FAKE_PI_TRANSCRIPT;
+if (!transcriptPath) {
+  process.stderr.write('fake pi: FAKE_PI_TRANSCRIPT is not set\n');
+  process.exit(2);
+}
+const entries = readFileSync(transcriptPath, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line))
+  .filter((entry) => entry.direction === 'in' || entry.direction === 'out');
+
+const exitAfter = process.env.FAKE_PI_EXIT_AFTER ? Number(process.env.FAKE_PI_EXIT_AFTER) : undefined;
+const garbage = process.env.FAKE_PI_GARBAGE;
+const ignore = process.env.FAKE_PI_IGNORE;
+const liveIds = new Map();
+let cursor = 0;
+
+function write(frame) {
+  if (frame.type === 'response' && typeof frame.id === 'string') {
+    const live = liveIds.get(frame.id);
+    if (live === undefined) return; // the recorded caller never asked this run
+    frame = { ...frame, id: live };
+  }
+  process.stdout.write(`${JSON.stringify(frame)}\n`);
+}
+
+function handle(command) {
+  if (command.type === ignore) return;
+  let index = cursor;
+  while (index < entries.length && !(entries[index].direction === 'in' && entries[index].frame.type === command.type)) {
+    index++;
+  }
+  if (index >= entries.length) {
+    write({ type: 'response', command: command.type, success: true, id: command.id });
+    return;
+  }
+  const recorded = entries[index].frame;
+  if (typeof recorded.id === 'string') liveIds.set(recorded.id, command.id);
+  cursor = index + 1;
+  let written = 0;
+  while (cursor < entries.length && entries[cursor].direction === 'out') {
+    const frame = entries[cursor].frame;
+    cursor++;
+    write(frame);
+    if (command.type === 'prompt' && frame.type === 'response' && garbage) process.stdout.write(`${garbage}\n`);
+    if (command.type === 'prompt' && exitAfter !== undefined && ++written >= exitAfter) {
+      process.stderr.write('fake pi: crashing mid-turn as scripted\n');
+      process.exit(3);
+    }
+  }
+}
+
+let buffer = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  let newline = buffer.indexOf('\n');
+  while (newline !== -1) {
+    const line = buffer.slice(0, newline).trim();
+    buffer = buffer.slice(newline + 1);
+    if (line) {
+      try {
+        handle(JSON.parse(line));
+      } catch (error) {
+        write({
+          type: 'response',
+          command: 'parse',
+          success: false,
+          error: `Failed to parse command: ${error.message}`,
+        });
+      }
+    }
+    newline = buffer.indexOf('\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
