@@ -3,9 +3,41 @@
 import { HARNESS_IDS, type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import type { HarnessOptions } from './runtime/options.js';
 
-type Loader = (options: HarnessOptions) => Promise<Harness>;
+/** Options for any harness; harness-specific fields (the generic ACP command, ...) ride along. */
+export type AnyHarnessOptions = HarnessOptions & Record<string, unknown>;
+type Loader = (options: AnyHarnessOptions) => Promise<Harness>;
 
-const LOADERS: Partial<Record<HarnessId, Loader>> = {};
+const acp = () => import('./acp/index.js');
+
+const LOADERS: Partial<Record<HarnessId, Loader>> = {
+  'claude-code': async (options) => (await import('./claude-code/index.js')).createClaudeCodeHarness(options),
+  codex: async (options) => (await import('./codex/index.js')).createCodexHarness(options),
+  gemini: async (options) => (await acp()).createGeminiHarness(options),
+  'qwen-code': async (options) => (await acp()).createQwenCodeHarness(options),
+  copilot: async (options) => (await acp()).createCopilotHarness(options),
+  opencode: async (options) => (await acp()).createOpencodeHarness(options),
+  'claude-agent-acp': async (options) => (await acp()).createClaudeAgentAcpHarness(options),
+  'codex-acp': async (options) => (await acp()).createCodexAcpHarness(options),
+  hermes: async (options) => (await acp()).createHermesHarness(options),
+  pi: async (options) => (await import('./pi/index.js')).createPiHarness(options),
+  acp: async (options) => {
+    // Any ACP agent: the command comes from the options or REINS_ACP_COMMAND ("hermes acp").
+    const words = (typeof options.command === 'string' ? options.command : (process.env.REINS_ACP_COMMAND ?? ''))
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    const [command, ...args] = words;
+    if (!command) {
+      throw new ReinsError(
+        'invalid_input',
+        'The generic acp harness needs the agent command: set REINS_ACP_COMMAND (e.g. "my-agent --acp").',
+        { harness: 'acp' },
+      );
+    }
+    const extra = Array.isArray(options.args) ? (options.args as string[]) : [];
+    return (await acp()).createAcpHarness({ ...options, command, args: [...args, ...extra] });
+  },
+};
 
 /** Adds (or replaces) the loader for an id; adapters register here as they land. */
 export function registerHarness(id: HarnessId, loader: Loader): void {
@@ -17,13 +49,12 @@ export function availableHarnessIds(): HarnessId[] {
   return HARNESS_IDS.filter((id) => LOADERS[id] !== undefined);
 }
 
-export async function createHarness(id: string, options: HarnessOptions = {}): Promise<Harness> {
+export async function createHarness(id: string, options: AnyHarnessOptions = {}): Promise<Harness> {
   if (!isHarnessId(id)) {
-    throw new ReinsError(
-      'invalid_input',
-      `Unknown harness "${id}". Known harnesses: ${HARNESS_IDS.join(', ')}.`,
-      { operation: 'createHarness', data: { known: [...HARNESS_IDS] } },
-    );
+    throw new ReinsError('invalid_input', `Unknown harness "${id}". Known harnesses: ${HARNESS_IDS.join(', ')}.`, {
+      operation: 'createHarness',
+      data: { known: [...HARNESS_IDS] },
+    });
   }
   const loader = LOADERS[id];
   if (!loader) {
