@@ -81,7 +81,7 @@ describe('codex real: session', () => {
     const [first, second] = await rig.server.waitForRequests(2);
     expect(first?.model).toBe('fake-model');
     expect(second?.model).toBe('fake-model-2');
-    expect(JSON.stringify((second?.body as { reasoning?: unknown }).reasoning)).toContain('high');
+    expect(JSON.stringify((second?.body as { reasoning?: unknown } | undefined)?.reasoning)).toContain('high');
     const switched = log.ofTurn(two.turnId).find((event) => event.type === 'session.updated' && event.model);
     expect(switched?.type === 'session.updated' && switched.model).toBe('fake-model-2');
     await session.close();

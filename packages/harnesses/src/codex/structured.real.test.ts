@@ -30,7 +30,7 @@ describe('codex real: structured output', () => {
     expect(terminal.structuredOutput).toEqual({ answer: 'forty-two' });
 
     const [request] = await rig.server.waitForRequests(1);
-    const format = (request?.body as { text?: { format?: Record<string, unknown> } }).text?.format;
+    const format = (request?.body as { text?: { format?: Record<string, unknown> } } | undefined)?.text?.format;
     expect(format).toMatchObject({ type: 'json_schema', strict: true });
     expect(format?.schema).toMatchObject({
       additionalProperties: false,
