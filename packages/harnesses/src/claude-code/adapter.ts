@@ -424,7 +424,10 @@ class ClaudeCodeSession implements Session {
 
   /** Starts the next queued turn when none runs, restarting the query first when a launch-time setting changed. */
   private pump(): Promise<void> {
-    this.pumping ??= (async () => {
+    if (this.pumping) return this.pumping;
+    const run = (async () => {
+      // Yield first, so `this.pumping` is set before the body can finish and clear it.
+      await null;
       try {
         while (!this.current && !this.closing && this.pending.length > 0) {
           const next = this.pending[0] as PendingTurn;
@@ -436,7 +439,8 @@ class ClaudeCodeSession implements Session {
         this.pumping = undefined;
       }
     })();
-    return this.pumping;
+    this.pumping = run;
+    return run;
   }
 
   private async ensureQuery(schema: JsonSchema | undefined): Promise<void> {

@@ -544,9 +544,11 @@ function translateUser(state: TranslationState, frame: WireUserMessage): Emissio
     }
     const text = resultText(block);
     const structured = results.length === 1 ? frame.tool_use_result : undefined;
+    // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
     const interrupted =
       INTERRUPT_MARKER.test(text) ||
-      (isObject(structured) && structured.interrupted === true && block.is_error === true);
+      (block.is_error === true &&
+        (state.interruptRequested || (isObject(structured) && structured.interrupted === true)));
     const status = state.declined.has(block.tool_use_id)
       ? 'declined'
       : interrupted
