@@ -10,8 +10,8 @@ import {
   type HarnessHome,
   harnessBinary,
   harnessLaunch,
-  makeTempHome,
   type ModelServer,
+  makeTempHome,
   type TempHome,
 } from '@reins/testkit';
 import type { AcpHarness, AcpHarnessOptions } from '../../src/acp/index.js';
@@ -49,7 +49,10 @@ export interface AcpRig {
   workspace: string;
   /** A harness on the same home (a new process per call when sessions are not shared). */
   harness(options?: Partial<AcpHarnessOptions>): AcpHarness;
-  open(spec?: Partial<SessionSpec>, options?: Partial<AcpHarnessOptions>): Promise<{ session: AcpSession; reader: EventReader }>;
+  open(
+    spec?: Partial<SessionSpec>,
+    options?: Partial<AcpHarnessOptions>,
+  ): Promise<{ session: AcpSession; reader: EventReader }>;
   /** Closes every session it opened, checks the stream rules, saves fixtures, removes the temp home. */
   cleanup(): Promise<void>;
 }
@@ -72,7 +75,9 @@ export async function acpRig(
   const recorders: { save(path: string): Promise<void> }[] = [];
   const opened: { session: AcpSession; reader: EventReader }[] = [];
   const harness = (extra: Partial<AcpHarnessOptions> = {}) => {
-    const recorder = record ? fixtureRecorder({ harness: id, version: binary.version, scenario: options.scenario }) : undefined;
+    const recorder = record
+      ? fixtureRecorder({ harness: id, version: binary.version, scenario: options.scenario })
+      : undefined;
     if (recorder) recorders.push(recorder);
     return factories[id]({
       binaryPath: binary.command,
