@@ -77,7 +77,7 @@ describe('claude-code real: text turn', () => {
     expect(started?.binaryPath).toBe(rig.binary.command);
     expect(started?.harnessVersion).toBe('2.1.197');
     const init = log.events.find((event) => event.native?.method === 'system/init');
-    expect((init?.native?.frame as { claude_code_version?: string }).claude_code_version).toBe('2.1.197');
+    expect((init?.native?.frame as { claude_code_version?: string } | undefined)?.claude_code_version).toBe('2.1.197');
     await session.close();
     await log.done;
     expectSoundStream(log.events);
