@@ -1,0 +1,353 @@
+// Translation units: frames recorded from the real Codex 0.169.0 (fixtures/*.jsonl) through the pure
+// translation, plus typed frames (checked against the generated wire types) for paths no fixture covers.
+import { fileURLToPath } from 'node:url';
+import type { EventPayload, Item, ToolCallItem } from '@reins/core';
+import { type Fixture, readFixture } from '@reins/testkit';
+import { describe, expect, it } from 'vitest';
+import {
+  createTranslateState,
+  errorInfoOf,
+  type NotificationFrame,
+  outcomeOf,
+  type Translated,
+  type TranslateState,
+  toItem,
+  translateNotification,
+  usageOf,
+} from './translate.js';
+import type { ServerNotification, ThreadItem, Turn, TurnError } from './wire.js';
+
+const fixture = (name: string) => readFixture(fileURLToPath(new URL(`./fixtures/${name}.jsonl`, import.meta.url)));
+
+interface Replay {
+  fixture: Fixture;
+  state: TranslateState;
+  translated: Translated[];
+  payloads: EventPayload[];
+  turns: Turn[];
+}
+
+/** Feeds a fixture's notifications the way the adapter does (it keeps turn/started and turn/completed). */
+async function replay(name: string): Promise<Replay> {
+  const loaded = await fixture(name);
+  const state = createTranslateState();
+  const translated: Translated[] = [];
+  const turns: Turn[] = [];
+  for (const { dir, frame } of loaded.frames) {
+    if (dir !== 'out' || typeof frame !== 'object' || frame === null) continue;
+    const record = frame as Record<string, unknown>;
+    const result = record.result as { thread?: { id: string } } | undefined;
+    if (result?.thread && state.threadId === undefined) {
+      state.threadId = result.thread.id;
+      state.totalAtTurnStart = state.lastTotal ?? zero;
+    }
+    if (typeof record.method !== 'string' || 'id' in record) continue;
+    if (record.method === 'turn/started') {
+      state.totalAtTurnStart = state.lastTotal ?? zero;
+      continue;
+    }
+    if (record.method === 'turn/completed') {
+      turns.push((record.params as { turn: Turn }).turn);
+      continue;
+    }
+    translated.push(...translateNotification(state, record as NotificationFrame));
+  }
+  return { fixture: loaded, state, translated, payloads: translated.map((entry) => entry.payload), turns };
+}
+
+const zero = {
+  totalTokens: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteInputTokens: 0,
+  outputTokens: 0,
+  reasoningOutputTokens: 0,
+};
+
+const completedItems = (payloads: EventPayload[]): Item[] =>
+  payloads.flatMap((payload) => (payload.type === 'item.completed' ? [payload.item] : []));
+const tools = (payloads: EventPayload[]): ToolCallItem[] =>
+  completedItems(payloads).filter((item): item is ToolCallItem => item.kind === 'tool_call');
+
+describe('codex translation on recorded frames (0.169.0)', () => {
+  it('fixtures carry the Codex version', async () => {
+    const { header } = await fixture('text-turn');
+    expect(header).toMatchObject({ fixture: 'reins/v1', harness: 'codex', version: '0.169.0' });
+  });
+
+  it('text turn: thread, status, user and agent messages, deltas and usage', async () => {
+    const { payloads, turns } = await replay('text-turn');
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      'passthrough', // remoteControl/status/changed: nothing Reins models
+      'session.updated',
+      'session.status',
+      'item.started',
+      'item.completed',
+      'item.started',
+      'item.delta',
+      'item.delta',
+      'item.delta',
+      'item.completed',
+      'usage.updated',
+      'notice',
+      'session.status',
+    ]);
+    expect(payloads.filter((payload) => payload.type === 'session.status')).toEqual([
+      { type: 'session.status', status: 'running' },
+      { type: 'session.status', status: 'idle' },
+    ]);
+    const deltas = payloads.flatMap((payload) => (payload.type === 'item.delta' ? [payload.text] : []));
+    expect(deltas.join('')).toBe('Hello from the scripted model.');
+    expect(completedItems(payloads)).toEqual([
+      { kind: 'user_message', id: expect.any(String), status: 'completed', text: 'Say hello.' },
+      { kind: 'agent_message', id: 'msg_scripted_2', status: 'completed', text: 'Hello from the scripted model.' },
+    ]);
+    const usage = payloads.find((payload) => payload.type === 'usage.updated');
+    expect(usage).toEqual({
+      type: 'usage.updated',
+      turn: { input: 120, cachedInput: 0, cacheWrite: 0, output: 9, reasoning: 0, total: 129 },
+      total: { input: 120, cachedInput: 0, cacheWrite: 0, output: 9, reasoning: 0, total: 129 },
+      context: { used: 129, window: expect.any(Number) },
+    });
+    expect(usage && 'costUsd' in usage).toBe(false);
+    expect(turns.map((turn) => outcomeOf(turn))).toEqual([{ status: 'completed' }]);
+  });
+
+  it('shell command: one command tool_call with output, exit code and command actions', async () => {
+    const { payloads } = await replay('shell-command');
+    const started = payloads.find((payload) => payload.type === 'item.started' && payload.item.kind === 'tool_call');
+    expect(started?.type === 'item.started' && started.item.status).toBe('running');
+    const [command] = tools(payloads);
+    expect(command).toMatchObject({
+      kind: 'tool_call',
+      status: 'completed',
+      exitCode: 0,
+      tool: { kind: 'command', name: 'exec_command', title: expect.stringContaining('echo reins-shell-ok') },
+      output: {
+        text: expect.stringContaining('reins-shell-ok'),
+        structured: { commandActions: [{ type: 'unknown', command: 'echo reins-shell-ok' }] },
+      },
+    });
+    expect(started?.type === 'item.started' && started.item.id).toBe(command?.id);
+  });
+
+  it('file edit: a file_change with its diff, and the turn diff as a notice', async () => {
+    const { payloads } = await replay('file-edit');
+    const [edit] = tools(payloads);
+    expect(edit?.tool).toEqual({ kind: 'file_change', name: 'apply_patch' });
+    expect(edit?.changes).toEqual([
+      { kind: 'add', path: expect.stringMatching(/notes\.txt$/), diff: 'written by codex\n' },
+    ]);
+    const diff = payloads.find((payload) => payload.type === 'notice' && payload.message.includes('diff'));
+    expect(diff?.type === 'notice' && JSON.stringify(diff.data)).toContain('notes.txt');
+  });
+
+  it('approvals: waiting on approval mirrors as requires_action; a declined command ends declined', async () => {
+    const { payloads } = await replay('approvals-decline');
+    const statuses = payloads.flatMap((payload) => (payload.type === 'session.status' ? [payload.status] : []));
+    expect(statuses).toContain('requires_action');
+    expect(tools(payloads).map((tool) => tool.status)).toEqual(['declined']);
+  });
+
+  it('interrupt: the turn ends interrupted -> cancelled; the stream helper closes what Codex left open', async () => {
+    const { turns, payloads } = await replay('interrupt-command');
+    expect(outcomeOf(turns[0] as Turn)).toEqual({ status: 'cancelled' });
+    const startedTools = payloads.filter(
+      (payload) => payload.type === 'item.started' && payload.item.kind === 'tool_call',
+    );
+    // 0.169.0: no item/completed for the running command; the adapter relies on completeTurn to close it.
+    expect(startedTools).toHaveLength(1);
+    const id = startedTools[0]?.type === 'item.started' ? startedTools[0].item.id : '';
+    expect(tools(payloads).filter((tool) => tool.id === id)).toEqual([]);
+  });
+
+  it.each([
+    ['error-500', { code: 'provider_error', retryable: true, data: { kind: 'server_error' } }],
+    ['error-401', { code: 'auth_required', data: { httpStatus: 401 } }],
+    ['error-404-model', { code: 'unsupported_model', message: expect.stringContaining('unsupported model') }],
+  ])('%s: the error notification and the failed turn carry the mapped code', async (name, expected) => {
+    const { payloads, turns } = await replay(name);
+    const error = payloads.find((payload) => payload.type === 'error');
+    expect(error).toMatchObject({ ...expected, fatal: false });
+    const outcome = outcomeOf(turns[0] as Turn, 'fake-model');
+    expect(outcome).toMatchObject({ status: 'failed', error: expected });
+  });
+
+  it('resume: a second process on the same thread maps the same way', async () => {
+    const { payloads } = await replay('resume');
+    const agentTexts = completedItems(payloads).flatMap((item) => (item.kind === 'agent_message' ? [item.text] : []));
+    expect(agentTexts).toEqual(['I will remember PINEAPPLE.', 'The word was PINEAPPLE.']);
+  });
+});
+
+describe('codex translation of typed frames', () => {
+  const threadId = 'thread-main';
+  const frame = (notification: ServerNotification): NotificationFrame => notification as NotificationFrame;
+
+  it('passes unknown methods and frames of unrelated threads through', () => {
+    const state = createTranslateState(threadId);
+    const unknown = { method: 'future/thing', params: { x: 1 } };
+    expect(translateNotification(state, unknown)).toEqual([{ payload: { type: 'passthrough', frame: unknown } }]);
+    const other = frame({
+      method: 'item/agentMessage/delta',
+      params: { threadId: 'someone-else', turnId: 't', itemId: 'i', delta: 'x' },
+    });
+    expect(translateNotification(state, other)).toEqual([{ payload: { type: 'passthrough', frame: other } }]);
+  });
+
+  it('links a subagent thread to the collab tool call that spawned it (parentItemId, prefixed ids)', () => {
+    const state = createTranslateState(threadId);
+    const spawn: ThreadItem = {
+      type: 'collabAgentToolCall',
+      id: 'call_spawn',
+      tool: 'spawnAgent',
+      status: 'inProgress',
+      senderThreadId: threadId,
+      receiverThreadIds: ['thread-child'],
+      prompt: 'Count the files.',
+      model: null,
+      reasoningEffort: null,
+      agentsStates: {},
+    };
+    const started = translateNotification(
+      state,
+      frame({ method: 'item/started', params: { item: spawn, threadId, turnId: 't1', startedAtMs: 1 } }),
+    );
+    expect(started[0]?.payload).toMatchObject({
+      type: 'item.started',
+      item: { kind: 'tool_call', id: 'call_spawn', tool: { kind: 'subagent', name: 'spawnAgent' } },
+    });
+    const childMessage = translateNotification(
+      state,
+      frame({
+        method: 'item/agentMessage/delta',
+        params: { threadId: 'thread-child', turnId: 'tc', itemId: 'msg_1', delta: 'three' },
+      }),
+    );
+    expect(childMessage).toEqual([
+      {
+        payload: { type: 'item.delta', itemId: 'thread-child:msg_1', kind: 'text', text: 'three' },
+        parentItemId: 'call_spawn',
+      },
+    ]);
+    const childStatus = translateNotification(
+      state,
+      frame({ method: 'thread/status/changed', params: { threadId: 'thread-child', status: { type: 'idle' } } }),
+    );
+    expect(childStatus[0]).toMatchObject({ payload: { type: 'passthrough' }, parentItemId: 'call_spawn' });
+  });
+
+  it('plan updates become settled plan snapshots with unique ids', () => {
+    const state = createTranslateState(threadId);
+    state.turnId = 'turn_1';
+    const update = (status: 'pending' | 'inProgress' | 'completed') =>
+      translateNotification(
+        state,
+        frame({
+          method: 'turn/plan/updated',
+          params: { threadId, turnId: 't', explanation: null, plan: [{ step: 'Read the code', status }] },
+        }),
+      ).map((entry) => entry.payload);
+    const first = update('inProgress');
+    const second = update('completed');
+    expect(first).toEqual([
+      {
+        type: 'item.started',
+        item: {
+          kind: 'plan',
+          id: 'plan-turn_1-1',
+          status: 'running',
+          entries: [{ text: 'Read the code', status: 'in_progress' }],
+        },
+      },
+      {
+        type: 'item.completed',
+        item: {
+          kind: 'plan',
+          id: 'plan-turn_1-1',
+          status: 'completed',
+          entries: [{ text: 'Read the code', status: 'in_progress' }],
+        },
+      },
+    ]);
+    expect(second[1]).toMatchObject({ item: { id: 'plan-turn_1-2', entries: [{ status: 'completed' }] } });
+  });
+
+  it('a retrying error is a retry notice, not an error', () => {
+    const state = createTranslateState(threadId);
+    const error: TurnError = {
+      message: 'Reconnecting... 1/5',
+      codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } },
+      additionalDetails: null,
+      misalignment: null,
+    };
+    const out = translateNotification(
+      state,
+      frame({ method: 'error', params: { error, willRetry: true, threadId, turnId: 't' } }),
+    );
+    expect(out.map((entry) => entry.payload)).toEqual([
+      {
+        type: 'notice',
+        kind: 'retry',
+        message: 'Reconnecting... 1/5',
+        data: { codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } } },
+      },
+    ]);
+  });
+
+  it.each([
+    [{ responseTooManyFailedAttempts: { httpStatusCode: 429 } }, 'provider_error', 'rate_limited'],
+    [{ responseTooManyFailedAttempts: { httpStatusCode: 500 } }, 'provider_error', 'server_error'],
+    ['rateLimitExceeded', 'provider_error', 'rate_limited'],
+    ['serverOverloaded', 'provider_error', 'overloaded'],
+    ['contextWindowExceeded', 'provider_error', 'context_window_exceeded'],
+    ['unauthorized', 'auth_required', undefined],
+    [{ httpConnectionFailed: { httpStatusCode: 403 } }, 'auth_required', undefined],
+    [{ responseStreamDisconnected: { httpStatusCode: null } }, 'provider_error', 'connection_failed'],
+    ['sandboxError', 'provider_error', 'unknown'],
+  ] as const)('maps codexErrorInfo %j to %s', (info, code, kind) => {
+    const mapped = errorInfoOf({ message: 'boom', codexErrorInfo: info, additionalDetails: null, misalignment: null });
+    expect(mapped.code).toBe(code);
+    if (kind) expect(mapped.data?.kind).toBe(kind);
+  });
+
+  it('turn usage is the difference of thread totals when the start is known, else the last request', () => {
+    const state = createTranslateState(threadId);
+    const breakdown = (input: number, output: number) => ({
+      ...zero,
+      inputTokens: input,
+      outputTokens: output,
+      totalTokens: input + output,
+    });
+    state.totalAtTurnStart = breakdown(100, 10);
+    const usage = usageOf(state, { total: breakdown(350, 40), last: breakdown(200, 20), modelContextWindow: 1000 });
+    expect(usage.turn).toMatchObject({ input: 250, output: 30, total: 280 });
+    expect(usage.context).toEqual({ used: 220, window: 1000 });
+    state.totalAtTurnStart = undefined;
+    expect(usageOf(state, { total: breakdown(350, 40), last: breakdown(200, 20), modelContextWindow: null })).toEqual({
+      turn: expect.objectContaining({ input: 200, output: 20 }),
+      total: expect.objectContaining({ input: 350 }),
+      context: { used: 220 },
+    });
+  });
+
+  it('items Reins has no kind for return undefined (the caller passes them through)', () => {
+    const hook: ThreadItem = { type: 'hookPrompt', id: 'h1', fragments: [] };
+    expect(toItem(hook)).toBeUndefined();
+  });
+
+  it('a completed turn that Codex still calls inProgress is a protocol error', () => {
+    const turn: Turn = {
+      id: 't',
+      rootTurnId: null,
+      items: [],
+      itemsView: 'notLoaded',
+      status: 'inProgress',
+      error: null,
+      startedAt: null,
+      completedAt: null,
+      durationMs: null,
+    };
+    expect(outcomeOf(turn)).toMatchObject({ status: 'failed', error: { code: 'protocol_error' } });
+  });
+});
