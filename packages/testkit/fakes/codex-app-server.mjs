@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// A fake `codex app-server` for process-level tests: it speaks the real wire (newline-delimited
+// JSON-RPC without a "jsonrpc" member) by replaying a transcript recorded from the real CLI with the
+// testkit's fixture recorder (first line: header with the Codex version; then {dir, t, frame} lines).
+//
+// Replay: each message the client sends (a request, a notification, or its answer to one of our
+// requests) is matched to the next recorded client message of the same kind (same method, or an
+// answer); the server frames recorded after that one, up to the next recorded client message, are
+// written back. The recorded response to the matched request gets the live request's id. A request
+// with no match gets the error Codex gives an unknown method.
+//
+// Knobs (environment):
+//   FAKE_CODEX_TRANSCRIPT   path of the fixture to replay (required for app-server)
+//   FAKE_CODEX_CRASH_AFTER  a server method: exit(70) right after writing the first frame with it
+//   FAKE_CODEX_HANG         a client method: never answer it (nor anything after it)
+//   FAKE_CODEX_GARBAGE      "1": write a line that is not JSON before replaying each batch
+//   FAKE_CODEX_STDERR       "1": write noise to stderr at start and before each batch
+//   FAKE_CODEX_SLOW_START_MS  wait this long before reading stdin
+//   FAKE_CODEX_FRAME_DELAY_MS delay between replayed frames (default 1)
+// `--version` prints "codex-cli <version of the transcript>" (or 0.0.0-fake without one).
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const env = process.env;
+const transcriptPath = env.FAKE_CODEX_TRANSCRIPT;
+const lines = transcriptPath
+  ? readFileSync(transcriptPath, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line))
+  : [];
+const header = lines[0]?.fixture ? lines.shift() : undefined;
+
+if (process.argv.includes('--version')) {
+  process.stdout.write(`codex-cli ${header?.version ?? '0.0.0-fake'}\n`);
+  process.exit(0);
+}
+if (!transcriptPath) {
+  process.stderr.write('fake codex: set FAKE_CODEX_TRANSCRIPT to a recorded fixture\n');
+  process.exit(2);
+}
+
+/** Recorded client messages, each with the server frames that followed it. */
+const exchanges = [];
+let current = { client: undefined, server: [] };
+for (const line of lines) {
+  if (line.dir === 'in') {
+    exchanges.push(current);
+    current = { client: line.frame, server: [] };
+  } else if (line.dir === 'out') {
+    current.server.push(line.frame);
+  }
+}
+exchanges.push(current);
+const preamble = exchanges.shift();
+const used = new Set();
+
+const kindOf = (message) => (typeof message?.method === 'string' ? `m:${message.method}` : 'answer');
+const delayMs = Number(env.FAKE_CODEX_FRAME_DELAY_MS ?? 1);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let hung = false;
+let chain = Promise.resolve();
+
+function write(frame) {
+  process.stdout.write(`${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n`);
+  if (env.FAKE_CODEX_CRASH_AFTER && frame?.method === env.FAKE_CODEX_CRASH_AFTER) {
+    process.stderr.write('fake codex: crashing as asked (FAKE_CODEX_CRASH_AFTER)\n');
+    process.exit(70);
+  }
+}
+
+async function replay(frames, recordedId, liveId) {
+  if (env.FAKE_CODEX_GARBAGE === '1') write('this is not json {');
+  if (env.FAKE_CODEX_STDERR === '1') process.stderr.write('fake codex: some stderr noise\n');
+  for (const frame of frames) {
+    const isOurResponse = recordedId !== undefined && frame.id === recordedId && !('method' in frame);
+    write(isOurResponse ? { ...frame, id: liveId } : frame);
+    if (delayMs > 0) await sleep(delayMs);
+  }
+}
+
+function handle(message) {
+  if (hung) return;
+  if (env.FAKE_CODEX_HANG && message?.method === env.FAKE_CODEX_HANG) {
+    hung = true;
+    return;
+  }
+  const kind = kindOf(message);
+  const index = exchanges.findIndex((exchange, i) => !used.has(i) && kindOf(exchange.client) === kind);
+  if (index === -1) {
+    if (message?.id !== undefined && typeof message.method === 'string') {
+      write({ error: { code: -32600, message: `fake codex: nothing recorded for ${message.method}` }, id: message.id });
+    }
+    return;
+  }
+  used.add(index);
+  const exchange = exchanges[index];
+  chain = chain.then(() => replay(exchange.server, exchange.client?.id, message?.id));
+}
+
+async function main() {
+  if (env.FAKE_CODEX_STDERR === '1') process.stderr.write('fake codex: starting\n');
+  const slow = Number(env.FAKE_CODEX_SLOW_START_MS ?? 0);
+  if (slow > 0) await sleep(slow);
+  if (preamble?.server.length) await replay(preamble.server);
+  const input = createInterface({ input: process.stdin });
+  input.on('line', (line) => {
+    if (line.trim() === '') return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    handle(message);
+  });
+  // Like Codex: closing stdin ends the server.
+  input.on('close', () => chain.then(() => process.exit(0)));
+}
+
+main();
