@@ -206,6 +206,8 @@ class ClaudeCodeSession implements Session {
   private permissionCounter = 0;
   private readonly permissions = new Map<string, PendingPermission>();
   private closing = false;
+  /** The failure a `result` frame reported before any turn (e.g. an unknown --resume id). */
+  private earlyFailure: ErrorInfo | undefined;
 
   constructor(context: SessionContext) {
     this.context = context;
@@ -248,7 +250,17 @@ class ClaudeCodeSession implements Session {
     } catch (cause) {
       const exit = active.bridge ? await this.describeExit(active.bridge) : undefined;
       await this.retire(active);
-      this.stream.close('error');
+      const early = this.earlyFailure;
+      this.stream.close('error', early);
+      // 2.1.197 checks --resume before answering initialize: it prints a result frame and stderr
+      // "No conversation found with session ID: ..." and exits 1.
+      if (early?.code === 'resume_failed' || (spec.resume && /No conversation found/i.test(exit ?? ''))) {
+        throw new ReinsError(
+          'resume_failed',
+          early?.message ?? `Claude Code has no conversation ${spec.resume?.nativeSessionId} to resume in ${spec.cwd}.`,
+          { harness: HARNESS, operation: 'resume', data: { nativeSessionId: spec.resume?.nativeSessionId }, cause },
+        );
+      }
       throw new ReinsError(
         ReinsError.isInstance(cause) && cause.code === 'timeout' ? 'timeout' : 'harness_unhealthy',
         `Claude Code did not start: ${exit ?? (cause instanceof Error ? cause.message : String(cause))}`,
@@ -396,7 +408,8 @@ class ClaudeCodeSession implements Session {
   private finishTurn(payload: PayloadOf<'turn.completed'>, meta: EmitMeta): void {
     const turn = this.current;
     if (!turn) {
-      // A result with no Reins turn (the CLI ran something on its own): keep it visible.
+      // A result with no Reins turn (a launch failure, or the CLI ran something on its own): keep it visible.
+      if (payload.outcome.status === 'failed') this.earlyFailure = payload.outcome.error;
       this.stream.emit({ type: 'passthrough', frame: meta.native?.frame }, meta);
       return;
     }
