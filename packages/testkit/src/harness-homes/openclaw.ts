@@ -11,7 +11,7 @@
 // unavailable" because npm ran no scripts (harmless).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { harnessBinary } from '../hermetic/binaries.js';
+import { harnessBinary, harnessClisDir } from '../hermetic/binaries.js';
 import { baseEnvironment, modelList, writeConfig } from './environment.js';
 import { freeLoopbackPort } from './free-port.js';
 import { privateTmpWrapper } from './private-tmp.js';
@@ -27,6 +27,12 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
   const token = randomBytes(16).toString('hex');
   const configPath = await writeConfig(join(stateDir, 'openclaw.json'), {
     gateway: { mode: 'local' },
+    // Every switch docs/gateway/telemetry.md and config-runtime.md (2026.9.6) name for outside traffic: the
+    // daily update check, anonymous statistics, the hosted model catalog refresh (seen attempted without
+    // it: "remote model catalog refresh failed"), mDNS advertising.
+    update: { checkOnStart: false },
+    telemetry: { enabled: false },
+    discovery: { mdns: { mode: 'off' } },
     agents: {
       defaults: {
         model: { primary: `fake/${model}` },
@@ -35,6 +41,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
     },
     models: {
       mode: 'merge',
+      catalogRefresh: { enabled: false },
       providers: {
         fake: {
           baseUrl: `${options.modelServerUrl}/v1`,
@@ -62,6 +69,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
       OPENCLAW_CONFIG_PATH: configPath,
       OPENCLAW_NO_RESPAWN: '1',
       OPENCLAW_NO_AUTO_UPDATE: '1',
+      DO_NOT_TRACK: '1',
       OPENCLAW_DISABLE_BONJOUR: '1',
       OPENCLAW_SKIP_CHANNELS: '1',
       OPENCLAW_SKIP_GMAIL_WATCHER: '1',
@@ -69,6 +77,9 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
       OPENCLAW_SKIP_CANVAS_HOST: '1',
       OPENCLAW_SKIP_CRON: '1',
       OPENCLAW_SKIP_STARTUP_MODEL_PREWARM: '1',
+      // V8 code cache only (no state), shared across tests: with a fresh TMPDIR per test every start compiles
+      // the whole 420 MB package again, which alone cost tens of seconds per gateway start on 2 cores.
+      NODE_COMPILE_CACHE: join(harnessClisDir(), 'node_modules', '.cache', 'reins-node-compile-cache'),
     },
     args: [
       'gateway',

@@ -11,6 +11,7 @@ const script = [
   'set -e',
   'dir="$0"; shadow="$dir/slash-tmp"',
   'mkdir -p "$shadow"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template.
   'case "$dir" in /tmp/*) rel="${dir#/tmp/}"; mkdir -p "$shadow/$rel"; mount --bind "$dir" "$shadow/$rel";; esac',
   'mount --rbind "$shadow" /tmp',
   'exec "$@"',

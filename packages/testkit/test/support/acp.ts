@@ -20,6 +20,18 @@ function allowPermission(message: RpcMessage) {
   return { result: { outcome: { outcome: 'selected', optionId: allow?.optionId } } };
 }
 
+const initializeParams = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+  clientInfo: { name: 'reins-smoke', version: '0.0.0' },
+};
+
+/** Just the initialize exchange: what the agent says about itself (agentInfo, capabilities). */
+export async function runAcpInitialize(agent: HarnessProcess, deadlineMs: number): Promise<Record<string, unknown>> {
+  const peer = new JsonRpcPeer(agent, { jsonrpcField: true });
+  return (await peer.request('initialize', initializeParams, deadlineMs)) as Record<string, unknown>;
+}
+
 export async function runAcpTextTurn(
   agent: HarnessProcess,
   options: { cwd: string; prompt: string; initializeDeadlineMs?: number; turnDeadlineMs?: number },
@@ -31,11 +43,7 @@ export async function runAcpTextTurn(
   });
   const initialize = (await peer.request(
     'initialize',
-    {
-      protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-      clientInfo: { name: 'reins-smoke', version: '0.0.0' },
-    },
+    initializeParams,
     options.initializeDeadlineMs ?? 20_000,
   )) as Record<string, unknown>;
   const session = (await peer.request('session/new', { cwd: options.cwd, mcpServers: [] }, 20_000)) as {

@@ -1,0 +1,78 @@
+// bin/hermetic.mjs as a process: it puts the command in a loopback-only namespace, marks it, propagates exit
+// codes and signals, and refuses (exit 3, with a reason) when no namespace can be made.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const launcher = fileURLToPath(new URL('../bin/hermetic.mjs', import.meta.url));
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { killAfterMs?: number } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit within 15 s: ${stderr}`));
+    }, 15_000);
+    if (options.killAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), options.killAfterMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(deadline);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+const node = process.execPath;
+const probe = `
+const os = require('node:os');
+const net = require('node:net');
+const names = Object.keys(os.networkInterfaces());
+const s = net.connect(9, '192.0.2.1');
+s.on('connect', () => { console.log(JSON.stringify({ names, env: process.env.REINS_HERMETIC, connect: 'open' })); process.exit(0); });
+s.on('error', (e) => { console.log(JSON.stringify({ names, env: process.env.REINS_HERMETIC, connect: e.code })); process.exit(0); });
+`;
+
+describe('bin/hermetic.mjs', () => {
+  it('runs the command with only loopback, REINS_HERMETIC=1, and no route out', async () => {
+    const result = await run(node, [launcher, '--', node, '-e', probe]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ names: ['lo'], env: '1', connect: 'ENETUNREACH' });
+  });
+
+  it('propagates the exit code', async () => {
+    expect((await run(node, [launcher, '--', 'sh', '-c', 'exit 7'])).code).toBe(7);
+  });
+
+  it('forwards SIGTERM and dies of it', async () => {
+    const result = await run(node, [launcher, '--', 'sleep', '30'], { killAfterMs: 500 });
+    expect(result.signal).toBe('SIGTERM');
+  });
+
+  it('prints usage without a command', async () => {
+    const result = await run(node, [launcher]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/usage/);
+  });
+
+  it('refuses, with a reason, where no namespace can be made (never falls back)', async () => {
+    // A user namespace without a uid mapping cannot create the nested namespaces the launcher needs.
+    const result = await run('unshare', ['--user', node, launcher, '--', 'echo', 'RAN-ON-OPEN-NETWORK']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).not.toContain('RAN-ON-OPEN-NETWORK');
+    expect(result.stderr).toMatch(/cannot create a loopback-only network namespace.*refuses to run/s);
+  });
+});
