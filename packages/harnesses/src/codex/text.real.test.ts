@@ -52,4 +52,26 @@ describe('codex real: text turn', () => {
     expect(log.events.at(-1)?.type).toBe('session.closed');
     expectSoundStream(log.events);
   });
+
+  it('streams reasoning as reasoning deltas and a reasoning item', async () => {
+    rig = await codexRig('reasoning');
+    rig.server.enqueue(reply().reasoning('Weighing the options.').text('Decided.'));
+    const { session, log } = await rig.open();
+    const sent = await session.send('Think, then answer.');
+    const terminal = await log.turnCompleted(sent.turnId);
+    expect(terminal.outcome).toEqual({ status: 'completed' });
+    const turn = log.ofTurn(sent.turnId);
+    const reasoningDeltas = turn.flatMap((event) =>
+      event.type === 'item.delta' && event.kind === 'reasoning' ? [event.text] : [],
+    );
+    expect(reasoningDeltas.join('')).toContain('Weighing the options.');
+    const reasoning = turn.flatMap((event) =>
+      event.type === 'item.completed' && event.item.kind === 'reasoning' ? [event.item] : [],
+    );
+    expect(reasoning).toHaveLength(1);
+    expect(`${reasoning[0]?.text ?? ''}${reasoning[0]?.summary ?? ''}`).toContain('Weighing the options.');
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
 });

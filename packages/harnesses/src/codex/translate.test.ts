@@ -113,6 +113,18 @@ describe('codex translation on recorded frames (0.169.0)', () => {
     expect(turns.map((turn) => outcomeOf(turn))).toEqual([{ status: 'completed' }]);
   });
 
+  it('reasoning: summary deltas stream as reasoning and the item keeps the summary', async () => {
+    const { payloads } = await replay('reasoning');
+    const deltas = payloads.flatMap((payload) =>
+      payload.type === 'item.delta' && payload.kind === 'reasoning' ? [payload.text] : [],
+    );
+    expect(deltas.join('')).toBe('Weighing the options.');
+    const reasoning = completedItems(payloads).filter((item) => item.kind === 'reasoning');
+    expect(reasoning).toEqual([
+      { kind: 'reasoning', id: 'rs_scripted_2', status: 'completed', text: '', summary: 'Weighing the options.' },
+    ]);
+  });
+
   it('shell command: one command tool_call with output, exit code and command actions', async () => {
     const { payloads } = await replay('shell-command');
     const started = payloads.find((payload) => payload.type === 'item.started' && payload.item.kind === 'tool_call');
