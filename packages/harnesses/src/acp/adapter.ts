@@ -314,7 +314,7 @@ export class AcpHarness implements Harness {
           operation: 'history',
         });
       }
-      const state = createTranslateState();
+      const state = createTranslateState(this.preset.quirks.translate);
       const items: Item[] = [];
       const collect = (payloads: ReturnType<typeof translateUpdate>) => {
         for (const payload of payloads) if (payload.type === 'item.completed') items.push(payload.item);

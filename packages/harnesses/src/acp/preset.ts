@@ -2,6 +2,7 @@
 // quirks of the versions we tested. The generic `acp` harness is a preset built from a command.
 import type { HarnessId, ProviderErrorKind, SessionSpec } from '@reins/core';
 import type { BinarySpec } from '../runtime/index.js';
+import type { TranslateOptions } from './translate.js';
 
 export interface ProviderErrorMatch {
   kind: ProviderErrorKind;
@@ -29,6 +30,8 @@ export interface AcpQuirks {
   reopenAfterCancel?: boolean;
   /** Models the agent lists that cannot work here (OpenCode 1.18.33 lists its cloud models offline). */
   hideModel?: (modelId: string, env: Record<string, string | undefined>) => boolean;
+  /** Translation quirks (tool names and inputs the agent leaves out). */
+  translate?: TranslateOptions;
   /** Strips agent-specific decoration from the first thought chunk (Gemini's empty "****\n" heading). */
   cleanThought?: (text: string) => string;
 }

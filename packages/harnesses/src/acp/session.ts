@@ -142,12 +142,23 @@ export function classifyPromptError(error: ReinsError): ErrorInfo {
   };
 }
 
+/** Gemini CLI 0.61.0 reports a turn's tokens only in PromptResponse._meta.quota.token_count. */
+export function quotaTokens(meta: unknown): { input?: number; output?: number } | undefined {
+  const quota = isRecord(meta) && isRecord(meta.quota) ? meta.quota : undefined;
+  const count = quota && isRecord(quota.token_count) ? quota.token_count : undefined;
+  if (!count) return undefined;
+  const out: { input?: number; output?: number } = {};
+  if (typeof count.input_tokens === 'number') out.input = count.input_tokens;
+  if (typeof count.output_tokens === 'number') out.output = count.output_tokens;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export class AcpSession implements Session {
   readonly id: string;
   readonly harness: HarnessId;
   private native: string | undefined;
   private readonly stream: SessionEventStream;
-  private readonly state: TranslateState = createTranslateState();
+  private readonly state: TranslateState;
   private readonly fs: ConfinedFs;
   private readonly queue: QueuedTurn[] = [];
   private running: QueuedTurn | undefined;
@@ -166,6 +177,7 @@ export class AcpSession implements Session {
 
   constructor(private readonly context: AcpSessionContext) {
     this.harness = context.harness;
+    this.state = createTranslateState(context.quirks.translate);
     this.id = `${context.harness}-${process.pid}-${Date.now().toString(36)}-${++sessionCounter}`;
     this.stream = new SessionEventStream({ harness: context.harness, sessionId: this.id });
     this.fs = new ConfinedFs(context.spec.cwd, {
@@ -508,7 +520,7 @@ export class AcpSession implements Session {
     // caller asked to stop and the agent stopped, so the turn is cancelled (stopReason kept).
     if (this.cancelRequested && answer.stopReason === 'end_turn') outcome = { status: 'cancelled' };
     if (outcome.status === 'cancelled' && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
-    const tokens = turnTokens(answer.usage);
+    const tokens = turnTokens(answer.usage) ?? quotaTokens(answer._meta);
     const usage: Usage | undefined = tokens ? { turn: tokens } : undefined;
     if (usage) this.emit({ type: 'usage.updated', ...usage }, native ? { native } : {});
     let structuredOutput: unknown;

@@ -72,10 +72,22 @@ export interface TranslateState {
   turnUpdates: number;
   /** What the agent last reported through config options / modes. */
   current: { model?: string; effort?: string; mode?: string };
+  options: TranslateOptions;
 }
 
-export function createTranslateState(): TranslateState {
+/** Per-agent translation quirks (see the presets). */
+export interface TranslateOptions {
+  /**
+   * Gemini CLI 0.61.0 sends no rawInput for its shell tool; the title is the command line, and the
+   * tool name is the toolCallId's prefix (`run_shell_command__run_shell_command_<n>`).
+   */
+  commandFromTitle?: boolean;
+  toolNameFromId?: (toolCallId: string) => string | undefined;
+}
+
+export function createTranslateState(options: TranslateOptions = {}): TranslateState {
   return {
+    options,
     nextId: 1,
     openText: undefined,
     tools: new Map(),
@@ -295,7 +307,8 @@ function toolUpdate(state: TranslateState, update: Record<string, unknown>, from
 
   if (!tool) {
     out.push(...closeText(state));
-    const info: ToolInfo = { kind: toolKindOf(kind), name: name ?? title ?? kind ?? 'tool' };
+    const idName = state.options.toolNameFromId?.(toolCallId);
+    const info: ToolInfo = { kind: toolKindOf(kind), name: name ?? idName ?? title ?? kind ?? 'tool' };
     if (title) info.title = title;
     const item: ToolCallItem = {
       kind: 'tool_call',
@@ -350,6 +363,9 @@ function toolUpdate(state: TranslateState, update: Record<string, unknown>, from
           ? [{ path: paths[0] as string, kind: 'move', movePath: paths[1] as string }]
           : paths.map((path) => ({ path: path as string, kind: kind === 'move' ? 'move' : 'delete' }));
     }
+  }
+  if (state.options.commandFromTitle && item.tool.kind === 'command' && !hasInput(item.input) && item.tool.title) {
+    item.input = { command: item.tool.title };
   }
   if (status === 'completed' || status === 'failed') {
     item.status = status;

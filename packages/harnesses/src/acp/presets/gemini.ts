@@ -17,6 +17,11 @@ export const geminiPreset: AcpPreset = {
     missingFileReadsEmpty: true,
     // 0.61.0: thoughts start with a bold subject line, "****\n" when the subject is empty.
     cleanThought: (text) => (text.startsWith('****\n') ? text.slice(5) : text),
+    // 0.61.0: the shell tool has no rawInput (the title is the command) and its name is the id's prefix.
+    translate: {
+      commandFromTitle: true,
+      toolNameFromId: (id) => (id.includes('__') ? id.slice(0, id.indexOf('__')) : undefined),
+    },
   },
   testedVersions: ['0.61.0'],
 };
