@@ -445,7 +445,9 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
   const lane = laneOf(frame);
   const message = frame.message;
   if (!isObject(message) || !Array.isArray(message.content)) return passthrough(frame, lane);
-  if (typeof frame.error === 'string' || message.model === '<synthetic>') {
+  // A synthetic message WITH a top-level error is a provider failure; without one it is the CLI
+  // speaking for itself ("Not enough messages to compact.", 2.1.197) and shows as agent text.
+  if (typeof frame.error === 'string') {
     const status = num((frame as unknown as JsonObject).api_error_status);
     const error = mapAssistantError(frame.error ?? 'unknown', blockText(message.content), status, state.facts.model);
     if (lane === undefined) state.turnError = error;
