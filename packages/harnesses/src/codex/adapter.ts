@@ -10,7 +10,6 @@ import {
   computeCapabilities,
   type Discovery,
   type Effort,
-  type ErrorInfo,
   type Harness,
   type Health,
   type ImplementedCapabilities,
@@ -318,11 +317,6 @@ class CodexSession implements Session {
     return this.stream.events;
   }
 
-  /** For tests and diagnostics: calls the event stream rejected. */
-  get misuse(): readonly string[] {
-    return this.stream.misuse;
-  }
-
   async start(): Promise<void> {
     const connection = await this.runtime.connect(this.spec.cwd, this.spec.env, {
       onNotification: (frame, at) => this.later(() => this.onNotification(frame, at)),
@@ -549,6 +543,7 @@ class CodexSession implements Session {
     if (next && !this.closing && this.connection && !this.connection.process.hasExited) this.beginTurn(next);
   }
 
+  /** Stops the running turn (cancelled outcome). Queued messages stay queued and start afterwards. */
   async interrupt(): Promise<void> {
     const active = this.active;
     if (!active || this.closing) return;
@@ -930,5 +925,3 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     },
   };
 }
-
-export type { ErrorInfo };
