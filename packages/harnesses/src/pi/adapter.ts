@@ -92,7 +92,7 @@ export const PI_IMPLEMENTED: ImplementedCapabilities = {
   reasoningDeltas: true,
   images: 'native', // inline base64; path images are read by Reins
   usage: true,
-  cost: 'derived', // Pi prices usage from its model table; the provider does not report cost
+  cost: 'provider', // Pi reports cost priced from its model table (models.json `cost`)
   contextWindow: true,
   sessionList: true,
   history: true,

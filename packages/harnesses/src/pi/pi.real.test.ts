@@ -35,7 +35,8 @@ function writePiHome(agentDir: string, serverUrl: string): void {
     name,
     reasoning,
     input: ['text', 'image'],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    // A price so that Pi reports a cost (USD per million tokens).
+    cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
     contextWindow: reasoning ? 200_000 : 100_000,
     maxTokens: 4096,
   });
@@ -143,6 +144,11 @@ describe('pi (real CLI)', () => {
     assertEventInvariants(events);
     expect(done).toMatchObject({ type: 'turn.completed', outcome: { status: 'completed' }, stopReason: 'stop' });
     expect(done.type === 'turn.completed' && done.usage?.turn).toMatchObject({ input: 101, output: 20 });
+    expect(done.type === 'turn.completed' && done.usage?.costUsd).toEqual({
+      amount: expect.closeTo((101 * 3 + 20 * 15) / 1e6, 9),
+      currency: 'USD',
+      source: 'provider',
+    });
     const items = completedItems(events);
     expect(items).toContainEqual(expect.objectContaining({ kind: 'user_message', text: 'Say hello please.' }));
     expect(items).toContainEqual(expect.objectContaining({ kind: 'reasoning', text: 'Thinking about a greeting.' }));

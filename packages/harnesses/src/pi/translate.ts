@@ -555,7 +555,7 @@ function currentUsage(state: PiTranslateState) {
   return {
     ...(state.turnUsage ? { turn: state.turnUsage } : {}),
     ...(state.turnCost !== undefined
-      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'derived' as const } }
+      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'provider' as const } }
       : {}),
   };
 }
@@ -573,8 +573,9 @@ function addUsage(state: PiTranslateState, usage: PiUsage | undefined): EventPay
   sum('output', usage.output);
   sum('total', usage.totalTokens);
   state.turnUsage = turn;
-  // Pi prices usage from its own model table (models.json `cost`); a zero there means "no price
-  // known", not "free", so a zero total is left absent. It is derived by Pi, not reported by the provider.
+  // Pi prices usage from its own model table (models.json `cost`) and reports it: source provider
+  // (the harness reported it; derived is for Reins' own price table). A zero there means "no price
+  // known", not "free", so a zero total is left absent.
   const cost = usage.cost?.total;
   if (typeof cost === 'number' && cost > 0) state.turnCost = (state.turnCost ?? 0) + cost;
   const used = usage.totalTokens;
@@ -590,7 +591,7 @@ function addUsage(state: PiTranslateState, usage: PiUsage | undefined): EventPay
         }
       : {}),
     ...(state.turnCost !== undefined
-      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'derived' as const } }
+      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'provider' as const } }
       : {}),
   };
 }

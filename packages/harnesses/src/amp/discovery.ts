@@ -1,0 +1,13 @@
+// How Reins finds Amp: the `amp` executable (npm @ampcode/cli). Its versions look like
+// "0.0.1790142911-g7618fb" (a timestamp build), which the default x.y.z parser keeps whole.
+import type { BinarySpec } from '../runtime/discovery.js';
+
+export const AMP_BINARY: BinarySpec = {
+  id: 'amp',
+  names: ['amp'],
+  versionArgs: ['--version'],
+  parseVersion: (stdout) => /\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?/.exec(stdout)?.[0],
+};
+
+/** No live Amp session has been observed (it needs the Amp service); this is the build that had a linux-x64 package. */
+export const AMP_KNOWN_VERSIONS = ['0.0.1790142911-g7618fb'];

@@ -1,0 +1,83 @@
+// Amp translation units on CONSTRUCTED frames (fixtures/constructed-turns.jsonl) that follow Amp's
+// documented Claude Code compatible stream-json; no live Amp was observed (it needs its service).
+import { readFileSync } from 'node:fs';
+import { type ReinsEvent, SessionEventStream } from '@reins/core';
+import { describe, expect, it } from 'vitest';
+import { assertEventInvariants } from '../../test/support/event-invariants.js';
+import { ampToolKind, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
+
+const rows = readFileSync(new URL('./fixtures/constructed-turns.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line))
+  .filter((row): row is { turn: number; frame: unknown } => typeof row.turn === 'number');
+
+function replay(turns: number[]): ReinsEvent[] {
+  const events: ReinsEvent[] = [];
+  const stream = new SessionEventStream({ harness: 'amp', sessionId: 's', onEvent: (event) => events.push(event) });
+  const state = createAmpTranslateState();
+  for (const turn of turns) {
+    beginAmpTurn(state);
+    stream.startTurn({ text: `turn ${turn}` });
+    for (const row of rows.filter((candidate) => candidate.turn === turn)) {
+      for (const emission of translateAmpFrame(state, row.frame)) {
+        if (emission.payload.type === 'turn.completed' && stream.activeTurnId === null) continue;
+        stream.emit(emission.payload);
+      }
+    }
+  }
+  expect(stream.misuse).toEqual([]);
+  return events;
+}
+
+const terminals = (events: ReinsEvent[]) => events.filter((event) => event.type === 'turn.completed');
+
+describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
+  it('ends a text turn at stop_reason end_turn without any result frame', () => {
+    const events = replay([1]);
+    assertEventInvariants(events);
+    expect(terminals(events)).toEqual([
+      expect.objectContaining({ outcome: { status: 'completed' }, stopReason: 'end_turn' }),
+    ]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'session.updated', nativeSessionId: 'T-3f1c2a' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'item.completed',
+        item: expect.objectContaining({ kind: 'agent_message', text: 'Hello from Amp.' }),
+      }),
+    );
+  });
+
+  it('does not end at a tool_use stop; ends after the tool result and the next end_turn; a late result adds usage only', () => {
+    const events = replay([1, 2, 3]);
+    assertEventInvariants(events);
+    expect(terminals(events)).toHaveLength(3);
+    const tool = events.find((event) => event.type === 'item.completed' && event.item.kind === 'tool_call');
+    expect(tool).toMatchObject({
+      item: { status: 'completed', tool: { kind: 'command', name: 'Bash' }, output: { text: 'hi\n' } },
+    });
+    // The shared translation's Claude rule (success => exit 0) is not assumed for Amp.
+    expect(tool?.type === 'item.completed' && tool.item.kind === 'tool_call' && tool.item.exitCode).toBeUndefined();
+    const usage = events.find((event) => event.type === 'usage.updated');
+    expect(usage).toMatchObject({ turnId: null, costUsd: { amount: 0.0021, source: 'provider' } });
+    // Turn 3 is its own turn, not swallowed by the late result of turn 2.
+    expect(terminals(events).map((event) => event.turnId)).toEqual(['turn_1', 'turn_2', 'turn_3']);
+  });
+
+  it('a result that comes first ends the turn itself', () => {
+    const state = createAmpTranslateState();
+    const out = translateAmpFrame(state, {
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    expect(out.filter((emission) => emission.payload.type === 'turn.completed')).toHaveLength(1);
+  });
+
+  it('classifies Amp tool names', () => {
+    expect(
+      ['Bash', 'create_file', 'edit_file', 'Task', 'web_search', 'todo_write', 'mcp__x__y', 'Read'].map(ampToolKind),
+    ).toEqual(['command', 'file_change', 'file_change', 'subagent', 'web_search', 'plan', 'mcp', 'other']);
+  });
+});

@@ -1,0 +1,101 @@
+// Amp stream-json -> Reins payloads: the shared Claude-compatible translation (protocols/stream-json)
+// with Amp's tool names, plus Amp's own terminal rule.
+//
+// Terminal rule: Amp may not emit `result` while stdin stays open (known from other clients; NOT
+// observed live here). A turn therefore ends at the terminal assistant stop: an assistant frame on
+// the main lane with stop_reason "end_turn" while no tool use of the turn awaits its result. That is
+// decided from the frame itself (a settle rule), never from a timer. If a `result` does arrive it
+// ends the turn instead when it comes first; one that comes after the settle only adds its usage.
+import type { EventPayload, ToolKind } from '@reins/core';
+import {
+  createTranslationState,
+  type Emission,
+  resetTurnState,
+  type TranslationState,
+  translateFrame,
+} from '../protocols/stream-json/index.js';
+
+/** Amp's built-in tool names (Amp documentation; not observed live). */
+export function ampToolKind(name: string): ToolKind | 'plan' {
+  if (name.startsWith('mcp__')) return 'mcp';
+  switch (name) {
+    case 'Bash':
+      return 'command';
+    case 'create_file':
+    case 'edit_file':
+    case 'undo_edit':
+      return 'file_change';
+    case 'Task':
+      return 'subagent';
+    case 'web_search':
+    case 'read_web_page':
+      return 'web_search';
+    case 'todo_write':
+      return 'plan';
+    default:
+      return 'other';
+  }
+}
+
+export interface AmpTranslateState {
+  inner: TranslationState;
+  /** The running turn already ended by the settle rule; a late `result` must not end another. */
+  settled: boolean;
+}
+
+export function createAmpTranslateState(): AmpTranslateState {
+  return { inner: createTranslationState({ source: 'amp.stream-json', classifyTool: ampToolKind }), settled: false };
+}
+
+export function beginAmpTurn(state: AmpTranslateState): void {
+  state.settled = false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when this frame is Amp's terminal assistant stop (see header). */
+export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown): boolean {
+  if (!isRecord(frame) || frame.type !== 'assistant' || frame.parent_tool_use_id) return false;
+  const message = isRecord(frame.message) ? frame.message : undefined;
+  if (message?.stop_reason !== 'end_turn') return false;
+  for (const tool of state.inner.tools.values()) if (tool.kind === 'tool_call' || tool.kind === 'plan') return false;
+  return true;
+}
+
+export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emission[] {
+  const isResult = isRecord(frame) && frame.type === 'result';
+  let out = translateFrame(state.inner, frame).map(stripAssumedExitCode);
+  if (isResult && state.settled) {
+    // The turn already ended at its assistant stop: keep what the result adds, not a second terminal.
+    out = out.filter((emission) => emission.payload.type !== 'turn.completed');
+    state.settled = false;
+    return out;
+  }
+  if (isResult) return out;
+  if (!state.settled && isTerminalAssistantStop(state, frame)) {
+    state.settled = true;
+    const outcome: EventPayload = state.inner.turnError
+      ? { type: 'turn.completed', outcome: { status: 'failed', error: state.inner.turnError }, stopReason: 'end_turn' }
+      : state.inner.interruptRequested
+        ? { type: 'turn.completed', outcome: { status: 'cancelled' }, stopReason: 'end_turn' }
+        : { type: 'turn.completed', outcome: { status: 'completed' }, stopReason: 'end_turn' };
+    out.push({ payload: outcome });
+    resetTurnState(state.inner);
+  }
+  return out;
+}
+
+/**
+ * The shared translation gives a successful command exit code 0 because Claude Code 2.1.197 reports
+ * non-zero exits as "Exit code N" errors. Amp's result format was not observed, so an exit code is
+ * only kept when Amp itself wrote it that way (a failed result).
+ */
+function stripAssumedExitCode(emission: Emission): Emission {
+  const payload = emission.payload;
+  if (payload.type !== 'item.completed' || payload.item.kind !== 'tool_call') return emission;
+  if (payload.item.exitCode === undefined || payload.item.status === 'failed') return emission;
+  const { exitCode: _assumed, ...item } = payload.item;
+  return { ...emission, payload: { ...payload, item } };
+}
