@@ -4,3 +4,4 @@ export * from './processes.js';
 export * from './recorder.js';
 export * from './suite.js';
 export * from './target.js';
+export * from './targets.js';

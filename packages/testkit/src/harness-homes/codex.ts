@@ -56,6 +56,12 @@ export async function codexModelCatalog(binary: HarnessBinary, models: readonly 
       priority: index + 1,
       upgrade: null,
       availability_nux: null,
+      // The classic tool set (exec_command, apply_patch), which the scripted server's shell()/writeFile()
+      // know; the bundled template's newer tool modes offer other tools (seen on 0.169.0).
+      tool_mode: null,
+      use_responses_lite: false,
+      multi_agent_version: null,
+      experimental_supported_tools: [],
     })),
   };
 }

@@ -1,0 +1,72 @@
+// Conformance targets for the pinned harness CLIs in harness-clis/: each builds the harness through
+// the public registry, pointed at the scripted model server by the testkit's hermetic home.
+// Used by the real-CLI test tier, `reins conformance` and `reins demo`.
+import type { HarnessId } from '@reins/core';
+import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
+import { type HarnessLaunch, harnessLaunch } from '../harness-homes/index.js';
+import { type HarnessBinary, harnessBinary } from '../hermetic/binaries.js';
+import { makeTempHome } from '../hermetic/temp-home.js';
+import type { ConformanceModels, ConformanceTarget } from './target.js';
+
+/** The switch the ACP presets add themselves; the home builders list it too. */
+const ACP_MODE_ARGS = new Set(['--acp', 'acp']);
+const ALTERNATE_MODEL = 'fake-model-2';
+
+type OptionsFor = (launch: HarnessLaunch, binary: HarnessBinary) => AnyHarnessOptions;
+
+const nativeBinary: OptionsFor = (launch, binary) => ({ binaryPath: binary.command, baseEnv: launch.env });
+const acpAgent: OptionsFor = (launch, binary) => ({
+  binaryPath: binary.command,
+  binaryArgs: binary.args,
+  baseEnv: launch.env,
+  extraArgs: launch.home.args.filter((arg) => !ACP_MODE_ARGS.has(arg)),
+});
+
+interface Recipe {
+  options: OptionsFor;
+  /** The model to switch to, when the harness does not take the extra fake model as is. */
+  alternate?: string;
+  notApplicable?: Partial<Record<string, string>>;
+}
+
+const RECIPES: Partial<Record<HarnessId, Recipe>> = {
+  codex: { options: nativeBinary },
+  'claude-code': { options: nativeBinary },
+  // Pi's CLI is a Node script with a shebang; the home's PATH has the right node first.
+  pi: { options: (launch, binary) => ({ binaryPath: binary.args[0] ?? binary.command, baseEnv: launch.env }) },
+  gemini: { options: acpAgent, alternate: 'gemini-2.5-pro' },
+  'qwen-code': { options: acpAgent },
+  copilot: { options: acpAgent },
+  opencode: { options: acpAgent, alternate: `fake/${ALTERNATE_MODEL}` },
+  'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
+};
+
+export function conformanceTargetIds(): HarnessId[] {
+  return Object.keys(RECIPES) as HarnessId[];
+}
+
+export function conformanceTarget(id: HarnessId, extra: AnyHarnessOptions = {}): ConformanceTarget {
+  const recipe = RECIPES[id];
+  if (!recipe)
+    throw new Error(`No conformance target for ${id}: the pinned CLIs cover ${conformanceTargetIds().join(', ')}.`);
+  return {
+    id,
+    ...(recipe.notApplicable ? { notApplicable: recipe.notApplicable } : {}),
+    async setup(server) {
+      const tempHome = await makeTempHome(`reins-${id}-`);
+      const binary = harnessBinary(id as Parameters<typeof harnessBinary>[0]);
+      const launch = await harnessLaunch(id as Parameters<typeof harnessLaunch>[0], {
+        modelServerUrl: server.url,
+        tempHome,
+        binary,
+        extraModels: [ALTERNATE_MODEL],
+      });
+      const harness = await createHarness(id, { ...recipe.options(launch, binary), ...extra });
+      const models: ConformanceModels = {
+        primary: launch.home.models[0] ?? 'fake-model',
+        alternate: recipe.alternate ?? ALTERNATE_MODEL,
+      };
+      return { harness, models, dispose: () => tempHome.cleanup() };
+    },
+  };
+}
