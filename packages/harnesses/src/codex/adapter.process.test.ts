@@ -85,7 +85,7 @@ describe('codex adapter against the fake app-server', () => {
   });
 
   it('fails a turn/start that never gets an answer with timeout instead of hanging', async () => {
-    const { session, log } = await open('text-turn', { FAKE_CODEX_HANG: 'turn/start' }, 400);
+    const { session, log } = await open('text-turn', { FAKE_CODEX_HANG: 'turn/start' }, 2_000);
     const sent = await session.send('Say hello.');
     const terminal = await log.turnCompleted(sent.turnId, 5_000);
     expect(terminal.outcome).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
