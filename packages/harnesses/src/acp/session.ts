@@ -480,7 +480,7 @@ export class AcpSession implements Session {
   }
 
   private async runTurn(turn: QueuedTurn): Promise<void> {
-    beginTurn(this.state);
+    this.emitAll(beginTurn(this.state), {});
     this.cancelRequested = false;
     this.stream.startTurn(turn.input, { turnId: turn.turnId });
     this.emit({ type: 'session.status', status: 'running' });

@@ -99,13 +99,18 @@ export function createTranslateState(options: TranslateOptions = {}): TranslateS
   };
 }
 
-/** Resets the per-turn parts at the start of a turn. */
-export function beginTurn(state: TranslateState): void {
+/**
+ * Resets the per-turn parts at the start of a turn. Returns the completions of items that arrived
+ * between turns (history replay, late chatter) and were still open, so none is left dangling.
+ */
+export function beginTurn(state: TranslateState): EventPayload[] {
+  const leftovers = finishReplay(state);
   state.openText = undefined;
   state.tools.clear();
   state.turnText = '';
   state.lastAgentText = '';
   state.turnUpdates = 0;
+  return leftovers;
 }
 
 export interface UpdateContext {

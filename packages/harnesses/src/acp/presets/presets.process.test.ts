@@ -1,0 +1,107 @@
+// codex-acp and hermes presets against the fake ACP agent. Hermes is a Python program not on npm;
+// codex-acp is on npm (@zed-industries/codex-acp 0.16.0, native binaries) but not pinned in
+// harness-clis, so both are exercised here through their preset launch lines only.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveProcessCount } from '../../runtime/index.js';
+import { createCodexAcpHarness, createHermesHarness } from '../index.js';
+import type { AcpSession } from '../session.js';
+import { assertStreamRules, EventReader } from '../testing.js';
+
+const FAKE = fileURLToPath(new URL('../../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+
+let dir: string;
+let cwd: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reins-acp-preset-'));
+  cwd = join(dir, 'work');
+  await mkdir(cwd);
+});
+afterEach(async () => {
+  expect(liveProcessCount()).toBe(0);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const presets = [
+  { id: 'codex-acp', create: createCodexAcpHarness, args: [] as string[] },
+  { id: 'hermes', create: createHermesHarness, args: ['acp'] },
+] as const;
+
+describe.each(presets)('$id preset', ({ id, create, args }) => {
+  it('launches with its arguments, runs a tool turn, and resumes in a new process', async () => {
+    const log = join(dir, 'argv.log');
+    const scenario = {
+      agentInfo: { name: id, version: '9.9.9' },
+      replies: [
+        {
+          match: 'tool',
+          steps: [
+            {
+              update: {
+                sessionUpdate: 'tool_call',
+                toolCallId: 'c1',
+                title: 'ls',
+                kind: 'execute',
+                status: 'in_progress',
+                rawInput: { command: ['ls'] },
+              },
+            },
+            {
+              update: {
+                sessionUpdate: 'tool_call_update',
+                toolCallId: 'c1',
+                status: 'completed',
+                content: [{ type: 'content', content: { type: 'text', text: 'a.txt' } }],
+              },
+            },
+            { text: 'listed' },
+          ],
+        },
+      ],
+    };
+    const env = {
+      PATH: process.env.PATH,
+      FAKE_ACP_SCENARIO: JSON.stringify(scenario),
+      FAKE_ACP_STORE: join(dir, 'store'),
+      FAKE_ACP_LOG: log,
+    };
+    const harness = create({ binaryPath: FAKE, baseEnv: env, requestTimeoutMs: 5000 });
+    expect(harness.id).toBe(id);
+    const session = (await harness.createSession({ cwd })) as AcpSession;
+    const reader = new EventReader(session);
+    const started = await reader.until((event) => event.type === 'session.status');
+    expect(started[0]).toMatchObject({ type: 'session.started', harness: id, harnessVersion: '9.9.9' });
+    await session.send('tool please');
+    const { events, completed } = await reader.turn();
+    expect(completed.outcome).toEqual({ status: 'completed' });
+    const tool = events.find((event) => event.type === 'item.completed' && event.item.kind === 'tool_call');
+    expect(tool).toMatchObject({
+      item: { tool: { kind: 'command' }, input: { command: ['ls'] }, output: { text: 'a.txt' } },
+    });
+    const nativeSessionId = session.nativeSessionId as string;
+    await session.close();
+    await reader.rest();
+    assertStreamRules(reader.all);
+    expect((await readFile(log, 'utf8')).length).toBeGreaterThan(0);
+    expect((await harness.capabilities()).sessionList.advertised.state).toBe('yes');
+
+    const resumed = (await create({ binaryPath: FAKE, baseEnv: env, requestTimeoutMs: 5000 }).createSession({
+      cwd,
+      resume: { nativeSessionId },
+    })) as AcpSession;
+    const again = new EventReader(resumed);
+    const replay = await again.until((event) => event.type === 'session.status');
+    expect(
+      replay.some(
+        (event) => event.type === 'item.completed' && event.item.kind === 'user_message' && event.item.replay === true,
+      ),
+    ).toBe(true);
+    await resumed.close();
+    await again.rest();
+    assertStreamRules(again.all);
+    void args;
+  });
+});

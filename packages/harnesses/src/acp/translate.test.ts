@@ -1,0 +1,389 @@
+// Translation of recorded ACP frames (fixtures/, recorded from the pinned real agents) and of the
+// edge cases the agents do not show on demand. Pure: no process.
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EventPayload, Item, ToolCallItem } from '@reins/core';
+import { ReinsError } from '@reins/core';
+import { type Fixture, readFixture } from '@reins/testkit';
+import { describe, expect, it } from 'vitest';
+import { copilotProviderError } from './presets/copilot.js';
+import { geminiPreset } from './presets/gemini.js';
+import { opencodeHidesModel } from './presets/opencode.js';
+import { classifyPromptError, quotaTokens } from './session.js';
+import {
+  beginTurn,
+  createTranslateState,
+  endTurn,
+  finishReplay,
+  outcomeOf,
+  pickPermissionOption,
+  type TranslateOptions,
+  toolKindOf,
+  translatePermission,
+  translateUpdate,
+  wholeFileDiff,
+} from './translate.js';
+import type { PromptResponse, SessionUpdate } from './wire.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const load = (name: string) => readFixture(`${FIXTURES}${name}.jsonl`);
+
+interface Replayed {
+  /** Payloads per turn (index 0 = outside any turn: setup and history replay). */
+  turns: EventPayload[][];
+  outcomes: string[];
+  stopReasons: string[];
+}
+
+type Frame = {
+  id?: number;
+  method?: string;
+  params?: { update?: SessionUpdate; toolCall?: Record<string, unknown>; options?: never[] };
+  result?: unknown;
+  error?: unknown;
+};
+
+/** Feeds a fixture through the translation the way the session does (turn = prompt request .. answer). */
+function replay(fixture: Fixture, options: TranslateOptions = {}): Replayed {
+  const state = createTranslateState(options);
+  const turns: EventPayload[][] = [[]];
+  const outcomes: string[] = [];
+  const stopReasons: string[] = [];
+  let prompt: number | undefined;
+  let permission = 0;
+  for (const { dir, frame } of fixture.frames) {
+    const f = frame as Frame;
+    if (dir === 'in' && f.method === 'session/prompt' && typeof f.id === 'number') {
+      prompt = f.id;
+      (turns.at(-1) as EventPayload[]).push(...beginTurn(state));
+      turns.push([]);
+      continue;
+    }
+    const current = turns.at(-1) as EventPayload[];
+    if (dir !== 'out') continue;
+    if (f.method === 'session/update' && f.params?.update) {
+      current.push(...translateUpdate(state, f.params.update, { inTurn: prompt !== undefined }));
+    } else if (f.method === 'session/request_permission' && f.params?.toolCall) {
+      current.push(
+        ...translatePermission(state, `perm_${++permission}`, f.params.toolCall, f.params.options ?? []).payloads,
+      );
+    } else if (prompt !== undefined && f.id === prompt && f.method === undefined) {
+      current.push(...endTurn(state));
+      if (f.error) outcomes.push('failed');
+      else {
+        const answer = f.result as PromptResponse;
+        outcomes.push(outcomeOf(answer.stopReason).status);
+        stopReasons.push(answer.stopReason);
+      }
+      prompt = undefined;
+    }
+  }
+  (turns[0] as EventPayload[]).push(...finishReplay(state));
+  return { turns, outcomes, stopReasons };
+}
+
+const completedItems = (payloads: EventPayload[]): Item[] =>
+  payloads.flatMap((payload) => (payload.type === 'item.completed' ? [payload.item] : []));
+const started = (payloads: EventPayload[]) => payloads.filter((payload) => payload.type === 'item.started');
+
+describe('recorded fixtures', () => {
+  const names = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'));
+
+  it.each(names)(
+    '%s: every item that starts completes once, and the header names the agent and version',
+    async (name) => {
+      const fixture = await readFixture(`${FIXTURES}${name}`);
+      expect(fixture.header).toMatchObject({
+        harness: expect.any(String),
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      });
+      const options = fixture.header.harness === 'gemini' ? geminiPreset.quirks.translate : {};
+      const { turns } = replay(fixture, options);
+      for (const payloads of turns) {
+        const startedIds = started(payloads).map((payload) => (payload.type === 'item.started' ? payload.item.id : ''));
+        const completedIds = completedItems(payloads).map((item) => item.id);
+        expect(new Set(startedIds).size).toBe(startedIds.length);
+        expect(completedIds.sort()).toEqual([...startedIds].sort());
+      }
+    },
+  );
+});
+
+describe('claude-agent-acp 0.23.1 frames', () => {
+  it('text turn: one reasoning and one message item, deltas that add up, usage with provider cost', async () => {
+    const { turns, outcomes } = replay(await load('claude-agent-acp-text-turn'));
+    const turn = turns[1] as EventPayload[];
+    const items = completedItems(turn);
+    expect(items.map((item) => item.kind)).toEqual(['reasoning', 'agent_message']);
+    expect(items[1]).toMatchObject({ text: 'Hello from the fake model.', status: 'completed' });
+    const text = turn.flatMap((p) => (p.type === 'item.delta' && p.kind === 'text' ? [p.text] : [])).join('');
+    expect(text).toBe('Hello from the fake model.');
+    expect(turn.find((p) => p.type === 'usage.updated')).toMatchObject({
+      context: { window: 200000 },
+      costUsd: { currency: 'USD', source: 'provider' },
+    });
+    expect(outcomes).toEqual(['completed']);
+  });
+
+  it('shell turn: empty rawInput on tool_call, input from the update, one item, name from _meta', async () => {
+    const { turns } = replay(await load('claude-agent-acp-shell-tool-turn'));
+    const turn = turns[1] as EventPayload[];
+    const tool = completedItems(turn).find((item): item is ToolCallItem => item.kind === 'tool_call');
+    expect(started(turn).filter((p) => p.type === 'item.started' && p.item.kind === 'tool_call')).toHaveLength(1);
+    expect(tool).toMatchObject({
+      status: 'completed',
+      tool: { kind: 'command', name: 'Bash' },
+      input: { command: 'echo hello-from-tool > tool-out.txt && cat tool-out.txt' },
+    });
+    expect(tool?.output?.text).toContain('hello-from-tool');
+  });
+
+  it('file write: an edit tool is a file_change, the completing update without title keeps the name', async () => {
+    const { turns } = replay(await load('claude-agent-acp-file-write-turn'));
+    const tool = completedItems(turns[1] as EventPayload[]).find(
+      (item): item is ToolCallItem => item.kind === 'tool_call',
+    );
+    expect(tool).toMatchObject({
+      status: 'completed',
+      tool: { kind: 'file_change', name: 'Write', title: 'Write written-by-tool.txt' },
+    });
+    expect(tool?.output?.structured).toBe('File created successfully at: written-by-tool.txt');
+  });
+
+  it('load replays history outside a turn: user messages marked replay, nothing opens a turn', async () => {
+    const { turns } = replay(await load('claude-agent-acp-resume-in-a-new-process-2'));
+    expect(turns[0]?.some((p) => p.type === 'item.started' && p.item.kind === 'user_message')).toBe(true);
+    const history = completedItems(turns[0] as EventPayload[]);
+    expect(history.map((item) => item.kind)).toEqual(['user_message', 'agent_message']);
+    expect(history[0]).toMatchObject({ replay: true, text: expect.stringContaining('Remember the word pineapple.') });
+    expect(history[1]).toMatchObject({ text: 'First answer.' });
+    expect(completedItems(turns[1] as EventPayload[]).map((item) => item.kind)).toEqual(['agent_message']);
+  });
+
+  it('cancel: the cancelled turn ends cancelled and the next turn carries its own answer after the reopen', async () => {
+    const { turns, outcomes } = replay(
+      await load('claude-agent-acp-cancel-mid-turn-and-the-next-turn-gets-its-own-answer'),
+    );
+    expect(outcomes).toEqual(['cancelled', 'completed']);
+    const second = completedItems(turns[2] as EventPayload[]).filter((item) => item.kind === 'agent_message');
+    expect(second.map((item) => (item.kind === 'agent_message' ? item.text : ''))).toEqual([
+      'Answer after the cancel.',
+    ]);
+  });
+});
+
+describe('gemini 0.61.0 frames', () => {
+  it('shell: no tool_call, a permission request then tool_call_update make one command item', async () => {
+    const { turns } = replay(await load('gemini-shell-tool-turn'), geminiPreset.quirks.translate);
+    const turn = turns[1] as EventPayload[];
+    const tools = completedItems(turn).filter((item): item is ToolCallItem => item.kind === 'tool_call');
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({
+      status: 'completed',
+      tool: { kind: 'command', name: 'run_shell_command' },
+      input: { command: 'echo hello-from-tool > tool-out.txt && cat tool-out.txt' },
+    });
+    expect(turn.some((p) => p.type === 'permission.requested')).toBe(true);
+  });
+});
+
+function update(value: Record<string, unknown>): SessionUpdate {
+  return value as unknown as SessionUpdate;
+}
+
+describe('translation edge cases', () => {
+  it('maps every ACP tool kind (fetch is web access, search is local)', () => {
+    expect(toolKindOf('execute')).toBe('command');
+    for (const kind of ['edit', 'delete', 'move'] as const) expect(toolKindOf(kind)).toBe('file_change');
+    expect(toolKindOf('fetch')).toBe('web_search');
+    for (const kind of ['search', 'read', 'think', 'switch_mode', 'other'] as const)
+      expect(toolKindOf(kind)).toBe('other');
+    expect(toolKindOf(undefined)).toBe('other');
+  });
+
+  it('turns diff content into changes and keeps the established title when an update has none', () => {
+    const state = createTranslateState();
+    beginTurn(state);
+    translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'e1',
+        title: 'Edit a.txt',
+        kind: 'edit',
+        status: 'in_progress',
+      }),
+      { inTurn: true },
+    );
+    const out = translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'e1',
+        status: 'completed',
+        content: [{ type: 'diff', path: '/w/a.txt', oldText: 'one\n', newText: 'two\n' }],
+      }),
+      { inTurn: true },
+    );
+    const item = completedItems(out)[0] as ToolCallItem;
+    expect(item.tool).toEqual({ kind: 'file_change', name: 'Edit a.txt', title: 'Edit a.txt' });
+    expect(item.changes).toEqual([
+      { path: '/w/a.txt', kind: 'update', diff: wholeFileDiff('/w/a.txt', 'one\n', 'two\n') },
+    ]);
+    expect(wholeFileDiff('/w/n.txt', null, 'x\n')).toBe('--- /dev/null\n+++ b//w/n.txt\n@@ -0,0 +1,1 @@\n+x');
+  });
+
+  it('a chunk of another kind completes the open text item; a tool call does too', () => {
+    const state = createTranslateState();
+    beginTurn(state);
+    const a = translateUpdate(
+      state,
+      update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }),
+      { inTurn: true },
+    );
+    const b = translateUpdate(
+      state,
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } }),
+      { inTurn: true },
+    );
+    const c = translateUpdate(
+      state,
+      update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', kind: 'read' }),
+      { inTurn: true },
+    );
+    expect(a.map((p) => p.type)).toEqual(['item.started', 'item.delta']);
+    expect(b.map((p) => p.type)).toEqual(['item.completed', 'item.started', 'item.delta']);
+    expect(c.map((p) => p.type)).toEqual(['item.completed', 'item.started']);
+    expect(endTurn(state)).toEqual([]);
+  });
+
+  it('opens a new message item when OpenCode changes messageId', () => {
+    const state = createTranslateState();
+    beginTurn(state);
+    translateUpdate(
+      state,
+      update({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'a' } }),
+      { inTurn: true },
+    );
+    const next = translateUpdate(
+      state,
+      update({ sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: { type: 'text', text: 'b' } }),
+      { inTurn: true },
+    );
+    expect(next.map((p) => p.type)).toEqual(['item.completed', 'item.started', 'item.delta']);
+  });
+
+  it('plan, mode, config, title, notice and unknown kinds', () => {
+    const state = createTranslateState();
+    const plan = translateUpdate(
+      state,
+      update({ sessionUpdate: 'plan', entries: [{ content: 'Step 1', status: 'in_progress', priority: 'medium' }] }),
+      { inTurn: true },
+    );
+    expect(completedItems(plan)[0]).toMatchObject({
+      kind: 'plan',
+      entries: [{ text: 'Step 1', status: 'in_progress', priority: 'medium' }],
+    });
+    expect(
+      translateUpdate(state, update({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }), {
+        inTurn: false,
+      }),
+    ).toEqual([{ type: 'session.updated', mode: 'plan' }]);
+    const config = translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'config_option_update',
+        configOptions: [
+          { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'm2', options: [] },
+        ],
+      }),
+      { inTurn: false },
+    );
+    expect(config).toEqual([{ type: 'session.updated', model: 'm2' }]);
+    expect(
+      translateUpdate(state, update({ sessionUpdate: 'session_info_update', title: 'T' }), { inTurn: false }),
+    ).toEqual([{ type: 'session.updated', title: 'T' }]);
+    expect(
+      translateUpdate(state, update({ sessionUpdate: 'notice', severity: 'warning', title: 'Careful' }), {
+        inTurn: true,
+      })[0],
+    ).toMatchObject({ type: 'notice', kind: 'warning', message: 'Careful' });
+    expect(
+      translateUpdate(state, update({ sessionUpdate: 'available_commands_update', availableCommands: [] }), {
+        inTurn: true,
+      })[0]?.type,
+    ).toBe('passthrough');
+    expect(translateUpdate(state, update({ sessionUpdate: 'brand_new_kind', x: 1 }), { inTurn: true })).toEqual([
+      { type: 'passthrough', frame: { sessionUpdate: 'brand_new_kind', x: 1 } },
+    ]);
+  });
+
+  it('stop reasons: refusal and max_tokens complete, cancelled cancels', () => {
+    for (const reason of ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal'] as const)
+      expect(outcomeOf(reason)).toEqual({ status: 'completed' });
+    expect(outcomeOf('cancelled')).toEqual({ status: 'cancelled' });
+  });
+
+  it('picks permission options by decision and scope', () => {
+    const options = [
+      { optionId: 'always', name: 'Always', kind: 'allow_always' as const },
+      { optionId: 'once', name: 'Once', kind: 'allow_once' as const },
+      { optionId: 'no', name: 'No', kind: 'reject_once' as const },
+    ];
+    expect(pickPermissionOption(options, { behavior: 'allow' })).toBe('once');
+    expect(pickPermissionOption(options, { behavior: 'allow', scope: 'session' })).toBe('always');
+    expect(pickPermissionOption(options, { behavior: 'deny', scope: 'session' })).toBe('no');
+    expect(pickPermissionOption(options, { behavior: 'deny', optionId: 'always' })).toBe('always');
+  });
+});
+
+describe('preset quirk rules', () => {
+  it('Copilot 1.0.102: only a last message that starts with "Error:" and names a status or failure is a provider error', () => {
+    expect(copilotProviderError('Error: 400 fake invalid_request 400')).toEqual({
+      kind: 'bad_request',
+      status: 400,
+      message: '400 fake invalid_request 400',
+    });
+    expect(copilotProviderError('Error: 500 Internal Server Error')).toMatchObject({
+      kind: 'server_error',
+      status: 500,
+    });
+    expect(copilotProviderError('Error: 429 rate limit')).toMatchObject({ kind: 'rate_limited' });
+    expect(copilotProviderError('The Error: handling in foo.ts returns 400')).toBeUndefined();
+    expect(copilotProviderError('Error: the variable is undefined')).toBeUndefined();
+  });
+
+  it('OpenCode 1.18.33: cloud models are hidden only when models fetch is off', () => {
+    expect(opencodeHidesModel('opencode/big-pickle', { OPENCODE_DISABLE_MODELS_FETCH: '1' })).toBe(true);
+    expect(opencodeHidesModel('fake/fake-model', { OPENCODE_DISABLE_MODELS_FETCH: '1' })).toBe(false);
+    expect(opencodeHidesModel('opencode/big-pickle', {})).toBe(false);
+  });
+
+  it('classifies prompt errors carrying an HTTP status as provider errors', () => {
+    const gemini = new ReinsError('protocol_error', 'x', {
+      data: { rpcCode: 400, rpcMessage: '{"error":{"code":400}}' },
+    });
+    expect(classifyPromptError(gemini)).toMatchObject({
+      code: 'provider_error',
+      data: { kind: 'bad_request', status: 400 },
+    });
+    const qwen = new ReinsError('protocol_error', 'x', {
+      data: { rpcCode: -32603, rpcMessage: 'Internal error', rpcData: { details: '500 fake server error' } },
+    });
+    expect(classifyPromptError(qwen)).toMatchObject({
+      code: 'provider_error',
+      data: { kind: 'server_error' },
+      retryable: true,
+    });
+    const other = new ReinsError('protocol_error', 'x', { data: { rpcCode: -32603, rpcMessage: 'Session not found' } });
+    expect(classifyPromptError(other).code).toBe('protocol_error');
+  });
+
+  it('Gemini 0.61.0 quota tokens', () => {
+    expect(quotaTokens({ quota: { token_count: { input_tokens: 5, output_tokens: 2 } } })).toEqual({
+      input: 5,
+      output: 2,
+    });
+    expect(quotaTokens(undefined)).toBeUndefined();
+  });
+});
