@@ -11,6 +11,7 @@ import {
   type CapabilityMatrix,
   type Discovery,
   HARNESS_IDS,
+  type Harness,
   type HarnessId,
   type Health,
   isHarnessId,
@@ -100,20 +101,33 @@ async function checkHarness(id: HarnessId, io: CliIo, timeoutMs: number, store: 
   let health: Health;
   let capabilities: CapabilityMatrix | undefined;
   if (adapter) {
-    const harness = await createHarness(id, { baseEnv: io.env });
+    let harness: Harness;
     try {
-      discovery = await withDeadline(harness.discover(), timeoutMs, 'discovery');
+      harness = await createHarness(id, { baseEnv: io.env });
     } catch (error) {
-      discovery = { found: false, searched: [], hint: messageOf(error) };
+      // e.g. the generic acp harness without REINS_ACP_COMMAND: nothing to look for until it is configured.
+      const message = messageOf(error);
+      return {
+        id,
+        adapter,
+        discovery: { found: false, searched: [], hint: message },
+        health: { status: 'not_installed', message },
+      };
     }
-    try {
-      health = await withDeadline(harness.health(), timeoutMs, 'the health check');
-    } catch (error) {
-      health = { status: 'unhealthy', message: messageOf(error) };
-    }
-    if (discovery.found) {
-      const declared = await withDeadline(harness.capabilities(), timeoutMs, 'capabilities').catch(() => undefined);
-      if (declared) capabilities = await withStoredEvidence(declared, id, discovery.binary, store);
+    // In parallel: health() discovers again, and the runtime caches hashes and version probes per file.
+    const [discovered, checked, declared] = await Promise.all([
+      withDeadline(harness.discover(), timeoutMs, 'discovery').catch(
+        (error: unknown): Discovery => ({ found: false, searched: [], hint: messageOf(error) }),
+      ),
+      withDeadline(harness.health(), timeoutMs, 'the health check').catch(
+        (error: unknown): Health => ({ status: 'unhealthy', message: messageOf(error) }),
+      ),
+      withDeadline(harness.capabilities(), timeoutMs, 'capabilities').catch(() => undefined),
+    ]);
+    discovery = discovered;
+    health = checked;
+    if (discovery.found && declared) {
+      capabilities = await withStoredEvidence(declared, id, discovery.binary, store);
     }
     return { id, adapter, discovery, health, ...(capabilities ? { capabilities } : {}) };
   }
@@ -296,18 +310,24 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
         style.dim('  no adapter in this build: nothing is implemented; observed layers come from stored evidence'),
       );
     }
-    out.push(
-      style.dim(
-        `  ${cell('CAPABILITY', 20)}${cell('IMPLEMENTED', 20)}${cell('ADVERTISED', 12)}${cell('OBSERVED', 10)}TESTED VERSIONS`,
-      ),
-    );
-    for (const key of CAPABILITY_KEYS) {
-      const capability = entry.capabilities[key];
-      const observed = layer(capability.observed);
+    const rows = CAPABILITY_KEYS.map((key) => {
+      const capability = (entry.capabilities as CapabilityMatrix)[key];
+      return [
+        key,
+        layer(capability.implemented),
+        layer(capability.advertised),
+        layer(capability.observed),
+        capability.testedVersions.join(', ') || '-',
+      ] as const;
+    });
+    const headers = ['CAPABILITY', 'IMPLEMENTED', 'ADVERTISED', 'OBSERVED'];
+    const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]?.length ?? 0)) + 2);
+    const at = (i: number) => widths[i] as number;
+    out.push(style.dim(`  ${headers.map((header, i) => cell(header, at(i))).join('')}TESTED VERSIONS`));
+    for (const [key, implemented, advertised, observed, tested] of rows) {
+      const paint = observed === 'yes' ? style.green : observed === 'no' ? style.red : undefined;
       out.push(
-        `  ${cell(key, 20)}${cell(layer(capability.implemented), 20)}${cell(layer(capability.advertised), 12)}` +
-          cell(observed, 10, observed === 'yes' ? style.green : observed === 'no' ? style.red : undefined) +
-          (capability.testedVersions.join(', ') || '-'),
+        `  ${cell(key, at(0))}${cell(implemented, at(1))}${cell(advertised, at(2))}${cell(observed, at(3), paint)}${tested}`,
       );
     }
   }

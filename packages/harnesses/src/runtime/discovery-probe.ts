@@ -55,6 +55,9 @@ export async function runProbe(probe: ProbeCommand): Promise<ProbeOutput> {
   const first = await Promise.race([child.exited, deadline]);
   clearTimeout(timer);
   const exit = await closing;
+  // 'exit' can come before the last stdout bytes are read: wait for the pipe to close (the group is dead
+  // by now, so nothing holds it open; the bound is for safety only).
+  await Promise.race([child.outputEnded, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   const timedOut = first === 'timeout';
   return {
     started: true,

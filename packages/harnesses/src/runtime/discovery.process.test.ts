@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from './child-process.js';
 import { type BinarySpec, discoverBinary } from './discovery.js';
 import { harnessHealth } from './discovery-health.js';
+import { runProbe } from './discovery-probe.js';
 
 const SPEC: BinarySpec = { id: 'hermes', names: ['reins-fake-hermes'] };
 let root: string;
@@ -49,7 +50,8 @@ describe('discovery with a real login shell', () => {
     const home = join(root, 'home');
     await mkdir(home);
     await writeFile(join(home, '.profile'), 'reins-fake-hermes() { echo "hermes 9.9.9"; }\n');
-    const env = { HOME: home, SHELL: '/bin/bash', PATH: '/usr/bin:/bin' };
+    // The process PATH has no /usr/bin, so it is first searched as part of the login shell's PATH.
+    const env = { HOME: home, SHELL: '/bin/bash', PATH: join(root, 'empty') };
     const result = await discoverBinary(SPEC, { env, home });
     expect(result.found).toBe(false);
     expect(!result.found && result.searched).toContainEqual('login shell PATH (/bin/bash): /usr/bin');
@@ -84,5 +86,27 @@ describe('version probes of real executables', () => {
     await executable(join(root, 'reins-fake-hermes'), 'echo "libfoo.so: cannot open shared object" >&2; exit 127');
     const result = await discoverBinary(SPEC, { env: { HOME: root, PATH: `${root}:/usr/bin:/bin` }, home: root });
     expect(result.probeError).toMatch(/exited with code 127: libfoo\.so: cannot open shared object/);
+  });
+});
+
+describe('runProbe', () => {
+  it('keeps all of stdout even when the exit is seen before the last output is read', async () => {
+    // Seen with `reins doctor` (13 harnesses probed at once): 'exit' arrived before the version line was
+    // read, and the version went missing. Many probes at once, each filling the pipe, make that order
+    // likely (without the wait for the pipe to close this failed about one run in three).
+    const outputs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        runProbe({
+          command: '/bin/sh',
+          args: ['-c', `head -c 200000 /dev/zero | tr '\\0' x; echo; echo 'version ${i}.0.0'`],
+          env: { PATH: '/usr/bin:/bin' },
+          timeoutMs: 20_000,
+        }),
+      ),
+    );
+    outputs.forEach((output, i) => {
+      expect(output).toMatchObject({ started: true, timedOut: false, code: 0 });
+      expect(output.stdout.split('\n').at(-1)).toBe(`version ${i}.0.0`);
+    });
   });
 });

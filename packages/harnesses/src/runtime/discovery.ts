@@ -105,8 +105,29 @@ export type VersionProber = (
   timeoutMs: number,
 ) => Promise<VersionProbe>;
 
+// A binary's version only changes with the file: an answered probe is kept per (file, size, mtime, args),
+// so an adapter's discover(), health() and session start do not each spawn `--version` again.
+const versionCache = new Map<string, VersionProbe>();
+
 /** Runs `<binary> --version` (or spec.versionArgs) with a deadline and reports whether it answered. */
 export const runVersionProbe: VersionProber = async (path, spec, env, timeoutMs) => {
+  const args = spec.versionArgs ?? ['--version'];
+  let key: string | undefined;
+  try {
+    const real = await realpath(path);
+    const info = await stat(real);
+    key = [real, info.size, info.mtimeMs, env.PATH, ...args].join('\0');
+  } catch {
+    // unreadable: the probe below reports why
+  }
+  const cached = key === undefined ? undefined : versionCache.get(key);
+  if (cached) return cached;
+  const probe = await probeOnce(path, spec, env, timeoutMs);
+  if (probe.answered && key !== undefined) versionCache.set(key, probe);
+  return probe;
+};
+
+const probeOnce: VersionProber = async (path, spec, env, timeoutMs) => {
   const launch = launchCommand(path);
   const args = [...launch.args, ...(spec.versionArgs ?? ['--version'])];
   const label = `${path} ${(spec.versionArgs ?? ['--version']).join(' ')}`;
@@ -330,6 +351,8 @@ async function settle(
           missing.add(report);
           return report;
         }
+        // Hash while the probe runs (Claude Code is ~245 MB); the cache hands the digest to toBinary.
+        tools.fs.sha256(candidate.path).catch(() => undefined);
         const result = await tools.probe(candidate.path, spec, tools.env, tools.probeTimeoutMs);
         return { ...candidate, ...result };
       }),

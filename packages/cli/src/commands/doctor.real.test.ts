@@ -1,0 +1,89 @@
+// `reins doctor --json` (the built CLI) with the pinned real Codex (0.169.0) and Claude Code (2.1.197) on
+// PATH, inside the loopback-only namespace, with the testkit's hermetic homes pointed at the scripted model
+// server. Where this build has an adapter for the harness, its health (auth) check must say ready with the
+// fake keys; without one, doctor still finds the binary and its version from discovery alone.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  assertHermetic,
+  buildClaudeCodeHome,
+  buildCodexHome,
+  harnessBinary,
+  type ModelServer,
+  makeTempHome,
+  startModelServer,
+  type TempHome,
+} from '@reins/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorReport } from './doctor.js';
+
+const BIN = fileURLToPath(new URL('../../bin/reins.js', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+let server: ModelServer;
+let home: TempHome;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await assertHermetic();
+  if (!existsSync(BUILT)) throw new Error(`The CLI is not built (${BUILT} is missing): run \`npx tsc -b\` first.`);
+  server = await startModelServer();
+  home = await makeTempHome('reins-doctor-real-');
+  const codex = await buildCodexHome({ modelServerUrl: server.url, tempHome: home });
+  const claude = await buildClaudeCodeHome({ modelServerUrl: server.url, tempHome: home });
+  const pinned = [harnessBinary('codex').command, harnessBinary('claude-code').command].map((path) => dirname(path));
+  env = {
+    ...codex.env,
+    ...claude.env,
+    PATH: [...pinned, codex.env.PATH ?? '', claude.env.PATH ?? ''].join(':'),
+    REINS_HOME: join(home.dir, 'reins'),
+  };
+});
+
+afterAll(async () => {
+  await server?.close();
+  await home?.cleanup();
+});
+
+function runDoctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'doctor', ...args], { env, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('reins doctor with the pinned CLIs', () => {
+  it('finds codex 0.169.0 and claude-code 2.1.197 on PATH', async () => {
+    const { code, stdout, stderr } = await runDoctor(['--json', 'codex', 'claude-code']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as DoctorReport;
+    const expected = { codex: harnessBinary('codex'), 'claude-code': harnessBinary('claude-code') };
+    expect(expected.codex.version).toBe('0.169.0');
+    expect(expected['claude-code'].version).toBe('2.1.197');
+    for (const entry of report.harnesses) {
+      const pinned = expected[entry.id as keyof typeof expected];
+      expect(entry.discovery).toMatchObject({
+        found: true,
+        binary: {
+          path: pinned.command,
+          version: pinned.version,
+          source: 'path',
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+      });
+      if (entry.adapter) {
+        // The adapter's own auth probe, with the fake key of the hermetic home.
+        expect(entry.health.status, entry.health.message).toBe('ready');
+        expect(entry.capabilities?.resume.implemented.state).toBe('yes');
+      } else {
+        // Discovery only: the version probe answered; auth was not checked.
+        expect(entry.health).toMatchObject({ status: 'ready', message: expect.stringContaining('No adapter') });
+      }
+      expect(entry.capabilities?.resume.observed.state).toBe('unknown'); // an empty evidence store
+    }
+    expect(report.harnesses.map((h) => h.id)).toEqual(['codex', 'claude-code']);
+  });
+});
