@@ -6,6 +6,7 @@ import { assertHermetic } from '../src/hermetic/assert-hermetic.js';
 import { HARNESS_IDS, type HarnessId, harnessBinary, pinnedVersions } from '../src/hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../src/hermetic/temp-home.js';
 import { runAcpInitialize } from './support/acp.js';
+import { testTimeout } from './support/deadlines.js';
 import { HarnessProcess } from './support/harness-process.js';
 
 /** What each CLI prints for --version; claude-agent-acp 0.23.1 has no --version (it ignores arguments). */
@@ -30,34 +31,38 @@ afterAll(async () => {
 });
 
 describe.each(HARNESS_IDS)('%s', (id) => {
-  it('reports the pinned version', async () => {
-    const binary = harnessBinary(id);
-    const pinned = pinnedVersions()[binary.packageName];
-    expect(binary.version).toBe(pinned);
-    // No model server is needed for a version probe: point at a port nothing listens on.
-    const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome });
+  it(
+    'reports the pinned version',
+    async () => {
+      const binary = harnessBinary(id);
+      const pinned = pinnedVersions()[binary.packageName];
+      expect(binary.version).toBe(pinned);
+      // No model server is needed for a version probe: point at a port nothing listens on.
+      const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome });
 
-    if (id === 'claude-agent-acp') {
-      const agent = new HarnessProcess(launch, tempHome.dir);
-      try {
-        const initialize = await runAcpInitialize(agent, 20_000);
-        expect(initialize.agentInfo).toMatchObject({ name: binary.packageName, version: pinned });
-      } finally {
-        await agent.close();
+      if (id === 'claude-agent-acp') {
+        const agent = new HarnessProcess(launch, tempHome.dir);
+        try {
+          const initialize = await runAcpInitialize(agent, 20_000);
+          expect(initialize.agentInfo).toMatchObject({ name: binary.packageName, version: pinned });
+        } finally {
+          await agent.close();
+        }
+        return;
       }
-      return;
-    }
 
-    // The version flag replaces the protocol-mode arguments; the wrapper (OpenClaw's private /tmp) stays.
-    const line = [...(launch.home.wrapper ?? []), binary.command, ...binary.args, '--version'];
-    const cli = new HarnessProcess(
-      { ...launch, command: line[0] ?? binary.command, args: line.slice(1) },
-      tempHome.dir,
-    );
-    cli.child.stdin.end();
-    const exit = await cli.waitFor('exit after --version', () => cli.exit, 30_000);
-    expect(exit, cli.describe()).toEqual({ code: 0, signal: null });
-    // Pi 0.73.1 prints its version on stderr; the others on stdout.
-    expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(expectedOutput[id](pinned ?? 'unpinned'));
-  });
+      // The version flag replaces the protocol-mode arguments; the wrapper (OpenClaw's private /tmp) stays.
+      const line = [...(launch.home.wrapper ?? []), binary.command, ...binary.args, '--version'];
+      const cli = new HarnessProcess(
+        { ...launch, command: line[0] ?? binary.command, args: line.slice(1) },
+        tempHome.dir,
+      );
+      cli.child.stdin.end();
+      const exit = await cli.waitFor('exit after --version', () => cli.exit, 30_000);
+      expect(exit, cli.describe()).toEqual({ code: 0, signal: null });
+      // Pi 0.73.1 prints its version on stderr; the others on stdout.
+      expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(expectedOutput[id](pinned ?? 'unpinned'));
+    },
+    testTimeout(),
+  );
 });

@@ -44,15 +44,15 @@ export async function runAcpTextTurn(
   const initialize = (await peer.request(
     'initialize',
     initializeParams,
-    options.initializeDeadlineMs ?? 20_000,
+    options.initializeDeadlineMs ?? 30_000,
   )) as Record<string, unknown>;
-  const session = (await peer.request('session/new', { cwd: options.cwd, mcpServers: [] }, 20_000)) as {
+  const session = (await peer.request('session/new', { cwd: options.cwd, mcpServers: [] }, 30_000)) as {
     sessionId: string;
   };
   const response = (await peer.request(
     'session/prompt',
     { sessionId: session.sessionId, prompt: [{ type: 'text', text: options.prompt }] },
-    options.turnDeadlineMs ?? 30_000,
+    options.turnDeadlineMs ?? 45_000,
   )) as { stopReason?: unknown };
   peer.pump();
   const text = peer.notifications

@@ -2,6 +2,7 @@
 // orphan), stdout split into lines, stderr kept for failure messages, and every wait under a deadline.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { HarnessLaunch } from '../../src/harness-homes/index.js';
+import { scaled } from './deadlines.js';
 
 export class HarnessProcess {
   readonly child: ChildProcessWithoutNullStreams;
@@ -46,8 +47,9 @@ export class HarnessProcess {
     this.child.stdin.write(`${line}\n`);
   }
 
-  /** Resolves when `check` returns a value; rejects at the deadline or when the process exits first. */
-  waitFor<T>(what: string, check: () => T | undefined, deadlineMs: number): Promise<T> {
+  /** Resolves when `check` returns a value; rejects at the (scaled) deadline or when the process exits first. */
+  waitFor<T>(what: string, check: () => T | undefined, baseDeadlineMs: number): Promise<T> {
+    const deadlineMs = scaled(baseDeadlineMs);
     return new Promise((resolve, reject) => {
       const attempt = () => {
         const value = check();

@@ -4,6 +4,7 @@
 import { connect as tcpConnect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
+import { scaled } from './deadlines.js';
 
 export interface GatewayFrame {
   type: 'req' | 'res' | 'event';
@@ -27,7 +28,8 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** Polls until the gateway listens; OpenClaw 2026.9.6 takes 15-19 s on 2 cores. */
-export async function waitForPort(port: number, deadlineMs: number, alive: () => boolean): Promise<void> {
+export async function waitForPort(port: number, baseDeadlineMs: number, alive: () => boolean): Promise<void> {
+  const deadlineMs = scaled(baseDeadlineMs);
   const end = Date.now() + deadlineMs;
   while (Date.now() < end) {
     if (!alive()) throw new Error(`gateway exited before port ${port} opened`);
@@ -58,8 +60,8 @@ export class GatewayConnection {
   }
 
   /** Opens a socket and completes connect; retries while the gateway answers a retryable error. */
-  static async open(url: string, token: string, deadlineMs: number): Promise<GatewayConnection> {
-    const end = Date.now() + deadlineMs;
+  static async open(url: string, token: string, baseDeadlineMs: number): Promise<GatewayConnection> {
+    const end = Date.now() + scaled(baseDeadlineMs);
     let lastError = 'no attempt';
     while (Date.now() < end) {
       const socket = new WebSocket(url);
@@ -110,7 +112,8 @@ export class GatewayConnection {
     return this.events.find((frame) => frame.event === name && match(frame.payload ?? {}));
   }
 
-  waitFor<T>(what: string, check: () => T | undefined, deadlineMs: number): Promise<T> {
+  waitFor<T>(what: string, check: () => T | undefined, baseDeadlineMs: number): Promise<T> {
+    const deadlineMs = scaled(baseDeadlineMs);
     return new Promise((resolve, reject) => {
       const attempt = () => {
         const value = check();
