@@ -1,6 +1,7 @@
 // Command dispatch and the one place errors become exit codes and messages.
 import { ReinsError } from '@reins/core';
 import { chatCommand } from './commands/chat.js';
+import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
@@ -11,6 +12,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   run: { run: runCommand, summary: 'run one turn and print the result (or --json events)' },
   chat: { run: chatCommand, summary: 'an interactive session with /model, /effort, /steer, /interrupt' },
+  demo: { run: demoCommand, summary: 'a scripted session through every pinned harness CLI, side by side (no account)' },
   doctor: { run: doctorCommand, summary: 'which harnesses are installed, healthy, logged in, and what they can do' },
 };
 
