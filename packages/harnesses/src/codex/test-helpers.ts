@@ -1,7 +1,7 @@
 // Shared by the Codex tests: an event log with deadlines, the stream assertions every test makes
 // (seq without gaps, exactly one turn.completed per turn, the testkit's stream invariants), and the
 // real-CLI rig (pinned Codex, hermetic home, scripted model server, optional fixture recording).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, ReinsEvent, Session, SessionSpec, TurnCompletedEvent } from '@reins/core';
@@ -128,7 +128,6 @@ export async function codexRig(
     binary,
     ...(options.extraModels ? { extraModels: options.extraModels } : {}),
   });
-  await useClassicTools(home);
   const workdir = join(tempHome.dir, 'work');
   await mkdir(workdir);
   const recorder =
@@ -168,24 +167,4 @@ export async function codexRig(
       await tempHome.cleanup();
     },
   };
-}
-
-/**
- * Workaround for the testkit's Codex catalog (to be fixed there): it clones the first listed bundled
- * model, which on 0.169.0 is a `tool_mode: "code_mode_only"`, `use_responses_lite` model. Codex then
- * offers no classic tools (only a JavaScript `exec` inside `additional_tools` input items), so the
- * scripted server cannot find exec_command / apply_patch. These are the values of the bundled classic
- * model (gpt-5.5) for the keys that differ.
- */
-async function useClassicTools(home: HarnessHome): Promise<void> {
-  const catalogPath = home.files.find((file) => file.endsWith('models.json'));
-  if (!catalogPath) return;
-  const catalog = JSON.parse(await readFile(catalogPath, 'utf8')) as { models: Record<string, unknown>[] };
-  for (const model of catalog.models) {
-    model.tool_mode = null;
-    model.use_responses_lite = false;
-    model.multi_agent_version = null;
-    model.experimental_supported_tools = [];
-  }
-  await writeFile(catalogPath, JSON.stringify(catalog, null, 2));
 }
