@@ -1,0 +1,220 @@
+// The real pinned OpenClaw gateway (2026.9.6, on the Node 24 from harness-clis) driven by the adapter
+// against the scripted model server, inside the loopback-only namespace. The gateway starts slowly
+// (port after 15-19 s, much more on a cold 2-core machine), so ONE gateway serves the whole file and
+// each test uses its own session key; the last test restarts it on the same state folder. The gateway
+// runs in its own mount namespace (testkit wrapper) because it writes fixed /tmp paths.
+// REINS_RECORD_OPENCLAW_FIXTURES=1 writes every WebSocket frame to /tmp/openclaw-fixtures/<test>.jsonl.
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Harness, ReinsEvent, Session } from '@reins/core';
+import {
+  assertHermetic,
+  type HarnessLaunch,
+  harnessLaunch,
+  type ModelServer,
+  makeTempHome,
+  reply,
+  startModelServer,
+  type TempHome,
+} from '@reins/testkit';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertEventInvariants, collectUntil } from '../../test/support/event-invariants.js';
+import { HarnessProcess } from '../runtime/child-process.js';
+import { createOpenClawHarness } from './adapter.js';
+
+// Turns took 10-60 s on a loaded 2-core machine (the first run of a session prepares its workspace).
+const TURN_MS = 180_000;
+const TEST_MS = 300_000;
+let server: ModelServer;
+let home: TempHome;
+let launch: HarnessLaunch;
+let gateway: HarnessProcess;
+let harness: Harness;
+let fixture: string | undefined;
+const sessions: Session[] = [];
+let firstKey: string | undefined;
+
+async function startGateway(): Promise<void> {
+  launch = await harnessLaunch('openclaw', {
+    modelServerUrl: server.url,
+    tempHome: home,
+    extraModels: ['fake-model-2'],
+  });
+  // A price for the fake models, so that OpenClaw reports a cost (USD per million tokens).
+  const configPath = launch.home.files[0] as string;
+  const config = JSON.parse(readFileSync(configPath, 'utf8'));
+  for (const model of config.models.providers.fake.models)
+    model.cost = { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 };
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  gateway = await HarnessProcess.start({
+    command: launch.command,
+    args: launch.args,
+    cwd: home.home,
+    env: launch.env,
+    label: 'openclaw gateway run',
+  });
+  const endpoint = launch.home.endpoint as { url: string; token: string };
+  harness = createOpenClawHarness({
+    gateway: endpoint,
+    requestTimeoutMs: 60_000,
+    connectTimeoutMs: 240_000,
+    tap: (direction, text) => {
+      if (fixture && direction !== 'err')
+        appendFileSync(fixture, `${JSON.stringify({ direction, frame: JSON.parse(text) })}\n`);
+    },
+  });
+  // Waits out the slow start-up (retryable UNAVAILABLE / 1013 included) before the first test.
+  await harness.listSessions?.({});
+}
+
+beforeAll(async () => {
+  await assertHermetic();
+  server = await startModelServer();
+  home = await makeTempHome('reins-openclaw-');
+  await startGateway();
+}, 300_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await server?.close();
+  await home?.cleanup();
+});
+
+beforeEach((context) => {
+  server.reset();
+  fixture = undefined;
+  if (process.env.REINS_RECORD_OPENCLAW_FIXTURES === '1') {
+    mkdirSync('/tmp/openclaw-fixtures', { recursive: true });
+    fixture = join('/tmp/openclaw-fixtures', `${context.task.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`);
+    writeFileSync(fixture, `${JSON.stringify({ recorded: 'openclaw', version: '2026.9.6' })}\n`);
+  }
+});
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+});
+
+async function open(spec: Partial<Parameters<Harness['createSession']>[0]> = {}) {
+  const session = await harness.createSession({ cwd: home.home, ...spec });
+  sessions.push(session);
+  return { session, events: [] as ReinsEvent[], iterator: session.events[Symbol.asyncIterator]() };
+}
+
+const isTerminal = (event: ReinsEvent) => event.type === 'turn.completed';
+const completedItems = (events: ReinsEvent[]) =>
+  events.flatMap((event) => (event.type === 'item.completed' ? [event.item] : []));
+const scripted = () => server.requests.filter((request) => request.scripted);
+
+describe('openclaw (real gateway)', () => {
+  it(
+    'runs a text turn with text deltas, usage and a provider-reported cost',
+    async () => {
+      server.enqueue(reply().text('Hello from fake model.').usage({ input: 101, output: 20 }));
+      const { session, events, iterator } = await open();
+      firstKey = session.nativeSessionId;
+      expect(firstKey).toMatch(/^agent:main:reins-/);
+      await session.send('Say hello please.');
+      const done = await collectUntil(iterator, events, isTerminal, TURN_MS);
+      assertEventInvariants(events);
+      expect(done).toMatchObject({ outcome: { status: 'completed' }, stopReason: 'stop' });
+      expect(completedItems(events)).toContainEqual(
+        expect.objectContaining({ kind: 'agent_message', text: 'Hello from fake model.' }),
+      );
+      expect(events.some((event) => event.type === 'item.delta' && event.kind === 'text')).toBe(true);
+      expect(done.type === 'turn.completed' && done.usage).toMatchObject({
+        turn: { input: 101, output: 20 },
+        costUsd: { amount: expect.closeTo((101 * 3 + 20 * 15) / 1e6, 9), currency: 'USD', source: 'provider' },
+      });
+      expect(events[0]).toMatchObject({ type: 'session.started', harnessVersion: '2026.9.6' });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'runs an exec tool call as a command item with its output',
+    async () => {
+      server.enqueue(reply().shell('echo hello-from-tool'), reply().text('The command printed hello-from-tool.'));
+      const { session, events, iterator } = await open();
+      await session.send('Run a command.');
+      await collectUntil(iterator, events, isTerminal, TURN_MS);
+      assertEventInvariants(events);
+      const tool = completedItems(events).find((item) => item.kind === 'tool_call');
+      expect(tool).toMatchObject({ status: 'completed', tool: { kind: 'command', name: 'exec' } });
+      expect(JSON.stringify(tool)).toContain('hello-from-tool');
+      expect(scripted()).toHaveLength(2);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'interrupts a streaming run: cancelled, and the session goes on',
+    async () => {
+      server.enqueue(
+        reply().text('slow chunk 0. slow chunk 1. slow chunk 2.').stall(),
+        reply().text('After the abort.'),
+      );
+      const { session, events, iterator } = await open();
+      await session.send('Talk slowly.');
+      await collectUntil(iterator, events, (event) => event.type === 'item.delta', TURN_MS);
+      await session.interrupt();
+      expect(await collectUntil(iterator, events, isTerminal, TURN_MS)).toMatchObject({
+        outcome: { status: 'cancelled' },
+      });
+      await session.send('Are you there?');
+      expect(await collectUntil(iterator, events, isTerminal, TURN_MS)).toMatchObject({
+        outcome: { status: 'completed' },
+      });
+      assertEventInvariants(events);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'switches the model with sessions.patch; the next request uses it',
+    async () => {
+      server.enqueue(reply().text('On model two.'));
+      const { session, events, iterator } = await open({ resume: { nativeSessionId: firstKey as string } });
+      await expect(session.setModel('fake/fake-model-2')).resolves.toEqual({ applied: 'live' });
+      await session.send('Which model?');
+      await collectUntil(iterator, events, isTerminal, TURN_MS);
+      assertEventInvariants(events);
+      expect(scripted().at(-1)?.model).toBe('fake-model-2');
+    },
+    TEST_MS,
+  );
+
+  it(
+    'fails a turn on a provider error with exactly one terminal (the duplicated error event is deduplicated)',
+    async () => {
+      for (let attempt = 0; attempt < 4; attempt++) server.enqueue(reply().httpError(400));
+      const { session, events, iterator } = await open();
+      await session.send('Fail please.');
+      const done = await collectUntil(iterator, events, isTerminal, TURN_MS);
+      expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'provider_error' } } });
+      // Let a late duplicate arrive, then check there is still one terminal.
+      await session.send('Still there?').catch(() => undefined);
+      await collectUntil(iterator, events, isTerminal, TURN_MS).catch(() => undefined);
+      assertEventInvariants(events);
+    },
+    TEST_MS,
+  );
+
+  it('keeps history and the patched model across a gateway restart', async () => {
+    const key = firstKey as string;
+    await gateway.close();
+    await startGateway();
+    const history = await harness.history?.(key);
+    const texts = (history ?? []).map((item) => ('text' in item ? item.text : item.kind));
+    expect(texts).toEqual(
+      expect.arrayContaining(['Say hello please.', 'Hello from fake model.', 'Which model?', 'On model two.']),
+    );
+    server.enqueue(reply().text('Back after the restart.'));
+    const { session, events, iterator } = await open({ resume: { nativeSessionId: key } });
+    await session.send('Do you remember?');
+    await collectUntil(iterator, events, isTerminal, TURN_MS);
+    assertEventInvariants(events);
+    const last = scripted().at(-1);
+    expect(last?.model).toBe('fake-model-2');
+    expect(JSON.stringify(last?.body)).toContain('Say hello please.');
+  }, 600_000);
+});
