@@ -38,12 +38,7 @@ import {
   type TurnInput,
   TurnInputSchema,
 } from '@reins/core';
-import {
-  createTranslationState,
-  defaultClassifyTool,
-  type TranslationState,
-  translateFrame,
-} from '../protocols/stream-json/index.js';
+import { defaultClassifyTool, type TranslationState } from '../protocols/stream-json/index.js';
 import {
   fingerprintBinary,
   type HarnessOptions,
@@ -56,10 +51,11 @@ import { claudeBinarySpec } from './discovery.js';
 import { InputChannel } from './input-channel.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import { listTranscripts, readHistory } from './transcripts.js';
+import { CLAUDE_SOURCE, createClaudeTranslation, translateFrame } from './translate.js';
 import type { PermissionResult, Query, SDKMessage, SDKUserMessage, SdkOptions } from './wire.js';
 
 const HARNESS = 'claude-code';
-const SOURCE = 'claude.stream-json';
+const SOURCE = CLAUDE_SOURCE;
 
 export interface ClaudeCodeHarnessOptions extends HarnessOptions {
   /** How long a permission request waits for `respondToPermission` before it is denied (default 10 min). */
@@ -191,7 +187,7 @@ class ClaudeCodeSession implements Session {
   readonly harness = HARNESS;
   readonly stream: SessionEventStream;
   private readonly context: SessionContext;
-  private readonly translation: TranslationState = createTranslationState({ source: SOURCE });
+  private readonly translation: TranslationState = createClaudeTranslation();
   private readonly requestTimeoutMs: number;
   private active: ActiveQuery | undefined;
   private native: string;

@@ -1,0 +1,33 @@
+// Real Claude Code 2.1.197: effort is a launch-time setting. setEffort drains, closes and resumes
+// the same conversation in a new process (applied: 'restart'): the next request carries the history.
+import { reply } from '@reins/testkit';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+
+let rig: ClaudeRig | undefined;
+afterEach(async () => {
+  await rig?.cleanup();
+  rig = undefined;
+});
+
+describe('claude-code real: effort', () => {
+  test('setEffort restarts into the same conversation', async () => {
+    rig = await claudeRig('effort-restart');
+    rig.server.enqueue(reply().text('Noted: the colour is teal.'));
+    const { session, log } = await rig.open();
+    const first = await session.send('The colour is teal');
+    await log.turnCompleted(first.turnId);
+    const before = session.nativeSessionId;
+    expect(await session.setEffort('low')).toEqual({ applied: 'restart' });
+    expect(session.nativeSessionId).toBe(before);
+    rig.server.enqueue(reply().text('It was teal.'));
+    const second = await session.send('Which colour?');
+    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
+    const last = rig.server.requests.filter((entry) => entry.path === '/v1/messages').at(-1);
+    expect(JSON.stringify(last?.body)).toContain('Noted: the colour is teal.');
+    expect(log.ofType('session.updated').some((event) => event.effort === 'low')).toBe(true);
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
+});

@@ -1,0 +1,50 @@
+// Real Claude Code 2.1.197: a Task (subagent) call is a tool_call of kind subagent; what the subagent
+// does arrives with parent_tool_use_id and carries parentItemId = the Task call's item id.
+import { reply } from '@reins/testkit';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+
+let rig: ClaudeRig | undefined;
+afterEach(async () => {
+  await rig?.cleanup();
+  rig = undefined;
+});
+
+describe('claude-code real: subagents', () => {
+  test('Task subagent: events inside carry parentItemId', async () => {
+    rig = await claudeRig('subagent');
+    rig.server.enqueue(
+      reply().toolCall('Task', {
+        description: 'Inspect folder',
+        prompt: 'Run echo from-sub and report.',
+        subagent_type: 'general-purpose',
+      }),
+    );
+    rig.server.enqueue(reply().shell('echo from-sub'));
+    rig.server.enqueue(reply().text('The subagent saw from-sub.'));
+    rig.server.enqueue(reply().text('All done.'));
+    const { session, log } = await rig.open();
+    const turn = await session.send('Delegate please');
+    const done = await log.turnCompleted(turn.turnId, 60_000);
+    expect(done.outcome).toEqual({ status: 'completed' });
+    const task = log
+      .ofTurn(turn.turnId)
+      .find(
+        (event) =>
+          event.type === 'item.completed' && event.item.kind === 'tool_call' && event.item.tool.kind === 'subagent',
+      );
+    expect(task?.type === 'item.completed' && task.item.status).toBe('completed');
+    const taskId = task?.type === 'item.completed' ? task.item.id : undefined;
+    const inner = log
+      .ofTurn(turn.turnId)
+      .filter(
+        (event) =>
+          event.type === 'item.completed' && event.item.kind === 'tool_call' && event.item.tool.kind === 'command',
+      );
+    expect(inner.length).toBeGreaterThan(0);
+    expect(inner.every((event) => event.parentItemId === taskId)).toBe(true);
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
+});

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// A fake `claude` for process-level tests: it speaks Claude Code's stream-json on stdin/stdout the
+// way the Agent SDK drives it (`--input-format stream-json --output-format stream-json`), answering
+// control requests itself and replaying, for the k-th user message, the output frames the real CLI
+// printed for its k-th turn in a recorded Reins fixture (reins/v1 JSONL, CLI version in line 1).
+//
+// Knobs (environment):
+//   FAKE_CLAUDE_FIXTURE          fixture to replay (required for turns)
+//   FAKE_CLAUDE_SLOW_START_MS    wait before answering initialize
+//   FAKE_CLAUDE_CRASH_AFTER      exit 1 after writing this many frames of the first turn
+//   FAKE_CLAUDE_GARBAGE          print a non-JSON line before each turn's frames
+//   FAKE_CLAUDE_STDERR_NOISE     write noise to stderr all the time
+//   FAKE_CLAUDE_HANG             take user messages and never answer them (interrupt still works)
+//   FAKE_CLAUDE_FRAME_DELAY_MS   pause between replayed frames (default 2)
+//   FAKE_CLAUDE_LOGGED_IN        "0" makes `auth status` report loggedIn:false
+// Also: `--version` prints the fixture's version; `auth status` prints JSON like the real CLI.
+// Plain Node ESM, no dependencies.
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const env = process.env;
+const argv = process.argv.slice(2);
+const fixture = env.FAKE_CLAUDE_FIXTURE ? loadFixture(env.FAKE_CLAUDE_FIXTURE) : undefined;
+
+function loadFixture(path) {
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  const [header, ...frames] = lines;
+  const turns = [];
+  let initialize;
+  let current;
+  for (const { dir, frame } of frames) {
+    if (dir === 'in' && frame?.type === 'user') {
+      current = [];
+      turns.push(current);
+    } else if (dir === 'out' && frame?.type === 'control_response' && !initialize) {
+      initialize = frame.response?.response;
+    } else if (dir === 'out' && current && typeof frame === 'object' && frame?.type !== 'control_response') {
+      current.push(frame);
+      if (frame.type === 'result') current = undefined;
+    }
+  }
+  return { header, turns, initialize };
+}
+
+const write = (value) => process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const version = fixture?.header?.version ?? '2.1.197';
+
+if (argv.includes('--version')) {
+  write(`${version} (Claude Code)`);
+  process.exit(0);
+}
+if (argv[0] === 'auth' && argv[1] === 'status') {
+  const loggedIn = env.FAKE_CLAUDE_LOGGED_IN !== '0';
+  write({ loggedIn, authMethod: loggedIn ? 'api_key' : 'none', apiProvider: 'firstParty' });
+  process.exit(loggedIn ? 0 : 1);
+}
+
+const flag = (name) => {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (index === -1) return undefined;
+  return argv[index].includes('=') ? argv[index].split('=')[1] : argv[index + 1];
+};
+const sessionId = flag('--resume') ?? flag('--session-id') ?? '00000000-0000-4000-8000-000000000000';
+const frameDelay = Number(env.FAKE_CLAUDE_FRAME_DELAY_MS ?? 2);
+
+if (env.FAKE_CLAUDE_STDERR_NOISE) {
+  const noise = setInterval(() => process.stderr.write('[fake claude] some debug noise on stderr\n'), 5);
+  noise.unref();
+}
+
+let turnIndex = 0;
+let running; // { interrupted: boolean }
+const queue = [];
+
+function withSession(frame) {
+  return frame && typeof frame === 'object' && 'session_id' in frame ? { ...frame, session_id: sessionId } : frame;
+}
+
+async function runTurn() {
+  const frames = fixture?.turns[turnIndex] ?? [];
+  turnIndex++;
+  const turn = { interrupted: false };
+  running = turn;
+  if (env.FAKE_CLAUDE_GARBAGE) write('this is not json {oops');
+  if (env.FAKE_CLAUDE_HANG) {
+    while (!turn.interrupted) await sleep(10);
+  } else {
+    let written = 0;
+    for (const frame of frames) {
+      if (turn.interrupted) break;
+      if (env.FAKE_CLAUDE_CRASH_AFTER && written >= Number(env.FAKE_CLAUDE_CRASH_AFTER)) {
+        process.stderr.write('fake claude: crashing mid-turn as asked\n');
+        process.exit(1);
+      }
+      write(withSession(frame));
+      written++;
+      if (frameDelay > 0) await sleep(frameDelay);
+    }
+  }
+  if (turn.interrupted) {
+    write({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+      parent_tool_use_id: null,
+      session_id: sessionId,
+    });
+    write({
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      terminal_reason: 'aborted_streaming',
+      session_id: sessionId,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      errors: [],
+    });
+  }
+  running = undefined;
+  const next = queue.shift();
+  if (next) void runTurn();
+}
+
+async function onLine(line) {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (message.type === 'control_request') {
+    const subtype = message.request?.subtype;
+    if (subtype === 'initialize' && env.FAKE_CLAUDE_SLOW_START_MS) await sleep(Number(env.FAKE_CLAUDE_SLOW_START_MS));
+    if (subtype === 'interrupt' && running) running.interrupted = true;
+    const response =
+      subtype === 'initialize'
+        ? (fixture?.initialize ?? { commands: [], models: [], account: {}, output_style: 'default' })
+        : {};
+    write({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response } });
+    return;
+  }
+  if (message.type === 'user') {
+    if (running) queue.push(message);
+    else void runTurn();
+  }
+}
+
+const input = createInterface({ input: process.stdin });
+input.on('line', (line) => void onLine(line));
+input.on('close', async () => {
+  while (running) await sleep(10);
+  process.exit(0);
+});
