@@ -24,6 +24,12 @@ describe('claude-code real: effort', () => {
     const second = await session.send('Which colour?');
     expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
     const last = rig.server.requests.filter((entry) => entry.path === '/v1/messages').at(-1);
+    // 2.1.197 sends the effort as output_config.effort: the default before, the new one after.
+    const efforts = rig.server.requests
+      .filter((entry) => entry.path === '/v1/messages')
+      .map((entry) => (entry.body as { output_config?: { effort?: string } }).output_config?.effort);
+    expect(efforts.at(-1)).toBe('low');
+    expect(efforts[0]).not.toBe('low');
     expect(JSON.stringify(last?.body)).toContain('Noted: the colour is teal.');
     expect(log.ofType('session.updated').some((event) => event.effort === 'low')).toBe(true);
     await session.close();
