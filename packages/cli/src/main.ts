@@ -1,19 +1,28 @@
 // Command dispatch and the one place errors become exit codes and messages.
 import { ReinsError } from '@reins/core';
-import { chatCommand } from './commands/chat.js';
-import { demoCommand } from './commands/demo.js';
-import { doctorCommand } from './commands/doctor.js';
-import { RUN_HELP, runCommand } from './commands/run.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { REINS_VERSION } from './version.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
+// Commands load on demand: `reins run` need not load the demo's model server or the doctor's probes.
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  run: { run: runCommand, summary: 'run one turn and print the result (or --json events)' },
-  chat: { run: chatCommand, summary: 'an interactive session with /model, /effort, /steer, /interrupt' },
-  demo: { run: demoCommand, summary: 'a scripted session through every pinned harness CLI, side by side (no account)' },
-  doctor: { run: doctorCommand, summary: 'which harnesses are installed, healthy, logged in, and what they can do' },
+  run: {
+    run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
+    summary: 'run one turn and print the result (or --json events)',
+  },
+  chat: {
+    run: async (argv, io) => (await import('./commands/chat.js')).chatCommand(argv, io),
+    summary: 'an interactive session with /model, /effort, /steer, /interrupt',
+  },
+  demo: {
+    run: async (argv, io) => (await import('./commands/demo.js')).demoCommand(argv, io),
+    summary: 'a scripted session through every pinned harness CLI, side by side (no account)',
+  },
+  doctor: {
+    run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
+    summary: 'which harnesses are installed, healthy, logged in, and what they can do',
+  },
 };
 
 export const MAIN_HELP = () => `Usage: reins <command> [options]
@@ -32,10 +41,6 @@ Options:
 Examples:
   reins run -H codex "Summarize the open TODOs"
   reins chat -H claude-code -m sonnet`;
-
-export function registerCommand(name: string, summary: string, run: Command): void {
-  COMMANDS[name] = { run, summary };
-}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -75,5 +80,3 @@ function report(error: unknown, command: string, io: CliIo): number {
   );
   return EXIT.failed;
 }
-
-export { RUN_HELP };

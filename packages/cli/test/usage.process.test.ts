@@ -1,0 +1,86 @@
+// Bad input gets a clear message and exit code 2, before any harness starts.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'reins-cli-'));
+  await writeFile(join(dir, 'not-json.json'), '{ nope');
+  await writeFile(join(dir, 'bad-schema.json'), JSON.stringify({ type: 'not-a-type' }));
+});
+
+describe('reins usage errors (exit 2)', () => {
+  it('unknown harness lists the known ones', async () => {
+    const result = await runCli(['run', '-H', 'cursor', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Unknown harness "cursor"/);
+    expect(result.stderr).toMatch(/Known harnesses: claude-code, codex, gemini/);
+  });
+
+  it('missing harness flag', async () => {
+    const result = await runCli(['run', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Choose a harness with -H/);
+  });
+
+  it('empty prompt, from arguments and from stdin', async () => {
+    const args = await runCli(['run', '-H', 'codex', '   ']);
+    expect(args.code).toBe(2);
+    expect(args.stderr).toMatch(/The prompt is empty/);
+    const stdin = await runCli(['run', '-H', 'codex', '-'], { input: '\n' });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toMatch(/The prompt is empty/);
+  });
+
+  it('unreadable, non-JSON and invalid schema files', async () => {
+    const missing = await runCli(['run', '-H', 'codex', '--output-schema', join(dir, 'nope.json'), 'hi']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read the output schema file .*nope\.json: ENOENT/);
+    const notJson = await runCli(['run', '-H', 'codex', '--output-schema', join(dir, 'not-json.json'), 'hi']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/is not JSON/);
+    const invalid = await runCli(['run', '-H', 'codex', '--output-schema', join(dir, 'bad-schema.json'), 'hi']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/not a valid JSON Schema/);
+  });
+
+  it('a harness that is not installed says how doctor finds binaries and names the override', async () => {
+    const result = await runCli(['run', '-H', 'codex', 'hi'], {
+      env: { PATH: '/nonexistent', HOME: dir, SHELL: '/bin/false' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/codex/);
+    expect(result.stderr).toMatch(/reins doctor/);
+    expect(result.stderr).toMatch(/REINS_CODEX_BIN/);
+  });
+
+  it('unknown flags, efforts and postures', async () => {
+    expect((await runCli(['run', '-H', 'codex', '--frobnicate', 'hi'])).code).toBe(2);
+    const effort = await runCli(['run', '-H', 'codex', '--effort', 'ludicrous', 'hi']);
+    expect(effort.code).toBe(2);
+    expect(effort.stderr).toMatch(/Use one of: minimal, low, medium, high/);
+    const posture = await runCli(['run', '-H', 'codex', '--posture', 'yolo', 'hi']);
+    expect(posture.code).toBe(2);
+    expect(posture.stderr).toMatch(/bypass, ask/);
+  });
+
+  it('unknown command, --help and --version', async () => {
+    const unknown = await runCli(['frob']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frob"/);
+    const help = await runCli(['run', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled/);
+    expect(help.stdout).toMatch(/Examples:/);
+    for (const command of ['chat', 'demo', 'doctor']) {
+      const commandHelp = await runCli([command, '--help']);
+      expect(commandHelp.code, command).toBe(0);
+      expect(commandHelp.stdout, command).toMatch(/Usage: reins/);
+    }
+    const version = await runCli(['--version']);
+    expect(version.stdout).toMatch(/^reins \d+\.\d+\.\d+/);
+  });
+});
