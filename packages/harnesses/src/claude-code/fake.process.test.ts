@@ -166,4 +166,23 @@ describe('claude-code against the fake CLI', () => {
       (error) => ReinsError.isInstance(error) && error.code === 'invalid_input' && error.message.includes('minimal'),
     );
   });
+
+  test('turn input: images go inline as base64 blocks, file references as @-mentions', async () => {
+    const sent: string[] = [];
+    const { session, log } = await open({}, { tap: (direction, text) => direction === 'in' && sent.push(text) });
+    const turn = await session.send({
+      text: 'Look at this',
+      images: [{ source: 'data', mediaType: 'image/png', data: 'iVBORw0KGgo=' }],
+      files: [{ path: 'src/main.ts', lines: { start: 3, end: 9 } }],
+    });
+    await log.turnCompleted(turn.turnId, 10_000);
+    const user = sent.map((line) => JSON.parse(line)).find((frame) => frame.type === 'user');
+    expect(user.message.content).toEqual([
+      { type: 'text', text: 'Look at this\n@src/main.ts#L3-9' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+    ]);
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
 });

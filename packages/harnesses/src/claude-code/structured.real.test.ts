@@ -53,4 +53,25 @@ describe('claude-code real: structured output', () => {
     await log.done;
     expectSoundStream(log.events);
   });
+
+  test('a per-turn schema different from the session one restarts into the same conversation', async () => {
+    rig = await claudeRig('structured-per-turn');
+    rig.server.enqueue(reply().text('The number is 42.'));
+    const { session, log } = await rig.open();
+    const plain = await session.send('Think of a number');
+    expect((await log.turnCompleted(plain.turnId)).outcome).toEqual({ status: 'completed' });
+    const before = session.nativeSessionId;
+    rig.server.enqueue(reply().json({ answer: 'forty-two', n: 42 }));
+    rig.server.enqueue(reply().text('Done.'));
+    const shaped = await session.send('Now as JSON', { outputSchema: schema });
+    const done = await log.turnCompleted(shaped.turnId);
+    expect(done.outcome).toEqual({ status: 'completed' });
+    expect(done.structuredOutput).toEqual({ answer: 'forty-two', n: 42 });
+    expect(session.nativeSessionId).toBe(before);
+    const shapedRequest = rig.server.requests.find((entry) => entry.userText.includes('Now as JSON'));
+    expect(JSON.stringify(shapedRequest?.body)).toContain('The number is 42.');
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
 });

@@ -68,6 +68,12 @@ describe('claude-code real: text turn', () => {
     const found = await rig.harness.discover();
     expect(found.found && found.binary.path).toBe(rig.binary.command);
     expect(found.found && found.binary.version).toBe('2.1.197');
+    // health reads `claude auth status` (local, no request): the hermetic fake key counts as logged in.
+    const health = await rig.harness.health();
+    expect(health).toMatchObject({ status: 'ready', authMethods: ['api_key'] });
+    const models = await rig.harness.models?.();
+    expect(models?.length).toBeGreaterThan(0);
+    expect(rig.server.requests.filter((entry) => entry.path === '/v1/messages')).toEqual([]);
     const require_ = createRequire(import.meta.url);
     expect(() => require_.resolve('@anthropic-ai/claude-agent-sdk-linux-x64')).toThrow();
     const { session, log } = await rig.open();
@@ -78,6 +84,22 @@ describe('claude-code real: text turn', () => {
     expect(started?.harnessVersion).toBe('2.1.197');
     const init = log.events.find((event) => event.native?.method === 'system/init');
     expect((init?.native?.frame as { claude_code_version?: string } | undefined)?.claude_code_version).toBe('2.1.197');
+    await session.close();
+    await log.done;
+    expectSoundStream(log.events);
+  });
+
+  test('system prompt append reaches the model; an ephemeral session leaves no transcript', async () => {
+    rig = await claudeRig('ephemeral');
+    rig.server.enqueue(reply().text('ok'));
+    const { session, log } = await rig.open({ ephemeral: true, systemPrompt: { append: 'Always answer in haiku.' } });
+    const turn = await session.send('hi');
+    expect((await log.turnCompleted(turn.turnId)).outcome).toEqual({ status: 'completed' });
+    const body = rig.server.requests.find((entry) => entry.path === '/v1/messages')?.body as { system?: unknown };
+    expect(JSON.stringify(body.system)).toContain('Always answer in haiku.');
+    expect(JSON.stringify(body.system)).toContain('Claude Code');
+    const listed = await rig.harness.listSessions?.({ cwd: rig.workdir });
+    expect(listed?.map((entry) => entry.nativeSessionId)).not.toContain(session.nativeSessionId);
     await session.close();
     await log.done;
     expectSoundStream(log.events);
