@@ -1,0 +1,3 @@
+export function renderTable(results) {
+  return JSON.stringify(results.sections, (k, v) => (k === 'samples' ? undefined : v), 2);
+}
