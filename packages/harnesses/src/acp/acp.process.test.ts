@@ -306,6 +306,28 @@ describe('acp harness against the fake agent', () => {
     expect(assertStreamRules(reader.all)).toBe(2);
   });
 
+  it('warns when the turn after a cancel ends at once with nothing (claude-agent-acp 0.23.1 off-by-one shape)', async () => {
+    const { session, reader } = await open(
+      harness({
+        replies: [
+          { match: 'slow', steps: [{ text: 'working' }, { waitForCancel: true }] },
+          { match: 'stale', steps: [{ stop: 'end_turn' }] },
+        ],
+      }),
+    );
+    await session.send('slow one');
+    await reader.until((event) => event.type === 'item.delta');
+    await session.interrupt();
+    await reader.turn();
+    await session.send('stale answer');
+    const { events, completed } = await reader.turn();
+    expect(completed.outcome.status).toBe('completed');
+    expect(of(events, 'notice')[0]).toMatchObject({ kind: 'warning', data: { quirk: 'empty_end_turn_after_cancel' } });
+    await session.close();
+    await reader.rest();
+    expect(assertStreamRules(reader.all)).toBe(2);
+  });
+
   it('queues input sent during a turn (no steering in ACP) and refuses steering when asked to fail', async () => {
     const { session, reader } = await open(
       harness({ replies: [{ match: 'first', steps: [{ sleep: 300 }, { text: 'one' }] }] }),

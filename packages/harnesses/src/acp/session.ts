@@ -165,6 +165,8 @@ export class AcpSession implements Session {
   private turnDone: Promise<void> = Promise.resolve();
   private cancelRequested = false;
   private needsReopen = false;
+  /** The previous turn was cancelled (for the empty-answer check below). */
+  private afterCancel = false;
   private readonly permissions = new Map<string, PendingPermission>();
   private permissionCounter = 0;
   private turnCounter = 0;
@@ -511,6 +513,7 @@ export class AcpSession implements Session {
         ? { status: 'cancelled' }
         : { status: 'failed', error: classifyPromptError(failure) };
       if (cancelled && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
+      this.afterCancel = cancelled;
       this.stream.completeTurn({ outcome });
       return;
     }
@@ -520,6 +523,17 @@ export class AcpSession implements Session {
     // caller asked to stop and the agent stopped, so the turn is cancelled (stopReason kept).
     if (this.cancelRequested && answer.stopReason === 'end_turn') outcome = { status: 'cancelled' };
     if (outcome.status === 'cancelled' && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
+    // claude-agent-acp 0.23.1 without the reopen: right after a cancel, the next prompt is answered
+    // at once with an empty end_turn and its real answer comes with the prompt after. Say so.
+    if (this.afterCancel && answer.stopReason === 'end_turn' && this.state.turnUpdates === 0) {
+      this.emit({
+        type: 'notice',
+        kind: 'warning',
+        message: `${this.context.label} ended this turn at once with no output right after a cancelled turn; its answer may arrive with the next prompt (an agent-side queue out of step).`,
+        data: { quirk: 'empty_end_turn_after_cancel' },
+      });
+    }
+    this.afterCancel = outcome.status === 'cancelled';
     const tokens = turnTokens(answer.usage) ?? quotaTokens(answer._meta);
     const usage: Usage | undefined = tokens ? { turn: tokens } : undefined;
     if (usage) this.emit({ type: 'usage.updated', ...usage }, native ? { native } : {});

@@ -84,7 +84,8 @@ export async function acpRig(
       binaryArgs: binary.args,
       baseEnv: launch.env,
       extraArgs: launch.home.args.filter((arg) => !PRESET_MODE_ARGS.has(arg)),
-      requestTimeoutMs: 20_000,
+      // Generous: OpenCode and Qwen take 2-20 s to initialize on a loaded 2-CPU machine.
+      requestTimeoutMs: 45_000,
       ...(recorder ? { tap: recorder.tap } : {}),
       ...extra,
     });

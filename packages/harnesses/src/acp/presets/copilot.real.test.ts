@@ -1,0 +1,50 @@
+// GitHub Copilot CLI 1.0.102 (offline BYOK) (pinned in harness-clis) through the Reins ACP adapter, against the
+// scripted model server inside the loopback-only namespace.
+import { assertHermetic, type ModelServer, startModelServer } from '@reins/testkit';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type AcpRig, acpRig } from '../../../test/support/acp-real.js';
+import {
+  cancelTurn,
+  modelSwitch,
+  providerError,
+  resumeInNewProcess,
+  shellTurn,
+  textTurn,
+  writeTurn,
+} from '../../../test/support/acp-scenarios.js';
+import { liveProcessCount } from '../../runtime/index.js';
+
+let server: ModelServer;
+let rig: AcpRig;
+
+beforeAll(async () => {
+  await assertHermetic();
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(async (context) => {
+  server.reset();
+  const scenario = context.task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  rig = await acpRig('copilot', server, { scenario, extraModels: ['fake-model-2'] });
+});
+afterEach(async () => {
+  await rig.cleanup();
+  expect(liveProcessCount()).toBe(0);
+});
+
+describe('copilot 1.0.102', () => {
+  it('text turn', () => textTurn(rig));
+  it('shell tool turn', () => shellTurn(rig));
+  it('file write turn', () => writeTurn(rig));
+  it('cancel mid-turn', () => cancelTurn(rig));
+  // session/load only (session/resume answers -32601 in 1.0.102).
+  it('resume in a new process', () => resumeInNewProcess(rig));
+  it('model switch', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2'));
+  // 1.0.102 reports the 400 as message text "Error: 400 ..." with stopReason end_turn.
+  it('provider error', async () => {
+    const completed = await providerError(rig);
+    expect(completed.stopReason).toBe('end_turn');
+  });
+});
