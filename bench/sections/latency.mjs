@@ -1,0 +1,110 @@
+// Figure 4: added latency per event. A fake Codex app-server (bench/fakes/codex-emitter.mjs) emits
+// agent-message deltas at 1k and 10k frames/s, each stamped with the monotonic clock right before
+// its line is written; the delay is taken where the normalized event reaches a consumer of
+// `session.events` (Reins) and, as the floor, where a bare reader of the same child's stdout has
+// split and parsed the line (pipe + event loop + JSON.parse, no Reins).
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { closeGroup, deadline } from '../lib/rpc.mjs';
+import { summarize } from '../lib/stats.mjs';
+
+const stampOf = (text) => BigInt(text.slice(text.indexOf('@') + 1));
+const micros = (from) => Number(process.hrtime.bigint() - from) / 1000;
+
+function emitterEnv(benchDir, root, frames, rate) {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    BENCH_CODEX_FIXTURE: join(root, 'packages/harnesses/src/codex/fixtures/text-turn.jsonl'),
+    BENCH_FRAMES: String(frames),
+    BENCH_RATE: String(rate),
+  };
+}
+
+/** Reins: the codex adapter on the emitter; delays at the session.events consumer. */
+async function reinsDelays({ benchDir, root, createHarness }, turns) {
+  const emitter = join(benchDir, 'fakes/codex-emitter.mjs');
+  const results = [];
+  for (const { frames, rate, keep } of turns) {
+    const harness = await createHarness('codex', { binaryPath: emitter, baseEnv: emitterEnv(benchDir, root, frames, rate) });
+    const session = await harness.createSession({ cwd: process.cwd() });
+    const delays = [];
+    let finished;
+    const done = new Promise((resolve) => {
+      finished = resolve;
+    });
+    const consumer = (async () => {
+      for await (const event of session.events) {
+        if (event.type === 'item.delta' && event.kind === 'text') delays.push(micros(stampOf(event.text)));
+        else if (event.type === 'turn.completed') finished(event);
+      }
+    })();
+    await session.send('go');
+    const terminal = await deadline(done, 60_000 + (frames / rate) * 2000, 'emitter turn');
+    await session.close();
+    await deadline(consumer, 10_000, 'event stream end');
+    if (terminal.outcome.status !== 'completed') throw new Error(`emitter turn ${terminal.outcome.status}`);
+    if (keep) results.push({ frames, rate, delays });
+  }
+  return results;
+}
+
+/** The floor: the same child read by a bare line splitter + JSON.parse. */
+async function floorDelays({ benchDir, root, LineSplitter }, turns) {
+  const results = [];
+  for (const { frames, rate, keep } of turns) {
+    const child = spawn(join(benchDir, 'fakes/codex-emitter.mjs'), ['app-server'], {
+      env: emitterEnv(benchDir, root, frames, rate),
+      stdio: ['pipe', 'pipe', 'inherit'],
+      detached: true,
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const delays = [];
+    const done = new Promise((resolve) => {
+      const splitter = new LineSplitter((line) => {
+        const frame = JSON.parse(line);
+        if (frame.method === 'item/agentMessage/delta') delays.push(micros(stampOf(frame.params.delta)));
+        else if (frame.method === 'turn/completed') resolve();
+      });
+      child.stdout.on('data', (chunk) => splitter.push(chunk));
+    });
+    const send = (id, method, params) => child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    send(1, 'initialize', {});
+    send(2, 'thread/start', {});
+    send(3, 'turn/start', {});
+    await deadline(done, 60_000 + (frames / rate) * 2000, 'floor turn');
+    await closeGroup(child, exited);
+    if (keep) results.push({ frames, rate, delays });
+  }
+  return results;
+}
+
+export async function run({ quick, log, benchDir, root }) {
+  const { createHarness } = await import('@reins/harnesses');
+  const { LineSplitter } = await import(join(root, 'packages/harnesses/dist/runtime/lines.js'));
+  const seconds = quick ? 1 : 3;
+  // A short warm-up turn first (JIT), then the measured turns; each turn is a fresh session.
+  const turns = [
+    { frames: 2000, rate: 10_000, keep: false },
+    { frames: 1000 * seconds, rate: 1000, keep: true },
+    { frames: 10_000 * seconds, rate: 10_000, keep: true },
+  ];
+  const deps = { benchDir, root, createHarness, LineSplitter };
+  const out = { seconds, rates: {} };
+  const floor = await floorDelays(deps, turns);
+  const reins = await reinsDelays(deps, turns);
+  for (const [index, measured] of reins.entries()) {
+    const base = floor[index];
+    const entry = {
+      frames: measured.frames,
+      received: measured.delays.length,
+      reinsMicros: summarize(measured.delays, { p99: true, digits: 1 }),
+      floorMicros: summarize(base.delays, { p99: true, digits: 1 }),
+    };
+    entry.addedP99Micros = Number((entry.reinsMicros.p99 - entry.floorMicros.p99).toFixed(1));
+    out.rates[`${measured.rate}/s`] = entry;
+    log(
+      `   ${measured.rate}/s: reins p50 ${entry.reinsMicros.p50} µs p99 ${entry.reinsMicros.p99} µs max ${entry.reinsMicros.max} µs | floor p50 ${entry.floorMicros.p50} p99 ${entry.floorMicros.p99} max ${entry.floorMicros.max} (received ${entry.received}/${entry.frames})`,
+    );
+  }
+  return out;
+}

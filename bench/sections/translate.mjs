@@ -1,0 +1,245 @@
+// Figure 3: translation throughput. Each adapter's recorded native frames (its fixtures/*.jsonl),
+// written back as the native lines the harness printed and repeated to >= 100 MB, go through
+//   ceiling: the runtime's LineSplitter (64 KiB chunks, as from a pipe) + JSON.parse, nothing else
+//   adapter: the same, then the adapter's PURE translation (native frame -> event payloads), fed the
+//            way the adapter feeds it (turn boundaries from the client frames kept in the corpus)
+// in the same process, alternating, best of a few passes. The ratio adapter/ceiling is the figure.
+// Not measured here: SessionEventStream (seq, envelope), the Agent SDK's own parse on the Claude path.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CHUNK = 64 * 1024;
+
+function loadFixture(path) {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line))
+    .slice(1) // the header line: harness and CLI version
+    .map((row) => ({ dir: row.dir ?? row.direction, frame: row.frame, turn: row.turn }));
+}
+
+/**
+ * Per adapter: which recorded frames are native lines of the harness (plus the client frames that mark
+ * turns), and how the adapter dispatches them to its translation. `feed(state, frame)` returns the
+ * number of payloads, so that nothing can be optimized away.
+ */
+function adapters(dist) {
+  const claude = import(join(dist, 'claude-code/translate.js'));
+  const codex = import(join(dist, 'codex/translate.js'));
+  const acp = import(join(dist, 'acp/translate.js'));
+  const pi = import(join(dist, 'pi/translate.js'));
+  const amp = import(join(dist, 'amp/translate.js'));
+  const openclaw = import(join(dist, 'openclaw/translate.js'));
+  const zero = {
+    totalTokens: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    outputTokens: 0,
+    reasoningOutputTokens: 0,
+  };
+  return {
+    'claude-code': {
+      // What the Agent SDK hands the adapter: every stdout frame but the control protocol.
+      keep: ({ dir, frame }) => dir === 'out' && !String(frame?.type).startsWith('control_'),
+      async make() {
+        const { createClaudeTranslation, translateFrame } = await claude;
+        return { state: () => createClaudeTranslation(), feed: (state, frame) => translateFrame(state, frame).length };
+      },
+    },
+    codex: {
+      keep: ({ dir, frame }) => dir === 'out' && typeof frame === 'object',
+      async make() {
+        const { createTranslateState, translateNotification } = await codex;
+        return {
+          state: () => createTranslateState(),
+          feed(state, frame) {
+            // The adapter's own handling of responses and turn start/end (codex/adapter.ts), then translation.
+            if (frame.result?.thread && state.threadId === undefined) {
+              state.threadId = frame.result.thread.id;
+              state.totalAtTurnStart = state.lastTotal ?? zero;
+            }
+            if (typeof frame.method !== 'string' || 'id' in frame) return 0;
+            if (frame.method === 'turn/started') {
+              state.totalAtTurnStart = state.lastTotal ?? zero;
+              return 0;
+            }
+            if (frame.method === 'turn/completed') return 1;
+            return translateNotification(state, frame).length;
+          },
+        };
+      },
+    },
+    acp: {
+      keep: ({ dir, frame }) => dir === 'out' || frame?.method === 'session/prompt',
+      async make() {
+        const { beginTurn, createTranslateState, endTurn, translatePermission, translateUpdate } = await acp;
+        return {
+          state: () => ({ translation: createTranslateState(), prompt: undefined, permission: 0 }),
+          feed(state, frame) {
+            const t = state.translation;
+            if (frame.method === 'session/prompt') {
+              state.prompt = frame.id;
+              return beginTurn(t).length;
+            }
+            if (frame.method === 'session/update' && frame.params?.update)
+              return translateUpdate(t, frame.params.update, { inTurn: state.prompt !== undefined }).length;
+            if (frame.method === 'session/request_permission' && frame.params?.toolCall)
+              return translatePermission(t, `perm_${++state.permission}`, frame.params.toolCall, frame.params.options ?? [])
+                .payloads.length;
+            if (state.prompt !== undefined && frame.id === state.prompt && frame.method === undefined) {
+              state.prompt = undefined;
+              return endTurn(t).length;
+            }
+            return 0;
+          },
+        };
+      },
+    },
+    pi: {
+      keep: ({ dir, frame }) => dir === 'out' || frame?.type === 'prompt' || frame?.type === 'abort',
+      async make() {
+        const { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurn, translatePiFrame } = await pi;
+        return {
+          state: () => createPiTranslateState(),
+          feed(state, frame) {
+            if (frame.type === 'prompt') {
+              beginPiTurn(state);
+              return 0;
+            }
+            if (frame.type === 'abort') {
+              state.interruptRequested = true;
+              return 0;
+            }
+            if (frame.type === 'response')
+              return frame.command === 'get_state' && isTurnEndPending(state) ? settleTurn(state).length : 0;
+            return translatePiFrame(state, frame).length;
+          },
+        };
+      },
+    },
+    amp: {
+      // Constructed frames (no live Amp was observed); a turn marker line per turn stands for the prompt.
+      keep: () => true,
+      async make() {
+        const { beginAmpTurn, createAmpTranslateState, translateAmpFrame } = await amp;
+        return {
+          state: () => createAmpTranslateState(),
+          feed(state, frame) {
+            if (frame['reins-bench'] === 'turn') {
+              beginAmpTurn(state);
+              return 0;
+            }
+            return translateAmpFrame(state, frame).length;
+          },
+        };
+      },
+    },
+    openclaw: {
+      // Gateway WebSocket messages rather than stdout lines; measured the same way (one JSON text each).
+      keep: ({ dir, frame }) => dir === 'out' || frame?.method === 'chat.send' || frame?.method === 'chat.abort',
+      async make() {
+        const { beginOpenClawRun, createOpenClawTranslateState, translateOpenClawEvent } = await openclaw;
+        return {
+          state: () => ({ translation: undefined }),
+          feed(state, frame) {
+            if (frame.method === 'chat.send') {
+              state.translation ??= createOpenClawTranslateState(frame.params.sessionKey);
+              beginOpenClawRun(state.translation, frame.params.idempotencyKey);
+              return 0;
+            }
+            if (frame.method === 'chat.abort') {
+              if (state.translation) state.translation.interruptRequested = true;
+              return 0;
+            }
+            if (frame.type !== 'event' || !state.translation) return 0;
+            return translateOpenClawEvent(state.translation, frame).events.length;
+          },
+        };
+      },
+    },
+  };
+}
+
+/** One recorded session per fixture, as the native lines (Buffer); repeated to `targetBytes`. */
+function buildCorpus(fixturesDir, keep, targetBytes) {
+  const sessions = [];
+  for (const name of readdirSync(fixturesDir).filter((file) => file.endsWith('.jsonl')).sort()) {
+    const rows = loadFixture(join(fixturesDir, name));
+    const lines = [];
+    let turn;
+    for (const row of rows) {
+      if (row.turn !== undefined && row.turn !== turn) {
+        turn = row.turn;
+        lines.push(JSON.stringify({ 'reins-bench': 'turn' }));
+      }
+      if (row.frame !== undefined && keep(row)) lines.push(JSON.stringify(row.frame));
+    }
+    if (lines.length > 0) sessions.push(Buffer.from(`${lines.join('\n')}\n`));
+  }
+  const corpus = [];
+  let bytes = 0;
+  let lines = 0;
+  const lineCount = sessions.map((session) => session.reduce((count, byte) => count + (byte === 10 ? 1 : 0), 0));
+  for (let index = 0; bytes < targetBytes; index = (index + 1) % sessions.length) {
+    corpus.push(sessions[index]);
+    bytes += sessions[index].length;
+    lines += lineCount[index];
+  }
+  return { corpus, bytes, lines, fixtures: sessions.length };
+}
+
+/** Splits every session in pipe-sized chunks; `onFrame(state, frame)` after JSON.parse. */
+function pass(LineSplitter, corpus, newState, onFrame) {
+  let payloads = 0;
+  let state;
+  const splitter = new LineSplitter((line) => {
+    payloads += onFrame(state, JSON.parse(line));
+  });
+  const started = process.hrtime.bigint();
+  for (const session of corpus) {
+    state = newState();
+    for (let offset = 0; offset < session.length; offset += CHUNK) splitter.push(session.subarray(offset, offset + CHUNK));
+    splitter.flush();
+  }
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, payloads };
+}
+
+export async function run({ quick, log, root }) {
+  const dist = join(root, 'packages/harnesses/dist');
+  const { LineSplitter } = await import(join(dist, 'runtime/lines.js'));
+  const targetBytes = (quick ? 20 : 100) * 2 ** 20;
+  const passes = quick ? 2 : 3;
+  const out = { targetMB: targetBytes / 2 ** 20, passes, adapters: {} };
+  for (const [id, adapter] of Object.entries(adapters(dist))) {
+    const fixturesDir = join(dist, '../src', id, 'fixtures');
+    const { corpus, bytes, lines, fixtures } = buildCorpus(fixturesDir, adapter.keep, targetBytes);
+    const { state, feed } = await adapter.make();
+    const ceiling = [];
+    const full = [];
+    let payloads = 0;
+    for (let index = 0; index < passes; index++) {
+      ceiling.push(pass(LineSplitter, corpus, () => undefined, () => 1).seconds);
+      const translated = pass(LineSplitter, corpus, state, feed);
+      full.push(translated.seconds);
+      payloads = translated.payloads;
+    }
+    const best = (list) => Math.min(...list);
+    const mb = bytes / 2 ** 20;
+    const entry = {
+      fixtures,
+      corpusMB: Number(mb.toFixed(1)),
+      frames: lines,
+      payloads,
+      ceiling: { framesPerSec: Math.round(lines / best(ceiling)), mbPerSec: Number((mb / best(ceiling)).toFixed(1)), seconds: ceiling },
+      translate: { framesPerSec: Math.round(lines / best(full)), mbPerSec: Number((mb / best(full)).toFixed(1)), seconds: full },
+      ratio: Number((best(ceiling) / best(full)).toFixed(3)),
+    };
+    out.adapters[id] = entry;
+    log(
+      `   ${id}: ${entry.translate.mbPerSec} MB/s (${entry.translate.framesPerSec} frames/s) vs ceiling ${entry.ceiling.mbPerSec} MB/s -> ${(entry.ratio * 100).toFixed(0)}%`,
+    );
+  }
+  return out;
+}
