@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./commands/demo.js')).demoCommand(argv, io),
     summary: 'a scripted session through every pinned harness CLI, side by side (no account)',
   },
+  conformance: {
+    run: async (argv, io) => (await import('./commands/conformance.js')).conformanceCommand(argv, io),
+    summary: 'check an installed harness against the conformance suite, hermetically, and record evidence',
+  },
   doctor: {
     run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
     summary: 'which harnesses are installed, healthy, logged in, and what they can do',

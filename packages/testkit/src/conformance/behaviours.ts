@@ -19,6 +19,8 @@ export interface BehaviourContext {
 
 export interface Behaviour {
   name: string;
+  /** The capability whose `observed` layer this behaviour decides (a failure records it as not observed). */
+  evidences?: CapabilityKey;
   /** Skipped (not failed) unless the adapter implements all of these. */
   requires?: CapabilityKey[];
   run(context: BehaviourContext): Promise<CapabilityKey[]>;
@@ -101,6 +103,7 @@ export const BEHAVIOURS: Behaviour[] = [
   },
   {
     name: 'interrupt',
+    evidences: 'interrupt',
     requires: ['interrupt'],
     async run({ server, open }) {
       server.enqueue(reply().text('Working on it').stall());
@@ -122,6 +125,7 @@ export const BEHAVIOURS: Behaviour[] = [
   },
   {
     name: 'resume in a new process',
+    evidences: 'resume',
     requires: ['resume'],
     async run({ server, open }) {
       server.enqueue(reply().text('Noted the code word.'));
@@ -149,6 +153,7 @@ export const BEHAVIOURS: Behaviour[] = [
   },
   {
     name: 'model switch',
+    evidences: 'liveModelSwitch',
     async run({ server, open, setup }) {
       server.enqueue(reply().text('First model here.'), reply().text('Second model here.'));
       const recorder = await open();
@@ -198,6 +203,7 @@ export const BEHAVIOURS: Behaviour[] = [
   },
   {
     name: 'structured output',
+    evidences: 'structuredOutput',
     requires: ['structuredOutput'],
     async run({ server, open }) {
       const schema = {

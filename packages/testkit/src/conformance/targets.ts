@@ -45,7 +45,14 @@ export function conformanceTargetIds(): HarnessId[] {
   return Object.keys(RECIPES) as HarnessId[];
 }
 
-export function conformanceTarget(id: HarnessId, extra: AnyHarnessOptions = {}): ConformanceTarget {
+export interface TargetOverrides {
+  /** Run this binary instead of the pinned one (`reins conformance` checks the user's own). */
+  binary?: HarnessBinary;
+  /** Merged into the harness options. */
+  harnessOptions?: AnyHarnessOptions;
+}
+
+export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}): ConformanceTarget {
   const recipe = RECIPES[id];
   if (!recipe)
     throw new Error(`No conformance target for ${id}: the pinned CLIs cover ${conformanceTargetIds().join(', ')}.`);
@@ -54,14 +61,14 @@ export function conformanceTarget(id: HarnessId, extra: AnyHarnessOptions = {}):
     ...(recipe.notApplicable ? { notApplicable: recipe.notApplicable } : {}),
     async setup(server) {
       const tempHome = await makeTempHome(`reins-${id}-`);
-      const binary = harnessBinary(id as Parameters<typeof harnessBinary>[0]);
+      const binary = overrides.binary ?? harnessBinary(id as Parameters<typeof harnessBinary>[0]);
       const launch = await harnessLaunch(id as Parameters<typeof harnessLaunch>[0], {
         modelServerUrl: server.url,
         tempHome,
         binary,
         extraModels: [ALTERNATE_MODEL],
       });
-      const harness = await createHarness(id, { ...recipe.options(launch, binary), ...extra });
+      const harness = await createHarness(id, { ...recipe.options(launch, binary), ...overrides.harnessOptions });
       const models: ConformanceModels = {
         primary: launch.home.models[0] ?? 'fake-model',
         alternate: recipe.alternate ?? ALTERNATE_MODEL,
