@@ -72,21 +72,32 @@ const trampoline =
   'links=$("$ip" -o link show | wc -l); ' +
   'if [ "$links" != 1 ]; then echo "hermetic: namespace has $links links, expected only lo" >&2; exit 97; fi; ' +
   'exec "$@"';
+// The command gets a process group of its own, and signals go to that whole group: wrappers such as
+// `npx` do not pass SIGTERM on, and a vitest left behind by an exited npx was seen orphaned.
 const child = spawn(unshare, [...unshareFlags, '/bin/sh', '-c', trampoline, ip, ...command], {
   stdio: 'inherit',
   env: { ...process.env, REINS_HERMETIC: '1' },
+  detached: true,
 });
 
-// Forward the signals a terminal, CI runner or parent test would send; the child decides how to die.
+function signalGroup(signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already empty.
+  }
+}
+
+// Forward the signals a terminal, CI runner or parent test would send; the command decides how to die.
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
-const forward = (signal) => {
-  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-};
+const forward = (signal) => signalGroup(signal);
 for (const signal of forwarded) process.on(signal, forward);
 
 child.on('error', (error) => fail(EXIT_NO_NAMESPACE, `could not start ${unshare}: ${error.message}`));
 child.on('exit', (code, signal) => {
   for (const name of forwarded) process.off(name, forward);
+  // Whatever the command left running in its group would outlive us as an orphan: end it.
+  signalGroup('SIGKILL');
   if (signal) {
     // Die of the same signal so that our parent sees what really happened (exit 128+n for shells).
     process.kill(process.pid, signal);

@@ -1,6 +1,7 @@
 // bin/hermetic.mjs as a process: it puts the command in a loopback-only namespace, marks it, propagates exit
 // codes and signals, and refuses (exit 3, with a reason) when no namespace can be made.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -60,6 +61,31 @@ describe('bin/hermetic.mjs', () => {
   it('forwards SIGTERM and dies of it', async () => {
     const result = await run(node, [launcher, '--', 'sleep', '30'], { killAfterMs: 500 });
     expect(result.signal).toBe('SIGTERM');
+  });
+
+  it('leaves no orphan behind: what the command started in the background is ended with it', async () => {
+    const result = await run(node, [launcher, '--', 'sh', '-c', 'sleep 30 & echo $!']);
+    const pid = Number(result.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Gone, or a zombie waiting for its new parent to reap it: either way no longer running.
+    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
+    expect(['gone', 'Z']).toContain(state);
+  });
+
+  it('delivers SIGTERM to the whole command group, not only to a wrapper that ignores it', async () => {
+    // Like npx: the direct child survives SIGTERM; the sleep below it must get it too, or this takes 30 s.
+    // (A trap handler, not an ignore: an ignored signal would be inherited by sleep.)
+    const started = Date.now();
+    const result = await run(
+      node,
+      [launcher, '--', 'sh', '-c', 'trap "echo wrapper-got-term" TERM; sleep 30; echo wrapper-survived'],
+      {
+        killAfterMs: 500,
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.stdout).toContain('wrapper-survived');
   });
 
   it('prints usage without a command', async () => {
