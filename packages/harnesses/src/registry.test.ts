@@ -11,9 +11,8 @@ describe('harness registry', () => {
     }
   });
 
-  it('has an adapter for every binding id except amp and openclaw so far', () => {
-    const missing = HARNESS_IDS.filter((id) => !availableHarnessIds().includes(id));
-    expect(missing.every((id) => id === 'amp' || id === 'openclaw')).toBe(true);
+  it('has an adapter for every binding id', () => {
+    expect(availableHarnessIds()).toEqual([...HARNESS_IDS]);
   });
 
   it('rejects an unknown id with the known ones listed', async () => {

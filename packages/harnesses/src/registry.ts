@@ -20,6 +20,8 @@ const LOADERS: Partial<Record<HarnessId, Loader>> = {
   'codex-acp': async (options) => (await acp()).createCodexAcpHarness(options),
   hermes: async (options) => (await acp()).createHermesHarness(options),
   pi: async (options) => (await import('./pi/index.js')).createPiHarness(options),
+  openclaw: async (options) => (await import('./openclaw/index.js')).createOpenClawHarness(options),
+  amp: async (options) => (await import('./amp/index.js')).createAmpHarness(options),
   acp: async (options) => {
     // Any ACP agent: the command comes from the options or REINS_ACP_COMMAND ("hermes acp").
     const words = (typeof options.command === 'string' ? options.command : (process.env.REINS_ACP_COMMAND ?? ''))
