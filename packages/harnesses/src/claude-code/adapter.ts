@@ -276,6 +276,8 @@ class ClaudeCodeSession implements Session {
       // The SDK's env REPLACES the child's environment: pass the whole merged environment.
       env,
       includePartialMessages: options.includePartialMessages ?? true,
+      // Subagent text and thinking too, with parent_tool_use_id, so clients can render subagent lanes.
+      forwardSubagentText: true,
       // A coding session gets Claude Code's own system prompt (the SDK default is an empty one).
       systemPrompt: {
         type: 'preset',

@@ -43,6 +43,23 @@ describe('claude-code real: subagents', () => {
       );
     expect(inner.length).toBeGreaterThan(0);
     expect(inner.every((event) => event.parentItemId === taskId)).toBe(true);
+    // The subagent's own text is forwarded in its lane, not mixed into the main thread.
+    const subText = log
+      .ofTurn(turn.turnId)
+      .find(
+        (event) =>
+          event.type === 'item.completed' &&
+          event.item.kind === 'agent_message' &&
+          event.item.text === 'The subagent saw from-sub.',
+      );
+    expect(subText?.parentItemId).toBe(taskId);
+    const mainText = log
+      .ofTurn(turn.turnId)
+      .find(
+        (event) =>
+          event.type === 'item.completed' && event.item.kind === 'agent_message' && event.item.text === 'All done.',
+      );
+    expect(mainText?.parentItemId).toBeUndefined();
     await session.close();
     await log.done;
     expectSoundStream(log.events);

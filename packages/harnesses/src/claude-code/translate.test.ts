@@ -184,31 +184,33 @@ describe('stream-json translation on recorded Claude Code frames', () => {
     expect(said.map((emission) => emission.payload.type)).toEqual(['item.started', 'item.completed']);
   });
 
-  test('subagent frames carry parentItemId; TodoWrite becomes a plan (frame shapes of 2.1.197)', () => {
+  test('Task subagent (recorded): inner items carry parentItemId = the Task call, main-thread items none', () => {
+    const emissions = replay('subagent');
+    const task = completedItems(emissions).find(
+      (item): item is ToolCallItem => item.kind === 'tool_call' && item.tool.kind === 'subagent',
+    );
+    expect(task?.tool).toMatchObject({ name: 'Task', title: 'Inspect folder' });
+    const lane = emissions.filter((emission) => emission.parentItemId === task?.id).map((emission) => emission.payload);
+    expect(lane.some((payload) => payload.type === 'item.completed' && payload.item.kind === 'tool_call')).toBe(true);
+    expect(
+      lane.some(
+        (payload) =>
+          payload.type === 'item.completed' &&
+          payload.item.kind === 'agent_message' &&
+          payload.item.text === 'The subagent saw from-sub.',
+      ),
+    ).toBe(true);
+    const main = emissions.find(
+      (emission) =>
+        emission.payload.type === 'item.completed' &&
+        emission.payload.item.kind === 'agent_message' &&
+        emission.payload.item.text === 'All done.',
+    );
+    expect(main?.parentItemId).toBeUndefined();
+  });
+
+  test('TodoWrite becomes a plan (older CLIs and Amp; 2.1.197 offers TaskCreate/TaskUpdate instead)', () => {
     const state = createClaudeTranslation();
-    const task = translateFrame(state, {
-      type: 'assistant',
-      message: {
-        id: 'msg_1',
-        content: [
-          { type: 'tool_use', id: 'toolu_task', name: 'Task', input: { description: 'Look around', prompt: 'ls' } },
-        ],
-      },
-      parent_tool_use_id: null,
-    });
-    expect(task[0]?.payload).toMatchObject({
-      type: 'item.started',
-      item: { tool: { kind: 'subagent', title: 'Look around' } },
-    });
-    const inner = translateFrame(state, {
-      type: 'assistant',
-      message: {
-        id: 'msg_2',
-        content: [{ type: 'tool_use', id: 'toolu_inner', name: 'Bash', input: { command: 'ls' } }],
-      },
-      parent_tool_use_id: 'toolu_task',
-    });
-    expect(inner[0]?.parentItemId).toBe('toolu_task');
     const plan = translateFrame(state, {
       type: 'assistant',
       message: {
