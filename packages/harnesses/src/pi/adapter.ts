@@ -263,6 +263,19 @@ class PiSession implements Session {
     } catch (error) {
       await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
       const cause = ReinsError.from(error, 'protocol_error', { harness: 'pi', operation: 'start' });
+      // 0.73.1 refuses an unknown --model at launch: stderr 'Error: Model "x" not found.' and exit 1.
+      const missingModel = /Model "([^"]+)" not found/.exec(this.process.stderr.text());
+      if (missingModel) {
+        throw unsupportedModelError(
+          missingModel[1] as string,
+          'Pi does not know this model (pi --list-models lists them)',
+          {
+            harness: 'pi',
+            operation: 'start',
+            cause,
+          },
+        );
+      }
       if (this.spec.resume) {
         throw new ReinsError(
           'resume_failed',

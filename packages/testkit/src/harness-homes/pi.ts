@@ -34,6 +34,12 @@ export const buildPiHome: HarnessHomeBuilder = async (options) => {
       },
     },
   });
+  // 0.73.1 retries 3 times at 2, 4, 8 s, and under it the OpenAI SDK retries each 5xx twice more on its
+  // own (retry.provider.maxRetries), using up scripted replies: short retries, no hidden ones.
+  const settingsJson = await writeConfig(join(agentDir, 'settings.json'), {
+    retry: { enabled: true, maxRetries: 2, baseDelayMs: 50, provider: { maxRetries: 0 } },
+    quietStartup: true,
+  });
   return {
     id: 'pi',
     env: {
@@ -47,6 +53,6 @@ export const buildPiHome: HarnessHomeBuilder = async (options) => {
     args: ['--mode', 'rpc', '--provider', 'fake', '--model', model, '--session-dir', sessionDir, '--offline'],
     home,
     models,
-    files: [modelsJson],
+    files: [modelsJson, settingsJson],
   };
 };
