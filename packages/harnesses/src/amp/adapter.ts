@@ -35,6 +35,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { AMP_BINARY } from './discovery.js';
 import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
@@ -294,7 +295,8 @@ class AmpHarness implements Harness {
 
   async capabilities(): Promise<CapabilityMatrix> {
     const discovery = await this.discover();
-    return computeCapabilities({
+    return capabilitiesFor({
+      harness: 'amp',
       implemented: AMP_IMPLEMENTED,
       ...(discovery.found ? { binary: discovery.binary } : {}),
     });

@@ -37,6 +37,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec, versionFromUserAgent } from './discovery.js';
@@ -849,8 +850,14 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     },
 
     async capabilities(): Promise<CapabilityMatrix> {
-      // Codex advertises no capability list of its own; `observed` comes from the evidence store.
-      return computeCapabilities({ implemented: CODEX_IMPLEMENTED });
+      // Codex advertises no capability list of its own; `observed` comes from the evidence store,
+      // for the binary discovery finds now (a new binary starts with nothing observed).
+      const found = await discover();
+      return capabilitiesFor({
+        harness: 'codex',
+        implemented: CODEX_IMPLEMENTED,
+        ...(found.found ? { binary: found.binary } : {}),
+      });
     },
 
     async models(): Promise<ModelInfo[]> {

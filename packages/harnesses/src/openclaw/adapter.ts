@@ -44,6 +44,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { type BinarySpec, fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import {
@@ -461,7 +462,8 @@ class OpenClawHarness implements Harness {
 
   async capabilities(): Promise<CapabilityMatrix> {
     const discovery = await this.discover();
-    return computeCapabilities({
+    return capabilitiesFor({
+      harness: 'openclaw',
       implemented: OPENCLAW_IMPLEMENTED,
       ...(discovery.found ? { binary: discovery.binary } : {}),
     });

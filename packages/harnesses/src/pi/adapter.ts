@@ -48,6 +48,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY } from './discovery.js';
@@ -567,7 +568,8 @@ class PiHarness implements Harness {
 
   async capabilities(): Promise<CapabilityMatrix> {
     const discovery = await this.discover();
-    return computeCapabilities({
+    return capabilitiesFor({
+      harness: 'pi',
       implemented: PI_IMPLEMENTED,
       ...(discovery.found ? { binary: discovery.binary } : {}),
     });
