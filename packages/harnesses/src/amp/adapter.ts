@@ -13,7 +13,6 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import {
   type CapabilityMatrix,
-  computeCapabilities,
   type DiscoveredBinary,
   type Discovery,
   type Effort,

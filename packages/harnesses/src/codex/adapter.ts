@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import {
   acceptStructuredOutput,
   type CapabilityMatrix,
-  computeCapabilities,
   type Discovery,
   type Effort,
   type Harness,

@@ -19,7 +19,6 @@ import { createServer } from 'node:net';
 import { isAbsolute } from 'node:path';
 import {
   type CapabilityMatrix,
-  computeCapabilities,
   type DiscoveredBinary,
   type Discovery,
   type Effort,

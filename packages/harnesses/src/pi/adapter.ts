@@ -21,7 +21,6 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   type CapabilityMatrix,
-  computeCapabilities,
   type DiscoveredBinary,
   type Discovery,
   type Effort,
