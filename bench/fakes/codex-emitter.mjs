@@ -36,7 +36,9 @@ const TURN_START = responseTo('turn/start');
 const TURN_STARTED = find((frame) => frame.method === 'turn/started');
 const MESSAGE_STARTED = find((frame) => frame.method === 'item/started' && frame.params.item.type === 'agentMessage');
 const MESSAGE_DELTA = find((frame) => frame.method === 'item/agentMessage/delta');
-const MESSAGE_COMPLETED = find((frame) => frame.method === 'item/completed' && frame.params.item.type === 'agentMessage');
+const MESSAGE_COMPLETED = find(
+  (frame) => frame.method === 'item/completed' && frame.params.item.type === 'agentMessage',
+);
 const TURN_COMPLETED = find((frame) => frame.method === 'turn/completed');
 
 const frames = Number(process.env.BENCH_FRAMES ?? 1000);

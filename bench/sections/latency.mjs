@@ -25,7 +25,10 @@ async function reinsDelays({ benchDir, root, createHarness }, turns) {
   const emitter = join(benchDir, 'fakes/codex-emitter.mjs');
   const results = [];
   for (const { frames, rate, keep } of turns) {
-    const harness = await createHarness('codex', { binaryPath: emitter, baseEnv: emitterEnv(benchDir, root, frames, rate) });
+    const harness = await createHarness('codex', {
+      binaryPath: emitter,
+      baseEnv: emitterEnv(benchDir, root, frames, rate),
+    });
     const session = await harness.createSession({ cwd: process.cwd() });
     const delays = [];
     let finished;
@@ -38,12 +41,14 @@ async function reinsDelays({ benchDir, root, createHarness }, turns) {
         else if (event.type === 'turn.completed') finished(event);
       }
     })();
+    const cpu = process.cpuUsage();
     await session.send('go');
     const terminal = await deadline(done, 60_000 + (frames / rate) * 2000, 'emitter turn');
+    const used = process.cpuUsage(cpu);
     await session.close();
     await deadline(consumer, 10_000, 'event stream end');
     if (terminal.outcome.status !== 'completed') throw new Error(`emitter turn ${terminal.outcome.status}`);
-    if (keep) results.push({ frames, rate, delays });
+    if (keep) results.push({ frames, rate, delays, cpuMicros: used.user + used.system });
   }
   return results;
 }
@@ -70,10 +75,12 @@ async function floorDelays({ benchDir, root, LineSplitter }, turns) {
     const send = (id, method, params) => child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
     send(1, 'initialize', {});
     send(2, 'thread/start', {});
+    const cpu = process.cpuUsage();
     send(3, 'turn/start', {});
     await deadline(done, 60_000 + (frames / rate) * 2000, 'floor turn');
+    const used = process.cpuUsage(cpu);
     await closeGroup(child, exited);
-    if (keep) results.push({ frames, rate, delays });
+    if (keep) results.push({ frames, rate, delays, cpuMicros: used.user + used.system });
   }
   return results;
 }
@@ -82,16 +89,36 @@ export async function run({ quick, log, benchDir, root }) {
   const { createHarness } = await import('@reins/harnesses');
   const { LineSplitter } = await import(join(root, 'packages/harnesses/dist/runtime/lines.js'));
   const seconds = quick ? 1 : 3;
-  // A short warm-up turn first (JIT), then the measured turns; each turn is a fresh session.
-  const turns = [
-    { frames: 2000, rate: 10_000, keep: false },
-    { frames: 1000 * seconds, rate: 1000, keep: true },
-    { frames: 10_000 * seconds, rate: 10_000, keep: true },
-  ];
+  const reps = quick ? 1 : 2;
   const deps = { benchDir, root, createHarness, LineSplitter };
-  const out = { seconds, rates: {} };
-  const floor = await floorDelays(deps, turns);
-  const reins = await reinsDelays(deps, turns);
+  // Warm-up (JIT, page cache) for both readers, unmeasured; then floor and Reins alternate per rate
+  // so that both see the same machine load. Each turn is a fresh session (and child).
+  const warmUp = [{ frames: 10_000, rate: 10_000, keep: false }];
+  await floorDelays(deps, warmUp);
+  await reinsDelays(deps, warmUp);
+  const floor = [];
+  const reins = [];
+  for (const rate of [1000, 10_000]) {
+    const turn = [{ frames: rate * seconds, rate, keep: true }];
+    const pooled = {
+      floor: { frames: 0, rate, delays: [], cpuMicros: 0 },
+      reins: { frames: 0, rate, delays: [], cpuMicros: 0 },
+    };
+    for (let rep = 0; rep < reps; rep++) {
+      for (const [name, measure] of [
+        ['floor', floorDelays],
+        ['reins', reinsDelays],
+      ]) {
+        const [result] = await measure(deps, turn);
+        pooled[name].frames += result.frames;
+        pooled[name].delays.push(...result.delays);
+        pooled[name].cpuMicros += result.cpuMicros;
+      }
+    }
+    floor.push(pooled.floor);
+    reins.push(pooled.reins);
+  }
+  const out = { seconds, reps, rates: {} };
   for (const [index, measured] of reins.entries()) {
     const base = floor[index];
     const entry = {
@@ -100,10 +127,13 @@ export async function run({ quick, log, benchDir, root }) {
       reinsMicros: summarize(measured.delays, { p99: true, digits: 1 }),
       floorMicros: summarize(base.delays, { p99: true, digits: 1 }),
     };
+    // CPU time of this process per frame during the turn: the load-independent cost behind the delays.
+    entry.reinsCpuMicrosPerFrame = Number((measured.cpuMicros / measured.frames).toFixed(2));
+    entry.floorCpuMicrosPerFrame = Number((base.cpuMicros / base.frames).toFixed(2));
     entry.addedP99Micros = Number((entry.reinsMicros.p99 - entry.floorMicros.p99).toFixed(1));
     out.rates[`${measured.rate}/s`] = entry;
     log(
-      `   ${measured.rate}/s: reins p50 ${entry.reinsMicros.p50} µs p99 ${entry.reinsMicros.p99} µs max ${entry.reinsMicros.max} µs | floor p50 ${entry.floorMicros.p50} p99 ${entry.floorMicros.p99} max ${entry.floorMicros.max} (received ${entry.received}/${entry.frames})`,
+      `   ${measured.rate}/s: reins p50 ${entry.reinsMicros.p50} µs p99 ${entry.reinsMicros.p99} µs max ${entry.reinsMicros.max} µs | floor p50 ${entry.floorMicros.p50} p99 ${entry.floorMicros.p99} max ${entry.floorMicros.max} (received ${entry.received}/${entry.frames}); cpu/frame reins ${entry.reinsCpuMicrosPerFrame} µs floor ${entry.floorCpuMicrosPerFrame} µs`,
     );
   }
   return out;

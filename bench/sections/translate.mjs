@@ -86,8 +86,12 @@ function adapters(dist) {
             if (frame.method === 'session/update' && frame.params?.update)
               return translateUpdate(t, frame.params.update, { inTurn: state.prompt !== undefined }).length;
             if (frame.method === 'session/request_permission' && frame.params?.toolCall)
-              return translatePermission(t, `perm_${++state.permission}`, frame.params.toolCall, frame.params.options ?? [])
-                .payloads.length;
+              return translatePermission(
+                t,
+                `perm_${++state.permission}`,
+                frame.params.toolCall,
+                frame.params.options ?? [],
+              ).payloads.length;
             if (state.prompt !== undefined && frame.id === state.prompt && frame.method === undefined) {
               state.prompt = undefined;
               return endTurn(t).length;
@@ -165,7 +169,9 @@ function adapters(dist) {
 /** One recorded session per fixture, as the native lines (Buffer); repeated to `targetBytes`. */
 function buildCorpus(fixturesDir, keep, targetBytes) {
   const sessions = [];
-  for (const name of readdirSync(fixturesDir).filter((file) => file.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(fixturesDir)
+    .filter((file) => file.endsWith('.jsonl'))
+    .sort()) {
     const rows = loadFixture(join(fixturesDir, name));
     const lines = [];
     let turn;
@@ -200,7 +206,8 @@ function pass(LineSplitter, corpus, newState, onFrame) {
   const started = process.hrtime.bigint();
   for (const session of corpus) {
     state = newState();
-    for (let offset = 0; offset < session.length; offset += CHUNK) splitter.push(session.subarray(offset, offset + CHUNK));
+    for (let offset = 0; offset < session.length; offset += CHUNK)
+      splitter.push(session.subarray(offset, offset + CHUNK));
     splitter.flush();
   }
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, payloads };
@@ -220,7 +227,14 @@ export async function run({ quick, log, root }) {
     const full = [];
     let payloads = 0;
     for (let index = 0; index < passes; index++) {
-      ceiling.push(pass(LineSplitter, corpus, () => undefined, () => 1).seconds);
+      ceiling.push(
+        pass(
+          LineSplitter,
+          corpus,
+          () => undefined,
+          () => 1,
+        ).seconds,
+      );
       const translated = pass(LineSplitter, corpus, state, feed);
       full.push(translated.seconds);
       payloads = translated.payloads;
@@ -232,8 +246,16 @@ export async function run({ quick, log, root }) {
       corpusMB: Number(mb.toFixed(1)),
       frames: lines,
       payloads,
-      ceiling: { framesPerSec: Math.round(lines / best(ceiling)), mbPerSec: Number((mb / best(ceiling)).toFixed(1)), seconds: ceiling },
-      translate: { framesPerSec: Math.round(lines / best(full)), mbPerSec: Number((mb / best(full)).toFixed(1)), seconds: full },
+      ceiling: {
+        framesPerSec: Math.round(lines / best(ceiling)),
+        mbPerSec: Number((mb / best(ceiling)).toFixed(1)),
+        seconds: ceiling,
+      },
+      translate: {
+        framesPerSec: Math.round(lines / best(full)),
+        mbPerSec: Number((mb / best(full)).toFixed(1)),
+        seconds: full,
+      },
       ratio: Number((best(ceiling) / best(full)).toFixed(3)),
     };
     out.adapters[id] = entry;

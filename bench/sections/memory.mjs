@@ -1,0 +1,118 @@
+// Figure 5: memory of the Reins process per idle session (the harness children are other processes
+// and not counted), with 1, 10 and 100 sessions of the codex adapter on an idle fake app-server
+// (bench/fakes/codex-idle.sh) and of the claude-code adapter (one Agent SDK query() each) on an idle
+// fake claude (bench/fakes/claude-idle.sh). Each count runs in a fresh Node process with --expose-gc: one session
+// is opened and closed first (code loaded, JIT warm), then RSS after GC is taken before and after
+// opening N sessions; the figure is the difference divided by N.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const COUNTS = [1, 10, 100];
+
+const fixtureRows = (root, harness) =>
+  readFileSync(join(root, `packages/harnesses/src/${harness}/fixtures/text-turn.jsonl`), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line))
+    .slice(1);
+
+/** The recorded initialize answers, for the idle fakes. */
+function recordedResults(root) {
+  const rows = fixtureRows(root, 'codex');
+  const resultOf = (method) => {
+    const id = rows.find((row) => row.dir === 'in' && row.frame.method === method)?.frame.id;
+    return JSON.stringify(
+      rows.find((row) => row.dir === 'out' && row.frame.id === id && !row.frame.method)?.frame.result,
+    );
+  };
+  const claudeInit = fixtureRows(root, 'claude-code').find((row) => row.frame?.type === 'control_response')?.frame;
+  return {
+    BENCH_INIT_RESULT: resultOf('initialize'),
+    BENCH_THREAD_RESULT: resultOf('thread/start'),
+    BENCH_CLAUDE_INIT: JSON.stringify(claudeInit?.response?.response),
+  };
+}
+
+export async function run({ quick, log, benchDir, root }) {
+  const out = { harnesses: {} };
+  const env = { ...process.env, ...recordedResults(root), BENCH_FAKES: join(benchDir, 'fakes') };
+  for (const harness of ['codex', 'claude-code']) {
+    const counts = {};
+    out.harnesses[harness] = counts;
+    for (const count of quick ? [1, 10] : COUNTS) {
+      const stdout = execFileSync(
+        process.execPath,
+        ['--expose-gc', fileURLToPath(import.meta.url), harness, String(count)],
+        {
+          env,
+          encoding: 'utf8',
+          timeout: 300_000,
+        },
+      );
+      const measured = JSON.parse(stdout.trim().split('\n').at(-1));
+      counts[count] = measured;
+      log(
+        `   ${harness} ${count} idle session(s): ${measured.rssPerSessionMB} MB RSS, ${measured.heapPerSessionMB} MB heap per session (RSS ${measured.baseRssMB} -> ${measured.afterRssMB} MB)`,
+      );
+    }
+  }
+  return out;
+}
+
+// ---- the measuring child -------------------------------------------------------------------------
+
+async function settle() {
+  for (let index = 0; index < 3; index++) {
+    globalThis.gc();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return process.memoryUsage();
+}
+
+async function child(id, count) {
+  const { createHarness } = await import('@reins/harnesses');
+  const harness = await createHarness(id, {
+    binaryPath: join(process.env.BENCH_FAKES, id === 'codex' ? 'codex-idle.sh' : 'claude-idle.sh'),
+    baseEnv: {
+      PATH: process.env.PATH,
+      BENCH_INIT_RESULT: process.env.BENCH_INIT_RESULT,
+      BENCH_THREAD_RESULT: process.env.BENCH_THREAD_RESULT,
+      BENCH_CLAUDE_INIT: process.env.BENCH_CLAUDE_INIT,
+      // The namespace maps the user to root; Claude's bypass posture wants this then (the fake ignores it).
+      IS_SANDBOX: '1',
+    },
+  });
+  const consume = (session) =>
+    (async () => {
+      for await (const _event of session.events);
+    })();
+  const warm = await harness.createSession({ cwd: process.cwd() });
+  const warmDone = consume(warm);
+  await warm.close();
+  await warmDone;
+  const base = await settle();
+  const sessions = [];
+  for (let index = 0; index < count; index++) {
+    const session = await harness.createSession({ cwd: process.cwd() });
+    sessions.push({ session, done: consume(session) });
+  }
+  const after = await settle();
+  const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
+  const result = {
+    sessions: count,
+    baseRssMB: mb(base.rss),
+    afterRssMB: mb(after.rss),
+    rssPerSessionMB: mb((after.rss - base.rss) / count),
+    heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
+    externalPerSessionMB: mb((after.external + after.arrayBuffers - base.external - base.arrayBuffers) / count),
+  };
+  for (const { session, done } of sessions) {
+    await session.close();
+    await done;
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await child(process.argv[2], Number(process.argv[3]));
