@@ -11,7 +11,6 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import {
   acceptStructuredOutput,
   assertValidSchema,
-  computeCapabilities,
   type DiscoveredBinary,
   type Discovery,
   type Effort,
@@ -40,6 +39,7 @@ import {
 } from '@reins/core';
 import { defaultClassifyTool, type TranslationState } from '../protocols/stream-json/index.js';
 import {
+  capabilitiesFor,
   fingerprintBinary,
   type HarnessOptions,
   HarnessProcess,
@@ -799,7 +799,8 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
 
     async capabilities() {
       const found = await discover();
-      return computeCapabilities({
+      return capabilitiesFor({
+        harness: 'claude-code',
         implemented: claudeCodeImplemented,
         ...(found.found ? { binary: found.binary } : {}),
       });
