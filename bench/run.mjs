@@ -91,11 +91,11 @@ const { targets } = await import('./lib/targets.mjs');
 results.targets = targets(results.sections);
 results.finishedAt = new Date().toISOString();
 
-const { renderTable } = await import('./lib/table.mjs');
-process.stdout.write(renderTable(results));
-
 const resultsDir = join(BENCH_DIR, 'results');
 await mkdir(resultsDir, { recursive: true });
 const file = join(resultsDir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+
+const { renderTable } = await import('./lib/table.mjs');
+process.stdout.write(renderTable(results));
 process.stdout.write(`\nAll figures: ${file}\n`);

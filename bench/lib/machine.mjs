@@ -1,14 +1,12 @@
 // The machine description stored with every result: the figures mean little without it.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
 
-const require = createRequire(import.meta.url);
-
-function packageVersion(name, from) {
+/** The version in node_modules/<name>/package.json under `dir` (read directly: exports may hide it). */
+function packageVersion(name, dir) {
   try {
-    const path = require.resolve(`${name}/package.json`, { paths: [from] });
-    return JSON.parse(readFileSync(path, 'utf8')).version;
+    return JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
   } catch {
     return null;
   }
@@ -35,7 +33,7 @@ export async function machine(benchDir) {
     node: process.version,
     cli,
     packages: {
-      '@anthropic-ai/claude-agent-sdk': packageVersion('@anthropic-ai/claude-agent-sdk', benchDir),
+      '@anthropic-ai/claude-agent-sdk': packageVersion('@anthropic-ai/claude-agent-sdk', join(benchDir, '..')),
       '@openai/codex-sdk': packageVersion('@openai/codex-sdk', benchDir),
     },
   };

@@ -1,3 +1,127 @@
+// The terminal report: one table per figure, then the targets. Every number here is also in the JSON.
+import { cell } from './stats.mjs';
+
+function table(headers, rows) {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const line = (cells) =>
+    cells
+      .map((value, column) => String(value).padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+const fixed = (value, digits = 2) => (typeof value === 'number' ? value.toFixed(digits) : 'n/a');
+
 export function renderTable(results) {
-  return JSON.stringify(results.sections, (k, v) => (k === 'samples' ? undefined : v), 2);
+  const { sections, machine } = results;
+  const parts = [
+    `\nReins bench ${results.quick ? '(--quick) ' : ''}${results.startedAt}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryMB} MB, node ${machine.node}, load ${machine.loadAverageAtStart.join(' ')}`,
+    `CLIs: ${Object.entries(machine.cli)
+      .map(([id, version]) => `${id} ${version}`)
+      .join(', ')}; peers: ${Object.entries(machine.packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
+  ];
+  const turns = sections.turns;
+  if (turns?.paths) {
+    const rows = [];
+    const best = {
+      'claude-code': turns.paths['claude.agent-sdk'],
+      'claude-agent-acp': turns.paths['claude.agent-sdk'],
+      codex: turns.paths['codex.raw-app-server'],
+    };
+    for (const [id, path] of Object.entries(turns.paths)) {
+      const reference = best[path.harness];
+      const vs = (figure) => {
+        const mine = figure === 'cold' ? path.cold.turnEndMs.median : path.warm.turnEndMs.median;
+        const theirs = figure === 'cold' ? reference?.cold.turnEndMs.median : reference?.warm.turnEndMs.median;
+        return mine && theirs ? `${(mine / theirs).toFixed(2)}x` : 'n/a';
+      };
+      rows.push([
+        path.label,
+        cell(path.cold.firstTextMs),
+        cell(path.cold.turnEndMs),
+        vs('cold'),
+        cell(path.warm.turnEndMs),
+        vs('warm'),
+        cell(path.warm.firstTurnEndMs),
+        path.errors.length > 0 ? `${path.errors.length} error(s): ${path.errors[0].slice(0, 60)}` : '',
+      ]);
+      void id;
+    }
+    parts.push(
+      `\n1-2. Turns (median (min-max); cold n=${turns.coldRuns}, warm = turns 2-${turns.warmTurns} of one session; ratio vs the best raw path)`,
+      table(
+        ['path', 'cold first text', 'cold turn end', 'ratio', 'warm turn end', 'ratio', 'warm turn 1', 'errors'],
+        rows,
+      ),
+    );
+  }
+  const translate = sections.translate;
+  if (translate?.adapters) {
+    const rows = Object.entries(translate.adapters).map(([id, entry]) => [
+      id,
+      entry.fixtures,
+      entry.corpusMB,
+      entry.frames,
+      entry.ceiling.mbPerSec,
+      entry.translate.mbPerSec,
+      entry.translate.framesPerSec,
+      `${(entry.ratio * 100).toFixed(0)}%`,
+    ]);
+    parts.push(
+      `\n3. Translation throughput (best of ${translate.passes} passes; ceiling = LineSplitter + JSON.parse on the same corpus)`,
+      table(
+        ['adapter', 'fixtures', 'corpus MB', 'frames', 'ceiling MB/s', 'translate MB/s', 'frames/s', 'of ceiling'],
+        rows,
+      ),
+    );
+  }
+  const latency = sections.latency;
+  if (latency?.rates) {
+    const rows = Object.entries(latency.rates).map(([rate, entry]) => [
+      rate,
+      entry.frames,
+      `${fixed(entry.reinsMicros.p50, 0)} / ${fixed(entry.reinsMicros.p99, 0)} / ${fixed(entry.reinsMicros.max, 0)}`,
+      `${fixed(entry.floorMicros.p50, 0)} / ${fixed(entry.floorMicros.p99, 0)} / ${fixed(entry.floorMicros.max, 0)}`,
+      `${fixed(entry.reinsCpuMicrosPerFrame, 1)} / ${fixed(entry.floorCpuMicrosPerFrame, 1)}`,
+    ]);
+    parts.push(
+      '\n4. Latency per event, native line written -> consumer (µs; Reins = session.events, floor = bare split + parse)',
+      table(['rate', 'frames', 'Reins p50 / p99 / max', 'floor p50 / p99 / max', 'CPU µs/frame Reins / floor'], rows),
+    );
+  }
+  const memory = sections.memory;
+  if (memory?.harnesses) {
+    const rows = [];
+    for (const [harness, counts] of Object.entries(memory.harnesses)) {
+      for (const [count, entry] of Object.entries(counts)) {
+        rows.push([
+          harness,
+          count,
+          fixed(entry.rssPerSessionMB, 3),
+          fixed(entry.heapPerSessionMB, 3),
+          `${fixed(entry.baseRssMB, 1)} -> ${fixed(entry.afterRssMB, 1)}`,
+        ]);
+      }
+    }
+    parts.push(
+      '\n5. Memory of the Reins process per idle session (harness children excluded; after GC)',
+      table(['adapter', 'sessions', 'RSS MB/session', 'heap MB/session', 'RSS MB'], rows),
+    );
+  }
+  for (const [name, section] of Object.entries(sections)) {
+    if (section?.error) parts.push(`\n${name}: FAILED: ${section.error}`);
+  }
+  parts.push(
+    '\nTargets',
+    table(
+      ['', 'target', 'figure'],
+      results.targets.map((t) => [t.status.toUpperCase(), t.target, t.detail]),
+    ),
+  );
+  return `${parts.join('\n')}\n`;
 }

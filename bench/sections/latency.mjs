@@ -11,7 +11,7 @@ import { summarize } from '../lib/stats.mjs';
 const stampOf = (text) => BigInt(text.slice(text.indexOf('@') + 1));
 const micros = (from) => Number(process.hrtime.bigint() - from) / 1000;
 
-function emitterEnv(benchDir, root, frames, rate) {
+function emitterEnv(root, frames, rate) {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     BENCH_CODEX_FIXTURE: join(root, 'packages/harnesses/src/codex/fixtures/text-turn.jsonl'),
@@ -27,7 +27,7 @@ async function reinsDelays({ benchDir, root, createHarness }, turns) {
   for (const { frames, rate, keep } of turns) {
     const harness = await createHarness('codex', {
       binaryPath: emitter,
-      baseEnv: emitterEnv(benchDir, root, frames, rate),
+      baseEnv: emitterEnv(root, frames, rate),
     });
     const session = await harness.createSession({ cwd: process.cwd() });
     const delays = [];
@@ -58,7 +58,7 @@ async function floorDelays({ benchDir, root, LineSplitter }, turns) {
   const results = [];
   for (const { frames, rate, keep } of turns) {
     const child = spawn(join(benchDir, 'fakes/codex-emitter.mjs'), ['app-server'], {
-      env: emitterEnv(benchDir, root, frames, rate),
+      env: emitterEnv(root, frames, rate),
       stdio: ['pipe', 'pipe', 'inherit'],
       detached: true,
     });
