@@ -41,7 +41,9 @@ describe('copilot 1.0.102', () => {
   it('cancel mid-turn', () => cancelTurn(rig));
   // session/load only (session/resume answers -32601 in 1.0.102).
   it('resume in a new process', () => resumeInNewProcess(rig));
-  it('model switch', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2'));
+  // 1.0.102 in BYOK mode lists no models (no model config option, no `models`) and takes any id
+  // through the unadvertised session/set_model, so an unknown id cannot be refused up front.
+  it('model switch', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2', { listsModels: false }));
   // 1.0.102 reports the 400 as message text "Error: 400 ..." with stopReason end_turn.
   it('provider error', async () => {
     const completed = await providerError(rig);
