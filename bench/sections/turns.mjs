@@ -457,7 +457,7 @@ export async function run({ quick, log, benchDir }) {
   const server = await startModelServer();
   server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
   const coldRuns = quick ? 3 : 7;
-  const warmSessions = quick ? 1 : 1;
+  const warmSessions = quick ? 1 : 2;
   const loadCodexSdk = () => import(join(benchDir, 'node_modules/@openai/codex-sdk/dist/index.js'));
   const paths = turnPaths({ loadCodexSdk });
   const state = new Map();
