@@ -52,6 +52,26 @@ describe('streamViolations', () => {
     expect(problems).toMatch(/reasoning item r still open at turn end/);
   });
 
+  it('allows the same text again after another item settled in between (a retry), not back to back', () => {
+    const events = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.emit(message('m1', 'same'));
+      s.emit({
+        type: 'item.completed',
+        item: {
+          kind: 'tool_call',
+          id: 't',
+          status: 'failed',
+          tool: { kind: 'other', name: 'StructuredOutput' },
+          input: {},
+        },
+      });
+      s.emit(message('m2', 'same'));
+      s.completeTurn({ outcome: { status: 'completed' } });
+    });
+    expect(streamViolations(events)).toEqual([]);
+  });
+
   it('flags events after a turn finished and a close without terminal', () => {
     const events = log((s) => {
       s.startTurn({ text: 'a' });

@@ -2,7 +2,7 @@
 // seq from 1 with no gaps, one session and harness throughout, exactly one turn.completed per
 // turn.started, no turn events after the terminal, every started item completed once and before
 // its turn ends, item ids stable (a completed item was started under the same id and kind), and
-// no assistant text delivered twice within a turn.
+// no assistant text delivered twice in a row within a turn.
 import type { ReinsEvent } from '@reins/core';
 
 export function streamViolations(events: readonly ReinsEvent[]): string[] {
@@ -18,7 +18,8 @@ export function streamViolations(events: readonly ReinsEvent[]): string[] {
   const finished = new Set<string>();
   const open = new Map<string, string>();
   const completedItems = new Set<string>();
-  const messageTexts = new Map<string, Set<string>>();
+  /** The last settled assistant text per turn, forgotten when another item settles in between. */
+  const lastMessage = new Map<string, string>();
   for (const event of events) {
     const at = `seq ${event.seq} (${event.type})`;
     if (event.turnId !== null && finished.has(event.turnId))
@@ -52,10 +53,14 @@ export function streamViolations(events: readonly ReinsEvent[]): string[] {
         open.delete(event.item.id);
         completedItems.add(event.item.id);
         if (event.item.kind === 'agent_message' && event.item.text.trim() !== '' && event.turnId !== null) {
-          const seen = messageTexts.get(event.turnId) ?? new Set<string>();
-          if (seen.has(event.item.text)) problems.push(`${at}: assistant text repeated in turn ${event.turnId}`);
-          seen.add(event.item.text);
-          messageTexts.set(event.turnId, seen);
+          // An adapter that duplicates text (partial and final, replayed history) emits the same message
+          // back to back; a model that says the same thing again after a tool round is not a duplicate.
+          if (lastMessage.get(event.turnId) === event.item.text) {
+            problems.push(`${at}: assistant text repeated in turn ${event.turnId}`);
+          }
+          lastMessage.set(event.turnId, event.item.text);
+        } else if (event.turnId !== null && event.item.kind !== 'agent_message') {
+          lastMessage.delete(event.turnId);
         }
         break;
       }
