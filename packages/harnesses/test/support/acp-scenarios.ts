@@ -65,11 +65,17 @@ export async function shellTurn(
   return tool;
 }
 
-export async function writeTurn(rig: AcpRig): Promise<ToolCallItem> {
-  rig.server.enqueue(
-    reply().writeFile('written-by-tool.txt', 'written by fake model\n'),
-    reply().text('The file is written.'),
-  );
+/** `toolCall`: the raw tool call to script instead of the model server's write recipe. */
+export async function writeTurn(
+  rig: AcpRig,
+  options: { toolCall?: (path: string, content: string) => [string, unknown] } = {},
+): Promise<ToolCallItem> {
+  const target = join(rig.workspace, 'written-by-tool.txt');
+  const content = 'written by fake model\n';
+  const first = options.toolCall
+    ? reply().toolCall(...options.toolCall(target, content))
+    : reply().writeFile(target, content);
+  rig.server.enqueue(first, reply().text('The file is written.'));
   const { session, reader } = await rig.open();
   await session.send('Write the file please.');
   const { events, completed } = await reader.turn(TURN_MS);
