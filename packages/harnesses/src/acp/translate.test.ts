@@ -140,14 +140,14 @@ describe('claude-agent-acp 0.23.1 frames', () => {
 
   it('file write: an edit tool is a file_change, the completing update without title keeps the name', async () => {
     const { turns } = replay(await load('claude-agent-acp-file-write-turn'));
-    const tool = completedItems(turns[1] as EventPayload[]).find((item): item is ToolCallItem => item.kind === 'tool_call');
+    const tool = completedItems(turns[1] as EventPayload[]).find(
+      (item): item is ToolCallItem => item.kind === 'tool_call',
+    );
     expect(tool).toMatchObject({
       status: 'completed',
       tool: { kind: 'file_change', name: 'Write', title: expect.stringMatching(/^Write .*written-by-tool\.txt$/) },
     });
     expect(tool?.output?.structured).toMatch(/^File created successfully at: .*written-by-tool\.txt$/);
-  });
-    expect(tool?.output?.structured).toBe('File created successfully at: written-by-tool.txt');
   });
 
   it('load replays history outside a turn: user messages marked replay, nothing opens a turn', async () => {
