@@ -244,7 +244,8 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: 'provider error surfaced',
     async run({ server, open }) {
-      for (let i = 0; i < 6; i++) server.enqueue(reply().httpError(500, undefined));
+      // Enough failures to outlast a harness's own retries (Copilot retries five times).
+      for (let i = 0; i < 10; i++) server.enqueue(reply().httpError(500, undefined));
       const recorder = await open();
       const terminal = await recorder.turn('This will hit a server error.', {}, 120_000);
       check(terminal.outcome.status === 'failed', `outcome on HTTP 500 ${JSON.stringify(terminal.outcome)}`);

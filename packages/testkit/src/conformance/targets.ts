@@ -24,6 +24,8 @@ const acpAgent: OptionsFor = (launch, binary) => ({
 
 interface Recipe {
   options: OptionsFor;
+  /** The model to start on, when the harness names the home's first model differently. */
+  primary?: string;
   /** The model to switch to, when the harness does not take the extra fake model as is. */
   alternate?: string;
   notApplicable?: Partial<Record<string, string>>;
@@ -35,7 +37,8 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
   // Pi's CLI is a Node script with a shebang; the home's PATH has the right node first.
   pi: { options: (launch, binary) => ({ binaryPath: binary.args[0] ?? binary.command, baseEnv: launch.env }) },
   gemini: { options: acpAgent, alternate: 'gemini-2.5-pro' },
-  'qwen-code': { options: acpAgent },
+  // Qwen 0.24.4 names models with their auth type.
+  'qwen-code': { options: acpAgent, primary: 'fake-model(openai)', alternate: `${ALTERNATE_MODEL}(openai)` },
   copilot: { options: acpAgent },
   opencode: { options: acpAgent, alternate: `fake/${ALTERNATE_MODEL}` },
   'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
@@ -70,7 +73,7 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
       });
       const harness = await createHarness(id, { ...recipe.options(launch, binary), ...overrides.harnessOptions });
       const models: ConformanceModels = {
-        primary: launch.home.models[0] ?? 'fake-model',
+        primary: recipe.primary ?? launch.home.models[0] ?? 'fake-model',
         alternate: recipe.alternate ?? ALTERNATE_MODEL,
       };
       return { harness, models, dispose: () => tempHome.cleanup() };
