@@ -53,7 +53,7 @@ export function renderTable(results) {
       void id;
     }
     parts.push(
-      `\n1-2. Turns (median (min-max); cold n=${turns.coldRuns}, warm = turns 2-${turns.warmTurns} of one session; ratio vs the best raw path)`,
+      `\n1-2. Turns (median (min-max) ms; cold n=${turns.coldRuns}; warm = turns 2-${turns.warmTurns} of ${turns.warmSessions ?? 1} session(s) per path; ratio = median / the best raw path's)`,
       table(
         ['path', 'cold first text', 'cold turn end', 'ratio', 'warm turn end', 'ratio', 'warm turn 1', 'errors'],
         rows,
@@ -73,7 +73,7 @@ export function renderTable(results) {
       `${(entry.ratio * 100).toFixed(0)}%`,
     ]);
     parts.push(
-      `\n3. Translation throughput (best of ${translate.passes} passes; ceiling = LineSplitter + JSON.parse on the same corpus)`,
+      `\n3. Translation throughput (CPU time; ceiling = LineSplitter + JSON.parse on the same corpus; MB/s best of ${translate.passes} passes, of ceiling = median)`,
       table(
         ['adapter', 'fixtures', 'corpus MB', 'frames', 'ceiling MB/s', 'translate MB/s', 'frames/s', 'of ceiling'],
         rows,

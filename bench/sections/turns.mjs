@@ -530,7 +530,7 @@ export async function run({ quick, log, benchDir }) {
   }
 
   const { summarize } = await import('../lib/stats.mjs');
-  const out = { coldRuns, warmTurns: WARM_TURNS, paths: {} };
+  const out = { coldRuns, warmTurns: WARM_TURNS, warmSessions, paths: {} };
   for (const entry of state.values()) {
     const warmTurns = entry.warm.flatMap((turns) => turns.slice(1));
     out.paths[entry.path.id] = {
