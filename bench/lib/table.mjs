@@ -87,11 +87,24 @@ export function renderTable(results) {
       entry.frames,
       `${fixed(entry.reinsMicros.p50, 0)} / ${fixed(entry.reinsMicros.p99, 0)} / ${fixed(entry.reinsMicros.max, 0)}`,
       `${fixed(entry.floorMicros.p50, 0)} / ${fixed(entry.floorMicros.p99, 0)} / ${fixed(entry.floorMicros.max, 0)}`,
+      entry.insideReinsMicros
+        ? `${fixed(entry.insideReinsMicros.p50, 0)} / ${fixed(entry.insideReinsMicros.p99, 0)} / ${fixed(entry.insideReinsMicros.max, 0)}`
+        : 'n/a',
       `${fixed(entry.reinsCpuMicrosPerFrame, 1)} / ${fixed(entry.floorCpuMicrosPerFrame, 1)}`,
     ]);
     parts.push(
       '\n4. Latency per event, native line written -> consumer (µs; Reins = session.events, floor = bare split + parse)',
-      table(['rate', 'frames', 'Reins p50 / p99 / max', 'floor p50 / p99 / max', 'CPU µs/frame Reins / floor'], rows),
+      table(
+        [
+          'rate',
+          'frames',
+          'Reins p50 / p99 / max',
+          'floor p50 / p99 / max',
+          'inside Reins p50 / p99 / max',
+          'CPU µs/frame Reins / floor',
+        ],
+        rows,
+      ),
     );
   }
   const memory = sections.memory;

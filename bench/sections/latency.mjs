@@ -2,7 +2,10 @@
 // agent-message deltas at 1k and 10k frames/s, each stamped with the monotonic clock right before
 // its line is written; the delay is taken where the normalized event reaches a consumer of
 // `session.events` (Reins) and, as the floor, where a bare reader of the same child's stdout has
-// split and parsed the line (pipe + event loop + JSON.parse, no Reins).
+// split and parsed the line (pipe + event loop + JSON.parse, no Reins). On the Reins path the
+// runtime's frame tap (called when HarnessProcess has split the line, before anything else) also
+// notes when each line arrived, which splits the delay into "until Reins had the line" and
+// "inside Reins" (line split -> event consumed).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { closeGroup, deadline } from '../lib/rpc.mjs';
@@ -25,20 +28,35 @@ async function reinsDelays({ benchDir, root, createHarness }, turns) {
   const emitter = join(benchDir, 'fakes/codex-emitter.mjs');
   const results = [];
   for (const { frames, rate, keep } of turns) {
+    const arrived = new Map();
+    const tap = (direction, line) => {
+      if (direction !== 'out') return;
+      const at = line.indexOf('"delta":"');
+      if (at !== -1) arrived.set(line.slice(at + 9, line.indexOf('"', at + 9)), process.hrtime.bigint());
+    };
     const harness = await createHarness('codex', {
       binaryPath: emitter,
       baseEnv: emitterEnv(root, frames, rate),
+      tap,
     });
     const session = await harness.createSession({ cwd: process.cwd() });
     const delays = [];
+    const inside = [];
     let finished;
     const done = new Promise((resolve) => {
       finished = resolve;
     });
     const consumer = (async () => {
       for await (const event of session.events) {
-        if (event.type === 'item.delta' && event.kind === 'text') delays.push(micros(stampOf(event.text)));
-        else if (event.type === 'turn.completed') finished(event);
+        if (event.type === 'item.delta' && event.kind === 'text') {
+          const now = process.hrtime.bigint();
+          delays.push(Number(now - stampOf(event.text)) / 1000);
+          const at = arrived.get(event.text);
+          if (at !== undefined) {
+            inside.push(Number(now - at) / 1000);
+            arrived.delete(event.text);
+          }
+        } else if (event.type === 'turn.completed') finished(event);
       }
     })();
     const cpu = process.cpuUsage();
@@ -48,7 +66,7 @@ async function reinsDelays({ benchDir, root, createHarness }, turns) {
     await session.close();
     await deadline(consumer, 10_000, 'event stream end');
     if (terminal.outcome.status !== 'completed') throw new Error(`emitter turn ${terminal.outcome.status}`);
-    if (keep) results.push({ frames, rate, delays, cpuMicros: used.user + used.system });
+    if (keep) results.push({ frames, rate, delays, inside, cpuMicros: used.user + used.system });
   }
   return results;
 }
@@ -101,8 +119,8 @@ export async function run({ quick, log, benchDir, root }) {
   for (const rate of [1000, 10_000]) {
     const turn = [{ frames: rate * seconds, rate, keep: true }];
     const pooled = {
-      floor: { frames: 0, rate, delays: [], cpuMicros: 0 },
-      reins: { frames: 0, rate, delays: [], cpuMicros: 0 },
+      floor: { frames: 0, rate, delays: [], inside: [], cpuMicros: 0 },
+      reins: { frames: 0, rate, delays: [], inside: [], cpuMicros: 0 },
     };
     for (let rep = 0; rep < reps; rep++) {
       for (const [name, measure] of [
@@ -112,6 +130,7 @@ export async function run({ quick, log, benchDir, root }) {
         const [result] = await measure(deps, turn);
         pooled[name].frames += result.frames;
         pooled[name].delays.push(...result.delays);
+        if (result.inside) pooled[name].inside.push(...result.inside);
         pooled[name].cpuMicros += result.cpuMicros;
       }
     }
@@ -126,6 +145,8 @@ export async function run({ quick, log, benchDir, root }) {
       received: measured.delays.length,
       reinsMicros: summarize(measured.delays, { p99: true, digits: 1 }),
       floorMicros: summarize(base.delays, { p99: true, digits: 1 }),
+      // Line split by HarnessProcess -> normalized event at the consumer: Reins' own part of the delay.
+      insideReinsMicros: summarize(measured.inside, { p99: true, digits: 1 }),
     };
     // CPU time of this process per frame during the turn: the load-independent cost behind the delays.
     entry.reinsCpuMicrosPerFrame = Number((measured.cpuMicros / measured.frames).toFixed(2));
@@ -133,7 +154,7 @@ export async function run({ quick, log, benchDir, root }) {
     entry.addedP99Micros = Number((entry.reinsMicros.p99 - entry.floorMicros.p99).toFixed(1));
     out.rates[`${measured.rate}/s`] = entry;
     log(
-      `   ${measured.rate}/s: reins p50 ${entry.reinsMicros.p50} µs p99 ${entry.reinsMicros.p99} µs max ${entry.reinsMicros.max} µs | floor p50 ${entry.floorMicros.p50} p99 ${entry.floorMicros.p99} max ${entry.floorMicros.max} (received ${entry.received}/${entry.frames}); cpu/frame reins ${entry.reinsCpuMicrosPerFrame} µs floor ${entry.floorCpuMicrosPerFrame} µs`,
+      `   ${measured.rate}/s: inside reins p50 ${entry.insideReinsMicros.p50} p99 ${entry.insideReinsMicros.p99} max ${entry.insideReinsMicros.max} µs; reins p50 ${entry.reinsMicros.p50} µs p99 ${entry.reinsMicros.p99} µs max ${entry.reinsMicros.max} µs | floor p50 ${entry.floorMicros.p50} p99 ${entry.floorMicros.p99} max ${entry.floorMicros.max} (received ${entry.received}/${entry.frames}); cpu/frame reins ${entry.reinsCpuMicrosPerFrame} µs floor ${entry.floorCpuMicrosPerFrame} µs`,
     );
   }
   return out;
