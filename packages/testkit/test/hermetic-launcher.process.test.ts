@@ -14,13 +14,19 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], options: { killAfterMs?: number } = {}): Promise<Run> {
+/** killWhen: send SIGTERM once stdout shows this text (the command is ready), not after a fixed time. */
+function run(command: string, args: string[], options: { killAfterMs?: number; killWhen?: string } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    let killed = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      if (options.killWhen !== undefined && !killed && stdout.includes(options.killWhen)) {
+        killed = true;
+        child.kill('SIGTERM');
+      }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -67,10 +73,15 @@ describe('bin/hermetic.mjs', () => {
     const result = await run(node, [launcher, '--', 'sh', '-c', 'sleep 30 & echo $!']);
     const pid = Number(result.stdout.trim());
     expect(pid).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // Gone, or a zombie waiting for its new parent to reap it: either way no longer running.
-    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
-    expect(['gone', 'Z']).toContain(state);
+    // Gone, or a zombie waiting for its new parent to reap it: either way no longer running. The kill
+    // lands asynchronously, so a loaded machine gets a few seconds.
+    const state = () =>
+      existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
+    const deadline = Date.now() + 5000;
+    while (!['gone', 'Z'].includes(state() ?? '') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(['gone', 'Z']).toContain(state());
   });
 
   it('delivers SIGTERM to the whole command group, not only to a wrapper that ignores it', async () => {
@@ -79,10 +90,9 @@ describe('bin/hermetic.mjs', () => {
     const started = Date.now();
     const result = await run(
       node,
-      [launcher, '--', 'sh', '-c', 'trap "echo wrapper-got-term" TERM; sleep 30; echo wrapper-survived'],
-      {
-        killAfterMs: 500,
-      },
+      [launcher, '--', 'sh', '-c', 'trap "echo wrapper-got-term" TERM; echo ready; sleep 30; echo wrapper-survived'],
+      // Signal only once the trap is set: on a loaded machine 500 ms may not be enough to get there.
+      { killWhen: 'ready' },
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.stdout).toContain('wrapper-survived');
