@@ -40,7 +40,8 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
   // Qwen 0.24.4 names models with their auth type.
   'qwen-code': { options: acpAgent, primary: 'fake-model(openai)', alternate: `${ALTERNATE_MODEL}(openai)` },
   copilot: { options: acpAgent },
-  opencode: { options: acpAgent, alternate: `fake/${ALTERNATE_MODEL}` },
+  // OpenCode 1.18.33 names models provider/model.
+  opencode: { options: acpAgent, primary: 'fake/fake-model', alternate: `fake/${ALTERNATE_MODEL}` },
   'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
 };
 
