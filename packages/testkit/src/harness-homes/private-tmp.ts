@@ -1,24 +1,42 @@
 // A command prefix that runs a harness in its own mount namespace whose /tmp is a folder of the test's temp
 // home, for harnesses that write fixed /tmp paths whatever TMPDIR says (OpenClaw 2026.9.6).
 //
-// The temp home usually lives under /tmp itself, so before /tmp is covered the temp home is bind-mounted
-// into the folder that becomes /tmp, at the same relative path: HOME and TMPDIR keep working unchanged.
+// The temp home usually lives under /tmp itself, and so may the checkout (CI clones anywhere, /tmp
+// included): before /tmp is covered, the temp home and harness-clis/ are bind-mounted into the folder
+// that becomes /tmp at the same relative path, so HOME, TMPDIR and the binaries keep working unchanged.
 // Needs CAP_SYS_ADMIN in the current user namespace: true as root and inside `unshare -rn` (bin/hermetic.mjs).
 import { join } from 'node:path';
+import { harnessClisDir } from '../hermetic/binaries.js';
 import type { TempHome } from '../hermetic/temp-home.js';
 
+// $0: the temp home (its slash-tmp becomes /tmp); $1: more folders to keep visible, colon-separated.
 const script = [
   'set -e',
-  'dir="$0"; shadow="$dir/slash-tmp"',
+  'dir="$0"; shadow="$dir/slash-tmp"; keep="$1"; shift',
   'mkdir -p "$shadow"',
+  'IFS=:',
+  'for path in $dir $keep; do',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template.
-  'case "$dir" in /tmp/*) rel="${dir#/tmp/}"; mkdir -p "$shadow/$rel"; mount --bind "$dir" "$shadow/$rel";; esac',
+  '  case "$path" in /tmp/*) rel="${path#/tmp/}"; mkdir -p "$shadow/$rel"; mount --bind "$path" "$shadow/$rel";; esac',
+  'done',
+  'unset IFS',
   'mount --rbind "$shadow" /tmp',
   'exec "$@"',
 ].join('\n');
 
-export function privateTmpWrapper(tempHome: TempHome): string[] {
-  return ['unshare', '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', script, tempHome.dir];
+export function privateTmpWrapper(tempHome: TempHome, keep: string[] = [harnessClisDir()]): string[] {
+  return [
+    'unshare',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    '/bin/sh',
+    '-c',
+    script,
+    tempHome.dir,
+    keep.join(':'),
+  ];
 }
 
 /** Where the harness's /tmp lands on the host, for tests that check what it wrote there. */
