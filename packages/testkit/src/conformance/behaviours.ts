@@ -227,12 +227,11 @@ export const BEHAVIOURS: Behaviour[] = [
         JSON.stringify(ok.structuredOutput) === JSON.stringify({ verdict: 'pass', reasons: ['scripted'] }),
         `structuredOutput ${JSON.stringify(ok.structuredOutput)}`,
       );
-      server.enqueue(
-        reply().json({ verdict: 'maybe' }),
-        reply().json({ verdict: 'maybe' }),
-        reply().json({ verdict: 'maybe' }),
-      );
+      // Harnesses that validate themselves ask again (Claude Code 2.1.197 up to five times): script every
+      // retry, so the turn ends on the harness's own verdict rather than on unscripted default replies.
+      for (let i = 0; i < 6; i++) server.enqueue(reply().json({ verdict: 'maybe' }));
       const bad = await recorder.turn('Give the verdict again.', { outputSchema: schema });
+      server.reset();
       check(
         bad.outcome.status === 'failed' && bad.outcome.error.code === 'structured_output_invalid',
         `invalid structured reply gave ${JSON.stringify(bad.outcome)}`,
