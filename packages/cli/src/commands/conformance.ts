@@ -2,9 +2,7 @@
 // would use (discovery), on the embedded scripted model, inside a loopback-only namespace, prints
 // each behaviour with its reason, and records the evidence that turns `observed` capabilities on
 // for exactly this binary (path + version + sha256).
-import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CapabilityKey, HARNESS_IDS, type HarnessId, isHarnessId } from '@reins/core';
 import { createHarness, EvidenceStore, type StoredEvidence } from '@reins/harnesses';
@@ -14,9 +12,9 @@ import {
   conformanceTarget,
   conformanceTargetIds,
   type HarnessBinary,
-  isHermetic,
   runConformance,
 } from '@reins/testkit';
+import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle } from '../render/style.js';
 import { REINS_VERSION } from '../version.js';
@@ -38,10 +36,6 @@ Options:
   -h, --help           this help
 
 Exit codes: 0 every behaviour passed or was skipped, 1 a behaviour failed, 2 bad usage.`;
-
-function hermeticLauncher(): string {
-  return fileURLToPath(new URL('../bin/hermetic.mjs', import.meta.resolve('@reins/testkit')));
-}
 
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -82,17 +76,8 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
     );
   }
 
-  if (!(await isHermetic())) {
-    const result = spawnSync(
-      process.execPath,
-      [hermeticLauncher(), '--', process.execPath, process.argv[1] ?? '', 'conformance', ...argv],
-      {
-        stdio: 'inherit',
-        env: io.env,
-      },
-    );
-    return result.status ?? EXIT.failed;
-  }
+  const outside = await runHermetically('conformance', argv, io);
+  if (outside !== undefined) return outside;
 
   // The binary this machine would use, found as a session would find it.
   const discovery = await (await createHarness(id)).discover();

@@ -1,21 +1,19 @@
 // `reins demo`: the embedded default. Starts the scripted model server and runs the same short
 // coding session (a question, a shell command, a file edit) through every pinned harness CLI that
 // is installed, hermetically, then shows the normalized streams side by side. No account, no network.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { HarnessId, ReinsEvent } from '@reins/core';
 import {
   conformanceTarget,
   conformanceTargetIds,
   harnessBinary,
-  isHermetic,
   reply,
   SessionRecorder,
   startModelServer,
 } from '@reins/testkit';
+import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
 
@@ -38,11 +36,6 @@ interface Lane {
   version?: string;
   lines: string[];
   ok: boolean;
-}
-
-/** The hermetic launcher shipped with the testkit. */
-function hermeticLauncher(): string {
-  return fileURLToPath(new URL('../bin/hermetic.mjs', import.meta.resolve('@reins/testkit')));
 }
 
 function installed(id: HarnessId): { ok: true; version: string } | { ok: false } {
@@ -77,17 +70,8 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
 
   // Real CLIs run only inside a loopback-only namespace: re-run this command inside one.
-  if (!(await isHermetic())) {
-    const result = spawnSync(
-      process.execPath,
-      [hermeticLauncher(), '--', process.execPath, process.argv[1] ?? '', 'demo', ...argv],
-      {
-        stdio: 'inherit',
-        env: io.env,
-      },
-    );
-    return result.status ?? EXIT.failed;
-  }
+  const outside = await runHermetically('demo', argv, io);
+  if (outside !== undefined) return outside;
 
   const ids = (wanted as HarnessId[]).filter((id) => installed(id).ok);
   if (ids.length === 0) {
