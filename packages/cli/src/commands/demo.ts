@@ -197,6 +197,6 @@ function sideBySide(lanes: Lane[], style: Style, columns: number): string {
     }
   }
   const failed = lanes.filter((lane) => !lane.ok).map((lane) => lane.id);
-  out += `\n${failed.length === 0 ? style.green(`All ${lanes.length} harnesses gave the same normalized stream.`) : style.red(`Failed: ${failed.join(', ')}`)}\n`;
+  out += `\n${failed.length === 0 ? style.green(`All ${lanes.length} harness${lanes.length === 1 ? '' : 'es'} gave the same normalized stream.`) : style.red(`Failed: ${failed.join(', ')}`)}\n`;
   return out.replace(/[ \t]+\n/g, '\n');
 }
