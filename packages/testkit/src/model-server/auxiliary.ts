@@ -144,6 +144,22 @@ export const defaultAuxiliaryRecognizers: readonly AuxiliaryRecognizer[] = [
       return reply().text(schema === undefined ? 'ok' : JSON.stringify(valueForSchema(schema)));
     },
   },
+  {
+    name: 'qwen-code.suggestion',
+    evidence:
+      'seen on Qwen Code 0.24.4: after a turn it streams a request (with tools) whose last user text starts ' +
+      '"[SUGGESTION MODE:" to suggest the next prompt; it took the next turn\'s scripted reply',
+    matches: (request) => request.dialect === 'chat' && request.latestUserText.startsWith('[SUGGESTION MODE:'),
+    reply: () => reply().text(''),
+  },
+  {
+    name: 'qwen-code.memory-extraction',
+    evidence:
+      'seen on Qwen Code 0.24.4: after a tool round it streams a request whose system prompt makes it ' +
+      '"the managed memory extraction subagent"',
+    matches: (request) => request.dialect === 'chat' && /managed memory extraction subagent/.test(request.systemText),
+    reply: () => reply().text('Nothing to remember.'),
+  },
 ];
 
 /** What an unscripted request gets when the server is not strict. */

@@ -153,12 +153,32 @@ describe('auxiliary requests', () => {
       messages: [user('Your task is to create a detailed summary of the conversation so far.')],
     });
 
+    // Qwen Code 0.24.4's next-prompt suggestion and memory extraction (streaming, with tools).
+    const qwenTools = [{ type: 'function', function: { name: 'run_shell_command', parameters: { type: 'object' } } }];
+    await post('/v1/chat/completions', {
+      model: 'fake-model',
+      stream: true,
+      tools: qwenTools,
+      messages: [user('[SUGGESTION MODE: Suggest what the user might naturally type next.]')],
+    });
+    await post('/v1/chat/completions', {
+      model: 'fake-model',
+      stream: true,
+      tools: qwenTools,
+      messages: [
+        { role: 'system', content: 'You are now acting as the managed memory extraction subagent.' },
+        user('x'),
+      ],
+    });
+
     expect(server.pending).toBe(1);
     expect(server.requests.map((request) => [request.scripted, request.auxiliary])).toEqual([
       [false, 'claude-code.model-probe'],
       [false, 'opencode.title'],
       [false, 'gemini-cli.json-side-query'],
       [false, 'claude-code.compact'],
+      [false, 'qwen-code.suggestion'],
+      [false, 'qwen-code.memory-extraction'],
     ]);
     expect(await chat([user('now the turn')])).toBe('the real turn');
   });
