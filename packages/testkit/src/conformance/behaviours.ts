@@ -173,9 +173,10 @@ export const BEHAVIOURS: Behaviour[] = [
         .slice(before)
         .filter((r) => r.scripted)
         .map((r) => r.model);
+      const expected = setup.models.alternateOnWire ?? setup.models.alternate;
       check(
-        models.some((model) => model?.includes(setup.models.alternate)),
-        `the model server saw ${JSON.stringify(models)}, not ${setup.models.alternate}`,
+        models.some((model) => model?.includes(expected)),
+        `the model server saw ${JSON.stringify(models)}, not ${expected}`,
       );
       await recorder.close();
       return change.applied === 'live' || change.applied === 'next_turn' ? ['liveModelSwitch'] : [];

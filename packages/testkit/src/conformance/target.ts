@@ -9,6 +9,8 @@ export interface ConformanceModels {
   primary: string;
   /** Another model the harness accepts, for the switch behaviour. */
   alternate: string;
+  /** What the model server sees for `alternate` when the harness names it differently (qwen `x(openai)`, opencode `fake/x`). */
+  alternateOnWire?: string;
 }
 
 export interface ConformanceSetup {

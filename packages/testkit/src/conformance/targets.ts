@@ -28,6 +28,8 @@ interface Recipe {
   primary?: string;
   /** The model to switch to, when the harness does not take the extra fake model as is. */
   alternate?: string;
+  /** What the model server then sees, when that differs from `alternate`. */
+  alternateOnWire?: string;
   notApplicable?: Partial<Record<string, string>>;
 }
 
@@ -38,10 +40,20 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
   pi: { options: (launch, binary) => ({ binaryPath: binary.args[0] ?? binary.command, baseEnv: launch.env }) },
   gemini: { options: acpAgent, alternate: 'gemini-2.5-pro' },
   // Qwen 0.24.4 names models with their auth type.
-  'qwen-code': { options: acpAgent, primary: 'fake-model(openai)', alternate: `${ALTERNATE_MODEL}(openai)` },
+  'qwen-code': {
+    options: acpAgent,
+    primary: 'fake-model(openai)',
+    alternate: `${ALTERNATE_MODEL}(openai)`,
+    alternateOnWire: ALTERNATE_MODEL,
+  },
   copilot: { options: acpAgent },
   // OpenCode 1.18.33 names models provider/model.
-  opencode: { options: acpAgent, primary: 'fake/fake-model', alternate: `fake/${ALTERNATE_MODEL}` },
+  opencode: {
+    options: acpAgent,
+    primary: 'fake/fake-model',
+    alternate: `fake/${ALTERNATE_MODEL}`,
+    alternateOnWire: ALTERNATE_MODEL,
+  },
   'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
 };
 
@@ -76,6 +88,7 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
       const models: ConformanceModels = {
         primary: recipe.primary ?? launch.home.models[0] ?? 'fake-model',
         alternate: recipe.alternate ?? ALTERNATE_MODEL,
+        ...(recipe.alternateOnWire ? { alternateOnWire: recipe.alternateOnWire } : {}),
       };
       return { harness, models, dispose: () => tempHome.cleanup() };
     },
