@@ -113,7 +113,10 @@ async function runLane(id: HarnessId, style: Style, ndjson: CliIo | undefined): 
         () => server.enqueue(reply().reasoning('Let me look.').text('An empty demo workspace.')),
       ],
       ['Run the tests.', () => server.enqueue(reply().shell('echo "3 passed"'), reply().text('All 3 tests pass.'))],
-      ['Write NOTES.md.', () => server.enqueue(reply().writeFile(join(workspace, 'NOTES.md'), NOTE), reply().text('Wrote NOTES.md.'))],
+      [
+        'Write NOTES.md.',
+        () => server.enqueue(reply().writeFile(join(workspace, 'NOTES.md'), NOTE), reply().text('Wrote NOTES.md.')),
+      ],
     ];
     for (const [prompt, script] of turns) {
       script();
