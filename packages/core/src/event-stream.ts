@@ -59,16 +59,6 @@ export class SessionEventStream {
     return this.closed;
   }
 
-  /** The last seq handed out (0 before the first event). */
-  get lastSeq(): number {
-    return this.nextSeq - 1;
-  }
-
-  /** Open items of the current turn, as last seen. */
-  openItem(id: string): Item | undefined {
-    return this.openItems.get(id);
-  }
-
   /** Resolves when the consumer has caught up (see AsyncQueue.whenDrained). */
   whenDrained(): Promise<void> {
     return this.queue.whenDrained();

@@ -1,7 +1,7 @@
 // What the conformance suite needs to drive one harness: how to make it talk to the scripted
 // model server, and the model ids its hermetic home knows. Everything else goes through the
 // public Harness / Session API only.
-import type { CapabilityKey, Harness, HarnessId, SessionSpec } from '@reins/core';
+import type { Harness, HarnessId, SessionSpec } from '@reins/core';
 import type { ModelServer } from '../model-server/index.js';
 
 export interface ConformanceModels {
@@ -28,6 +28,4 @@ export interface ConformanceTarget {
   setup(server: ModelServer, workdir: string): Promise<ConformanceSetup>;
   /** Behaviours that cannot apply to this harness, with the reason (reported as skipped). */
   notApplicable?: Partial<Record<string, string>>;
-  /** Capabilities the adapter implements (from its Harness.capabilities().implemented). */
-  implemented?: CapabilityKey[];
 }
