@@ -17,6 +17,11 @@ for (const id of ids) {
         await assertHermetic();
         const [result] = await runConformance(conformanceTarget(id), { only: [behaviour.name] });
         if (result?.status === 'skipped') context.skip(result.reason);
+        // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
+        if (result?.status === 'limited') {
+          console.info(`${id} / ${behaviour.name}: limited: ${result.reason}`);
+          return;
+        }
         expect(result?.reason ?? '', `${id} / ${behaviour.name}`).toBe('');
         expect(result?.status).toBe('passed');
       }, 300_000);

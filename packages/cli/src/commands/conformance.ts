@@ -101,8 +101,12 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
       io.stdout.write(`${JSON.stringify({ harness: id, ...result })}\n`);
       return;
     }
-    const mark =
-      result.status === 'passed' ? style.green('✓') : result.status === 'failed' ? style.red('✗') : style.yellow('○');
+    const mark = {
+      passed: style.green('✓'),
+      failed: style.red('✗'),
+      limited: style.yellow('◐'),
+      skipped: style.yellow('○'),
+    }[result.status];
     const reason = result.reason ? ` ${style.dim(`— ${result.reason.split('\n')[0]}`)}` : '';
     io.stdout.write(`${mark} ${result.behaviour} ${style.dim(`${(result.durationMs / 1000).toFixed(1)}s`)}${reason}\n`);
   };
@@ -114,18 +118,19 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
   const records = evidenceFrom(results, id as HarnessId, found);
   const store = EvidenceStore.forEnv(io.env);
   await store.append(records);
-  const failed = results.filter((r) => r.status === 'failed').length;
-  const passed = results.filter((r) => r.status === 'passed').length;
+  const count = (status: BehaviourResult['status']) => results.filter((r) => r.status === status).length;
+  const [passed, failed, limited] = [count('passed'), count('failed'), count('limited')];
   const summary = {
     passed,
     failed,
-    skipped: results.length - passed - failed,
+    limited,
+    skipped: count('skipped'),
     evidence: { path: store.path, records: records.length },
   };
   if (values.json) io.stdout.write(`${JSON.stringify({ harness: id, summary })}\n`);
   else
     io.stdout.write(
-      `${passed} passed, ${failed} failed, ${summary.skipped} skipped; ${records.length} evidence records in ${store.path}\n`,
+      `${passed} passed, ${failed} failed, ${limited} limited by the harness, ${summary.skipped} skipped; ${records.length} evidence records in ${store.path}\n`,
     );
   return failed > 0 ? EXIT.failed : EXIT.completed;
 }
@@ -157,7 +162,9 @@ function evidenceFrom(
     if (result.status === 'passed')
       return result.demonstrated.map((capability) => record(result.behaviour, capability, true));
     const capability = BEHAVIOURS.find((b) => b.name === result.behaviour)?.evidences;
-    if (result.status === 'failed' && capability) return [record(result.behaviour, capability, false, result.reason)];
+    if ((result.status === 'failed' || result.status === 'limited') && capability) {
+      return [record(result.behaviour, capability, false, result.reason)];
+    }
     return [];
   });
 }

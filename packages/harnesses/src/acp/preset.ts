@@ -1,14 +1,8 @@
 // What distinguishes one ACP agent from another for Reins: how to find and launch it, and the
 // quirks of the versions we tested. The generic `acp` harness is a preset built from a command.
-import type { HarnessId, ProviderErrorKind, SessionSpec } from '@reins/core';
+import type { HarnessId, SessionSpec } from '@reins/core';
 import type { BinarySpec } from '../runtime/index.js';
 import type { TranslateOptions } from './translate.js';
-
-export interface ProviderErrorMatch {
-  kind: ProviderErrorKind;
-  status?: number;
-  message: string;
-}
 
 export interface AcpQuirks {
   /**
@@ -16,11 +10,6 @@ export interface AcpQuirks {
    * Gemini CLI 0.61.0 reads a file before writing it and gives up on a new file when the read fails.
    */
   missingFileReadsEmpty?: boolean;
-  /**
-   * Recognizes a provider failure the agent reports as ordinary message text with stopReason
-   * end_turn (Copilot CLI 1.0.102). Gets the text of the turn's last agent message.
-   */
-  providerErrorInText?: (lastAgentText: string) => ProviderErrorMatch | undefined;
   /**
    * After a cancelled turn the agent answers the next prompt at once with an empty end_turn and
    * delivers that prompt's answer during the prompt after it (claude-agent-acp 0.23.1). The fix is
@@ -30,7 +19,7 @@ export interface AcpQuirks {
   reopenAfterCancel?: boolean;
   /** Models the agent lists that cannot work here (OpenCode 1.18.33 lists its cloud models offline). */
   hideModel?: (modelId: string, env: Record<string, string | undefined>) => boolean;
-  /** Translation quirks (tool names and inputs the agent leaves out). */
+  /** Translation quirks (tool names and inputs the agent leaves out, status lines sent as text). */
   translate?: TranslateOptions;
   /** Strips agent-specific decoration from the first thought chunk (Gemini's empty "****\n" heading). */
   cleanThought?: (text: string) => string;

@@ -36,6 +36,7 @@ import {
   finishReplay,
   outcomeOf,
   pickPermissionOption,
+  providerFailure,
   settingsFromConfigOptions,
   type TranslateState,
   translatePermission,
@@ -110,10 +111,11 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /** A provider failure inside a JSON-RPC error: an HTTP status in the code, message or data. */
-export function classifyPromptError(error: ReinsError): ErrorInfo {
+export function classifyPromptError(error: ReinsError, model?: string): ErrorInfo {
   if (error.code !== 'protocol_error') return error.toInfo();
   const rpcCode = error.data?.rpcCode;
-  const haystack = `${String(error.data?.rpcMessage ?? '')} ${JSON.stringify(error.data?.rpcData ?? '')}`;
+  const rpcData = error.data?.rpcData;
+  const haystack = `${String(error.data?.rpcMessage ?? '')} ${JSON.stringify(rpcData ?? '')}`;
   // Gemini CLI 0.61.0 answers with the HTTP status as the JSON-RPC code (400); Qwen 0.24.4,
   // OpenCode 1.18.33 and claude-agent-acp 0.23.1 say -32603 with the status in the text.
   const status =
@@ -134,12 +136,10 @@ export function classifyPromptError(error: ReinsError): ErrorInfo {
             : status >= 400
               ? 'bad_request'
               : 'unknown';
-  return {
-    code: 'provider_error',
-    message: `The model provider failed: ${String(error.data?.rpcMessage ?? error.message)}`,
-    retryable: kind === 'rate_limited' || kind === 'overloaded' || kind === 'server_error',
-    data: { kind, ...(Number.isNaN(status) ? {} : { status }), ...error.data },
-  };
+  // Qwen 0.24.4 says only "Internal error" and puts the provider's words in data.details.
+  const details = isRecord(rpcData) && typeof rpcData.details === 'string' ? rpcData.details : undefined;
+  const message = [String(error.data?.rpcMessage ?? error.message), details].filter(Boolean).join(': ');
+  return providerFailure({ kind, ...(Number.isNaN(status) ? {} : { status }), message }, { ...error.data }, model);
 }
 
 /** Gemini CLI 0.61.0 reports a turn's tokens only in PromptResponse._meta.quota.token_count. */
@@ -511,7 +511,7 @@ export class AcpSession implements Session {
         this.cancelRequested && (failure.data?.rpcCode === RPC.requestCancelled || failure.code === 'timeout');
       const outcome: TurnOutcome = cancelled
         ? { status: 'cancelled' }
-        : { status: 'failed', error: classifyPromptError(failure) };
+        : { status: 'failed', error: classifyPromptError(failure, this.state.current.model) };
       if (cancelled && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
       this.afterCancel = cancelled;
       this.stream.completeTurn({ outcome });
@@ -539,23 +539,11 @@ export class AcpSession implements Session {
     if (usage) this.emit({ type: 'usage.updated', ...usage }, native ? { native } : {});
     let structuredOutput: unknown;
     if (outcome.status === 'completed') {
-      const providerError = this.context.quirks.providerErrorInText?.(this.state.lastAgentText);
+      const providerError = this.state.providerError;
       if (providerError) {
         outcome = {
           status: 'failed',
-          error: {
-            code: 'provider_error',
-            message: `The model provider failed: ${providerError.message}`,
-            retryable:
-              providerError.kind === 'rate_limited' ||
-              providerError.kind === 'server_error' ||
-              providerError.kind === 'overloaded',
-            data: {
-              kind: providerError.kind,
-              ...(providerError.status ? { status: providerError.status } : {}),
-              reportedAs: 'message_text',
-            },
-          },
+          error: providerFailure(providerError, { reportedAs: 'message_text' }, this.state.current.model),
         };
       } else if (turn.outputSchema) {
         try {

@@ -6,7 +6,7 @@ import type { EventPayload, Item, ToolCallItem } from '@reins/core';
 import { ReinsError } from '@reins/core';
 import { type Fixture, readFixture } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { copilotProviderError } from './presets/copilot.js';
+import { copilotPreset, copilotStatusChunk } from './presets/copilot.js';
 import { geminiPreset } from './presets/gemini.js';
 import { opencodeHidesModel } from './presets/opencode.js';
 import { classifyPromptError, quotaTokens } from './session.js';
@@ -17,6 +17,7 @@ import {
   finishReplay,
   outcomeOf,
   pickPermissionOption,
+  providerFailure,
   type TranslateOptions,
   toolKindOf,
   translatePermission,
@@ -338,19 +339,79 @@ describe('translation edge cases', () => {
 });
 
 describe('preset quirk rules', () => {
-  it('Copilot 1.0.102: only a last message that starts with "Error:" and names a status or failure is a provider error', () => {
-    expect(copilotProviderError('Error: 400 fake invalid_request 400')).toEqual({
+  it('Copilot 1.0.102: status chunks are retries or provider errors, model text that mentions errors is neither', () => {
+    const error = (text: string) => {
+      const status = copilotStatusChunk(text);
+      return status?.kind === 'provider_error' ? status.error : undefined;
+    };
+    expect(error('Error: 400 fake invalid_request 400')).toEqual({
       kind: 'bad_request',
       status: 400,
       message: '400 fake invalid_request 400',
     });
-    expect(copilotProviderError('Error: 500 Internal Server Error')).toMatchObject({
-      kind: 'server_error',
-      status: 500,
+    // Recorded from 1.0.102 under sustained 500s: the last status named is the one that counts.
+    expect(
+      error(
+        'Error: Failed to get response from the AI model; retried 5 times (total retry wait time: 16.07 seconds) Last error: 500 scripted 500 error',
+      ),
+    ).toMatchObject({ kind: 'server_error', status: 500 });
+    expect(error('Error: 429 rate limit')).toMatchObject({ kind: 'rate_limited' });
+    expect(copilotStatusChunk('Info: Request failed due to a transient API error. Retrying...')).toEqual({
+      kind: 'retry',
+      message: 'Request failed due to a transient API error. Retrying...',
     });
-    expect(copilotProviderError('Error: 429 rate limit')).toMatchObject({ kind: 'rate_limited' });
-    expect(copilotProviderError('The Error: handling in foo.ts returns 400')).toBeUndefined();
-    expect(copilotProviderError('Error: the variable is undefined')).toBeUndefined();
+    expect(copilotStatusChunk('The Error: handling in foo.ts returns 400')).toBeUndefined();
+    expect(copilotStatusChunk('Error: the variable is undefined')).toBeUndefined();
+    expect(copilotStatusChunk('Info: the build passed.')).toBeUndefined();
+  });
+
+  it('tool content is replaced, not appended: a description in the opening frame is not output (Gemini 0.61.0)', () => {
+    const state = createTranslateState(geminiPreset.quirks.translate);
+    beginTurn(state);
+    const update = (frame: Record<string, unknown>) =>
+      translateUpdate(state, { toolCallId: 'run_shell_command__1', ...frame } as SessionUpdate, { inTurn: true });
+    update({
+      sessionUpdate: 'tool_call',
+      status: 'in_progress',
+      title: 'echo hi',
+      kind: 'execute',
+      content: [{ type: 'content', content: { type: 'text', text: '[current working directory /w] (Run it)' } }],
+    });
+    const done = update({ sessionUpdate: 'tool_call_update', status: 'completed', content: [], kind: 'execute' });
+    const item = done.find((payload) => payload.type === 'item.completed');
+    expect(item?.type === 'item.completed' && item.item.kind === 'tool_call' && item.item).toMatchObject({
+      status: 'completed',
+      input: { command: 'echo hi' },
+    });
+    expect(item?.type === 'item.completed' && item.item.kind === 'tool_call' && item.item.output).toBeUndefined();
+  });
+
+  it('status chunks become a retry notice and a failed turn, never agent text', () => {
+    const state = createTranslateState(copilotPreset.quirks.translate);
+    beginTurn(state);
+    const chunk = (text: string) =>
+      translateUpdate(
+        state,
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+        { inTurn: true },
+      );
+    expect(chunk('Info: Request failed due to a transient API error. Retrying...')).toEqual([
+      { type: 'notice', kind: 'retry', message: 'Request failed due to a transient API error. Retrying...' },
+    ]);
+    expect(chunk("Error: Model 'm' not found on provider at http://127.0.0.1:1/v1 (HTTP 404).")).toEqual([]);
+    expect(endTurn(state)).toEqual([]);
+    expect(state.turnText).toBe('');
+    expect(state.providerError).toMatchObject({ status: 404 });
+    // A 404 is unsupported_model (BINDING words, the model named), 401 auth_required, the rest provider_error.
+    const failure = providerFailure(state.providerError as NonNullable<typeof state.providerError>, {}, 'm');
+    expect(failure.code).toBe('unsupported_model');
+    expect(failure.message).toContain('unsupported model "m"');
+    expect(providerFailure({ kind: 'bad_request', status: 401, message: 'no key' }).code).toBe('auth_required');
+    expect(providerFailure({ kind: 'server_error', status: 500, message: '500 boom' })).toMatchObject({
+      code: 'provider_error',
+      retryable: true,
+      data: { kind: 'server_error', status: 500 },
+    });
   });
 
   it('OpenCode 1.18.33: cloud models are hidden only when models fetch is off', () => {

@@ -14,10 +14,12 @@
 //   user messages are marked `replay: true` and nothing of it opens a turn.
 import {
   assertNever,
+  type ErrorInfo,
   type EventPayload,
   type FileChange,
   type Item,
   type ItemStatus,
+  type ProviderErrorKind,
   type PermissionOption as ReinsPermissionOption,
   type PlanEntry as ReinsPlanEntry,
   type ToolKind as ReinsToolKind,
@@ -26,6 +28,7 @@ import {
   type ToolInfo,
   type TurnOutcome,
   type Usage,
+  unsupportedModelError,
 } from '@reins/core';
 import type {
   Usage as AcpUsage,
@@ -68,6 +71,8 @@ export interface TranslateState {
   turnText: string;
   /** The text of the last agent_message item of the current turn. */
   lastAgentText: string;
+  /** A provider failure the agent reported as a status chunk in this turn (see TranslateOptions.statusChunk). */
+  providerError: ProviderErrorMatch | undefined;
   /** Number of updates received during the current turn (claude-agent-acp empty-answer detection). */
   turnUpdates: number;
   /** What the agent last reported through config options / modes. */
@@ -75,8 +80,23 @@ export interface TranslateState {
   options: TranslateOptions;
 }
 
+export interface ProviderErrorMatch {
+  kind: ProviderErrorKind;
+  status?: number;
+  message: string;
+}
+
+/** A message chunk that is the agent's own status line, not model output. */
+export type StatusChunk = { kind: 'retry'; message: string } | { kind: 'provider_error'; error: ProviderErrorMatch };
+
 /** Per-agent translation quirks (see the presets). */
 export interface TranslateOptions {
+  /**
+   * Recognizes status lines an agent sends as agent_message_chunk (Copilot CLI 1.0.102: "Info: ...
+   * Retrying..." while it retries a 5xx, then "Error: <status> <body>" with stopReason end_turn).
+   * A retry becomes a `notice`; an error fails the turn with provider_error. Neither is agent text.
+   */
+  statusChunk?: (text: string) => StatusChunk | undefined;
   /**
    * Gemini CLI 0.61.0 sends no rawInput for its shell tool; the title is the command line, and the
    * tool name is the toolCallId's prefix (`run_shell_command__run_shell_command_<n>`).
@@ -94,6 +114,7 @@ export function createTranslateState(options: TranslateOptions = {}): TranslateS
     usedIds: new Set(),
     turnText: '',
     lastAgentText: '',
+    providerError: undefined,
     turnUpdates: 0,
     current: {},
   };
@@ -109,6 +130,7 @@ export function beginTurn(state: TranslateState): EventPayload[] {
   state.tools.clear();
   state.turnText = '';
   state.lastAgentText = '';
+  state.providerError = undefined;
   state.turnUpdates = 0;
   return leftovers;
 }
@@ -168,6 +190,12 @@ function textChunk(
   if (text === undefined) return [{ type: 'passthrough', frame: content }];
   // claude-agent-acp 0.23.1 opens every message with an empty chunk; it carries nothing.
   if (text === '') return [];
+  const status = kind === 'agent_message' && !replay ? state.options.statusChunk?.(text) : undefined;
+  if (status?.kind === 'retry') return [{ type: 'notice', kind: 'retry', message: status.message }];
+  if (status?.kind === 'provider_error') {
+    state.providerError = status.error;
+    return [];
+  }
   const out: EventPayload[] = [];
   const open = state.openText;
   const sameItem =
@@ -341,6 +369,14 @@ function toolUpdate(state: TranslateState, update: Record<string, unknown>, from
   }
   const item = tool.item;
   if (parts) {
+    // ACP: `content` REPLACES the collection. Gemini CLI 0.61.0 puts the call's description in the
+    // opening frame and sends `content: []` on completion: that description is not output.
+    if (!parts.text && tool.outputText) {
+      tool.outputText = '';
+      const { text: _dropped, ...rest } = item.output ?? {};
+      if (Object.keys(rest).length > 0) item.output = rest;
+      else delete item.output;
+    }
     if (parts.text) {
       if (parts.text.startsWith(tool.outputText) && parts.text.length > tool.outputText.length) {
         out.push({
@@ -628,4 +664,34 @@ export function pickPermissionOption(
     if (found) return found.optionId;
   }
   return undefined;
+}
+
+/**
+ * A provider failure as a turn error, with the same rules as the other adapters: a 404 from the
+ * model endpoint is `unsupported_model` (its message carries the BINDING words; the model is named
+ * when known), 401/403 is `auth_required`, everything else `provider_error` with the kind in data.
+ */
+export function providerFailure(
+  match: ProviderErrorMatch,
+  data: Record<string, unknown> = {},
+  model?: string,
+): ErrorInfo {
+  const details = { kind: match.kind, ...(match.status !== undefined ? { status: match.status } : {}), ...data };
+  if (match.status === 404) {
+    const info = unsupportedModelError(model ?? 'unknown', match.message).toInfo();
+    return { ...info, data: { ...info.data, ...details } };
+  }
+  if (match.status === 401 || match.status === 403) {
+    return {
+      code: 'auth_required',
+      message: `The model provider refused the credentials: ${match.message}`,
+      data: details,
+    };
+  }
+  return {
+    code: 'provider_error',
+    message: `The model provider failed: ${match.message}`,
+    retryable: match.kind === 'rate_limited' || match.kind === 'overloaded' || match.kind === 'server_error',
+    data: details,
+  };
 }

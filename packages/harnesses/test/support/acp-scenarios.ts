@@ -57,6 +57,9 @@ export async function shellTurn(
   expect(JSON.stringify(tool.input)).toContain('echo hello-from-tool');
   if (options.reportsOutput !== false) {
     expect(`${tool.output?.text ?? ''}${JSON.stringify(tool.output?.structured ?? '')}`).toContain('hello-from-tool');
+  } else {
+    // Absent, not invented: no description or title passed off as output.
+    expect(tool.output?.text).toBeUndefined();
   }
   expect(readFileSync(join(rig.workspace, 'tool-out.txt'), 'utf8')).toBe('hello-from-tool\n');
   if (options.checkFinalText !== false) expect(agentText(events)).toContain('The command ran.');

@@ -5,13 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapabilityKey, SessionSpec } from '@reins/core';
 import { type ModelServer, startModelServer } from '../model-server/index.js';
-import { BEHAVIOURS, type Behaviour } from './behaviours.js';
+import { BEHAVIOURS, type Behaviour, HarnessLimitation } from './behaviours.js';
 import { SessionRecorder } from './recorder.js';
 import type { ConformanceTarget } from './target.js';
 
 export interface BehaviourResult {
   behaviour: string;
-  status: 'passed' | 'failed' | 'skipped';
+  /**
+   * `limited`: the harness cannot do it, Reins said so honestly, and the target lists it as a known
+   * limitation of that harness. Demonstrates nothing; records the capability as not observed.
+   */
+  status: 'passed' | 'failed' | 'skipped' | 'limited';
   reason?: string;
   /** Capabilities this run demonstrated (only when passed). */
   demonstrated: CapabilityKey[];
@@ -88,7 +92,14 @@ async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<
       await setup.dispose?.();
     }
   } catch (error) {
-    return finish('failed', error instanceof Error ? error.message : String(error));
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof HarnessLimitation) {
+      const known = target.knownLimitations?.[behaviour.name];
+      return known
+        ? finish('limited', `${known} (${reason})`)
+        : finish('failed', `${reason}: a harness limitation, but not a known one for ${target.id}`);
+    }
+    return finish('failed', reason);
   } finally {
     await server?.close();
     await rm(workdir, { recursive: true, force: true }).catch(() => {});

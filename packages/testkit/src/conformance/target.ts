@@ -28,4 +28,9 @@ export interface ConformanceTarget {
   setup(server: ModelServer, workdir: string): Promise<ConformanceSetup>;
   /** Behaviours that cannot apply to this harness, with the reason (reported as skipped). */
   notApplicable?: Partial<Record<string, string>>;
+  /**
+   * What the harness itself cannot do, by behaviour, with the versions seen: a behaviour that ends
+   * on an honest HarnessLimitation is `limited` when listed here, `failed` when not.
+   */
+  knownLimitations?: Partial<Record<string, string>>;
 }

@@ -1,21 +1,33 @@
 // GitHub Copilot CLI over ACP (`copilot --acp`), tested with @github/copilot 1.0.102.
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
 import { binarySpec } from '../discovery.js';
-import type { AcpPreset, ProviderErrorMatch } from '../preset.js';
+import type { AcpPreset } from '../preset.js';
+import type { ProviderErrorMatch, StatusChunk } from '../translate.js';
 
 /**
- * Copilot 1.0.102 reports a failed model call as an agent message and stopReason end_turn: the
- * last message of the turn reads "Error: <status> <body>" (after five "Retrying..." chunks for a
- * 5xx). The rule: the turn's last agent message STARTS with "Error:" and names an HTTP status or
- * a known failure word. Text merely containing "error" does not count.
+ * Copilot 1.0.102 reports model-call trouble as whole agent_message_chunks, then stopReason end_turn:
+ * "Info: Request failed due to a transient API error. Retrying..." before each retry of a 5xx, and
+ * "Error: <status> <body>" (or "Error: Failed to get response ...; retried 5 times ... Last error:
+ * 500 ...", or "Error: Model 'x' not found on provider ... (HTTP 404).") when it gives up. An error
+ * chunk must START with "Error:" and name an HTTP status or a known failure word; model text that
+ * merely mentions an error does not count.
  */
-export function copilotProviderError(text: string): ProviderErrorMatch | undefined {
+export function copilotStatusChunk(text: string): StatusChunk | undefined {
   const trimmed = text.trim();
+  if (/^Info: .*Retrying\.*$/s.test(trimmed)) return { kind: 'retry', message: trimmed.slice('Info: '.length) };
+  const error = copilotProviderError(trimmed);
+  return error ? { kind: 'provider_error', error } : undefined;
+}
+
+function copilotProviderError(trimmed: string): ProviderErrorMatch | undefined {
   const match = /^(?:Execution failed: )?Error:\s*(.*)$/s.exec(trimmed);
   if (!match) return undefined;
   const body = (match[1] ?? '').trim();
-  const status = Number(/\b([45]\d\d)\b/.exec(body)?.[1] ?? Number.NaN);
-  const words = /rate.?limit|overloaded|timed? ?out|ECONNREFUSED|fetch failed|server error|bad request|unauthorized/i;
+  // The last status in the text is the one that counts ("retried 5 times ... Last error: 500 ...").
+  const statuses = [...body.matchAll(/\b([45]\d\d)\b/g)].map((m) => Number(m[1]));
+  const status = statuses.at(-1) ?? Number.NaN;
+  const words =
+    /rate.?limit|overloaded|timed? ?out|ECONNREFUSED|fetch failed|server error|bad request|unauthorized|not found/i;
   if (Number.isNaN(status) && !words.test(body)) return undefined;
   const kind =
     status === 429 || /rate.?limit/i.test(body)
@@ -38,7 +50,7 @@ export const copilotPreset: AcpPreset = {
   binary: binarySpec('copilot', ['copilot']),
   args: () => ['--acp'],
   multiSession: true,
-  quirks: { providerErrorInText: copilotProviderError },
+  quirks: { translate: { statusChunk: copilotStatusChunk } },
   testedVersions: ['1.0.102'],
 };
 
