@@ -8,6 +8,9 @@ const alias = {
   '@reins/core': src('core'),
   '@reins/harnesses': src('harnesses'),
   '@reins/testkit': src('testkit'),
+  '@reins/client': src('client'),
+  '@reins/daemon': src('daemon'),
+  '@reins/bridges': src('bridges'),
 };
 const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
 

@@ -1,0 +1,2 @@
+// @reins/client: the browser-safe client of the Reins daemon (WebSocket), no Node imports.
+export {};

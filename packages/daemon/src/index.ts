@@ -1,0 +1,2 @@
+// @reins/daemon: the local Reins daemon, sessions over WebSocket.
+export {};
