@@ -407,6 +407,16 @@ describe('preset quirk rules', () => {
     expect(failure.code).toBe('unsupported_model');
     expect(failure.message).toContain('unsupported model "m"');
     expect(providerFailure({ kind: 'bad_request', status: 401, message: 'no key' }).code).toBe('auth_required');
+    // The real Gemini API's words for an unknown model, relabelled 500 by Gemini CLI 0.61.0.
+    expect(
+      providerFailure({ kind: 'server_error', status: 500, message: 'models/x is not found for API version v1beta' }),
+    ).toMatchObject({ code: 'unsupported_model' });
+    expect(providerFailure({ kind: 'server_error', status: 500, message: 'file not found' }).code).toBe(
+      'provider_error',
+    );
+    expect(
+      providerFailure({ kind: 'server_error', status: 500, message: 'scripted 404 error: model x not found' }).code,
+    ).toBe('unsupported_model');
     expect(providerFailure({ kind: 'server_error', status: 500, message: '500 boom' })).toMatchObject({
       code: 'provider_error',
       retryable: true,

@@ -668,7 +668,7 @@ export function pickPermissionOption(
 
 /**
  * A provider failure as a turn error, with the same rules as the other adapters: a 404 from the
- * model endpoint is `unsupported_model` (its message carries the BINDING words; the model is named
+ * model endpoint (or a message saying the model was not found) is `unsupported_model` (its message carries the BINDING words; the model is named
  * when known), 401/403 is `auth_required`, everything else `provider_error` with the kind in data.
  */
 export function providerFailure(
@@ -677,7 +677,8 @@ export function providerFailure(
   model?: string,
 ): ErrorInfo {
   const details = { kind: match.kind, ...(match.status !== undefined ? { status: match.status } : {}), ...data };
-  if (match.status === 404) {
+  // Gemini CLI 0.61.0 relabels the provider's 404 as JSON-RPC 500 but keeps its words.
+  if (match.status === 404 || /\bmodels?\b.*\b(not found|does not exist)/i.test(match.message)) {
     const info = unsupportedModelError(model ?? 'unknown', match.message).toInfo();
     return { ...info, data: { ...info.data, ...details } };
   }

@@ -150,7 +150,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const ending = chosen.ending;
     if (ending.kind === 'httpError') {
       record.outcome = 'http-error';
-      const errorBody = ending.body ?? dialect.errorBody(ending.status, `scripted ${ending.status} error`);
+      const errorBody =
+        ending.body ?? dialect.errorBody(ending.status, defaultErrorMessage(ending.status, record.model));
       return sendJson(res, ending.status, errorBody, ending.headers);
     }
     let plan: ReturnType<typeof planReply>;
@@ -249,4 +250,9 @@ function answerUtilityRoute(
       });
       return;
   }
+}
+
+/** Like the real providers, a 404 from a model endpoint names the model it could not find. */
+function defaultErrorMessage(status: number, model: string | undefined): string {
+  return status === 404 ? `scripted 404 error: model ${model ?? '(none named)'} not found` : `scripted ${status} error`;
 }
