@@ -21,8 +21,6 @@ export interface AcpQuirks {
   hideModel?: (modelId: string, env: Record<string, string | undefined>) => boolean;
   /** Translation quirks (tool names and inputs the agent leaves out, status lines sent as text). */
   translate?: TranslateOptions;
-  /** Strips agent-specific decoration from the first thought chunk (Gemini's empty "****\n" heading). */
-  cleanThought?: (text: string) => string;
 }
 
 export interface AcpPreset {

@@ -348,15 +348,10 @@ export class AcpSession implements Session {
   }
 
   private onUpdate(update: SessionUpdate, frame: unknown, at: number): void {
-    let effective = update;
-    const clean = this.context.quirks.cleanThought;
-    if (clean && update.sessionUpdate === 'agent_thought_chunk' && update.content.type === 'text') {
-      effective = { ...update, content: { ...update.content, text: clean(update.content.text) } };
-    }
     if (update.sessionUpdate === 'config_option_update') this.configOptions = update.configOptions;
     if (update.sessionUpdate === 'current_mode_update' && this.modes)
       this.modes = { ...this.modes, currentModeId: update.currentModeId };
-    const payloads = translateUpdate(this.state, effective, { inTurn: this.running !== undefined });
+    const payloads = translateUpdate(this.state, update, { inTurn: this.running !== undefined });
     this.emitAll(payloads, { native: { source: 'acp', method: 'session/update', frame }, at });
   }
 

@@ -7,7 +7,7 @@ import { ReinsError } from '@reins/core';
 import { type Fixture, readFixture } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { copilotPreset, copilotStatusChunk } from './presets/copilot.js';
-import { geminiPreset } from './presets/gemini.js';
+import { geminiPreset, geminiThoughtChunk } from './presets/gemini.js';
 import { opencodeHidesModel } from './presets/opencode.js';
 import { classifyPromptError, quotaTokens } from './session.js';
 import {
@@ -384,6 +384,27 @@ describe('preset quirk rules', () => {
       input: { command: 'echo hi' },
     });
     expect(item?.type === 'item.completed' && item.item.kind === 'tool_call' && item.item.output).toBeUndefined();
+  });
+
+  it('Gemini 0.61.0 thought chunks: the empty heading goes, trimmed boundaries get one space, a subject a paragraph', () => {
+    const state = createTranslateState(geminiPreset.quirks.translate);
+    beginTurn(state);
+    const thought = (text: string) =>
+      translateUpdate(
+        state,
+        { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } },
+        { inTurn: true },
+      );
+    thought('**Planning**\nI will read the file.');
+    thought('****\nThen I run the tests.');
+    thought('**Checking**\nAll green.');
+    const [item] = completedItems(endTurn(state));
+    expect(item).toMatchObject({
+      kind: 'reasoning',
+      text: '**Planning**\nI will read the file. Then I run the tests.\n\n**Checking**\nAll green.',
+    });
+    expect(geminiThoughtChunk('****\nAlone.', false)).toBe('Alone.');
+    expect(geminiThoughtChunk('no heading at all', true)).toBe('no heading at all');
   });
 
   it('status chunks become a retry notice and a failed turn, never agent text', () => {

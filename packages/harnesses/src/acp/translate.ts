@@ -97,6 +97,8 @@ export interface TranslateOptions {
    * A retry becomes a `notice`; an error fails the turn with provider_error. Neither is agent text.
    */
   statusChunk?: (text: string) => StatusChunk | undefined;
+  /** Rewrites a thought chunk; `continuing` when it extends the open reasoning item (Gemini's headings). */
+  thoughtChunk?: (text: string, continuing: boolean) => string;
   /**
    * Gemini CLI 0.61.0 sends no rawInput for its shell tool; the title is the command line, and the
    * tool name is the toolCallId's prefix (`run_shell_command__run_shell_command_<n>`).
@@ -185,9 +187,16 @@ function textChunk(
   messageId: string | null | undefined,
   replay: boolean,
 ): EventPayload[] {
-  const text = chunkText(content);
+  const raw = chunkText(content);
   // Images, audio and embedded resources in a message have no item field: the caller passes them through.
-  if (text === undefined) return [{ type: 'passthrough', frame: content }];
+  if (raw === undefined) return [{ type: 'passthrough', frame: content }];
+  const open = state.openText;
+  const sameItem =
+    open !== undefined &&
+    open.kind === kind &&
+    (messageId == null || open.messageId == null || open.messageId === messageId);
+  const thought = kind === 'reasoning' ? state.options.thoughtChunk : undefined;
+  const text = thought ? thought(raw, sameItem) : raw;
   // claude-agent-acp 0.23.1 opens every message with an empty chunk; it carries nothing.
   if (text === '') return [];
   const status = kind === 'agent_message' && !replay ? state.options.statusChunk?.(text) : undefined;
@@ -197,11 +206,6 @@ function textChunk(
     return [];
   }
   const out: EventPayload[] = [];
-  const open = state.openText;
-  const sameItem =
-    open !== undefined &&
-    open.kind === kind &&
-    (messageId == null || open.messageId == null || open.messageId === messageId);
   if (!sameItem) {
     out.push(...closeText(state));
     const prefix = kind === 'agent_message' ? 'msg' : kind === 'reasoning' ? 'reasoning' : 'user';

@@ -2,7 +2,7 @@
 // the public registry, pointed at the scripted model server by the testkit's hermetic home.
 // Used by the real-CLI test tier, `reins conformance` and `reins demo`.
 import type { HarnessId } from '@reins/core';
-import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
+import { type AnyHarnessOptions, createHarness, HarnessProcess } from '@reins/harnesses';
 import { type HarnessLaunch, harnessLaunch } from '../harness-homes/index.js';
 import { type HarnessBinary, harnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome } from '../hermetic/temp-home.js';
@@ -35,6 +35,8 @@ function withoutPresetArgs(args: readonly string[]): string[] {
 
 interface Recipe {
   options: OptionsFor;
+  /** Starts what the harness connects to (OpenClaw's gateway), once per behaviour; merged into the options. */
+  start?: (launch: HarnessLaunch) => Promise<{ options: AnyHarnessOptions; stop(): Promise<void> }>;
   /** The model to start on, when the harness names the home's first model differently. */
   primary?: string;
   /** The model to switch to, when the harness does not take the extra fake model as is. */
@@ -77,6 +79,29 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     alternateOnWire: ALTERNATE_MODEL,
   },
   'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
+  // One gateway per behaviour (the home's launch runs it in a private /tmp); sessions connect to it.
+  openclaw: {
+    options: (launch) => ({ baseEnv: launch.env }),
+    alternate: `fake/${ALTERNATE_MODEL}`,
+    alternateOnWire: ALTERNATE_MODEL,
+    async start(launch) {
+      const gateway = await HarnessProcess.start({
+        command: launch.command,
+        args: launch.args,
+        cwd: launch.home.home,
+        env: launch.env,
+        label: 'openclaw gateway run',
+      });
+      // 2026.9.6 opens its port 15-19 s after spawn (far more on a loaded 2-core machine).
+      const options = { gateway: launch.home.endpoint as { url: string; token: string }, connectTimeoutMs: 240_000 };
+      return {
+        options,
+        stop: async () => {
+          await gateway.close();
+        },
+      };
+    },
+  },
 };
 
 export function conformanceTargetIds(): HarnessId[] {
@@ -107,13 +132,22 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
         binary,
         extraModels: [ALTERNATE_MODEL],
       });
-      const harness = await createHarness(id, { ...recipe.options(launch, binary), ...overrides.harnessOptions });
+      const started = await recipe.start?.(launch);
+      const harness = await createHarness(id, {
+        ...recipe.options(launch, binary),
+        ...started?.options,
+        ...overrides.harnessOptions,
+      });
       const models: ConformanceModels = {
         primary: recipe.primary ?? launch.home.models[0] ?? 'fake-model',
         alternate: recipe.alternate ?? ALTERNATE_MODEL,
         ...(recipe.alternateOnWire ? { alternateOnWire: recipe.alternateOnWire } : {}),
       };
-      return { harness, models, dispose: () => tempHome.cleanup() };
+      const dispose = async () => {
+        await started?.stop();
+        await tempHome.cleanup();
+      };
+      return { harness, models, dispose };
     },
   };
 }

@@ -3,6 +3,20 @@ import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
 import { binarySpec } from '../discovery.js';
 import type { AcpPreset } from '../preset.js';
 
+/**
+ * 0.61.0 sends every thought chunk as `**<subject>**\n<description>` with the description TRIMMED and
+ * the subject empty on chunks that continue a thought. The empty heading goes; the whitespace trimmed
+ * at a continuing chunk's boundary comes back as one space (the original character is lost: a space is
+ * what prose most often had there); a new subject starts a new paragraph.
+ */
+export function geminiThoughtChunk(text: string, continuing: boolean): string {
+  const heading = /^\*\*(.*?)\*\*\n/s.exec(text);
+  if (!heading) return text;
+  const body = text.slice(heading[0].length);
+  if (heading[1] === '') return continuing && body !== '' ? ` ${body}` : body;
+  return continuing ? `\n\n${text}` : text;
+}
+
 export const geminiPreset: AcpPreset = {
   id: 'gemini',
   displayName: 'Gemini CLI',
@@ -15,12 +29,11 @@ export const geminiPreset: AcpPreset = {
   quirks: {
     // 0.61.0: write_file reads the target first; a -32002 for a new file aborts the write.
     missingFileReadsEmpty: true,
-    // 0.61.0: thoughts start with a bold subject line, "****\n" when the subject is empty.
-    cleanThought: (text) => (text.startsWith('****\n') ? text.slice(5) : text),
     // 0.61.0: the shell tool has no rawInput (the title is the command) and its name is the id's prefix.
     translate: {
       commandFromTitle: true,
       toolNameFromId: (id) => (id.includes('__') ? id.slice(0, id.indexOf('__')) : undefined),
+      thoughtChunk: geminiThoughtChunk,
     },
   },
   testedVersions: ['0.61.0'],
