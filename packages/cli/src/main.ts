@@ -27,6 +27,14 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
     summary: 'which harnesses are installed, healthy, logged in, and what they can do',
   },
+  daemon: {
+    run: async (argv, io) => (await import('./commands/daemon.js')).daemonCommand(argv, io),
+    summary: 'the local daemon: drive any harness over a WebSocket (web UIs, bots, other programs)',
+  },
+  bridge: {
+    run: async (argv, io) => (await import('./commands/bridge.js')).bridgeCommand(argv, io),
+    summary: 'speak ACP on stdin/stdout in front of any harness, for any ACP client (reins bridge acp -H codex)',
+  },
 };
 
 export const MAIN_HELP = () => `Usage: reins <command> [options]

@@ -8,6 +8,7 @@ import {
   acceptStructuredOutput,
   type Effort,
   type ErrorInfo,
+  ErrorInfoSchema,
   type EventPayload,
   type HarnessId,
   type JsonSchema,
@@ -115,6 +116,9 @@ export function classifyPromptError(error: ReinsError, model?: string): ErrorInf
   if (error.code !== 'protocol_error') return error.toInfo();
   const rpcCode = error.data?.rpcCode;
   const rpcData = error.data?.rpcData;
+  // An agent that speaks Reins errors (our own ACP bridge) puts the ErrorInfo in data: keep it as is.
+  const reins = ErrorInfoSchema.safeParse(rpcData);
+  if (reins.success) return reins.data;
   const haystack = `${String(error.data?.rpcMessage ?? '')} ${JSON.stringify(rpcData ?? '')}`;
   // Gemini CLI 0.61.0 answers with the HTTP status as the JSON-RPC code (400); Qwen 0.24.4,
   // OpenCode 1.18.33 and claude-agent-acp 0.23.1 say -32603 with the status in the text.

@@ -469,6 +469,25 @@ describe('preset quirk rules', () => {
     });
     const other = new ReinsError('protocol_error', 'x', { data: { rpcCode: -32603, rpcMessage: 'Session not found' } });
     expect(classifyPromptError(other).code).toBe('protocol_error');
+    // An agent that speaks Reins errors (our ACP bridge) keeps its original code.
+    const bridged = new ReinsError('protocol_error', 'agent error', {
+      data: {
+        rpcCode: -32603,
+        rpcMessage: 'We are seeing high demand',
+        rpcData: {
+          code: 'provider_error',
+          message: 'We are seeing high demand',
+          retryable: true,
+          data: { kind: 'server_error' },
+        },
+      },
+    });
+    expect(classifyPromptError(bridged)).toEqual({
+      code: 'provider_error',
+      message: 'We are seeing high demand',
+      retryable: true,
+      data: { kind: 'server_error' },
+    });
   });
 
   it('Gemini 0.61.0 quota tokens', () => {

@@ -1,0 +1,286 @@
+// The client against an in-memory WebSocket that plays the daemon: requests and their deadlines,
+// errors carried as ReinsError codes, events routed to RemoteSessions in seq order (duplicates
+// dropped, a gap ends the stream), and everything pending failing when the socket drops.
+import { type Assert, ReinsError, type ReinsEvent } from '@reins/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connect, type ReinsClient } from './client.js';
+import type { WebSocketConstructor, WebSocketLike } from './rpc-channel.js';
+
+// The browser's WebSocket fits what connect() takes (ws's is checked by the daemon tests, which pass it).
+type _BrowserWebSocketFits = Assert<typeof globalThis.WebSocket extends WebSocketConstructor ? true : false>;
+
+type Listener = (event: unknown) => void;
+interface Sent {
+  id: number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** Plays the daemon: `answer` decides what each request gets back (frames delivered in one batch). */
+class FakeSocket implements WebSocketLike {
+  static last: FakeSocket | undefined;
+  static answer: (request: Sent, socket: FakeSocket) => unknown[] = () => [];
+  readyState = 0;
+  readonly sent: Sent[] = [];
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(readonly url: string) {
+    FakeSocket.last = this;
+    setTimeout(() => {
+      this.readyState = 1;
+      this.emit('open', {});
+    }, 0);
+  }
+
+  addEventListener(type: string, listener: (event: unknown) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  send(data: string): void {
+    const request = JSON.parse(data) as Sent;
+    this.sent.push(request);
+    const frames = FakeSocket.answer(request, this);
+    // Like one TCP read carrying several frames: all delivered in the same tick.
+    if (frames.length > 0) setTimeout(() => this.deliver(...frames), 0);
+  }
+
+  deliver(...frames: unknown[]): void {
+    for (const frame of frames)
+      this.emit('message', { data: typeof frame === 'string' ? frame : JSON.stringify(frame) });
+  }
+
+  close(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    setTimeout(() => this.emit('close', { code: 1000, reason: '' }), 0);
+  }
+
+  private emit(type: string, event: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+}
+
+const ok = (request: Sent, result: unknown) => ({ jsonrpc: '2.0', id: request.id, result });
+const fail = (request: Sent, code: string, message: string) => ({
+  jsonrpc: '2.0',
+  id: request.id,
+  error: { code: -32000, message, data: { code, message } },
+});
+const event = (seq: number, extra: Partial<ReinsEvent> & { type: ReinsEvent['type'] }) => ({
+  jsonrpc: '2.0',
+  method: 'session/event',
+  params: {
+    sessionId: 's1',
+    event: { seq, harness: 'codex', sessionId: 's1', turnId: null, at: 1, ...extra },
+  },
+});
+const status = (seq: number) =>
+  event(seq, { type: 'session.status', status: 'idle' } as Partial<ReinsEvent> & {
+    type: 'session.status';
+  });
+
+function daemon(handlers: Record<string, (request: Sent, socket: FakeSocket) => unknown[]>) {
+  FakeSocket.answer = (request, socket) => {
+    if (request.method === 'initialize') {
+      return [ok(request, { protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['codex'] })];
+    }
+    return handlers[request.method]?.(request, socket) ?? [];
+  };
+}
+
+async function client(options: { requestTimeoutMs?: number } = {}): Promise<ReinsClient> {
+  return connect({ url: 'ws://127.0.0.1:1', token: 'secret', WebSocket: FakeSocket, ...options });
+}
+
+async function collect(events: AsyncIterable<ReinsEvent>): Promise<ReinsEvent[]> {
+  const out: ReinsEvent[] = [];
+  for await (const item of events) out.push(item);
+  return out;
+}
+
+const codeOf = (error: unknown) => (ReinsError.isInstance(error) ? error.code : `not a ReinsError: ${String(error)}`);
+
+afterEach(() => {
+  FakeSocket.last?.close();
+});
+
+describe('connect', () => {
+  it('initializes with the token and keeps what the daemon said', async () => {
+    daemon({});
+    const reins = await client();
+    expect(FakeSocket.last?.sent[0]).toMatchObject({ method: 'initialize', params: { token: 'secret' } });
+    expect(reins.info).toEqual({ protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['codex'] });
+  });
+
+  it('turns a refused token into ReinsError auth_required', async () => {
+    FakeSocket.answer = (request) => [fail(request, 'auth_required', 'The token is wrong.')];
+    const error = await client().catch((reason: unknown) => reason);
+    expect(codeOf(error)).toBe('auth_required');
+  });
+
+  it('refuses a daemon that speaks another protocol version', async () => {
+    FakeSocket.answer = (request) => [ok(request, { protocolVersion: 2, reinsVersion: '9.0.0', harnesses: [] })];
+    const error = await client().catch((reason: unknown) => reason);
+    expect(codeOf(error)).toBe('protocol_error');
+    expect((error as Error).message).toMatch(/protocol version 2/);
+  });
+
+  it('needs a WebSocket class where the runtime has none', async () => {
+    vi.stubGlobal('WebSocket', undefined); // as in Node 20
+    try {
+      const error = await connect({ url: 'ws://127.0.0.1:1', token: 't' }).catch((reason: unknown) => reason);
+      expect(codeOf(error)).toBe('invalid_input');
+      expect((error as Error).message).toMatch(/pass one/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('requests', () => {
+  it('reject with timeout when the daemon does not answer in time', async () => {
+    daemon({});
+    const reins = await client({ requestTimeoutMs: 50 });
+    const error = await reins.listSessions().catch((reason: unknown) => reason);
+    expect(codeOf(error)).toBe('timeout');
+    expect((error as Error).message).toMatch(/session\/list within 50 ms/);
+  });
+
+  it('carry the daemon error code over as a ReinsError', async () => {
+    daemon({ 'session/subscribe': (request) => [fail(request, 'invalid_input', 'Unknown session "nope".')] });
+    const reins = await client();
+    const error = await reins.attach('nope').catch((reason: unknown) => reason);
+    expect(codeOf(error)).toBe('invalid_input');
+    expect((error as Error).message).toBe('Unknown session "nope".');
+  });
+
+  it('reject an answer that does not fit the protocol with protocol_error', async () => {
+    daemon({ 'session/list': (request) => [ok(request, [{ sessionId: 1 }])] });
+    const reins = await client();
+    expect(codeOf(await reins.listSessions().catch((reason: unknown) => reason))).toBe('protocol_error');
+  });
+
+  it('all reject with process_exited when the socket drops, and the client says it closed', async () => {
+    daemon({});
+    const reins = await client({ requestTimeoutMs: 10_000 });
+    const pending = [reins.listSessions(), reins.harnesses()].map((request) =>
+      request.catch((reason: unknown) => reason),
+    );
+    FakeSocket.last?.close();
+    for (const error of await Promise.all(pending)) {
+      expect(codeOf(error)).toBe('process_exited');
+      expect((error as Error).message).toBe('The daemon connection closed.');
+    }
+    expect((await reins.closed).code).toBe('process_exited');
+    expect(codeOf(await reins.listSessions().catch((reason: unknown) => reason))).toBe('process_exited');
+  });
+});
+
+describe('RemoteSession events', () => {
+  it('gets the replay that arrives in the same read as the subscribe answer, drops duplicates, follows native ids', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 2, harness: 'codex', nativeSessionId: 'thread-1', status: 'idle' }),
+        status(1),
+        event(2, { type: 'session.updated', nativeSessionId: 'thread-1' } as never),
+        status(2), // a duplicate
+        status(3),
+        event(4, { type: 'session.updated', nativeSessionId: 'thread-2' } as never),
+        event(5, { type: 'session.closed', reason: 'requested' } as never),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect(session.harness).toBe('codex');
+    const events = await collect(session.events);
+    expect(events.map((item) => item.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(session.nativeSessionId).toBe('thread-2');
+    expect(session.isClosed).toBe(true);
+    expect(session.lastSeq).toBe(5);
+  });
+
+  it('resumes after afterSeq: earlier events are not delivered again', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 3, harness: 'codex', status: 'idle' }),
+        status(3),
+        event(4, { type: 'session.closed', reason: 'requested' } as never),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1', { afterSeq: 2 });
+    expect(FakeSocket.last?.sent.at(-1)).toMatchObject({ params: { sessionId: 's1', afterSeq: 2 } });
+    expect((await collect(session.events)).map((item) => item.seq)).toEqual([3, 4]);
+  });
+
+  it('ends the stream with protocol_error on a gap, saying where to resume', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 3, harness: 'codex', status: 'idle' }),
+        status(1),
+        status(3),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect((await collect(session.events)).map((item) => item.seq)).toEqual([1]);
+    expect(session.endReason?.code).toBe('protocol_error');
+    expect(session.endReason?.message).toMatch(/afterSeq 1/);
+  });
+
+  it('ends the events iterable when the socket drops; the session can be attached again elsewhere', async () => {
+    daemon({
+      'session/subscribe': (request) => [ok(request, { lastSeq: 1, harness: 'codex', status: 'idle' }), status(1)],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    const events = collect(session.events);
+    setTimeout(() => FakeSocket.last?.close(), 5);
+    expect((await events).map((item) => item.seq)).toEqual([1]);
+    expect(session.endReason?.code).toBe('process_exited');
+    expect(session.isClosed).toBe(false);
+  });
+
+  it('refuses a second attach of the same session on one connection', async () => {
+    daemon({ 'session/subscribe': (request) => [ok(request, { lastSeq: 0, harness: 'codex', status: 'idle' })] });
+    const reins = await client();
+    await reins.attach('s1');
+    expect(codeOf(await reins.attach('s1').catch((reason: unknown) => reason))).toBe('invalid_input');
+  });
+
+  it('sends Session calls as their methods', async () => {
+    const answers: Record<string, unknown> = {
+      'session/send': { turnId: 't1', delivery: 'started' },
+      'session/setModel': { applied: 'next_turn' },
+      'session/setEffort': { applied: 'live' },
+      'session/interrupt': {},
+      'session/respondToPermission': {},
+      'session/close': {},
+    };
+    FakeSocket.answer = (request) => {
+      if (request.method === 'initialize')
+        return [ok(request, { protocolVersion: 1, reinsVersion: '0', harnesses: [] })];
+      if (request.method === 'session/subscribe')
+        return [ok(request, { lastSeq: 0, harness: 'codex', status: 'idle' })];
+      return [ok(request, answers[request.method])];
+    };
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect(await session.send('hi', { mode: 'queue' })).toEqual({ turnId: 't1', delivery: 'started' });
+    expect(await session.setModel('m2')).toEqual({ applied: 'next_turn' });
+    expect(await session.setEffort('low')).toEqual({ applied: 'live' });
+    await session.interrupt();
+    await session.respondToPermission('r1', { behavior: 'deny' });
+    await session.close();
+    await session.close(); // idempotent: one session/close
+    const sent = FakeSocket.last?.sent.slice(2) ?? [];
+    expect(sent.map((request) => [request.method, request.params])).toEqual([
+      ['session/send', { sessionId: 's1', input: 'hi', options: { mode: 'queue' } }],
+      ['session/setModel', { sessionId: 's1', model: 'm2' }],
+      ['session/setEffort', { sessionId: 's1', effort: 'low' }],
+      ['session/interrupt', { sessionId: 's1' }],
+      ['session/respondToPermission', { sessionId: 's1', requestId: 'r1', decision: { behavior: 'deny' } }],
+      ['session/close', { sessionId: 's1' }],
+    ]);
+  });
+});

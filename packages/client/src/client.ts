@@ -1,0 +1,217 @@
+// `connect()` and the ReinsClient: one authenticated WebSocket connection to a Reins daemon, which
+// starts sessions and attaches to existing ones as RemoteSessions (core's Session interface).
+// Browser-safe: the WebSocket comes from the caller or globalThis, never from a Node package.
+import { type HarnessId, ReinsError, type ReinsEvent, type SessionSpec } from '@reins/core';
+import {
+  type ClientInfo,
+  type HarnessListing,
+  type InitializeResult,
+  PROTOCOL_VERSION,
+  SESSION_EVENT,
+  SessionEventParamsSchema,
+  type SessionListing,
+  type WireHarnessOptions,
+} from './protocol.js';
+import { RemoteSession } from './remote-session.js';
+import { RpcChannel, type WebSocketConstructor, type WebSocketLike } from './rpc-channel.js';
+
+export interface ConnectOptions {
+  /** The daemon's url (daemon.json `url`), e.g. ws://127.0.0.1:41234 */
+  url: string;
+  /** The daemon's token (daemon.json `token`). */
+  token: string;
+  /** A WebSocket class; default globalThis.WebSocket (Node 20 has none: pass `ws`'s). */
+  WebSocket?: WebSocketConstructor;
+  /** Told to the daemon for its logs. */
+  client?: ClientInfo;
+  /** Deadline to open the socket and initialize (ms, default 10 000). */
+  connectTimeoutMs?: number;
+  /** Deadline of each request (ms, default 60 000). */
+  requestTimeoutMs?: number;
+  /** Deadline of session/create, which starts the harness (ms, default 120 000). */
+  createTimeoutMs?: number;
+}
+
+export interface AttachOptions {
+  /** The last seq this client already has: the daemon replays every later event, then goes live. */
+  afterSeq?: number;
+}
+
+const DEFAULT_CLIENT: ClientInfo = { name: '@reins/client', version: '0.1.0' };
+
+export async function connect(options: ConnectOptions): Promise<ReinsClient> {
+  const WebSocketClass =
+    options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? undefined;
+  if (!WebSocketClass) {
+    throw new ReinsError(
+      'invalid_input',
+      'No WebSocket implementation here (Node 20 has none): pass one, e.g. connect({ url, token, WebSocket }) with the WebSocket class of the ws package.',
+    );
+  }
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const socket = await openSocket(WebSocketClass, options.url, connectTimeoutMs);
+  const client = new ReinsClient(socket, options);
+  try {
+    await client.initialize(options.token, options.client ?? DEFAULT_CLIENT, connectTimeoutMs);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  return client;
+}
+
+function openSocket(WebSocketClass: WebSocketConstructor, url: string, timeoutMs: number): Promise<WebSocketLike> {
+  return new Promise((resolve, reject) => {
+    let socket: WebSocketLike;
+    try {
+      socket = new WebSocketClass(url);
+    } catch (error) {
+      reject(new ReinsError('invalid_input', `Cannot connect to "${url}": ${String(error)}`, { cause: error }));
+      return;
+    }
+    let settled = false;
+    const settle = (error?: ReinsError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        socket.close();
+        reject(error);
+      } else resolve(socket);
+    };
+    const timer = setTimeout(
+      () =>
+        settle(
+          new ReinsError('timeout', `The Reins daemon at ${url} did not accept a connection within ${timeoutMs} ms.`),
+        ),
+      timeoutMs,
+    );
+    const refused = (event: unknown) => {
+      // ws says why (e.g. "Unexpected server response: 403" for a refused Origin); browsers do not.
+      const message = (event as { message?: unknown } | undefined)?.message;
+      const detail = typeof message === 'string' && message ? ` (${message})` : '';
+      settle(
+        new ReinsError(
+          'process_exited',
+          `Could not connect to the Reins daemon at ${url}${detail}: is it running (\`reins daemon\`), and is the url the one in its daemon.json?`,
+        ),
+      );
+    };
+    socket.addEventListener('open', () => settle());
+    socket.addEventListener('error', refused);
+    socket.addEventListener('close', refused);
+  });
+}
+
+export class ReinsClient {
+  private readonly channel: RpcChannel;
+  private readonly sessions = new Map<string, RemoteSession>();
+  private readonly requestTimeoutMs: number;
+  private readonly createTimeoutMs: number;
+  private initialized: InitializeResult | undefined;
+  /** Resolves when the connection ends, with why. */
+  readonly closed: Promise<ReinsError>;
+
+  constructor(socket: WebSocketLike, options: ConnectOptions) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.createTimeoutMs = options.createTimeoutMs ?? 120_000;
+    this.channel = new RpcChannel(socket, (method, params) => this.notified(method, params));
+    this.closed = new Promise((resolve) => this.channel.onClose(resolve));
+    this.channel.onClose((reason) => {
+      for (const session of [...this.sessions.values()]) session.connectionLost(reason);
+    });
+  }
+
+  /** What the daemon said at initialize: protocol and Reins versions, harnesses it offers. */
+  get info(): InitializeResult {
+    if (!this.initialized) throw new ReinsError('invalid_input', 'The client is not initialized yet.');
+    return this.initialized;
+  }
+
+  get isClosed(): boolean {
+    return this.channel.isClosed;
+  }
+
+  /** @internal called by connect() */
+  async initialize(token: string, client: ClientInfo, timeoutMs: number): Promise<void> {
+    const result = await this.channel.request('initialize', { token, client }, { timeoutMs });
+    if (result.protocolVersion !== PROTOCOL_VERSION) {
+      throw new ReinsError(
+        'protocol_error',
+        `The daemon speaks protocol version ${result.protocolVersion}; this client speaks ${PROTOCOL_VERSION}. Use matching versions of Reins.`,
+        { data: { daemon: result.protocolVersion, client: PROTOCOL_VERSION } },
+      );
+    }
+    this.initialized = result;
+  }
+
+  /** Every harness the daemon offers: where its binary is, and its health. */
+  harnesses(): Promise<HarnessListing[]> {
+    return this.channel.request('harness/list', undefined, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Every session the daemon holds (they belong to the daemon, not to a connection). */
+  listSessions(): Promise<SessionListing[]> {
+    return this.channel.request('session/list', undefined, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Starts a session in the daemon and subscribes to all of its events from the first. */
+  async createSession(
+    harness: HarnessId,
+    spec: SessionSpec,
+    harnessOptions?: WireHarnessOptions,
+  ): Promise<RemoteSession> {
+    const created = await this.channel.request(
+      'session/create',
+      { harness, spec, ...(harnessOptions ? { harnessOptions } : {}) },
+      { timeoutMs: this.createTimeoutMs },
+    );
+    return this.attach(created.sessionId, { afterSeq: 0 });
+  }
+
+  /** Follows an existing daemon session: every event after `afterSeq`, then live ones. */
+  async attach(sessionId: string, options: AttachOptions = {}): Promise<RemoteSession> {
+    if (this.sessions.has(sessionId)) {
+      throw new ReinsError(
+        'invalid_input',
+        `Session ${sessionId} is already attached on this connection: use that RemoteSession, or detach() it first.`,
+      );
+    }
+    const afterSeq = options.afterSeq ?? 0;
+    // Registered before subscribing: the replay can arrive in the same read as the answer.
+    const session = new RemoteSession(sessionId, afterSeq, {
+      channel: this.channel,
+      requestTimeoutMs: this.requestTimeoutMs,
+      onDetached: (detached) => {
+        if (this.sessions.get(detached.id) === detached) this.sessions.delete(detached.id);
+      },
+    });
+    this.sessions.set(sessionId, session);
+    try {
+      await this.channel.request(
+        'session/subscribe',
+        { sessionId, afterSeq },
+        {
+          timeoutMs: this.requestTimeoutMs,
+          onResult: (result) => session.attached(result.harness, result.nativeSessionId),
+        },
+      );
+    } catch (error) {
+      session.connectionLost(ReinsError.from(error, 'protocol_error'));
+      throw error;
+    }
+    return session;
+  }
+
+  /** Closes the connection. Daemon sessions live on; attach to them again from a new connection. */
+  close(): void {
+    this.channel.close();
+  }
+
+  private notified(method: string, params: unknown): void {
+    if (method !== SESSION_EVENT) return; // a newer daemon's notification: not for us
+    const parsed = SessionEventParamsSchema.safeParse(params);
+    if (!parsed.success) return;
+    this.sessions.get(parsed.data.sessionId)?.receive(parsed.data.event as unknown as ReinsEvent);
+  }
+}

@@ -1,0 +1,178 @@
+// The wire protocol's schemas accept what the daemon and clients send and refuse malformed params
+// with a sentence naming the field.
+import { describe, expect, it } from 'vitest';
+import {
+  DaemonInfoSchema,
+  describeInvalidParams,
+  isMethodName,
+  METHODS,
+  type MethodName,
+  RPC_ERROR,
+  RpcIncomingSchema,
+  RpcResponseSchema,
+  rpcErrorNumber,
+  SessionEventParamsSchema,
+} from './protocol.js';
+
+const good: Record<MethodName, unknown[]> = {
+  initialize: [{ token: 't0k' }, { token: 't0k', client: { name: 'web', version: '1.0.0' } }],
+  'harness/list': [undefined, {}],
+  'session/create': [
+    { harness: 'codex', spec: { cwd: '/w' } },
+    {
+      harness: 'claude-code',
+      spec: { cwd: '/w', posture: 'ask', effort: 'high', resume: { nativeSessionId: 'abc' } },
+      harnessOptions: {
+        binaryPath: '/bin/fake',
+        baseEnv: { PATH: '/bin' },
+        requestTimeoutMs: 500,
+        interruptGraceMs: 10,
+      },
+    },
+  ],
+  'session/list': [undefined],
+  'session/subscribe': [{ sessionId: 's1' }, { sessionId: 's1', afterSeq: 0 }, { sessionId: 's1', afterSeq: 42 }],
+  'session/unsubscribe': [{ sessionId: 's1' }],
+  'session/send': [
+    { sessionId: 's1', input: 'hello' },
+    { sessionId: 's1', input: { text: 'hi', files: [{ path: 'a.ts' }] }, options: { mode: 'steer' } },
+  ],
+  'session/interrupt': [{ sessionId: 's1' }],
+  'session/setModel': [{ sessionId: 's1', model: 'gpt-5' }],
+  'session/setEffort': [{ sessionId: 's1', effort: 'low' }],
+  'session/respondToPermission': [{ sessionId: 's1', requestId: 'r1', decision: { behavior: 'allow', scope: 'once' } }],
+  'session/close': [{ sessionId: 's1' }],
+};
+
+const bad: Array<[MethodName, unknown, RegExp]> = [
+  ['initialize', {}, /params\.token/],
+  ['initialize', { token: '' }, /params\.token: Too small/],
+  ['initialize', { token: 't', client: { name: 'x' } }, /params\.client\.version/],
+  ['session/create', { harness: 'cursor', spec: { cwd: '/w' } }, /params\.harness/],
+  ['session/create', { harness: 'codex', spec: { cwd: '' } }, /params\.spec\.cwd/],
+  ['session/create', { harness: 'codex', spec: { cwd: '/w', posture: 'yolo' } }, /params\.spec\.posture/],
+  [
+    'session/create',
+    { harness: 'codex', spec: { cwd: '/w' }, harnessOptions: { requestTimeoutMs: -1 } },
+    /requestTimeoutMs/,
+  ],
+  ['session/subscribe', { sessionId: 's1', afterSeq: -1 }, /params\.afterSeq/],
+  ['session/subscribe', { sessionId: 's1', afterSeq: 1.5 }, /params\.afterSeq/],
+  ['session/subscribe', undefined, /params: /],
+  ['session/send', { sessionId: 's1' }, /params\.input/],
+  ['session/send', { sessionId: 's1', input: 'x', options: { mode: 'shout' } }, /params\.options\.mode/],
+  ['session/setEffort', { sessionId: 's1', effort: 'extreme' }, /params\.effort/],
+  ['session/setModel', { sessionId: 's1', model: '' }, /params\.model/],
+  [
+    'session/respondToPermission',
+    { sessionId: 's1', requestId: 'r', decision: { behavior: 'maybe' } },
+    /decision\.behavior/,
+  ],
+  ['session/close', { sessionId: '' }, /params\.sessionId/],
+  ['session/close', {}, /params\.sessionId/],
+];
+
+describe('protocol params', () => {
+  it('accepts well-formed params of every method', () => {
+    for (const [method, samples] of Object.entries(good) as Array<[MethodName, unknown[]]>) {
+      for (const params of samples) {
+        const result = METHODS[method].params.safeParse(params);
+        expect(result.success, `${method} ${JSON.stringify(params)}`).toBe(true);
+      }
+    }
+  });
+
+  it('refuses bad params with a sentence naming the field', () => {
+    for (const [method, params, field] of bad) {
+      const result = METHODS[method].params.safeParse(params);
+      expect(result.success, `${method} ${JSON.stringify(params)}`).toBe(false);
+      if (result.success) continue;
+      const sentence = describeInvalidParams(result.error, method);
+      expect(sentence).toMatch(new RegExp(`^Invalid params for ${method.replace('/', '\\/')}: `));
+      expect(sentence).toMatch(field);
+    }
+  });
+
+  it('keeps harness-specific options (they ride along to the adapter)', () => {
+    const parsed = METHODS['session/create'].params.parse({
+      harness: 'codex',
+      spec: { cwd: '/w' },
+      harnessOptions: { interruptGraceMs: 5 },
+    });
+    expect(parsed.harnessOptions).toEqual({ interruptGraceMs: 5 });
+  });
+
+  it('knows its methods and maps error codes to JSON-RPC numbers', () => {
+    expect(isMethodName('session/send')).toBe(true);
+    expect(isMethodName('session/explode')).toBe(false);
+    expect(isMethodName('toString')).toBe(false);
+    expect(rpcErrorNumber('auth_required')).toBe(RPC_ERROR.authRequired);
+    expect(rpcErrorNumber('invalid_input')).toBe(RPC_ERROR.invalidParams);
+    expect(rpcErrorNumber('timeout')).toBe(RPC_ERROR.reins);
+  });
+});
+
+describe('protocol results and envelopes', () => {
+  it('validates answers a client receives', () => {
+    expect(
+      METHODS.initialize.result.safeParse({ protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['codex'] }).success,
+    ).toBe(true);
+    expect(
+      METHODS.initialize.result.safeParse({ protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['cursor'] }).success,
+    ).toBe(false);
+    expect(METHODS['session/send'].result.safeParse({ turnId: 't1', delivery: 'started' }).success).toBe(true);
+    expect(METHODS['session/send'].result.safeParse({ turnId: 't1', delivery: 'maybe' }).success).toBe(false);
+    expect(
+      METHODS['session/list'].result.safeParse([
+        { sessionId: 's', harness: 'codex', status: 'closed', lastSeq: 3, createdAt: 1 },
+      ]).success,
+    ).toBe(true);
+    expect(
+      METHODS['harness/list'].result.safeParse([
+        {
+          id: 'codex',
+          displayName: 'Codex',
+          discovery: { found: true, path: '/bin/codex', version: '0.169.0', source: 'path' },
+          health: { status: 'ready' },
+        },
+      ]).success,
+    ).toBe(true);
+    expect(
+      METHODS['session/subscribe'].result.safeParse({ lastSeq: -1, harness: 'codex', status: 'idle' }).success,
+    ).toBe(false);
+  });
+
+  it('tells requests, responses and event notifications apart', () => {
+    expect(RpcIncomingSchema.safeParse({ jsonrpc: '2.0', id: 1, method: 'session/list' }).success).toBe(true);
+    expect(RpcIncomingSchema.safeParse({ jsonrpc: '1.0', id: 1, method: 'session/list' }).success).toBe(false);
+    expect(RpcIncomingSchema.safeParse({ jsonrpc: '2.0', id: {}, method: 'x' }).success).toBe(false);
+    expect(RpcResponseSchema.safeParse({ jsonrpc: '2.0', id: 1, result: null }).success).toBe(true);
+    expect(
+      RpcResponseSchema.safeParse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'no', data: {} } })
+        .success,
+    ).toBe(true);
+    // JSON-RPC 2.0: a success response must carry `result`.
+    expect(RpcResponseSchema.safeParse({ jsonrpc: '2.0', id: 1 }).success).toBe(false);
+    const event = {
+      type: 'session.status',
+      seq: 3,
+      harness: 'codex',
+      sessionId: 's',
+      turnId: null,
+      at: 1,
+      status: 'idle',
+    };
+    expect(SessionEventParamsSchema.safeParse({ sessionId: 's', event }).success).toBe(true);
+    expect(SessionEventParamsSchema.safeParse({ sessionId: 's', event: { ...event, seq: 0 } }).success).toBe(false);
+    // A newer daemon's event type still passes: the client hands it on instead of dropping the link.
+    expect(
+      SessionEventParamsSchema.safeParse({ sessionId: 's', event: { ...event, type: 'future.thing' } }).success,
+    ).toBe(true);
+  });
+
+  it('describes daemon.json', () => {
+    const info = { url: 'ws://127.0.0.1:1234', pid: 10, token: 'x', protocolVersion: 1, startedAt: 5 };
+    expect(DaemonInfoSchema.safeParse(info).success).toBe(true);
+    expect(DaemonInfoSchema.safeParse({ ...info, token: '' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,391 @@
+// The Reins daemon wire protocol, version 1: the one home of its types and zod schemas (the daemon
+// imports them from here). JSON-RPC 2.0, one JSON message per WebSocket text frame. A connection
+// must call `initialize` with the daemon's token first; every failure is a JSON-RPC error whose
+// `data` is the Reins ErrorInfo, so clients branch on `data.code`, never on message text.
+import {
+  type Assert,
+  BinaryFingerprintSchema,
+  type DiscoverySource,
+  type Effort,
+  EffortSchema,
+  type Equals,
+  type ErrorCode,
+  type ErrorInfo,
+  ErrorInfoSchema,
+  type HarnessId,
+  HarnessIdSchema,
+  type Health,
+  type PermissionDecision,
+  PermissionDecisionSchema,
+  type ReinsEvent,
+  SESSION_STATUSES,
+  type SendOptions,
+  SendOptionsSchema,
+  type SendResult,
+  type SessionSpec,
+  SessionSpecSchema,
+  type SessionStatus,
+  type SettingChange,
+  type TurnInput,
+  TurnInputSchema,
+} from '@reins/core';
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+/** The file a running daemon writes under $REINS_HOME (default ~/.reins), mode 0600. */
+export const DAEMON_FILE = 'daemon.json';
+
+export interface DaemonInfo {
+  /** ws://127.0.0.1:<port> */
+  url: string;
+  pid: number;
+  /** The secret every connection passes to `initialize`; new on each start. */
+  token: string;
+  protocolVersion: number;
+  /** ms since epoch. */
+  startedAt: number;
+}
+export const DaemonInfoSchema = z.object({
+  url: z.string().min(1),
+  pid: z.number().int().positive(),
+  token: z.string().min(1),
+  protocolVersion: z.number().int().positive(),
+  startedAt: z.number(),
+});
+type _DaemonInfoInSync = Assert<Equals<z.output<typeof DaemonInfoSchema>, DaemonInfo>>;
+
+// ---- JSON-RPC 2.0 envelope ----------------------------------------------------------------------
+
+export type RequestId = string | number;
+const RequestIdSchema = z.union([z.string(), z.number()]);
+
+export interface RpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: unknown;
+}
+export interface RpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: unknown;
+}
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data: ErrorInfo;
+}
+export type RpcResponse =
+  | { jsonrpc: '2.0'; id: RequestId | null; result: unknown }
+  | { jsonrpc: '2.0'; id: RequestId | null; error: RpcErrorObject };
+
+/** What a daemon accepts: a request (with id) or a notification (without). */
+export const RpcIncomingSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: RequestIdSchema.optional(),
+  method: z.string().min(1),
+  params: z.unknown().optional(),
+});
+
+/** What a client accepts: a response to one of its requests, or a notification. */
+export const RpcResponseSchema = z.union([
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: RequestIdSchema.nullable(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  }),
+  z.object({ jsonrpc: z.literal('2.0'), id: RequestIdSchema, result: z.unknown() }),
+]);
+export const RpcNotificationSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.string().min(1),
+  params: z.unknown().optional(),
+});
+
+/** JSON-RPC error numbers; the Reins `data.code` is what programs should branch on. */
+export const RPC_ERROR = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  /** Any Reins failure (see data.code). */
+  reins: -32000,
+  authRequired: -32001,
+} as const;
+
+export function rpcErrorNumber(code: ErrorCode): number {
+  if (code === 'auth_required') return RPC_ERROR.authRequired;
+  if (code === 'invalid_input') return RPC_ERROR.invalidParams;
+  return RPC_ERROR.reins;
+}
+
+// ---- method payloads ------------------------------------------------------------------------------
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+}
+export interface InitializeParams {
+  token: string;
+  client?: ClientInfo;
+}
+export const InitializeParamsSchema = z.object({
+  token: z.string().min(1),
+  client: z.object({ name: z.string().min(1), version: z.string().min(1) }).optional(),
+});
+
+export interface InitializeResult {
+  protocolVersion: number;
+  reinsVersion: string;
+  /** Harness ids this daemon can start sessions for. */
+  harnesses: HarnessId[];
+}
+export const InitializeResultSchema = z.object({
+  protocolVersion: z.number().int().positive(),
+  reinsVersion: z.string(),
+  harnesses: z.array(HarnessIdSchema),
+});
+
+/** Methods without parameters take none, or an empty object. */
+export const NoParamsSchema = z.object({}).optional();
+export type NoParams = z.input<typeof NoParamsSchema>;
+/** Methods that only acknowledge answer an empty object. */
+export const AckSchema = z.object({});
+export type Ack = z.output<typeof AckSchema>;
+
+const DiscoverySourceSchema = z.enum(['env', 'path', 'login_shell', 'known_location', 'explicit']);
+type _SourceInSync = Assert<Equals<z.output<typeof DiscoverySourceSchema>, DiscoverySource>>;
+
+export const HealthSchema = z.object({
+  status: z.enum(['ready', 'not_installed', 'unhealthy', 'auth_required']),
+  binary: BinaryFingerprintSchema.extend({ source: DiscoverySourceSchema }).optional(),
+  message: z.string().optional(),
+  fix: z.string().optional(),
+  authMethods: z.array(z.string()).optional(),
+});
+type _HealthInSync = Assert<Equals<z.output<typeof HealthSchema>, Health>>;
+
+export interface HarnessListing {
+  id: HarnessId;
+  displayName: string;
+  /** Where the binary is; `hint` says how to install or point Reins at it when not found. */
+  discovery: { found: boolean; path?: string; version?: string; source?: DiscoverySource; hint?: string };
+  health: Health;
+}
+export const HarnessListingSchema = z.object({
+  id: HarnessIdSchema,
+  displayName: z.string(),
+  discovery: z.object({
+    found: z.boolean(),
+    path: z.string().optional(),
+    version: z.string().optional(),
+    source: DiscoverySourceSchema.optional(),
+    hint: z.string().optional(),
+  }),
+  health: HealthSchema,
+});
+type _ListingInSync = Assert<Equals<z.output<typeof HarnessListingSchema>, HarnessListing>>;
+
+/**
+ * Options for the harness factory, as JSON (the same fields `createHarness(id, options)` takes;
+ * harness-specific ones such as Codex's `interruptGraceMs` ride along).
+ */
+export const WireHarnessOptionsSchema = z.looseObject({
+  binaryPath: z.string().min(1).optional(),
+  /** Replaces the daemon's environment as the harness's base environment (hermetic homes). */
+  baseEnv: z.record(z.string(), z.string()).optional(),
+  extraArgs: z.array(z.string()).optional(),
+  requestTimeoutMs: z.number().int().positive().optional(),
+});
+export type WireHarnessOptions = z.output<typeof WireHarnessOptionsSchema>;
+
+export interface SessionCreateParams {
+  harness: HarnessId;
+  spec: SessionSpec;
+  harnessOptions?: WireHarnessOptions;
+}
+export const SessionCreateParamsSchema = z.object({
+  harness: HarnessIdSchema,
+  spec: SessionSpecSchema,
+  harnessOptions: WireHarnessOptionsSchema.optional(),
+});
+
+export interface SessionCreateResult {
+  sessionId: string;
+  harness: HarnessId;
+  /** Known at creation for some harnesses (Claude Code fixes it up front); else from session.updated. */
+  nativeSessionId?: string;
+}
+export const SessionCreateResultSchema = z.object({
+  sessionId: z.string().min(1),
+  harness: HarnessIdSchema,
+  nativeSessionId: z.string().optional(),
+});
+type _CreateResultInSync = Assert<Equals<z.output<typeof SessionCreateResultSchema>, SessionCreateResult>>;
+
+/** The harness's own lifecycle signal (session.status), or `closed` once session.closed was emitted. */
+export type HostedSessionStatus = SessionStatus | 'closed';
+const HostedSessionStatusSchema = z.enum([...SESSION_STATUSES, 'closed']);
+
+export interface SessionListing {
+  sessionId: string;
+  harness: HarnessId;
+  nativeSessionId?: string;
+  status: HostedSessionStatus;
+  /** seq of the newest event (0 before the first). */
+  lastSeq: number;
+  /** ms since epoch. */
+  createdAt: number;
+}
+export const SessionListingSchema = z.object({
+  sessionId: z.string(),
+  harness: HarnessIdSchema,
+  nativeSessionId: z.string().optional(),
+  status: HostedSessionStatusSchema,
+  lastSeq: z.number().int().nonnegative(),
+  createdAt: z.number(),
+});
+type _SessionListingInSync = Assert<Equals<z.output<typeof SessionListingSchema>, SessionListing>>;
+
+export interface SessionRef {
+  sessionId: string;
+}
+export const SessionRefSchema = z.object({ sessionId: z.string().min(1) });
+
+export interface SubscribeParams {
+  sessionId: string;
+  /** The last seq the client already has (0 or absent: from the first event). */
+  afterSeq?: number;
+}
+export const SubscribeParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  afterSeq: z.number().int().nonnegative().optional(),
+});
+type _SubscribeInSync = Assert<Equals<z.output<typeof SubscribeParamsSchema>, SubscribeParams>>;
+
+export interface SubscribeResult {
+  /** seq of the newest event when the subscription started; replayed events follow this answer. */
+  lastSeq: number;
+  harness: HarnessId;
+  nativeSessionId?: string;
+  status: HostedSessionStatus;
+}
+export const SubscribeResultSchema = z.object({
+  lastSeq: z.number().int().nonnegative(),
+  harness: HarnessIdSchema,
+  nativeSessionId: z.string().optional(),
+  status: HostedSessionStatusSchema,
+});
+type _SubscribeResultInSync = Assert<Equals<z.output<typeof SubscribeResultSchema>, SubscribeResult>>;
+
+export interface SendParams {
+  sessionId: string;
+  input: TurnInput | string;
+  options?: SendOptions;
+}
+export const SendParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  input: z.union([z.string(), TurnInputSchema]),
+  options: SendOptionsSchema.optional(),
+});
+type _SendInSync = Assert<Equals<z.output<typeof SendParamsSchema>, SendParams>>;
+
+export const SendResultSchema = z.object({
+  turnId: z.string().min(1),
+  delivery: z.enum(['started', 'queued', 'steered']),
+});
+type _SendResultInSync = Assert<Equals<z.output<typeof SendResultSchema>, SendResult>>;
+
+export const SettingChangeSchema = z.object({ applied: z.enum(['live', 'next_turn', 'restart']) });
+type _SettingInSync = Assert<Equals<z.output<typeof SettingChangeSchema>, SettingChange>>;
+
+export interface SetModelParams {
+  sessionId: string;
+  model: string;
+}
+export const SetModelParamsSchema = z.object({ sessionId: z.string().min(1), model: z.string().min(1) });
+
+export interface SetEffortParams {
+  sessionId: string;
+  effort: Effort;
+}
+export const SetEffortParamsSchema = z.object({ sessionId: z.string().min(1), effort: EffortSchema });
+type _EffortInSync = Assert<Equals<z.output<typeof SetEffortParamsSchema>, SetEffortParams>>;
+
+export interface RespondToPermissionParams {
+  sessionId: string;
+  requestId: string;
+  decision: PermissionDecision;
+}
+export const RespondToPermissionParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  requestId: z.string().min(1),
+  decision: PermissionDecisionSchema,
+});
+type _PermissionInSync = Assert<Equals<z.output<typeof RespondToPermissionParamsSchema>, RespondToPermissionParams>>;
+
+/** Every method: its params schema (validated by the daemon) and result schema (validated by clients). */
+export const METHODS = {
+  initialize: { params: InitializeParamsSchema, result: InitializeResultSchema },
+  'harness/list': { params: NoParamsSchema, result: z.array(HarnessListingSchema) },
+  'session/create': { params: SessionCreateParamsSchema, result: SessionCreateResultSchema },
+  'session/list': { params: NoParamsSchema, result: z.array(SessionListingSchema) },
+  'session/subscribe': { params: SubscribeParamsSchema, result: SubscribeResultSchema },
+  'session/unsubscribe': { params: SessionRefSchema, result: AckSchema },
+  'session/send': { params: SendParamsSchema, result: SendResultSchema },
+  'session/interrupt': { params: SessionRefSchema, result: AckSchema },
+  'session/setModel': { params: SetModelParamsSchema, result: SettingChangeSchema },
+  'session/setEffort': { params: SetEffortParamsSchema, result: SettingChangeSchema },
+  'session/respondToPermission': { params: RespondToPermissionParamsSchema, result: AckSchema },
+  'session/close': { params: SessionRefSchema, result: AckSchema },
+} as const;
+export type MethodName = keyof typeof METHODS;
+export type ParamsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+export type ResultOf<M extends MethodName> = z.output<(typeof METHODS)[M]['result']>;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export function isMethodName(value: string): value is MethodName {
+  return Object.hasOwn(METHODS, value);
+}
+
+// ---- notifications --------------------------------------------------------------------------------
+
+/** Daemon -> client: one event of a subscribed session, in seq order, no gaps, no duplicates. */
+export const SESSION_EVENT = 'session/event';
+export interface SessionEventParams {
+  sessionId: string;
+  event: ReinsEvent;
+}
+/**
+ * Checked loosely on purpose: a newer daemon may add event types, and a client should pass them on
+ * rather than drop the connection. The envelope (type, seq) is what ordering depends on.
+ */
+export const SessionEventParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  event: z.looseObject({ type: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string() }),
+});
+
+// ---- errors ---------------------------------------------------------------------------------------
+
+/** Reads the Reins ErrorInfo out of a JSON-RPC error (undefined when it carries none). */
+export function errorInfoOf(data: unknown): ErrorInfo | undefined {
+  const parsed = ErrorInfoSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The fields a zod failure names, in one line: `spec.cwd: Too small: expected ...`. */
+export function issuesSentence(error: z.ZodError, root = 'params'): string {
+  const parts = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.length > 0 ? `${root}.${issue.path.map(String).join('.')}` : root;
+    return `${path}: ${issue.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${parts.join('; ')}${more}`;
+}
+
+/** The sentence an `invalid_input` for bad params carries. */
+export function describeInvalidParams(error: z.ZodError, method: string): string {
+  return `Invalid params for ${method}: ${issuesSentence(error)}.`;
+}

@@ -1,0 +1,160 @@
+// A daemon session seen through one client connection. It implements @reins/core's Session, so code
+// written against a local session runs unchanged against the daemon. Events arrive in seq order; a
+// duplicate (seq already seen) is dropped, a gap ends the stream (the daemon promises none), and
+// `lastSeq` is what a reconnecting client passes to `attach(id, { afterSeq })` to resume exactly.
+import {
+  AsyncQueue,
+  type Effort,
+  type HarnessId,
+  type PermissionDecision,
+  ReinsError,
+  type ReinsEvent,
+  type SendOptions,
+  type SendResult,
+  type Session,
+  type SettingChange,
+  type TurnInput,
+} from '@reins/core';
+import type { MethodName, ParamsOf, ResultOf } from './protocol.js';
+import type { RpcChannel } from './rpc-channel.js';
+
+export interface RemoteSessionContext {
+  channel: RpcChannel;
+  requestTimeoutMs: number;
+  /** Called once the session no longer receives events on this connection. */
+  onDetached: (session: RemoteSession) => void;
+}
+
+export class RemoteSession implements Session {
+  private readonly queue = new AsyncQueue<ReinsEvent>(Number.POSITIVE_INFINITY);
+  private harnessId: HarnessId | undefined;
+  private native: string | undefined;
+  private seenSeq: number;
+  private sawClosed = false;
+  private closing: Promise<void> | undefined;
+  private detached = false;
+  /** Why the events ended early (a gap, a dropped connection), when they did. */
+  endReason: ReinsError | undefined;
+
+  constructor(
+    readonly id: string,
+    afterSeq: number,
+    private readonly context: RemoteSessionContext,
+  ) {
+    this.seenSeq = afterSeq;
+  }
+
+  get harness(): HarnessId {
+    if (this.harnessId === undefined) throw new ReinsError('invalid_input', 'The session is still attaching.');
+    return this.harnessId;
+  }
+
+  get nativeSessionId(): string | undefined {
+    return this.native;
+  }
+
+  get events(): AsyncIterable<ReinsEvent> {
+    return this.queue;
+  }
+
+  /** seq of the last event received: resume from here after a reconnect. */
+  get lastSeq(): number {
+    return this.seenSeq;
+  }
+
+  /** True once the daemon sent session.closed for it. */
+  get isClosed(): boolean {
+    return this.sawClosed;
+  }
+
+  send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    return this.call('session/send', { sessionId: this.id, input, ...(options ? { options } : {}) });
+  }
+
+  async interrupt(): Promise<void> {
+    await this.call('session/interrupt', { sessionId: this.id });
+  }
+
+  setModel(model: string): Promise<SettingChange> {
+    return this.call('session/setModel', { sessionId: this.id, model });
+  }
+
+  setEffort(effort: Effort): Promise<SettingChange> {
+    return this.call('session/setEffort', { sessionId: this.id, effort });
+  }
+
+  async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
+    await this.call('session/respondToPermission', { sessionId: this.id, requestId, decision });
+  }
+
+  /**
+   * Closes the daemon session (its harness process ends). The daemon answers after it sent every
+   * event up to session.closed, so once this resolves the events stream has them all. Idempotent.
+   */
+  close(): Promise<void> {
+    if (this.sawClosed) return Promise.resolve();
+    this.closing ??= this.call('session/close', { sessionId: this.id }).then(() => {
+      // Not subscribed any more (detached): nothing else will end the stream.
+      this.end();
+    });
+    return this.closing;
+  }
+
+  /** Stops receiving events on this connection; the daemon session lives on (attach again later). */
+  async detach(): Promise<void> {
+    if (this.detached) return;
+    this.end();
+    if (!this.context.channel.isClosed) {
+      await this.call('session/unsubscribe', { sessionId: this.id });
+    }
+  }
+
+  // ---- fed by the client ------------------------------------------------------------------------
+
+  /**
+   * The subscribe answer, seen synchronously before the replayed events behind it: those can only
+   * bring the native id up to date again, so the stream ends on the newest one.
+   */
+  attached(harness: HarnessId, nativeSessionId: string | undefined): void {
+    this.harnessId = harness;
+    if (nativeSessionId !== undefined) this.native = nativeSessionId;
+  }
+
+  receive(event: ReinsEvent): void {
+    if (this.detached || event.seq <= this.seenSeq) return;
+    if (event.seq !== this.seenSeq + 1) {
+      this.end(
+        new ReinsError(
+          'protocol_error',
+          `Event seq ${event.seq} arrived after ${this.seenSeq}: events were lost. Attach again with afterSeq ${this.seenSeq}.`,
+          { data: { lastSeq: this.seenSeq, received: event.seq } },
+        ),
+      );
+      return;
+    }
+    this.seenSeq = event.seq;
+    if (event.type === 'session.updated' && event.nativeSessionId !== undefined) this.native = event.nativeSessionId;
+    this.queue.push(event);
+    if (event.type === 'session.closed') {
+      this.sawClosed = true;
+      this.end();
+    }
+  }
+
+  /** The connection dropped: the events stream ends; the daemon session itself lives on. */
+  connectionLost(reason: ReinsError): void {
+    this.end(reason);
+  }
+
+  private end(reason?: ReinsError): void {
+    if (this.detached) return;
+    this.detached = true;
+    if (reason && !this.sawClosed) this.endReason = reason;
+    this.queue.end();
+    this.context.onDetached(this);
+  }
+
+  private call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.context.channel.request(method, params, { timeoutMs: this.context.requestTimeoutMs });
+  }
+}

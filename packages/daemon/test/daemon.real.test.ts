@@ -1,0 +1,159 @@
+// The daemon driving the real pinned Codex CLI (harness-clis/) through @reins/client, hermetically:
+// Codex talks to the scripted model server on 127.0.0.1 inside the loopback-only namespace. The
+// RemoteSession is a core Session, so the testkit's SessionRecorder checks the stream invariants on
+// it unchanged; and the whole conformance suite runs through the daemon with the same behaviours
+// as against a local Codex session.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { connect, type ReinsClient, type WireHarnessOptions } from '@reins/client';
+import type { Harness, ToolCallItem } from '@reins/core';
+import { createHarness, liveProcessCount } from '@reins/harnesses';
+import {
+  assertHermetic,
+  BEHAVIOURS,
+  type ConformanceTarget,
+  harnessBinary,
+  harnessLaunch,
+  type ModelServer,
+  makeTempHome,
+  reply,
+  runConformance,
+  SessionRecorder,
+  startModelServer,
+  type TempHome,
+} from '@reins/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { type Daemon, startDaemon } from '../src/index.js';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+/** The extra model the testkit's Codex home configures for the model-switch behaviour. */
+const ALTERNATE_MODEL = 'fake-model-2';
+
+interface Rig {
+  server: ModelServer;
+  tempHome: TempHome;
+  workdir: string;
+  daemon: Daemon;
+  client: ReinsClient;
+  options: WireHarnessOptions;
+  models: string[];
+  dispose(): Promise<void>;
+}
+
+/** Pinned Codex in a hermetic home pointed at `server`, behind an in-process daemon and a client. */
+async function daemonRig(server: ModelServer): Promise<Rig> {
+  const tempHome = await makeTempHome('reins-daemon-codex-');
+  const binary = harnessBinary('codex');
+  const launch = await harnessLaunch('codex', {
+    modelServerUrl: server.url,
+    tempHome,
+    binary,
+    extraModels: [ALTERNATE_MODEL],
+  });
+  const workdir = join(tempHome.dir, 'work');
+  await mkdir(workdir, { recursive: true });
+  const daemon = await startDaemon({ home: join(tempHome.dir, 'reins'), harnesses: ['codex'], logger: silent });
+  const client = await connect({ url: daemon.url, token: daemon.token, WebSocket, requestTimeoutMs: 60_000 });
+  return {
+    server,
+    tempHome,
+    workdir,
+    daemon,
+    client,
+    options: { binaryPath: binary.command, baseEnv: launch.env, requestTimeoutMs: 30_000 },
+    models: launch.home.models,
+    async dispose() {
+      client.close();
+      await daemon.close();
+      await tempHome.cleanup();
+    },
+  };
+}
+
+describe('daemon real: Codex through a client', () => {
+  let server: ModelServer | undefined;
+  let rig: Rig | undefined;
+  afterEach(async () => {
+    await rig?.dispose();
+    await server?.close();
+    rig = undefined;
+    server = undefined;
+    expect(liveProcessCount()).toBe(0);
+  });
+
+  it('a text turn and a shell tool turn complete, with sound streams', async () => {
+    await assertHermetic();
+    server = await startModelServer({ strict: true });
+    rig = await daemonRig(server);
+    const session = await rig.client.createSession('codex', { cwd: rig.workdir }, rig.options);
+    const recorder = new SessionRecorder(session, 60_000);
+
+    server.enqueue(reply().text('Hello through the daemon.'));
+    const text = await recorder.turn('Say hello.');
+    expect(text.outcome).toEqual({ status: 'completed' });
+    const agentText = recorder
+      .turnEvents(text.turnId as string)
+      .flatMap((event) =>
+        event.type === 'item.completed' && event.item.kind === 'agent_message' ? [event.item.text] : [],
+      )
+      .join('');
+    expect(agentText).toContain('Hello through the daemon.');
+    expect(session.nativeSessionId).toBeTruthy();
+
+    server.enqueue(reply().shell('echo reins-daemon-ok'), reply().text('The command ran.'));
+    const tool = await recorder.turn('Run the check command.');
+    expect(tool.outcome).toEqual({ status: 'completed' });
+    const commands = recorder
+      .turnEvents(tool.turnId as string)
+      .flatMap((event) =>
+        event.type === 'item.completed' && event.item.kind === 'tool_call' ? [event.item as ToolCallItem] : [],
+      );
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({ status: 'completed', exitCode: 0, tool: { kind: 'command' } });
+    expect(commands[0]?.output?.text).toContain('reins-daemon-ok');
+
+    // close() checks the stream invariants (seq without gaps, one terminal per turn, stable ids, ...).
+    await recorder.close();
+    expect(recorder.events.at(-1)).toMatchObject({ type: 'session.closed', reason: 'requested' });
+    expect((await rig.client.listSessions())[0]).toMatchObject({ sessionId: session.id, status: 'closed' });
+  });
+});
+
+/** The conformance target for Codex, with every session created through the daemon. */
+function codexThroughDaemon(): ConformanceTarget {
+  return {
+    id: 'codex',
+    async setup(server) {
+      const rig = await daemonRig(server);
+      // Discovery, health and the capability matrix come from the same adapter the daemon runs.
+      const local = await createHarness('codex', rig.options);
+      const harness: Harness = {
+        id: 'codex',
+        displayName: 'Codex (through the Reins daemon)',
+        discover: () => local.discover(),
+        health: () => local.health(),
+        capabilities: () => local.capabilities(),
+        createSession: (spec) => rig.client.createSession('codex', spec, rig.options),
+      };
+      return {
+        harness,
+        models: { primary: rig.models[0] ?? 'fake-model', alternate: ALTERNATE_MODEL },
+        dispose: () => rig.dispose(),
+      };
+    },
+  };
+}
+
+describe('daemon real: the conformance suite on Codex through the daemon', () => {
+  for (const behaviour of BEHAVIOURS) {
+    it(behaviour.name, async (context) => {
+      await assertHermetic();
+      const [result] = await runConformance(codexThroughDaemon(), { only: [behaviour.name] });
+      if (result?.status === 'skipped') context.skip(result.reason);
+      expect(result?.reason ?? '', behaviour.name).toBe('');
+      expect(result?.status).toBe('passed');
+      expect(liveProcessCount()).toBe(0);
+    }, 300_000);
+  }
+});
