@@ -2,17 +2,23 @@
 // the public registry, pointed at the scripted model server by the testkit's hermetic home.
 // Used by the real-CLI test tier, `reins conformance` and `reins demo`.
 import type { HarnessId } from '@reins/core';
-import { type AnyHarnessOptions, createHarness, HarnessProcess } from '@reins/harnesses';
-import { type HarnessLaunch, harnessLaunch } from '../harness-homes/index.js';
-import { type HarnessBinary, harnessBinary } from '../hermetic/binaries.js';
-import { makeTempHome } from '../hermetic/temp-home.js';
+import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
+import { type HarnessLaunch, harnessLaunch, privateTmpWrapper } from '../harness-homes/index.js';
+import { type HarnessBinary, harnessBinary, harnessClisDir } from '../hermetic/binaries.js';
+import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
 import type { ConformanceModels, ConformanceTarget } from './target.js';
 
 /** The switch the ACP presets add themselves; the home builders list it too. */
 const ACP_MODE_ARGS = new Set(['--acp', 'acp']);
 const ALTERNATE_MODEL = 'fake-model-2';
 
-type OptionsFor = (launch: HarnessLaunch, binary: HarnessBinary) => AnyHarnessOptions;
+/** Where a behaviour runs: its folder (the session workspace is inside) and its temp home. */
+interface RunPlace {
+  workdir: string;
+  tempHome: TempHome;
+}
+
+type OptionsFor = (launch: HarnessLaunch, binary: HarnessBinary, place: RunPlace) => AnyHarnessOptions;
 
 const nativeBinary: OptionsFor = (launch, binary) => ({ binaryPath: binary.command, baseEnv: launch.env });
 const acpAgent: OptionsFor = (launch, binary) => ({
@@ -35,8 +41,6 @@ function withoutPresetArgs(args: readonly string[]): string[] {
 
 interface Recipe {
   options: OptionsFor;
-  /** Starts what the harness connects to (OpenClaw's gateway), once per behaviour; merged into the options. */
-  start?: (launch: HarnessLaunch) => Promise<{ options: AnyHarnessOptions; stop(): Promise<void> }>;
   /** The model to start on, when the harness names the home's first model differently. */
   primary?: string;
   /** The model to switch to, when the harness does not take the extra fake model as is. */
@@ -79,28 +83,19 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     alternateOnWire: ALTERNATE_MODEL,
   },
   'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
-  // One gateway per behaviour (the home's launch runs it in a private /tmp); sessions connect to it.
+  // Each session starts its own local gateway (the adapter's default mode), in the home's private /tmp;
+  // resume therefore really is a new gateway process on the same state, and close() must end it.
   openclaw: {
-    options: (launch) => ({ baseEnv: launch.env }),
+    options: (launch, binary, place) => ({
+      binaryPath: binary.args[0] ?? binary.command,
+      baseEnv: launch.env,
+      // The gateway's private /tmp must still show the session workspace (it lives under /tmp too).
+      gatewayCommandPrefix: privateTmpWrapper(place.tempHome, [harnessClisDir(), place.workdir]),
+      // 2026.9.6 opens its port 15-19 s after spawn (far more on a loaded 2-core machine).
+      connectTimeoutMs: 240_000,
+    }),
     alternate: `fake/${ALTERNATE_MODEL}`,
     alternateOnWire: ALTERNATE_MODEL,
-    async start(launch) {
-      const gateway = await HarnessProcess.start({
-        command: launch.command,
-        args: launch.args,
-        cwd: launch.home.home,
-        env: launch.env,
-        label: 'openclaw gateway run',
-      });
-      // 2026.9.6 opens its port 15-19 s after spawn (far more on a loaded 2-core machine).
-      const options = { gateway: launch.home.endpoint as { url: string; token: string }, connectTimeoutMs: 240_000 };
-      return {
-        options,
-        stop: async () => {
-          await gateway.close();
-        },
-      };
-    },
   },
 };
 
@@ -123,7 +118,7 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
     id,
     ...(recipe.notApplicable ? { notApplicable: recipe.notApplicable } : {}),
     ...(recipe.knownLimitations ? { knownLimitations: recipe.knownLimitations } : {}),
-    async setup(server) {
+    async setup(server, workdir) {
       const tempHome = await makeTempHome(`reins-${id}-`);
       const binary = overrides.binary ?? harnessBinary(id as Parameters<typeof harnessBinary>[0]);
       const launch = await harnessLaunch(id as Parameters<typeof harnessLaunch>[0], {
@@ -132,10 +127,8 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
         binary,
         extraModels: [ALTERNATE_MODEL],
       });
-      const started = await recipe.start?.(launch);
       const harness = await createHarness(id, {
-        ...recipe.options(launch, binary),
-        ...started?.options,
+        ...recipe.options(launch, binary, { workdir, tempHome }),
         ...overrides.harnessOptions,
       });
       const models: ConformanceModels = {
@@ -143,11 +136,7 @@ export function conformanceTarget(id: HarnessId, overrides: TargetOverrides = {}
         alternate: recipe.alternate ?? ALTERNATE_MODEL,
         ...(recipe.alternateOnWire ? { alternateOnWire: recipe.alternateOnWire } : {}),
       };
-      const dispose = async () => {
-        await started?.stop();
-        await tempHome.cleanup();
-      };
-      return { harness, models, dispose };
+      return { harness, models, dispose: () => tempHome.cleanup() };
     },
   };
 }
