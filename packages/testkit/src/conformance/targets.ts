@@ -63,8 +63,6 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
       // toToolCallContent drops a non-string returnDisplay, and the pty shell's display is ANSI cells.
       'tool call lifecycle': 'Gemini CLI 0.61.0 sends no shell output over ACP while its interactive (pty) shell is on',
       'resume in a new process': 'Gemini CLI 0.61.0 cannot session/load a session made by another process (-32603)',
-      'provider error surfaced':
-        'Gemini CLI 0.61.0 retries a 5xx silently for minutes (10 attempts, up to 30 s apart, then a fallback model)',
     },
   },
   // Qwen 0.24.4 names models with their auth type.
