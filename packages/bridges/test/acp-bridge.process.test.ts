@@ -144,10 +144,10 @@ describe('reins bridge acp in front of the fake Codex, driven by the Reins acp h
     if (terminal.outcome.status !== 'failed') return;
     const error = terminal.outcome.error;
     expect(error.message).toMatch(/high demand/);
-    // The bridge answers -32603 with the Reins ErrorInfo as data; the ACP adapter keeps it whole.
-    expect(error.data).toMatchObject({
-      rpcCode: -32603,
-      rpcData: { code: 'provider_error', data: { kind: 'server_error', codexErrorInfo: 'internalServerError' } },
+    // The bridge answers -32603 with the Reins ErrorInfo as data; the ACP adapter takes it as the error.
+    expect(error).toMatchObject({
+      code: 'provider_error',
+      data: { kind: 'server_error', codexErrorInfo: 'internalServerError' },
     });
     await recorder.close();
   });

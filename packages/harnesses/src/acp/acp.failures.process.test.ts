@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
+import { SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 import type { AcpSession } from './session.js';
-import { assertStreamRules, EventReader } from './testing.js';
 
 const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
 
@@ -39,6 +39,9 @@ function harness(
   });
 }
 
+/** Every wait 30 s at most. */
+const record = (session: AcpSession) => new SessionRecorder(session, 30_000);
+
 const of = <T extends ReinsEvent['type']>(events: ReinsEvent[], type: T) =>
   events.filter((event): event is Extract<ReinsEvent, { type: T }> => event.type === type);
 
@@ -47,22 +50,24 @@ describe('acp harness when the agent misbehaves', () => {
     const session = (await harness({
       replies: [{ steps: [{ text: 'partial' }, { stderr: 'panic: out of cheese' }, { sleep: 50 }, { crash: 3 }] }],
     }).createSession({ cwd })) as AcpSession;
-    const reader = new EventReader(session);
-    await session.send('go');
-    const { events, completed } = await reader.turn();
+    const recorder = record(session);
+    const sent = await session.send('go');
+    const completed = await recorder.terminalOf(sent);
     expect(completed.outcome).toMatchObject({
       status: 'failed',
       error: { code: 'process_exited', message: expect.stringContaining('exited with code 3') },
     });
     expect(completed.outcome.status === 'failed' && completed.outcome.error.message).toContain('out of cheese');
-    expect(of(events, 'item.completed').find((event) => event.item.kind === 'agent_message')?.item.status).toBe(
-      'failed',
-    );
-    const rest = await reader.rest();
-    expect(of(rest, 'session.closed')[0]).toMatchObject({ reason: 'process_exited' });
+    expect(
+      of(recorder.turnEvents(sent.turnId), 'item.completed').find((event) => event.item.kind === 'agent_message')?.item
+        .status,
+    ).toBe('failed');
+    // The adapter closes the session itself when the agent dies.
+    const closed = await recorder.waitFor((event) => event.type === 'session.closed', 'session.closed');
+    expect(closed).toMatchObject({ reason: 'process_exited' });
     await expect(session.send('again')).rejects.toMatchObject({ code: 'process_exited' });
-    await session.close();
-    expect(assertStreamRules(reader.all)).toBe(1);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('survives garbage on stdout and stderr noise: garbage becomes passthrough, the turn completes', async () => {
@@ -70,30 +75,24 @@ describe('acp harness when the agent misbehaves', () => {
       { replies: [{ steps: [{ garbage: 'Loading model... 100%' }, { text: 'fine' }] }] },
       { FAKE_ACP_GARBAGE: '1', FAKE_ACP_STDERR_NOISE: '1' },
     ).createSession({ cwd })) as AcpSession;
-    const reader = new EventReader(session);
-    await session.send('go');
-    const { events, completed } = await reader.turn();
+    const recorder = record(session);
+    const sent = await session.send('go');
+    const completed = await recorder.terminalOf(sent);
     expect(completed.outcome).toEqual({ status: 'completed' });
-    const garbage = of(events, 'passthrough').map((event) => event.frame);
+    const garbage = of(recorder.turnEvents(sent.turnId), 'passthrough').map((event) => event.frame);
     expect(garbage).toEqual(
       expect.arrayContaining([{ stdout: 'this is not json {' }, { stdout: 'Loading model... 100%' }]),
     );
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('waits for a slow start within the request deadline', async () => {
     const session = (await harness({}, { FAKE_ACP_SLOW_START_MS: '1500' }, { requestTimeoutMs: 5000 }).createSession({
       cwd,
     })) as AcpSession;
-    const reader = new EventReader(session);
-    await session.send('hello');
-    const { completed } = await reader.turn();
-    expect(completed.outcome.status).toBe('completed');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    const recorder = record(session);
+    expect((await recorder.turn('hello')).outcome.status).toBe('completed');
+    await recorder.close();
   });
 
   it('a start slower than the deadline is a timeout, and the process is gone', async () => {
@@ -106,16 +105,15 @@ describe('acp harness when the agent misbehaves', () => {
     const session = (await harness({}, { FAKE_ACP_HANG: '1' }, { requestTimeoutMs: 2500 }).createSession({
       cwd,
     })) as AcpSession;
-    const reader = new EventReader(session);
-    await session.send('anything');
-    await reader.until((event) => event.type === 'session.status' && event.status === 'running');
+    const recorder = record(session);
+    const sent = await session.send('anything');
+    await recorder.waitFor((event) => event.type === 'session.status' && event.status === 'running', 'running');
     await session.interrupt();
-    const { events, completed } = await reader.turn();
+    const completed = await recorder.terminalOf(sent);
     expect(completed.outcome).toEqual({ status: 'cancelled' });
-    expect(of(events, 'notice')[0]?.message).toMatch(/did not confirm the cancel/);
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(1);
+    expect(of(recorder.turnEvents(sent.turnId), 'notice')[0]?.message).toMatch(/did not confirm the cancel/);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('"Authentication required" is auth_required with the agent\'s methods; a configured method authenticates', async () => {
@@ -132,13 +130,9 @@ describe('acp harness when the agent misbehaves', () => {
     const session = (await harness({}, { FAKE_ACP_AUTH_REQUIRED: '1' }, { authMethod: 'fake-login' }).createSession({
       cwd,
     })) as AcpSession;
-    const reader = new EventReader(session);
-    await session.send('hi');
-    const { completed } = await reader.turn();
-    expect(completed.outcome.status).toBe('completed');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    const recorder = record(session);
+    expect((await recorder.turn('hi')).outcome.status).toBe('completed');
+    await recorder.close();
   });
 
   it('a missing binary is binary_not_found, and health says not_installed', async () => {

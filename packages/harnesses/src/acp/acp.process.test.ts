@@ -5,18 +5,18 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReinsEvent } from '@reins/core';
+import type { PermissionRequestedEvent, ReinsEvent } from '@reins/core';
+import { SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 import type { AcpSession } from './session.js';
-import { assertStreamRules, EventReader } from './testing.js';
 
 const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
 
 let dir: string;
 let cwd: string;
-const opened: AcpSession[] = [];
+const opened: SessionRecorder[] = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reins-acp-'));
@@ -24,9 +24,13 @@ beforeEach(async () => {
   await mkdir(cwd);
 });
 afterEach(async () => {
-  for (const session of opened.splice(0)) await session.close();
-  expect(liveProcessCount()).toBe(0);
-  await rm(dir, { recursive: true, force: true });
+  try {
+    // Closing checks each session's stream invariants.
+    await SessionRecorder.closeAll(opened.splice(0));
+    expect(liveProcessCount()).toBe(0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 function harness(
@@ -50,16 +54,19 @@ function harness(
 
 async function open(h: ReturnType<typeof harness>, spec: Partial<Parameters<typeof h.createSession>[0]> = {}) {
   const session = (await h.createSession({ cwd, ...spec })) as AcpSession;
-  opened.push(session);
-  return { session, reader: new EventReader(session) };
+  const recorder = new SessionRecorder(session, 30_000);
+  opened.push(recorder);
+  return { session, recorder };
 }
+
+const isStatus = (event: ReinsEvent) => event.type === 'session.status';
 
 const of = <T extends ReinsEvent['type']>(events: ReinsEvent[], type: T) =>
   events.filter((event): event is Extract<ReinsEvent, { type: T }> => event.type === type);
 
 describe('acp harness against the fake agent', () => {
   it('streams a text turn: reasoning and message items, deltas, usage, one terminal', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -82,13 +89,15 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    const setup = await reader.until((event) => event.type === 'session.status');
+    const setup = await recorder.collect(isStatus, 'the first session.status');
     expect(setup.find((event) => event.type === 'session.updated')).toMatchObject({
       nativeSessionId: session.nativeSessionId,
       model: 'fake-model',
     });
-    expect(await session.send('hi')).toEqual({ turnId: 'turn_1', delivery: 'started' });
-    const { events, completed } = await reader.turn();
+    const sent = await session.send('hi');
+    expect(sent).toEqual({ turnId: 'turn_1', delivery: 'started' });
+    const completed = await recorder.terminalOf(sent);
+    const events = recorder.turnEvents(sent.turnId);
     const textDeltas = of(events, 'item.delta').filter((delta) => delta.kind === 'text');
     expect(textDeltas.map((delta) => delta.text)).toEqual(['Hello ', 'there.']);
     const items = of(events, 'item.completed').map((event) => event.item);
@@ -105,13 +114,12 @@ describe('acp harness against the fake agent', () => {
       stopReason: 'end_turn',
       usage: { turn: { input: 100, output: 20, total: 120 } },
     });
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(1);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('folds tool_call and its updates into one tool_call item with input from the update', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -150,8 +158,9 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('run it');
-    const { events, completed } = await reader.turn();
+    const sent = await session.send('run it');
+    const completed = await recorder.terminalOf(sent);
+    const events = recorder.turnEvents(sent.turnId);
     const started = of(events, 'item.started').filter((event) => event.item.kind === 'tool_call');
     const done = of(events, 'item.completed').filter((event) => event.item.kind === 'tool_call');
     expect(started).toHaveLength(1);
@@ -165,13 +174,11 @@ describe('acp harness against the fake agent', () => {
       exitCode: 0,
     });
     expect(completed.outcome).toEqual({ status: 'completed' });
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('closes a tool call the agent left unsettled at turn end', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -191,17 +198,15 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('go');
-    const { events } = await reader.turn();
-    const closed = of(events, 'item.completed').find((event) => event.item.id === 'open1');
+    const sent = await session.send('go');
+    await recorder.terminalOf(sent);
+    const closed = of(recorder.turnEvents(sent.turnId), 'item.completed').find((event) => event.item.id === 'open1');
     expect(closed?.item.status).toBe('cancelled');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('asks for permission under posture ask and answers with the chosen option', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -222,16 +227,19 @@ describe('acp harness against the fake agent', () => {
       }),
       { posture: 'ask' },
     );
-    await session.send('clean');
-    const asked = await reader.until((event) => event.type === 'permission.requested');
-    const request = asked.at(-1) as Extract<ReinsEvent, { type: 'permission.requested' }>;
+    const sent = await session.send('clean');
+    const request = await recorder.waitFor(
+      (event): event is PermissionRequestedEvent => event.type === 'permission.requested',
+      'permission.requested',
+    );
     expect(request).toMatchObject({ tool: { kind: 'command' }, input: { command: 'rm -rf build' }, itemId: 'p1' });
     expect(request.options.map((option) => option.kind)).toEqual(['allow_once', 'reject_once']);
     await expect(session.respondToPermission('nope', { behavior: 'allow' })).rejects.toMatchObject({
       code: 'invalid_input',
     });
     await session.respondToPermission(request.requestId, { behavior: 'allow' });
-    const { events, completed } = await reader.turn();
+    const completed = await recorder.terminalOf(sent);
+    const events = recorder.turnEvents(sent.turnId);
     expect(of(events, 'permission.resolved')[0]).toMatchObject({
       decision: { behavior: 'allow', optionId: 'allow' },
       by: 'client',
@@ -242,15 +250,13 @@ describe('acp harness against the fake agent', () => {
       ),
     ).toBe(true);
     expect(completed.outcome.status).toBe('completed');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('serves fs inside the cwd and refuses paths outside it, also through a symlink', async () => {
     await writeFile(join(dir, 'secret.txt'), 'secret');
     await symlink(dir, join(cwd, 'escape'));
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -265,9 +271,9 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('files');
-    const { events } = await reader.turn();
-    const text = of(events, 'item.completed')
+    const sent = await session.send('files');
+    await recorder.terminalOf(sent);
+    const text = of(recorder.turnEvents(sent.turnId), 'item.completed')
       .map((event) => (event.item.kind === 'agent_message' ? event.item.text : ''))
       .join('');
     expect(readFileSync(join(cwd, 'sub/new.txt'), 'utf8')).toBe('fresh\n');
@@ -279,35 +285,31 @@ describe('acp harness against the fake agent', () => {
     expect(text).toMatch(/\[read error -32602: Invalid params: .*through a symlink/);
     expect(text).toContain('[read error -32002');
     expect(text).not.toContain('"secret"');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('interrupts a running turn: cancelled outcome, and the session stays usable', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({ replies: [{ match: 'slow', steps: [{ text: 'working' }, { waitForCancel: true }] }] }),
     );
-    await session.send('slow one');
-    await reader.until((event) => event.type === 'item.delta');
+    const first = await session.send('slow one');
+    await recorder.waitFor((event) => event.type === 'item.delta', 'a delta');
     await session.interrupt();
-    const { completed } = await reader.turn();
+    const completed = await recorder.terminalOf(first);
     expect(completed).toMatchObject({ outcome: { status: 'cancelled' }, stopReason: 'cancelled' });
-    await session.send('again');
-    const second = await reader.turn();
-    expect(second.completed.outcome.status).toBe('completed');
+    const again = await session.send('again');
+    expect((await recorder.terminalOf(again)).outcome.status).toBe('completed');
     expect(
-      of(second.events, 'item.completed').some(
+      of(recorder.turnEvents(again.turnId), 'item.completed').some(
         (event) => event.item.kind === 'agent_message' && event.item.text === 'echo: again',
       ),
     ).toBe(true);
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(2);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(2);
   });
 
   it('warns when the turn after a cancel ends at once with nothing (claude-agent-acp 0.23.1 off-by-one shape)', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           { match: 'slow', steps: [{ text: 'working' }, { waitForCancel: true }] },
@@ -315,42 +317,43 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('slow one');
-    await reader.until((event) => event.type === 'item.delta');
+    const first = await session.send('slow one');
+    await recorder.waitFor((event) => event.type === 'item.delta', 'a delta');
     await session.interrupt();
-    await reader.turn();
-    await session.send('stale answer');
-    const { events, completed } = await reader.turn();
-    expect(completed.outcome.status).toBe('completed');
-    expect(of(events, 'notice')[0]).toMatchObject({ kind: 'warning', data: { quirk: 'empty_end_turn_after_cancel' } });
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(2);
+    await recorder.terminalOf(first);
+    const stale = await session.send('stale answer');
+    expect((await recorder.terminalOf(stale)).outcome.status).toBe('completed');
+    expect(of(recorder.turnEvents(stale.turnId), 'notice')[0]).toMatchObject({
+      kind: 'warning',
+      data: { quirk: 'empty_end_turn_after_cancel' },
+    });
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(2);
   });
 
   it('queues input sent during a turn (no steering in ACP) and refuses steering when asked to fail', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({ replies: [{ match: 'first', steps: [{ sleep: 300 }, { text: 'one' }] }] }),
     );
-    expect(await session.send('first')).toMatchObject({ delivery: 'started' });
+    const first = await session.send('first');
+    expect(first).toMatchObject({ delivery: 'started' });
     const steered = await session.send('second', { mode: 'steer' });
     expect(steered).toEqual({ turnId: 'turn_2', delivery: 'queued' });
     await expect(session.send('third', { mode: 'steer', steerFallback: 'fail' })).rejects.toMatchObject({
       code: 'unsupported_capability',
     });
-    const first = await reader.turn();
-    expect(of(first.events, 'notice')[0]?.message).toMatch(/no steering/);
-    const second = await reader.turn();
-    expect(second.completed.turnId).toBe('turn_2');
-    expect(of(second.events, 'turn.started')[0]?.input.text).toBe('second');
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(2);
+    await recorder.terminalOf(first);
+    expect(of(recorder.turnEvents(first.turnId), 'notice')[0]?.message).toMatch(/no steering/);
+    await recorder.terminalOf(steered);
+    expect(of(recorder.turnEvents(steered.turnId), 'turn.started')[0]?.input.text).toBe('second');
+    await recorder.close();
+    // The queued input ran as the next turn, after the first ended.
+    expect(recorder.ofType('turn.completed').map((event) => event.turnId)).toEqual(['turn_1', 'turn_2']);
   });
 
   it('switches model and effort through config options, and refuses an unknown model', async () => {
-    const { session, reader } = await open(harness());
-    await reader.until((event) => event.type === 'session.status');
+    const { session, recorder } = await open(harness());
+    const setup = await recorder.collect(isStatus, 'the first session.status');
     expect(await session.setModel('fake-model-2')).toEqual({ applied: 'live' });
     await expect(session.setModel('gpt-nonexistent')).rejects.toMatchObject({
       code: 'unsupported_model',
@@ -359,8 +362,10 @@ describe('acp harness against the fake agent', () => {
     expect(await session.setEffort('high')).toEqual({ applied: 'live' });
     await expect(session.setEffort('xhigh')).rejects.toMatchObject({ code: 'invalid_input' });
     await session.setMode('plan');
-    await session.send('hi');
-    const { events } = await reader.turn();
+    const sent = await session.send('hi');
+    const completed = await recorder.terminalOf(sent);
+    // What came after the start-up, through the turn: the changes were reported.
+    const events = recorder.events.slice(setup.length, recorder.events.indexOf(completed) + 1);
     expect(events).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'session.updated', model: 'fake-model-2' }),
@@ -368,9 +373,7 @@ describe('acp harness against the fake agent', () => {
         expect.objectContaining({ type: 'session.updated', mode: 'plan' }),
       ]),
     );
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('falls back to session/set_model, and says unsupported_capability when the agent has neither', async () => {
@@ -379,17 +382,15 @@ describe('acp harness against the fake agent', () => {
     await expect(viaSetModel.session.setEffort('high')).rejects.toMatchObject({ code: 'unsupported_capability' });
     const none = await open(harness({ setModel: 'none' }));
     await expect(none.session.setModel('fake-model-2')).rejects.toMatchObject({ code: 'unsupported_capability' });
-    for (const { session, reader } of [viaSetModel, none]) {
-      await session.close();
-      const events = await reader.rest();
-      expect(events.some((event) => event.type === 'session.closed')).toBe(true);
-      assertStreamRules(reader.all);
+    for (const { recorder } of [viaSetModel, none]) {
+      await recorder.close();
+      expect(recorder.events.at(-1)?.type).toBe('session.closed');
     }
   });
 
   it('emulates structured output and fails the turn when the answer does not match', async () => {
     const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
-    const { session, reader } = await open(
+    const { recorder } = await open(
       harness({
         replies: [
           { match: 'good', steps: [{ text: '{"answer": 42}' }] },
@@ -397,21 +398,18 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('good', { outputSchema: schema });
-    const good = await reader.turn();
-    expect(good.completed).toMatchObject({ outcome: { status: 'completed' }, structuredOutput: { answer: 42 } });
-    await session.send('bad', { outputSchema: schema });
-    const bad = await reader.turn();
-    expect(bad.completed.outcome).toMatchObject({ status: 'failed', error: { code: 'structured_output_invalid' } });
+    const good = await recorder.turn('good', { outputSchema: schema });
+    expect(good).toMatchObject({ outcome: { status: 'completed' }, structuredOutput: { answer: 42 } });
+    const bad = await recorder.turn('bad', { outputSchema: schema });
+    expect(bad.outcome).toMatchObject({ status: 'failed', error: { code: 'structured_output_invalid' } });
     const log = readFileSync(join(dir, 'log.jsonl'), 'utf8');
     expect(log).toContain('Answer with a single JSON value');
-    await session.close();
-    await reader.rest();
-    expect(assertStreamRules(reader.all)).toBe(2);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(2);
   });
 
   it('answers unknown agent requests with method-not-found and shows them as passthrough', async () => {
-    const { session, reader } = await open(
+    const { session, recorder } = await open(
       harness({
         replies: [
           {
@@ -424,8 +422,9 @@ describe('acp harness against the fake agent', () => {
         ],
       }),
     );
-    await session.send('go');
-    const { events, completed } = await reader.turn();
+    const sent = await session.send('go');
+    const completed = await recorder.terminalOf(sent);
+    const events = recorder.turnEvents(sent.turnId);
     const passthrough = of(events, 'passthrough').map((event) => (event.frame as { method?: string }).method);
     expect(passthrough).toEqual(
       expect.arrayContaining(['craft/drainMidTurnQueue', 'qwen/notify/session/model-update']),
@@ -436,23 +435,18 @@ describe('acp harness against the fake agent', () => {
       ),
     ).toBe(true);
     expect(completed.outcome.status).toBe('completed');
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
   });
 
   it('resumes in a new process through session/load: history replayed outside any turn, marked replay', async () => {
     const first = harness();
     const a = await open(first);
-    await a.session.send('remember this');
-    await a.reader.turn();
+    await a.recorder.turn('remember this');
     const nativeId = a.session.nativeSessionId as string;
-    await a.session.close();
-    await a.reader.rest();
-    assertStreamRules(a.reader.all);
+    await a.recorder.close();
 
     const b = await open(harness(), { resume: { nativeSessionId: nativeId } });
-    const setup = await b.reader.until((event) => event.type === 'session.status');
+    const setup = await b.recorder.collect(isStatus, 'the first session.status');
     const replayed = of(setup, 'item.completed');
     expect(replayed.map((event) => event.item)).toEqual([
       expect.objectContaining({ kind: 'user_message', text: 'remember this', replay: true }),
@@ -460,12 +454,9 @@ describe('acp harness against the fake agent', () => {
     ]);
     expect(replayed.every((event) => event.turnId === null)).toBe(true);
     expect(setup.some((event) => event.type === 'turn.started')).toBe(false);
-    await b.session.send('next');
-    const { completed } = await b.reader.turn();
-    expect(completed.outcome.status).toBe('completed');
-    await b.session.close();
-    await b.reader.rest();
-    expect(assertStreamRules(b.reader.all)).toBe(1);
+    expect((await b.recorder.turn('next')).outcome.status).toBe('completed');
+    await b.recorder.close();
+    expect(b.recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('fails a resume of an unknown session with resume_failed, never a fresh start', async () => {
@@ -480,33 +471,28 @@ describe('acp harness against the fake agent', () => {
     const b = await open(h);
     expect(liveProcessCount()).toBe(1);
     expect(a.session.nativeSessionId).not.toBe(b.session.nativeSessionId);
-    await a.session.send('to a');
-    await b.session.send('to b');
-    const [ta, tb] = await Promise.all([a.reader.turn(), b.reader.turn()]);
-    expect(
-      of(ta.events, 'item.completed').map((event) => (event.item.kind === 'agent_message' ? event.item.text : '')),
-    ).toContain('echo: to a');
-    expect(
-      of(tb.events, 'item.completed').map((event) => (event.item.kind === 'agent_message' ? event.item.text : '')),
-    ).toContain('echo: to b');
-    await a.session.close();
+    const toA = await a.session.send('to a');
+    const toB = await b.session.send('to b');
+    await Promise.all([a.recorder.terminalOf(toA), b.recorder.terminalOf(toB)]);
+    const texts = (events: ReinsEvent[]) =>
+      of(events, 'item.completed').map((event) => (event.item.kind === 'agent_message' ? event.item.text : ''));
+    expect(texts(a.recorder.turnEvents(toA.turnId))).toContain('echo: to a');
+    expect(texts(b.recorder.turnEvents(toB.turnId))).toContain('echo: to b');
+    // Neither session sees the other's turn.
+    expect(texts(a.recorder.events)).not.toContain('echo: to b');
+    expect(texts(b.recorder.events)).not.toContain('echo: to a');
+    await a.recorder.close();
     expect(liveProcessCount()).toBe(1);
-    await b.session.close();
+    await b.recorder.close();
     expect(liveProcessCount()).toBe(0);
-    for (const { reader } of [a, b]) {
-      await reader.rest();
-      expect(assertStreamRules(reader.all)).toBe(1);
-    }
+    for (const { recorder } of [a, b]) expect(recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('lists sessions, replays history, and reports capabilities from initialize', async () => {
     const h = harness();
     const a = await open(h);
-    await a.session.send('listed');
-    await a.reader.turn();
-    await a.session.close();
-    await a.reader.rest();
-    assertStreamRules(a.reader.all);
+    await a.recorder.turn('listed');
+    await a.recorder.close();
     const listed = await h.listSessions({ cwd });
     expect(listed.map((entry) => entry.nativeSessionId)).toContain(a.session.nativeSessionId);
     const history = await h.history(a.session.nativeSessionId as string, { cwd });

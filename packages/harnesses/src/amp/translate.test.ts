@@ -2,8 +2,8 @@
 // documented Claude Code compatible stream-json; no live Amp was observed (it needs its service).
 import { readFileSync } from 'node:fs';
 import { type ReinsEvent, SessionEventStream } from '@reins/core';
+import { assertStreamInvariants } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { assertEventInvariants } from '../../test/support/event-invariants.js';
 import { ampToolKind, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 
 const rows = readFileSync(new URL('./fixtures/constructed-turns.jsonl', import.meta.url), 'utf8')
@@ -35,7 +35,7 @@ const terminals = (events: ReinsEvent[]) => events.filter((event) => event.type 
 describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
   it('ends a text turn at stop_reason end_turn without any result frame', () => {
     const events = replay([1]);
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events)).toEqual([
       expect.objectContaining({ outcome: { status: 'completed' }, stopReason: 'end_turn' }),
     ]);
@@ -50,7 +50,7 @@ describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
 
   it('does not end at a tool_use stop; ends after the tool result and the next end_turn; a late result adds usage only', () => {
     const events = replay([1, 2, 3]);
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events)).toHaveLength(3);
     const tool = events.find((event) => event.type === 'item.completed' && event.item.kind === 'tool_call');
     expect(tool).toMatchObject({

@@ -2,7 +2,7 @@
 // compaction item carrying the CLI's trigger and token numbers verbatim.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -18,7 +18,7 @@ describe('claude-code real: compaction', () => {
       'summary',
       reply().text('<summary>The user said hello.</summary>').usage({ input: 3100, output: 30 }),
     );
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     // 2.1.197 answers "Not enough messages to compact." after a single exchange.
     for (const [index, text] of ['Hello there', 'Tell me more', 'And more'].entries()) {
       if (index > 0)
@@ -28,16 +28,16 @@ describe('claude-code real: compaction', () => {
             .usage({ input: 3000, output: 40 }),
         );
       const turn = await session.send(text);
-      expect((await log.turnCompleted(turn.turnId)).outcome).toEqual({ status: 'completed' });
+      expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
     }
     const compact = await session.send('/compact');
-    const done = await log.turnCompleted(compact.turnId, 60_000);
+    const done = await recorder.terminalOf(compact, 0, 60_000);
     expect(done.outcome).toEqual({ status: 'completed' });
-    const items = log
-      .ofTurn(compact.turnId)
+    const items = recorder
+      .turnEvents(compact.turnId)
       .filter((event) => event.type === 'item.completed' && event.item.kind === 'compaction');
     expect(items).toHaveLength(1);
-    const boundary = log.events.find((event) => event.native?.method === 'system/compact_boundary');
+    const boundary = recorder.events.find((event) => event.native?.method === 'system/compact_boundary');
     const metadata = (
       boundary?.native?.frame as { compact_metadata?: { trigger: string; pre_tokens: number; post_tokens?: number } }
     )?.compact_metadata;
@@ -51,8 +51,6 @@ describe('claude-code real: compaction', () => {
     });
     if (metadata?.post_tokens !== undefined) expect(item).toMatchObject({ postTokens: metadata.post_tokens });
     else expect(item).not.toHaveProperty('postTokens');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

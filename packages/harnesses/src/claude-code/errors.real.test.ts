@@ -2,7 +2,7 @@
 // mapped codes (the CLI reports them as a synthetic assistant message plus an error result).
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -13,16 +13,14 @@ afterEach(async () => {
 async function failedTurn(status: number, body: unknown, headers: Record<string, string> = {}) {
   rig = await claudeRig(`provider-${status}`);
   rig.server.when(() => true, reply().httpError(status, body, headers), { persistent: true });
-  const { session, log } = await rig.open();
+  const { session, recorder } = await rig.open();
   const turn = await session.send('hello');
-  const done = await log.turnCompleted(turn.turnId, 60_000);
-  await session.close();
-  await log.done;
-  expectSoundStream(log.events);
+  const done = await recorder.terminalOf(turn, 0, 60_000);
+  await recorder.close();
   expect(done.outcome.status).toBe('failed');
   if (done.outcome.status !== 'failed') throw new Error('unreachable');
   // Agent text must not pretend the error was the model's answer.
-  expect(log.ofType('item.completed').some((event) => event.item.kind === 'agent_message')).toBe(false);
+  expect(recorder.ofType('item.completed').some((event) => event.item.kind === 'agent_message')).toBe(false);
   return done.outcome.error;
 }
 

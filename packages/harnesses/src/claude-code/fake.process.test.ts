@@ -4,11 +4,11 @@
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReinsError } from '@reins/core';
-import { makeTempHome, type TempHome } from '@reins/testkit';
+import { makeTempHome, SessionRecorder, type TempHome } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { type ClaudeCodeHarnessOptions, createClaudeCodeHarness } from './adapter.js';
-import { EventLog, expectSoundStream, FAKE_CLAUDE, FIXTURES_DIR } from './test-helpers.js';
+import { FAKE_CLAUDE, FIXTURES_DIR } from './test-helpers.js';
 
 let temp: TempHome;
 beforeAll(async () => {
@@ -18,9 +18,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await temp.cleanup();
 });
-const closers: Array<() => Promise<void>> = [];
+const recorders: SessionRecorder[] = [];
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  await SessionRecorder.closeAll(recorders.splice(0));
   expect(liveProcessCount()).toBe(0);
 });
 
@@ -42,65 +42,61 @@ function fakeHarness(knobs: Record<string, string>, options: Partial<ClaudeCodeH
 
 async function open(knobs: Record<string, string> = {}, options: Partial<ClaudeCodeHarnessOptions> = {}) {
   const session = await fakeHarness(knobs, options).createSession({ cwd: temp.dir });
-  closers.push(() => session.close());
-  return { session, log: new EventLog(session.events) };
+  // Every wait 10 s at most; closed after the test at the latest, which checks the invariants.
+  const recorder = new SessionRecorder(session, 10_000);
+  recorders.push(recorder);
+  return { session, recorder };
 }
 
 describe('claude-code against the fake CLI', () => {
   test('replays a recorded text turn: deltas, one agent message, usage and cost', async () => {
-    const { session, log } = await open();
+    const { session, recorder } = await open();
     const turn = await session.send('Say hello');
-    const done = await log.turnCompleted(turn.turnId, 10_000);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome).toEqual({ status: 'completed' });
-    const messages = log.ofType('item.completed').filter((event) => event.item.kind === 'agent_message');
+    const messages = recorder.ofType('item.completed').filter((event) => event.item.kind === 'agent_message');
     expect(messages).toHaveLength(1);
-    expect(log.ofType('item.delta').length).toBeGreaterThan(0);
+    expect(recorder.ofType('item.delta').length).toBeGreaterThan(0);
     expect(done.usage?.costUsd?.source).toBe('provider');
     // The fake reports the session id it was launched with: the one Reins fixed up front.
-    expect(log.ofType('session.updated')[0]?.nativeSessionId).toBe(session.nativeSessionId);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect(recorder.ofType('session.updated')[0]?.nativeSessionId).toBe(session.nativeSessionId);
+    await recorder.close();
   });
 
   test('crash mid-turn -> failed with process_exited, session closed, no hang', async () => {
-    const { session, log } = await open({ FAKE_CLAUDE_CRASH_AFTER: '4' });
+    const { session, recorder } = await open({ FAKE_CLAUDE_CRASH_AFTER: '4' });
     const turn = await session.send('Say hello');
-    const done = await log.turnCompleted(turn.turnId, 10_000);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome.status).toBe('failed');
     if (done.outcome.status !== 'failed') return;
     expect(done.outcome.error.code).toBe('process_exited');
     expect(done.outcome.error.message).toContain('crashing mid-turn');
-    await log.done;
-    expect(log.ofType('session.closed')[0]?.reason).toBe('process_exited');
+    const closed = await recorder.waitFor((event) => event.type === 'session.closed', 'session.closed');
+    expect(closed).toMatchObject({ reason: 'process_exited' });
     await expect(session.send('again')).rejects.toSatisfy((error) => ReinsError.isInstance(error));
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('garbage on stdout becomes a passthrough event and the turn still completes', async () => {
-    const { session, log } = await open({ FAKE_CLAUDE_GARBAGE: '1' });
+    const { session, recorder } = await open({ FAKE_CLAUDE_GARBAGE: '1' });
     const turn = await session.send('Say hello');
-    expect((await log.turnCompleted(turn.turnId, 10_000)).outcome).toEqual({ status: 'completed' });
-    expect(log.ofType('passthrough').some((event) => event.frame === 'this is not json {oops')).toBe(true);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
+    expect(recorder.ofType('passthrough').some((event) => event.frame === 'this is not json {oops')).toBe(true);
+    await recorder.close();
   });
 
   test('stderr noise does not disturb the turn', async () => {
-    const { session, log } = await open({ FAKE_CLAUDE_STDERR_NOISE: '1' });
+    const { session, recorder } = await open({ FAKE_CLAUDE_STDERR_NOISE: '1' });
     const turn = await session.send('Say hello');
-    expect((await log.turnCompleted(turn.turnId, 10_000)).outcome).toEqual({ status: 'completed' });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
+    await recorder.close();
   });
 
   test('slow start within the deadline works; past it createSession fails with timeout and leaves no process', async () => {
     const slow = await open({ FAKE_CLAUDE_SLOW_START_MS: '800' });
     const turn = await slow.session.send('Say hello');
-    expect((await slow.log.turnCompleted(turn.turnId, 10_000)).outcome).toEqual({ status: 'completed' });
-    await slow.session.close();
+    expect((await slow.recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
+    await slow.recorder.close();
 
     const harness = fakeHarness({ FAKE_CLAUDE_SLOW_START_MS: '5000' }, { requestTimeoutMs: 500 });
     await expect(harness.createSession({ cwd: temp.dir })).rejects.toSatisfy(
@@ -110,14 +106,12 @@ describe('claude-code against the fake CLI', () => {
   });
 
   test('a hung turn is interrupted: cancelled, no hang', async () => {
-    const { session, log } = await open({ FAKE_CLAUDE_HANG: '1' });
+    const { session, recorder } = await open({ FAKE_CLAUDE_HANG: '1' });
     const turn = await session.send('hang');
-    await log.waitFor((event) => event.type === 'session.status' && event.status === 'running', 'running', 10_000);
+    await recorder.waitFor((event) => event.type === 'session.status' && event.status === 'running', 'running');
     await session.interrupt();
-    expect((await log.turnCompleted(turn.turnId, 10_000)).outcome).toEqual({ status: 'cancelled' });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'cancelled' });
+    await recorder.close();
   });
 
   test('health from `claude auth status`, models from initialize, capabilities implemented', async () => {
@@ -169,20 +163,18 @@ describe('claude-code against the fake CLI', () => {
 
   test('turn input: images go inline as base64 blocks, file references as @-mentions', async () => {
     const sent: string[] = [];
-    const { session, log } = await open({}, { tap: (direction, text) => direction === 'in' && sent.push(text) });
+    const { session, recorder } = await open({}, { tap: (direction, text) => direction === 'in' && sent.push(text) });
     const turn = await session.send({
       text: 'Look at this',
       images: [{ source: 'data', mediaType: 'image/png', data: 'iVBORw0KGgo=' }],
       files: [{ path: 'src/main.ts', lines: { start: 3, end: 9 } }],
     });
-    await log.turnCompleted(turn.turnId, 10_000);
+    await recorder.terminalOf(turn);
     const user = sent.map((line) => JSON.parse(line)).find((frame) => frame.type === 'user');
     expect(user.message.content).toEqual([
       { type: 'text', text: 'Look at this\n@src/main.ts#L3-9' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
     ]);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -19,37 +19,35 @@ describe('claude-code real: interrupt', () => {
     rig = await claudeRig('interrupt-stream');
     rig.server.enqueue(reply().text(LONG).delayMs(400));
     rig.server.enqueue(reply().text('Back again.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('Talk for a while');
-    await log.waitFor((event) => event.type === 'item.delta' && event.turnId === first.turnId, 'first text delta');
+    await recorder.waitFor((event) => event.type === 'item.delta' && event.turnId === first.turnId, 'first text delta');
     await session.interrupt();
-    const cancelled = await log.turnCompleted(first.turnId);
+    const cancelled = await recorder.terminalOf(first);
     expect(cancelled.outcome).toEqual({ status: 'cancelled' });
     // The interrupt marker is not shown as user input.
-    const userItems = log.ofType('item.completed').filter((event) => event.item.kind === 'user_message');
+    const userItems = recorder.ofType('item.completed').filter((event) => event.item.kind === 'user_message');
     expect(
       userItems.every((event) => event.item.kind === 'user_message' && !event.item.text.includes('interrupted')),
     ).toBe(true);
 
     const second = await session.send('Are you there?');
-    const done = await log.turnCompleted(second.turnId);
+    const done = await recorder.terminalOf(second);
     expect(done.outcome).toEqual({ status: 'completed' });
-    const text = log
-      .ofTurn(second.turnId)
+    const text = recorder
+      .turnEvents(second.turnId)
       .find((event) => event.type === 'item.completed' && event.item.kind === 'agent_message');
     expect(text?.type === 'item.completed' && text.item.kind === 'agent_message' && text.item.text).toBe('Back again.');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('interrupt mid-tool: the command is stopped, cancelled, session usable after', async () => {
     rig = await claudeRig('interrupt-tool');
     rig.server.enqueue(reply().shell('touch tool-started && sleep 30'));
     rig.server.enqueue(reply().text('Still here.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('Sleep');
-    const started = await log.waitFor(
+    const started = await recorder.waitFor(
       (event) => event.type === 'item.started' && event.item.kind === 'tool_call',
       'the tool call to start',
     );
@@ -61,10 +59,10 @@ describe('claude-code real: interrupt', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await session.interrupt();
-    const cancelled = await log.turnCompleted(first.turnId, 15_000);
+    const cancelled = await recorder.terminalOf(first, 0, 15_000);
     expect(cancelled.outcome).toEqual({ status: 'cancelled' });
-    const tool = log
-      .ofTurn(first.turnId)
+    const tool = recorder
+      .turnEvents(first.turnId)
       .find(
         (event) =>
           event.type === 'item.completed' && started.type === 'item.started' && event.item.id === started.item.id,
@@ -72,9 +70,7 @@ describe('claude-code real: interrupt', () => {
     expect(tool?.type === 'item.completed' && tool.item.status).toBe('cancelled');
 
     const second = await session.send('Still there?');
-    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    await recorder.close();
   });
 });

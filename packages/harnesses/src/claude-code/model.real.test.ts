@@ -2,7 +2,7 @@
 // the provider does not know (accepted by set_model, 404 on the next turn) -> unsupported_model.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -14,9 +14,9 @@ describe('claude-code real: models', () => {
   test('model switch: applied live, the server sees the new model', async () => {
     rig = await claudeRig('model-switch');
     rig.server.enqueue(reply().text('On the first model.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('hi');
-    await log.turnCompleted(first.turnId);
+    await recorder.terminalOf(first);
     expect(rig.server.requests.filter((entry) => entry.path === '/v1/messages').at(-1)?.model).toBe('fake-model');
 
     const change = await session.setModel('claude-sonnet-4-5-20250929');
@@ -26,13 +26,11 @@ describe('claude-code real: models', () => {
       reply().text('On the second model.'),
     );
     const second = await session.send('hi again');
-    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
     const turnRequest = rig.server.requests.filter((entry) => entry.userText.includes('hi again')).at(-1);
     expect(turnRequest?.model).toBe('claude-sonnet-4-5-20250929');
-    expect(log.ofType('session.updated').some((event) => event.model === 'claude-sonnet-4-5-20250929')).toBe(true);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect(recorder.ofType('session.updated').some((event) => event.model === 'claude-sonnet-4-5-20250929')).toBe(true);
+    await recorder.close();
   });
 
   test('unsupported model: set_model accepts it, the next turn fails with unsupported_model', async () => {
@@ -43,17 +41,15 @@ describe('claude-code real: models', () => {
       reply().httpError(404, { type: 'error', error: { type: 'not_found_error', message: `model: ${bogus}` } }),
       { persistent: true },
     );
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     expect(await session.setModel(bogus)).toEqual({ applied: 'live' });
     const turn = await session.send('hello');
-    const done = await log.turnCompleted(turn.turnId);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome.status).toBe('failed');
     if (done.outcome.status !== 'failed') return;
     expect(done.outcome.error.code).toBe('unsupported_model');
     expect(done.outcome.error.message).toContain('unsupported model');
     expect(done.outcome.error.message).toContain(bogus);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

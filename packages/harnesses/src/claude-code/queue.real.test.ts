@@ -4,7 +4,7 @@
 import { ReinsError } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -17,7 +17,7 @@ describe('claude-code real: queue', () => {
     rig = await claudeRig('queued-follow-up');
     rig.server.enqueue(reply().text('First answer, slowly.').delayMs(300));
     rig.server.enqueue(reply().text('Second answer.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('First question');
     const second = await session.send('Second question');
     expect(first.delivery).toBe('started');
@@ -28,17 +28,15 @@ describe('claude-code real: queue', () => {
       (error) => ReinsError.isInstance(error) && error.code === 'unsupported_capability',
     );
     rig.server.enqueue(reply().text('Third answer.'));
-    expect((await log.turnCompleted(first.turnId)).outcome).toEqual({ status: 'completed' });
-    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
-    expect((await log.turnCompleted(steered.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(first)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(steered)).outcome).toEqual({ status: 'completed' });
     // Turns ran in order, one at a time; the second request saw the first exchange.
-    const starts = log.ofType('turn.started').map((event) => event.turnId);
+    const starts = recorder.ofType('turn.started').map((event) => event.turnId);
     expect(starts).toEqual([first.turnId, second.turnId, steered.turnId]);
     const requests = rig.server.requests.filter((entry) => entry.path === '/v1/messages');
     const secondBody = JSON.stringify(requests.find((entry) => entry.userText.includes('Second question'))?.body);
     expect(secondBody).toContain('First answer, slowly.');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

@@ -3,7 +3,7 @@
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createClaudeCodeHarness } from './adapter.js';
-import { type ClaudeRig, claudeRig, EventLog, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -17,11 +17,9 @@ describe('claude-code real: resume', () => {
     rig.server.enqueue(reply().text('I will remember the word pelican.'));
     const first = await rig.open();
     const turn = await first.session.send('Remember the word pelican');
-    expect((await first.log.turnCompleted(turn.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await first.recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
     const nativeSessionId = first.session.nativeSessionId as string;
-    await first.session.close();
-    await first.log.done;
-    expectSoundStream(first.log.events);
+    await first.recorder.close();
 
     // A new harness object: a new process, nothing shared in memory.
     const harness = createClaudeCodeHarness(rig.harnessOptions());
@@ -32,17 +30,15 @@ describe('claude-code real: resume', () => {
 
     rig.server.enqueue(reply().text('The word was pelican.'));
     const resumed = await harness.createSession({ cwd: rig.workdir, resume: { nativeSessionId } });
-    const log = new EventLog(resumed.events);
+    const recorder = rig.record(resumed);
     const next = await resumed.send('Which word?');
-    expect((await log.turnCompleted(next.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(next)).outcome).toEqual({ status: 'completed' });
     expect(resumed.nativeSessionId).toBe(nativeSessionId);
     const last = rig.server.requests.filter((entry) => entry.path === '/v1/messages').at(-1);
     const body = JSON.stringify(last?.body);
     expect(body).toContain('Remember the word pelican');
     expect(body).toContain('I will remember the word pelican.');
-    await resumed.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('resume of an unknown conversation fails with resume_failed', async () => {
@@ -57,12 +53,10 @@ describe('claude-code real: resume', () => {
     }
     if (session) {
       const turn = await session.session.send('hello?');
-      const done = await session.log.turnCompleted(turn.turnId);
+      const done = await session.recorder.terminalOf(turn);
       expect(done.outcome.status).toBe('failed');
       expect(done.outcome.status === 'failed' && done.outcome.error.code).toBe('resume_failed');
-      await session.session.close();
-      await session.log.done;
-      expectSoundStream(session.log.events);
+      await session.recorder.close();
     } else {
       expect((failure as { code?: string }).code).toBe('resume_failed');
     }

@@ -3,7 +3,7 @@
 // ORIGINAL schema. The CLI's own retries ending in error_max_structured_output_retries -> structured_output_invalid.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -23,9 +23,9 @@ describe('claude-code real: structured output', () => {
     rig = await claudeRig('structured-valid');
     rig.server.enqueue(reply().json({ answer: 'forty-two', n: 42 }));
     rig.server.enqueue(reply().text('Done.'));
-    const { session, log } = await rig.open({ outputSchema: schema });
+    const { session, recorder } = await rig.open({ outputSchema: schema });
     const turn = await session.send('Answer in JSON');
-    const done = await log.turnCompleted(turn.turnId);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome).toEqual({ status: 'completed' });
     expect(done.structuredOutput).toEqual({ answer: 'forty-two', n: 42 });
     const offered = rig.server.requests.find((entry) => entry.path === '/v1/messages');
@@ -34,44 +34,38 @@ describe('claude-code real: structured output', () => {
     expect(tools.find((tool) => tool.name === 'StructuredOutput')?.input_schema).toMatchObject({
       required: ['answer', 'n'],
     });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('structured output invalid: the CLI gives up, the turn fails with structured_output_invalid', async () => {
     rig = await claudeRig('structured-invalid');
     // Every attempt answers with the wrong shape; the CLI retries, then gives up.
     rig.server.when(() => true, reply().json({ answer: 7 }), { persistent: true });
-    const { session, log } = await rig.open({ outputSchema: schema });
+    const { session, recorder } = await rig.open({ outputSchema: schema });
     const turn = await session.send('Answer in JSON');
-    const done = await log.turnCompleted(turn.turnId, 60_000);
+    const done = await recorder.terminalOf(turn, 0, 60_000);
     expect(done.outcome.status).toBe('failed');
     expect(done.outcome.status === 'failed' && done.outcome.error.code).toBe('structured_output_invalid');
     expect(done.structuredOutput).toBeUndefined();
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('a per-turn schema different from the session one restarts into the same conversation', async () => {
     rig = await claudeRig('structured-per-turn');
     rig.server.enqueue(reply().text('The number is 42.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const plain = await session.send('Think of a number');
-    expect((await log.turnCompleted(plain.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(plain)).outcome).toEqual({ status: 'completed' });
     const before = session.nativeSessionId;
     rig.server.enqueue(reply().json({ answer: 'forty-two', n: 42 }));
     rig.server.enqueue(reply().text('Done.'));
     const shaped = await session.send('Now as JSON', { outputSchema: schema });
-    const done = await log.turnCompleted(shaped.turnId);
+    const done = await recorder.terminalOf(shaped);
     expect(done.outcome).toEqual({ status: 'completed' });
     expect(done.structuredOutput).toEqual({ answer: 'forty-two', n: 42 });
     expect(session.nativeSessionId).toBe(before);
     const shapedRequest = rig.server.requests.find((entry) => entry.userText.includes('Now as JSON'));
     expect(JSON.stringify(shapedRequest?.body)).toContain('The number is 42.');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

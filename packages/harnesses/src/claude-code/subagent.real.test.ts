@@ -2,7 +2,7 @@
 // does arrives with parent_tool_use_id and carries parentItemId = the Task call's item id.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -23,20 +23,20 @@ describe('claude-code real: subagents', () => {
     rig.server.enqueue(reply().shell('echo from-sub'));
     rig.server.enqueue(reply().text('The subagent saw from-sub.'));
     rig.server.enqueue(reply().text('All done.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const turn = await session.send('Delegate please');
-    const done = await log.turnCompleted(turn.turnId, 60_000);
+    const done = await recorder.terminalOf(turn, 0, 60_000);
     expect(done.outcome).toEqual({ status: 'completed' });
-    const task = log
-      .ofTurn(turn.turnId)
+    const task = recorder
+      .turnEvents(turn.turnId)
       .find(
         (event) =>
           event.type === 'item.completed' && event.item.kind === 'tool_call' && event.item.tool.kind === 'subagent',
       );
     expect(task?.type === 'item.completed' && task.item.status).toBe('completed');
     const taskId = task?.type === 'item.completed' ? task.item.id : undefined;
-    const inner = log
-      .ofTurn(turn.turnId)
+    const inner = recorder
+      .turnEvents(turn.turnId)
       .filter(
         (event) =>
           event.type === 'item.completed' && event.item.kind === 'tool_call' && event.item.tool.kind === 'command',
@@ -44,8 +44,8 @@ describe('claude-code real: subagents', () => {
     expect(inner.length).toBeGreaterThan(0);
     expect(inner.every((event) => event.parentItemId === taskId)).toBe(true);
     // The subagent's own text is forwarded in its lane, not mixed into the main thread.
-    const subText = log
-      .ofTurn(turn.turnId)
+    const subText = recorder
+      .turnEvents(turn.turnId)
       .find(
         (event) =>
           event.type === 'item.completed' &&
@@ -53,15 +53,13 @@ describe('claude-code real: subagents', () => {
           event.item.text === 'The subagent saw from-sub.',
       );
     expect(subText?.parentItemId).toBe(taskId);
-    const mainText = log
-      .ofTurn(turn.turnId)
+    const mainText = recorder
+      .turnEvents(turn.turnId)
       .find(
         (event) =>
           event.type === 'item.completed' && event.item.kind === 'agent_message' && event.item.text === 'All done.',
       );
     expect(mainText?.parentItemId).toBeUndefined();
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

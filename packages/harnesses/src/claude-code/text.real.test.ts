@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -17,13 +17,13 @@ describe('claude-code real: text turn', () => {
     rig.server.enqueue(
       reply().reasoning('Thinking it over.').text('Hello from the scripted model!').usage({ input: 120, output: 9 }),
     );
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Say hello');
     expect(sent.delivery).toBe('started');
-    const done = await log.turnCompleted(sent.turnId);
+    const done = await recorder.terminalOf(sent);
     expect(done.outcome).toEqual({ status: 'completed' });
 
-    const events = log.ofTurn(sent.turnId);
+    const events = recorder.turnEvents(sent.turnId);
     const message = events.find((event) => event.type === 'item.completed' && event.item.kind === 'agent_message');
     expect(message?.type === 'item.completed' && message.item).toMatchObject({
       kind: 'agent_message',
@@ -47,10 +47,10 @@ describe('claude-code real: text turn', () => {
     expect(done.usage?.costUsd?.amount).toBeGreaterThan(0);
 
     // The conversation id is fixed up front and init confirms it; the metered test key is flagged.
-    const updates = log.ofType('session.updated');
+    const updates = recorder.ofType('session.updated');
     expect(updates[0]?.nativeSessionId).toBe(session.nativeSessionId);
     expect(updates.some((event) => event.apiKeySource === 'ANTHROPIC_API_KEY')).toBe(true);
-    expect(log.ofType('notice').some((event) => event.kind === 'metered_key')).toBe(true);
+    expect(recorder.ofType('notice').some((event) => event.kind === 'metered_key')).toBe(true);
 
     // What the model server received: Claude Code's own system prompt, and our prompt.
     const request = rig.server.requests.find((entry) => entry.path === '/v1/messages');
@@ -58,9 +58,7 @@ describe('claude-code real: text turn', () => {
     expect(JSON.stringify(body.system)).toContain('Claude Code');
     expect(JSON.stringify(body.messages)).toContain('Say hello');
 
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('the binary that ran is the discovered one, not a bundled CLI', async () => {
@@ -76,32 +74,31 @@ describe('claude-code real: text turn', () => {
     expect(rig.server.requests.filter((entry) => entry.path === '/v1/messages')).toEqual([]);
     const require_ = createRequire(import.meta.url);
     expect(() => require_.resolve('@anthropic-ai/claude-agent-sdk-linux-x64')).toThrow();
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const turn = await session.send('hi');
-    await log.turnCompleted(turn.turnId);
-    const started = log.ofType('session.started')[0];
+    await recorder.terminalOf(turn);
+    const started = recorder.ofType('session.started')[0];
     expect(started?.binaryPath).toBe(rig.binary.command);
     expect(started?.harnessVersion).toBe('2.1.197');
-    const init = log.events.find((event) => event.native?.method === 'system/init');
+    const init = recorder.events.find((event) => event.native?.method === 'system/init');
     expect((init?.native?.frame as { claude_code_version?: string } | undefined)?.claude_code_version).toBe('2.1.197');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('system prompt append reaches the model; an ephemeral session leaves no transcript', async () => {
     rig = await claudeRig('ephemeral');
     rig.server.enqueue(reply().text('ok'));
-    const { session, log } = await rig.open({ ephemeral: true, systemPrompt: { append: 'Always answer in haiku.' } });
+    const { session, recorder } = await rig.open({
+      ephemeral: true,
+      systemPrompt: { append: 'Always answer in haiku.' },
+    });
     const turn = await session.send('hi');
-    expect((await log.turnCompleted(turn.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
     const body = rig.server.requests.find((entry) => entry.path === '/v1/messages')?.body as { system?: unknown };
     expect(JSON.stringify(body.system)).toContain('Always answer in haiku.');
     expect(JSON.stringify(body.system)).toContain('Claude Code');
     const listed = await rig.harness.listSessions?.({ cwd: rig.workdir });
     expect(listed?.map((entry) => entry.nativeSessionId)).not.toContain(session.nativeSessionId);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

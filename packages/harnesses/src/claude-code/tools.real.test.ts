@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig, expectSoundStream } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {
@@ -26,11 +26,11 @@ describe('claude-code real: tools', () => {
     rig = await claudeRig('bash-turn');
     rig.server.enqueue(reply().shell('echo hi-from-bash'));
     rig.server.enqueue(reply().text('The command printed hi-from-bash.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const turn = await session.send('Run echo');
-    const done = await log.turnCompleted(turn.turnId);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome).toEqual({ status: 'completed' });
-    const [tool] = toolItems(log.ofTurn(turn.turnId));
+    const [tool] = toolItems(recorder.turnEvents(turn.turnId));
     expect(tool).toMatchObject({
       status: 'completed',
       tool: { kind: 'command', name: 'Bash', title: 'echo hi-from-bash' },
@@ -41,15 +41,13 @@ describe('claude-code real: tools', () => {
     expect(tool?.output?.structured).toMatchObject({ stdout: 'hi-from-bash', stderr: '' });
     // The tool input streamed as deltas before the call ran.
     expect(
-      log
-        .ofTurn(turn.turnId)
+      recorder
+        .turnEvents(turn.turnId)
         .some((event) => event.type === 'item.delta' && event.kind === 'tool_input' && event.itemId === tool?.id),
     ).toBe(true);
     // The second request carried the tool result back to the model.
     expect(JSON.stringify(rig.server.requests.at(-1)?.body)).toContain('hi-from-bash');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   test('Write turn: the file is really written and reported as a file change', async () => {
@@ -57,20 +55,18 @@ describe('claude-code real: tools', () => {
     const target = join(rig.workdir, 'hello.txt');
     rig.server.enqueue(reply().writeFile(target, 'hello from reins\n'));
     rig.server.enqueue(reply().text('Wrote the file.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const turn = await session.send('Write hello.txt');
-    const done = await log.turnCompleted(turn.turnId);
+    const done = await recorder.terminalOf(turn);
     expect(done.outcome).toEqual({ status: 'completed' });
     expect(await readFile(target, 'utf8')).toBe('hello from reins\n');
-    const [tool] = toolItems(log.ofTurn(turn.turnId));
+    const [tool] = toolItems(recorder.turnEvents(turn.turnId));
     expect(tool).toMatchObject({
       status: 'completed',
       tool: { kind: 'file_change', name: 'Write' },
       changes: [{ path: target, kind: 'add' }],
     });
     expect(tool?.output?.structured).toMatchObject({ type: 'create', filePath: target });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

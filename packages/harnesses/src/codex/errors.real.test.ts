@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 describe('codex real: errors', () => {
   let rig: CodexRig | undefined;
@@ -15,17 +15,15 @@ describe('codex real: errors', () => {
   async function failedTurn(scenario: string, status: number) {
     rig = await codexRig(scenario);
     rig.server.enqueue(reply().httpError(status));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Trigger the provider error.');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     // The session stays usable after a provider failure.
     rig.server.enqueue(reply().text('Recovered.'));
     const next = await session.send('Try again.');
-    expect((await log.turnCompleted(next.turnId)).outcome).toEqual({ status: 'completed' });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
-    return { terminal, log };
+    expect((await recorder.terminalOf(next)).outcome).toEqual({ status: 'completed' });
+    await recorder.close();
+    return { terminal, recorder };
   }
 
   it('surfaces a provider 500 as provider_error server_error', async () => {
@@ -47,34 +45,33 @@ describe('codex real: errors', () => {
   });
 
   it('surfaces a 404 model_not_found as unsupported_model', async () => {
-    const { terminal, log } = await failedTurn('error-404-model', 404);
+    const { terminal, recorder } = await failedTurn('error-404-model', 404);
     expect(terminal.outcome.status).toBe('failed');
     if (terminal.outcome.status !== 'failed') return;
     expect(terminal.outcome.error.code).toBe('unsupported_model');
     expect(terminal.outcome.error.message).toContain('unsupported model');
     expect(terminal.outcome.error.message).toContain('fake-model');
-    expect(log.ofType('error').some((event) => event.code === 'unsupported_model')).toBe(true);
+    expect(recorder.ofType('error').some((event) => event.code === 'unsupported_model')).toBe(true);
   });
 
   it('fails the running turn with process_exited when the Codex process group dies, without hanging', async () => {
     rig = await codexRig('crash');
     rig.server.enqueue(reply().text('Thinking forever').stall());
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Start and then crash.');
-    const started = await log.waitFor((event) => event.type === 'session.started', 'session.started');
-    await log.waitFor((event) => event.type === 'item.delta' && event.turnId === sent.turnId, 'a text delta');
+    const started = await recorder.waitFor((event) => event.type === 'session.started', 'session.started');
+    await recorder.waitFor((event) => event.type === 'item.delta' && event.turnId === sent.turnId, 'a text delta');
     const binaryPath = started.type === 'session.started' ? started.binaryPath : undefined;
     expect(binaryPath).toBeTruthy();
     const pid = findChildPid(binaryPath as string);
     process.kill(-pid, 'SIGKILL');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     expect(terminal.outcome.status).toBe('failed');
     if (terminal.outcome.status === 'failed') expect(terminal.outcome.error.code).toBe('process_exited');
-    const closed = await log.waitFor((event) => event.type === 'session.closed', 'session.closed');
+    const closed = await recorder.waitFor((event) => event.type === 'session.closed', 'session.closed');
     expect(closed.type === 'session.closed' && closed.reason).toBe('process_exited');
-    await log.done;
     await expect(session.send('Anyone there?')).rejects.toMatchObject({ code: 'invalid_input' });
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });
 

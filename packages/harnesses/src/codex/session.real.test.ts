@@ -2,7 +2,7 @@
 import { ReinsError } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 describe('codex real: session', () => {
   let rig: CodexRig | undefined;
@@ -16,25 +16,23 @@ describe('codex real: session', () => {
     rig.server.enqueue(reply().text('I will remember PINEAPPLE.'));
     const first = await rig.open();
     const one = await first.session.send('Remember the word PINEAPPLE.');
-    expect((await first.log.turnCompleted(one.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await first.recorder.terminalOf(one)).outcome).toEqual({ status: 'completed' });
     const nativeSessionId = first.session.nativeSessionId as string;
     expect(nativeSessionId).toBeTruthy();
-    await first.session.close();
-    await first.log.done;
-    expectSoundStream(first.log.events);
+    await first.recorder.close();
 
     rig.server.enqueue(reply().text('The word was PINEAPPLE.'));
     const second = await rig.open({ resume: { nativeSessionId } });
     expect(second.session.nativeSessionId).toBe(nativeSessionId);
     const two = await second.session.send('What was the word?');
-    expect((await second.log.turnCompleted(two.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await second.recorder.terminalOf(two)).outcome).toEqual({ status: 'completed' });
     // The model server sees the earlier exchange in the resumed process's request.
     const [, resumed] = await rig.server.waitForRequests(2);
     const body = JSON.stringify(resumed?.body);
     expect(body).toContain('Remember the word PINEAPPLE.');
     expect(body).toContain('I will remember PINEAPPLE.');
     expect(body).toContain('What was the word?');
-    const updated = second.log.ofType('session.updated').find((event) => event.nativeSessionId);
+    const updated = second.recorder.ofType('session.updated').find((event) => event.nativeSessionId);
     expect(updated?.nativeSessionId).toBe(nativeSessionId);
 
     const history = await rig.harness.history?.(nativeSessionId, { cwd: rig.workdir });
@@ -49,9 +47,7 @@ describe('codex real: session', () => {
     ]);
     const listed = await rig.harness.listSessions?.({ cwd: rig.workdir });
     expect(listed?.map((summary) => summary.nativeSessionId)).toContain(nativeSessionId);
-    await second.session.close();
-    await second.log.done;
-    expectSoundStream(second.log.events);
+    await second.recorder.close();
   });
 
   it('fails a resume of an unknown session with resume_failed, never a fresh thread', async () => {
@@ -70,22 +66,20 @@ describe('codex real: session', () => {
   it('switches the model between turns: the next request uses the new model', async () => {
     rig = await codexRig('model-switch', { extraModels: ['fake-model-2'] });
     rig.server.enqueue(reply().text('From the first model.'), reply().text('From the second model.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const one = await session.send('First turn.');
-    expect((await log.turnCompleted(one.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(one)).outcome).toEqual({ status: 'completed' });
     expect(await session.setModel('fake-model-2')).toEqual({ applied: 'next_turn' });
     expect(await session.setEffort('high')).toEqual({ applied: 'next_turn' });
     const two = await session.send('Second turn.');
-    expect((await log.turnCompleted(two.turnId)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(two)).outcome).toEqual({ status: 'completed' });
 
     const [first, second] = await rig.server.waitForRequests(2);
     expect(first?.model).toBe('fake-model');
     expect(second?.model).toBe('fake-model-2');
     expect(JSON.stringify((second?.body as { reasoning?: unknown } | undefined)?.reasoning)).toContain('high');
-    const switched = log.ofTurn(two.turnId).find((event) => event.type === 'session.updated' && event.model);
+    const switched = recorder.turnEvents(two.turnId).find((event) => event.type === 'session.updated' && event.model);
     expect(switched?.type === 'session.updated' && switched.model).toBe('fake-model-2');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

@@ -2,7 +2,7 @@
 // the schema as text.format json_schema (strict) and does NOT validate the reply, so Reins does.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 const schema = {
   type: 'object',
@@ -23,9 +23,9 @@ describe('codex real: structured output', () => {
   it('sends the strict schema and returns the validated value with emitted nulls removed', async () => {
     rig = await codexRig('structured-valid');
     rig.server.enqueue(reply().json({ answer: 'forty-two', confidence: null }));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Answer as JSON.', { outputSchema: schema });
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     expect(terminal.outcome).toEqual({ status: 'completed' });
     expect(terminal.structuredOutput).toEqual({ answer: 'forty-two' });
 
@@ -37,30 +37,26 @@ describe('codex real: structured output', () => {
       required: ['answer', 'confidence'],
       properties: { confidence: { type: ['number', 'null'] } },
     });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   it('fails the turn with structured_output_invalid when the reply does not match the schema', async () => {
     rig = await codexRig('structured-invalid');
     rig.server.enqueue(reply().text('Sorry, no JSON today.'), reply().json({ answer: 7 }));
-    const { session, log } = await rig.open({ outputSchema: schema });
+    const { session, recorder } = await rig.open({ outputSchema: schema });
     const prose = await session.send('Answer as JSON.');
-    const first = await log.turnCompleted(prose.turnId);
+    const first = await recorder.terminalOf(prose);
     expect(first.outcome.status).toBe('failed');
     if (first.outcome.status === 'failed') expect(first.outcome.error.code).toBe('structured_output_invalid');
     expect(first.structuredOutput).toBeUndefined();
 
     const wrongType = await session.send('Answer as JSON again.');
-    const second = await log.turnCompleted(wrongType.turnId);
+    const second = await recorder.terminalOf(wrongType);
     expect(second.outcome.status).toBe('failed');
     if (second.outcome.status === 'failed') {
       expect(second.outcome.error.code).toBe('structured_output_invalid');
       expect(second.outcome.error.message).toMatch(/answer/);
     }
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

@@ -1,7 +1,7 @@
 // Real Codex (pinned), hermetic: a plain text turn streams deltas, reports usage and completes.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 describe('codex real: text turn', () => {
   let rig: CodexRig | undefined;
@@ -13,18 +13,18 @@ describe('codex real: text turn', () => {
   it('streams text deltas, reports usage without cost, and completes the turn', async () => {
     rig = await codexRig('text-turn');
     rig.server.enqueue(reply().text('Hello from the scripted model.').usage({ input: 120, output: 9 }));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Say hello.');
     expect(sent.delivery).toBe('started');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
 
     expect(terminal.outcome).toEqual({ status: 'completed' });
-    const started = log.ofType('session.started')[0];
+    const started = recorder.ofType('session.started')[0];
     expect(started?.harnessVersion).toBe(rig.version);
-    const updated = log.ofType('session.updated').find((event) => event.nativeSessionId);
+    const updated = recorder.ofType('session.updated').find((event) => event.nativeSessionId);
     expect(updated?.nativeSessionId).toBe(session.nativeSessionId);
 
-    const turn = log.ofTurn(sent.turnId);
+    const turn = recorder.turnEvents(sent.turnId);
     const deltas = turn.flatMap((event) => (event.type === 'item.delta' && event.kind === 'text' ? [event.text] : []));
     expect(deltas.length).toBeGreaterThan(0);
     expect(deltas.join('')).toBe('Hello from the scripted model.');
@@ -41,26 +41,24 @@ describe('codex real: text turn', () => {
     expect(terminal.usage?.total).toMatchObject({ input: 120, output: 9 });
     expect(terminal.usage?.context?.window).toBeGreaterThan(0);
     expect(terminal.usage?.costUsd).toBeUndefined();
-    expect(log.ofType('session.status').map((event) => event.status)).toEqual(
+    expect(recorder.ofType('session.status').map((event) => event.status)).toEqual(
       expect.arrayContaining(['running', 'idle']),
     );
     const request = rig.server.requests.find((entry) => entry.scripted);
     expect(request?.userText).toContain('Say hello.');
 
-    await session.close();
-    await log.done;
-    expect(log.events.at(-1)?.type).toBe('session.closed');
-    expectSoundStream(log.events);
+    await recorder.close();
+    expect(recorder.events.at(-1)?.type).toBe('session.closed');
   });
 
   it('streams reasoning as reasoning deltas and a reasoning item', async () => {
     rig = await codexRig('reasoning');
     rig.server.enqueue(reply().reasoning('Weighing the options.').text('Decided.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Think, then answer.');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     expect(terminal.outcome).toEqual({ status: 'completed' });
-    const turn = log.ofTurn(sent.turnId);
+    const turn = recorder.turnEvents(sent.turnId);
     const reasoningDeltas = turn.flatMap((event) =>
       event.type === 'item.delta' && event.kind === 'reasoning' ? [event.text] : [],
     );
@@ -70,8 +68,6 @@ describe('codex real: text turn', () => {
     );
     expect(reasoning).toHaveLength(1);
     expect(`${reasoning[0]?.text ?? ''}${reasoning[0]?.summary ?? ''}`).toContain('Weighing the options.');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 function completedTools(events: readonly import('@reins/core').ReinsEvent[]): ToolCallItem[] {
   return events.flatMap((event) =>
@@ -22,12 +22,12 @@ describe('codex real: tools', () => {
   it('runs a shell command: tool_call command with output, exit code and command actions', async () => {
     rig = await codexRig('shell-command');
     rig.server.enqueue(reply().shell('echo reins-shell-ok'), reply().text('The command printed reins-shell-ok.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Run the echo command.');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     expect(terminal.outcome).toEqual({ status: 'completed' });
 
-    const turn = log.ofTurn(sent.turnId);
+    const turn = recorder.turnEvents(sent.turnId);
     const started = turn.find((event) => event.type === 'item.started' && event.item.kind === 'tool_call');
     expect(started).toBeDefined();
     const [tool] = completedTools(turn);
@@ -42,28 +42,24 @@ describe('codex real: tools', () => {
     // The second request carries the command's output back to the model.
     const requests = await rig.server.waitForRequests(2);
     expect(JSON.stringify(requests[1]?.body)).toContain('reins-shell-ok');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 
   it('edits a file: the file is written on disk and the change carries a diff', async () => {
     rig = await codexRig('file-edit');
     rig.server.enqueue(reply().writeFile('notes.txt', 'written by codex\n'), reply().text('Created notes.txt.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const sent = await session.send('Create notes.txt.');
-    const terminal = await log.turnCompleted(sent.turnId);
+    const terminal = await recorder.terminalOf(sent);
     expect(terminal.outcome).toEqual({ status: 'completed' });
 
     expect(await readFile(join(rig.workdir, 'notes.txt'), 'utf8')).toBe('written by codex\n');
-    const [tool] = completedTools(log.ofTurn(sent.turnId));
+    const [tool] = completedTools(recorder.turnEvents(sent.turnId));
     expect(tool?.tool.kind).toBe('file_change');
     expect(tool?.status).toBe('completed');
     expect(tool?.changes).toHaveLength(1);
     expect(tool?.changes?.[0]).toMatchObject({ kind: 'add', path: expect.stringContaining('notes.txt') });
     expect(tool?.changes?.[0]?.diff).toContain('written by codex');
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

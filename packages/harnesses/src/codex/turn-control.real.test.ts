@@ -2,7 +2,7 @@
 import type { ReinsEvent } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig, expectSoundStream } from './test-helpers.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
 
 const agentTexts = (events: readonly ReinsEvent[]) =>
   events.flatMap((event) =>
@@ -19,66 +19,62 @@ describe('codex real: turn control', () => {
   it('interrupts a stalled stream: cancelled outcome, the next turn completes', async () => {
     rig = await codexRig('interrupt');
     rig.server.enqueue(reply().text('This answer never finishes').stall());
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('Start a long answer.');
-    await log.waitFor(
+    await recorder.waitFor(
       (event) => event.type === 'item.delta' && event.kind === 'text' && event.turnId === first.turnId,
       'a text delta',
     );
     await session.interrupt();
-    const terminal = await log.turnCompleted(first.turnId);
+    const terminal = await recorder.terminalOf(first);
     expect(terminal.outcome).toEqual({ status: 'cancelled' });
 
     rig.server.enqueue(reply().text('Back in business.'));
     const second = await session.send('Are you still there?');
-    const next = await log.turnCompleted(second.turnId);
+    const next = await recorder.terminalOf(second);
     expect(next.outcome).toEqual({ status: 'completed' });
-    expect(agentTexts(log.ofTurn(second.turnId))).toEqual(['Back in business.']);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect(agentTexts(recorder.turnEvents(second.turnId))).toEqual(['Back in business.']);
+    await recorder.close();
   });
 
   it('interrupts a running command: the dangling tool_call is closed as cancelled', async () => {
     rig = await codexRig('interrupt-command');
     rig.server.enqueue(reply().shell('sleep 30'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('Run the slow command.');
-    const started = await log.waitFor(
+    const started = await recorder.waitFor(
       (event) => event.type === 'item.started' && event.item.kind === 'tool_call' && event.turnId === first.turnId,
       'the command item',
     );
     await session.interrupt();
-    const terminal = await log.turnCompleted(first.turnId);
+    const terminal = await recorder.terminalOf(first);
     expect(terminal.outcome).toEqual({ status: 'cancelled' });
     // 0.169.0 never sends item/completed for an item running at interrupt; the adapter's stream closes it.
     const itemId = started.type === 'item.started' ? started.item.id : '';
-    const closed = log
-      .ofTurn(first.turnId)
+    const closed = recorder
+      .turnEvents(first.turnId)
       .find((event) => event.type === 'item.completed' && event.item.id === itemId);
     expect(closed?.type === 'item.completed' && closed.item.status).toBe('cancelled');
 
     rig.server.enqueue(reply().text('Still here.'));
     const second = await session.send('Still there?');
-    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    await recorder.close();
   });
 
   it('steers a running turn: same turn, the steer reaches the model, one terminal', async () => {
     rig = await codexRig('steer');
     rig.server.enqueue(reply().text('Working on the first idea').stall());
     rig.server.when('use the second idea', reply().text('Switched to the second idea.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('Work on the first idea.');
-    await log.waitFor((event) => event.type === 'item.delta' && event.turnId === first.turnId, 'a text delta');
+    await recorder.waitFor((event) => event.type === 'item.delta' && event.turnId === first.turnId, 'a text delta');
     const steer = await session.send('Actually, use the second idea.', { mode: 'steer' });
     expect(steer).toEqual({ turnId: first.turnId, delivery: 'steered' });
-    const terminal = await log.turnCompleted(first.turnId);
+    const terminal = await recorder.terminalOf(first);
     expect(terminal.outcome).toEqual({ status: 'completed' });
 
-    const turn = log.ofTurn(first.turnId);
+    const turn = recorder.turnEvents(first.turnId);
     const users = turn.flatMap((event) =>
       event.type === 'item.completed' && event.item.kind === 'user_message' ? [event.item.text] : [],
     );
@@ -86,29 +82,25 @@ describe('codex real: turn control', () => {
     expect(agentTexts(turn)).toContain('Switched to the second idea.');
     const steered = rig.server.requests.filter((request) => request.userText.includes('second idea'));
     expect(steered.length).toBeGreaterThan(0);
-    expect(log.ofType('turn.started')).toHaveLength(1);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    expect(recorder.ofType('turn.started')).toHaveLength(1);
+    await recorder.close();
   });
 
   it('queues a message sent while a turn runs and starts it after the turn completes', async () => {
     rig = await codexRig('queue');
     rig.server.enqueue(reply().text('First answer, slowly.').delayMs(150), reply().text('Second answer.'));
-    const { session, log } = await rig.open();
+    const { session, recorder } = await rig.open();
     const first = await session.send('First question.');
     const second = await session.send('Second question.');
     expect(first.delivery).toBe('started');
     expect(second.delivery).toBe('queued');
     expect(second.turnId).not.toBe(first.turnId);
-    expect((await log.turnCompleted(first.turnId)).outcome).toEqual({ status: 'completed' });
-    expect((await log.turnCompleted(second.turnId)).outcome).toEqual({ status: 'completed' });
-    expect(agentTexts(log.ofTurn(first.turnId))).toEqual(['First answer, slowly.']);
-    expect(agentTexts(log.ofTurn(second.turnId))).toEqual(['Second answer.']);
-    const startedOrder = log.ofType('turn.started').map((event) => event.turnId);
+    expect((await recorder.terminalOf(first)).outcome).toEqual({ status: 'completed' });
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    expect(agentTexts(recorder.turnEvents(first.turnId))).toEqual(['First answer, slowly.']);
+    expect(agentTexts(recorder.turnEvents(second.turnId))).toEqual(['Second answer.']);
+    const startedOrder = recorder.ofType('turn.started').map((event) => event.turnId);
     expect(startedOrder).toEqual([first.turnId, second.turnId]);
-    await session.close();
-    await log.done;
-    expectSoundStream(log.events);
+    await recorder.close();
   });
 });

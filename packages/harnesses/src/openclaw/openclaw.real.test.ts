@@ -6,19 +6,20 @@
 // REINS_RECORD_OPENCLAW_FIXTURES=1 writes every WebSocket frame to /tmp/openclaw-fixtures/<test>.jsonl.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Harness, ReinsEvent, Session } from '@reins/core';
+import type { Harness, ReinsEvent, SendResult } from '@reins/core';
 import {
   assertHermetic,
+  assertStreamInvariants,
   type HarnessLaunch,
   harnessLaunch,
   type ModelServer,
   makeTempHome,
   reply,
+  SessionRecorder,
   startModelServer,
   type TempHome,
 } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertEventInvariants, collectUntil } from '../../test/support/event-invariants.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { createOpenClawHarness } from './adapter.js';
 
@@ -31,7 +32,7 @@ let launch: HarnessLaunch;
 let gateway: HarnessProcess;
 let harness: Harness;
 let fixture: string | undefined;
-const sessions: Session[] = [];
+const recorders: SessionRecorder[] = [];
 let firstKey: string | undefined;
 
 async function startGateway(): Promise<void> {
@@ -91,17 +92,20 @@ beforeEach((context) => {
 });
 
 afterEach(async () => {
-  for (const session of sessions.splice(0)) await session.close();
+  // Closing checks each session's stream invariants.
+  await SessionRecorder.closeAll(recorders.splice(0));
 });
 
 async function open(spec: Partial<Parameters<Harness['createSession']>[0]> = {}) {
   const session = await harness.createSession({ cwd: home.home, ...spec });
-  sessions.push(session);
-  return { session, events: [] as ReinsEvent[], iterator: session.events[Symbol.asyncIterator]() };
+  const recorder = new SessionRecorder(session, TURN_MS);
+  recorders.push(recorder);
+  return { session, recorder };
 }
 
 const isTerminal = (event: ReinsEvent) => event.type === 'turn.completed';
-const completedItems = (events: ReinsEvent[]) =>
+const endOf = (sent: SendResult) => (event: ReinsEvent) => isTerminal(event) && event.turnId === sent.turnId;
+const completedItems = (events: readonly ReinsEvent[]) =>
   events.flatMap((event) => (event.type === 'item.completed' ? [event.item] : []));
 const scripted = () => server.requests.filter((request) => request.scripted);
 
@@ -110,18 +114,19 @@ describe('openclaw (real gateway)', () => {
     'runs a text turn with text deltas, usage and a provider-reported cost',
     async () => {
       server.enqueue(reply().text('Hello from fake model.').usage({ input: 101, output: 20 }));
-      const { session, events, iterator } = await open();
+      const { session, recorder } = await open();
       firstKey = session.nativeSessionId;
       expect(firstKey).toMatch(/^agent:main:reins-/);
-      await session.send('Say hello please.');
-      const done = await collectUntil(iterator, events, isTerminal, TURN_MS);
-      assertEventInvariants(events);
+      const sent = await session.send('Say hello please.');
+      const done = await recorder.terminalOf(sent);
+      const events = await recorder.collect(isTerminal, 'turn.completed');
+      assertStreamInvariants(events, { settled: true });
       expect(done).toMatchObject({ outcome: { status: 'completed' }, stopReason: 'stop' });
       expect(completedItems(events)).toContainEqual(
         expect.objectContaining({ kind: 'agent_message', text: 'Hello from fake model.' }),
       );
       expect(events.some((event) => event.type === 'item.delta' && event.kind === 'text')).toBe(true);
-      expect(done.type === 'turn.completed' && done.usage).toMatchObject({
+      expect(done.usage).toMatchObject({
         turn: { input: 101, output: 20 },
         costUsd: { amount: expect.closeTo((101 * 3 + 20 * 15) / 1e6, 9), currency: 'USD', source: 'provider' },
       });
@@ -134,10 +139,10 @@ describe('openclaw (real gateway)', () => {
     'runs an exec tool call as a command item with its output',
     async () => {
       server.enqueue(reply().shell('echo hello-from-tool'), reply().text('The command printed hello-from-tool.'));
-      const { session, events, iterator } = await open();
+      const { session, recorder } = await open();
       await session.send('Run a command.');
-      await collectUntil(iterator, events, isTerminal, TURN_MS);
-      assertEventInvariants(events);
+      const events = await recorder.collect(isTerminal, 'turn.completed');
+      assertStreamInvariants(events, { settled: true });
       const tool = completedItems(events).find((item) => item.kind === 'tool_call');
       expect(tool).toMatchObject({ status: 'completed', tool: { kind: 'command', name: 'exec' } });
       expect(JSON.stringify(tool)).toContain('hello-from-tool');
@@ -153,18 +158,18 @@ describe('openclaw (real gateway)', () => {
         reply().text('slow chunk 0. slow chunk 1. slow chunk 2.').stall(),
         reply().text('After the abort.'),
       );
-      const { session, events, iterator } = await open();
-      await session.send('Talk slowly.');
-      await collectUntil(iterator, events, (event) => event.type === 'item.delta', TURN_MS);
+      const { session, recorder } = await open();
+      const talk = await session.send('Talk slowly.');
+      await recorder.waitFor((event) => event.type === 'item.delta', 'a delta');
       await session.interrupt();
-      expect(await collectUntil(iterator, events, isTerminal, TURN_MS)).toMatchObject({
+      expect(await recorder.waitFor(isTerminal, 'the first turn.completed')).toMatchObject({
+        turnId: talk.turnId,
         outcome: { status: 'cancelled' },
       });
-      await session.send('Are you there?');
-      expect(await collectUntil(iterator, events, isTerminal, TURN_MS)).toMatchObject({
-        outcome: { status: 'completed' },
-      });
-      assertEventInvariants(events);
+      const again = await session.send('Are you there?');
+      const events = await recorder.collect(endOf(again), 'the second turn.completed');
+      expect(events.at(-1)).toMatchObject({ outcome: { status: 'completed' } });
+      assertStreamInvariants(events, { settled: true });
     },
     TEST_MS,
   );
@@ -173,11 +178,10 @@ describe('openclaw (real gateway)', () => {
     'switches the model with sessions.patch; the next request uses it',
     async () => {
       server.enqueue(reply().text('On model two.'));
-      const { session, events, iterator } = await open({ resume: { nativeSessionId: firstKey as string } });
+      const { session, recorder } = await open({ resume: { nativeSessionId: firstKey as string } });
       await expect(session.setModel('fake/fake-model-2')).resolves.toEqual({ applied: 'live' });
       await session.send('Which model?');
-      await collectUntil(iterator, events, isTerminal, TURN_MS);
-      assertEventInvariants(events);
+      assertStreamInvariants(await recorder.collect(isTerminal, 'turn.completed'), { settled: true });
       expect(scripted().at(-1)?.model).toBe('fake-model-2');
     },
     TEST_MS,
@@ -187,14 +191,15 @@ describe('openclaw (real gateway)', () => {
     'fails a turn on a provider error with exactly one terminal (the duplicated error event is deduplicated)',
     async () => {
       for (let attempt = 0; attempt < 4; attempt++) server.enqueue(reply().httpError(400));
-      const { session, events, iterator } = await open();
-      await session.send('Fail please.');
-      const done = await collectUntil(iterator, events, isTerminal, TURN_MS);
+      const { session, recorder } = await open();
+      const fail = await session.send('Fail please.');
+      const done = await recorder.terminalOf(fail);
       expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'provider_error' } } });
       // Let a late duplicate arrive, then check there is still one terminal.
+      const afterFirst = recorder.events.indexOf(done) + 1;
       await session.send('Still there?').catch(() => undefined);
-      await collectUntil(iterator, events, isTerminal, TURN_MS).catch(() => undefined);
-      assertEventInvariants(events);
+      await recorder.waitFor(isTerminal, 'the next turn.completed', TURN_MS, afterFirst).catch(() => undefined);
+      assertStreamInvariants(recorder.events, { settled: true });
     },
     TEST_MS,
   );
@@ -209,10 +214,9 @@ describe('openclaw (real gateway)', () => {
       expect.arrayContaining(['Say hello please.', 'Hello from fake model.', 'Which model?', 'On model two.']),
     );
     server.enqueue(reply().text('Back after the restart.'));
-    const { session, events, iterator } = await open({ resume: { nativeSessionId: key } });
+    const { session, recorder } = await open({ resume: { nativeSessionId: key } });
     await session.send('Do you remember?');
-    await collectUntil(iterator, events, isTerminal, TURN_MS);
-    assertEventInvariants(events);
+    assertStreamInvariants(await recorder.collect(isTerminal, 'turn.completed'), { settled: true });
     const last = scripted().at(-1);
     expect(last?.model).toBe('fake-model-2');
     expect(JSON.stringify(last?.body)).toContain('Say hello please.');

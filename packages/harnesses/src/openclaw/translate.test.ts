@@ -4,8 +4,8 @@
 // chat.abort marks the interrupt, a terminal ends the turn, usage comes from the recorded chat.history.
 import { readFileSync } from 'node:fs';
 import { type ReinsEvent, SessionEventStream } from '@reins/core';
+import { assertStreamInvariants } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { assertEventInvariants } from '../../test/support/event-invariants.js';
 import {
   beginOpenClawRun,
   createOpenClawTranslateState,
@@ -73,7 +73,7 @@ const terminals = (events: ReinsEvent[]) => events.filter((event) => event.type 
 describe('translateOpenClawEvent on recorded 2026.9.6 frames', () => {
   it('text: agent assistant deltas make one text item; chat final is the terminal; noise is not an event', () => {
     const { events } = replay('text');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(items(events)).toEqual([
       expect.objectContaining({ kind: 'agent_message', status: 'completed', text: 'Hello from fake model.' }),
     ]);
@@ -90,7 +90,7 @@ describe('translateOpenClawEvent on recorded 2026.9.6 frames', () => {
 
   it('tool: one exec command item, output previewed, exit code from command_output end, usage with cost', () => {
     const { events } = replay('tool');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(events.filter((event) => event.type === 'item.started' && event.item.kind === 'tool_call')).toHaveLength(1);
     expect(items(events).find((item) => item.kind === 'tool_call')).toEqual({
       kind: 'tool_call',
@@ -108,7 +108,7 @@ describe('translateOpenClawEvent on recorded 2026.9.6 frames', () => {
 
   it('abort: chat aborted ends the turn cancelled; the next run completes', () => {
     const { events } = replay('abort');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events).map((event) => (event.type === 'turn.completed' ? event.outcome.status : ''))).toEqual([
       'cancelled',
       'completed',
@@ -126,7 +126,7 @@ describe('translateOpenClawEvent on recorded 2026.9.6 frames', () => {
         (row.frame.payload as { runId?: string }).runId === runId,
     );
     expect(errorFrames).toHaveLength(2);
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events)[0]).toMatchObject({
       outcome: {
         status: 'failed',

@@ -2,16 +2,15 @@
 // replays transcripts recorded from the real Pi 0.73.1. Real processes, no real CLI: crash, garbage and
 // hang behaviour that the real CLI cannot be made to show on demand.
 import { fileURLToPath } from 'node:url';
-import type { ReinsEvent, Session } from '@reins/core';
+import { SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertEventInvariants, collectUntil } from '../../test/support/event-invariants.js';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createPiHarness } from './adapter.js';
 
 const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url));
 const cwd = process.cwd();
-const sessions: Session[] = [];
+const recorders: SessionRecorder[] = [];
 
 function harness(name: string, extra: Record<string, string> = {}, requestTimeoutMs = 5_000) {
   return createPiHarness({
@@ -23,70 +22,70 @@ function harness(name: string, extra: Record<string, string> = {}, requestTimeou
 
 async function open(name: string, extra: Record<string, string> = {}, requestTimeoutMs?: number) {
   const session = await harness(name, extra, requestTimeoutMs).createSession({ cwd });
-  sessions.push(session);
-  return { session, events: [] as ReinsEvent[], iterator: session.events[Symbol.asyncIterator]() };
+  const recorder = new SessionRecorder(session, 10_000);
+  recorders.push(recorder);
+  return { session, recorder };
 }
 
-const isTerminal = (event: ReinsEvent) => event.type === 'turn.completed';
-
 afterEach(async () => {
-  for (const session of sessions.splice(0)) await session.close();
+  // Closing checks each session's stream invariants.
+  await SessionRecorder.closeAll(recorders.splice(0));
   expect(liveProcessCount()).toBe(0);
 });
 
 describe('pi adapter against the fake pi --mode rpc', () => {
   it('replays a text turn: started, items, one completed terminal, nativeSessionId from get_state', async () => {
-    const { session, events, iterator } = await open('text');
+    const { session, recorder } = await open('text');
     expect(session.nativeSessionId).toMatch(/\.jsonl$/);
-    await session.send('Say hello please.');
-    const done = await collectUntil(iterator, events, isTerminal);
+    const done = await recorder.turn('Say hello please.');
     expect(done).toMatchObject({ outcome: { status: 'completed' } });
-    assertEventInvariants(events);
-    expect(events[0]).toMatchObject({ type: 'session.started', harnessVersion: '0.73.1', model: 'fake/fake-model' });
+    await recorder.close();
+    expect(recorder.events[0]).toMatchObject({
+      type: 'session.started',
+      harnessVersion: '0.73.1',
+      model: 'fake/fake-model',
+    });
   });
 
   it('interrupt: cancelled, then the next turn completes', async () => {
-    const { session, events, iterator } = await open('abort');
-    await session.send('Talk slowly.');
-    await collectUntil(iterator, events, (event) => event.type === 'item.delta');
+    const { session, recorder } = await open('abort');
+    const first = await session.send('Talk slowly.');
+    await recorder.waitFor((event) => event.type === 'item.delta', 'a delta');
     await session.interrupt();
-    expect(await collectUntil(iterator, events, isTerminal)).toMatchObject({ outcome: { status: 'cancelled' } });
-    await session.send('Are you there?');
-    expect(await collectUntil(iterator, events, isTerminal)).toMatchObject({ outcome: { status: 'completed' } });
-    assertEventInvariants(events);
+    expect(await recorder.terminalOf(first)).toMatchObject({ outcome: { status: 'cancelled' } });
+    expect(await recorder.turn('Are you there?')).toMatchObject({ outcome: { status: 'completed' } });
+    await recorder.close();
   });
 
   it('retries: three agent runs, one failed terminal', async () => {
-    const { session, events, iterator } = await open('retry-fail');
-    await session.send('This will fail.');
-    const done = await collectUntil(iterator, events, isTerminal);
+    const { recorder } = await open('retry-fail');
+    const done = await recorder.turn('This will fail.');
     expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'provider_error' } } });
-    assertEventInvariants(events);
+    await recorder.close();
+    expect(recorder.ofType('turn.completed')).toHaveLength(1);
   });
 
   it('a crash mid-turn fails the turn with process_exited and closes the session', async () => {
-    const { session, events, iterator } = await open('text', { FAKE_PI_EXIT_AFTER: '8' });
-    await session.send('Say hello please.');
-    const done = await collectUntil(iterator, events, isTerminal);
+    const { session, recorder } = await open('text', { FAKE_PI_EXIT_AFTER: '8' });
+    const done = await recorder.turn('Say hello please.');
     expect(done).toMatchObject({
       outcome: {
         status: 'failed',
         error: { code: 'process_exited', message: expect.stringContaining('crashing mid-turn') },
       },
     });
-    const closed = await collectUntil(iterator, events, (event) => event.type === 'session.closed');
+    const closed = await recorder.waitFor((event) => event.type === 'session.closed', 'session.closed');
     expect(closed).toMatchObject({ reason: 'process_exited' });
-    assertEventInvariants(events);
     await expect(session.send('again')).rejects.toMatchObject({ code: 'process_exited' });
     expect(liveProcessCount()).toBe(0);
+    await recorder.close();
   });
 
   it('a line that is not JSON becomes a passthrough event; the turn still completes', async () => {
-    const { session, events, iterator } = await open('text', { FAKE_PI_GARBAGE: 'this is not json' });
-    await session.send('Say hello please.');
-    await collectUntil(iterator, events, isTerminal);
-    assertEventInvariants(events);
-    expect(events).toContainEqual(
+    const { recorder } = await open('text', { FAKE_PI_GARBAGE: 'this is not json' });
+    await recorder.turn('Say hello please.');
+    await recorder.close();
+    expect(recorder.events).toContainEqual(
       expect.objectContaining({
         type: 'passthrough',
         frame: 'this is not json',
@@ -96,11 +95,12 @@ describe('pi adapter against the fake pi --mode rpc', () => {
   });
 
   it('a prompt that is never answered times out and fails the turn', async () => {
-    const { session, events, iterator } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 400);
+    const { session, recorder } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 400);
     await expect(session.send('Say hello please.')).rejects.toMatchObject({ code: 'timeout' });
-    const done = await collectUntil(iterator, events, isTerminal);
+    // send failed, so there is no turn id to wait on: the one turn that started is the one that ended.
+    const done = await recorder.waitFor((event) => event.type === 'turn.completed', 'turn.completed');
     expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'timeout' } } });
-    assertEventInvariants(events);
+    await recorder.close();
   });
 
   it('a harness that never answers at start-up fails createSession with timeout and leaves no process', async () => {

@@ -4,8 +4,8 @@
 // pending end. Everything goes through SessionEventStream, so seq and the one-terminal rule are real.
 import { readFileSync } from 'node:fs';
 import { type EventPayload, type ReinsEvent, SessionEventStream } from '@reins/core';
+import { assertStreamInvariants } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { assertEventInvariants } from '../../test/support/event-invariants.js';
 import {
   beginPiTurn,
   createPiTranslateState,
@@ -63,7 +63,7 @@ const terminals = (events: ReinsEvent[]) => events.filter((event) => event.type 
 describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
   it('text turn: user message, reasoning and text items with deltas, usage, one completed terminal', () => {
     const events = replay('text');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(items(events)).toEqual([
       { kind: 'user_message', id: 'pi-user-1', status: 'completed', text: 'Say hello please.' },
       { kind: 'reasoning', id: 'pi-msg-1-0', status: 'completed', text: 'Thinking about a greeting.' },
@@ -94,7 +94,7 @@ describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
 
   it('bash tool: one command item from toolcall_start to tool_execution_end, output previewed then settled', () => {
     const events = replay('bash');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     const started = events.filter((event) => event.type === 'item.started' && event.item.kind === 'tool_call');
     expect(started).toHaveLength(1);
     const tool = items(events).find((item) => item.kind === 'tool_call');
@@ -110,13 +110,13 @@ describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
 
   it('failing bash: failed item with the exit code Pi wrote in its status line', () => {
     const events = replay('bash-exit');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(items(events).find((item) => item.kind === 'tool_call')).toMatchObject({ status: 'failed', exitCode: 3 });
   });
 
   it('write tool: a file_change item with the path', () => {
     const events = replay('write');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(items(events).find((item) => item.kind === 'tool_call')).toMatchObject({
       status: 'completed',
       tool: { kind: 'file_change', name: 'write' },
@@ -126,7 +126,7 @@ describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
 
   it('abort: the first turn ends cancelled (stopReason aborted), the next completes', () => {
     const events = replay('abort');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(
       terminals(events).map((event) => [event.type === 'turn.completed' && event.outcome.status, event.turnId]),
     ).toEqual([
@@ -139,7 +139,7 @@ describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
 
   it('steer: the steering message becomes a user_message inside the same turn', () => {
     const events = replay('steer');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events)).toHaveLength(1);
     const steer = items(events).find((item) => item.kind === 'user_message' && item.text === 'Also mention bananas.');
     expect(steer).toBeDefined();
@@ -150,7 +150,7 @@ describe('translatePiFrame on recorded Pi 0.73.1 frames', () => {
     const frames = load('retry-fail');
     expect(frames.filter((entry) => entry.frame.type === 'agent_end')).toHaveLength(3);
     const events = replay('retry-fail');
-    assertEventInvariants(events);
+    assertStreamInvariants(events, { settled: true });
     expect(terminals(events)).toEqual([
       expect.objectContaining({
         outcome: {

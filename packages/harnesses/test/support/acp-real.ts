@@ -1,6 +1,7 @@
 // The real-CLI rig for the ACP presets: a pinned agent from harness-clis, its hermetic home from the
 // testkit, the scripted model server, and the Reins harness wired to them. Set
 // REINS_RECORD_ACP_FIXTURES=1 to write each session's frames to src/acp/fixtures/<agent>-<scenario>.jsonl.
+// Sessions are read through the testkit's SessionRecorder, whose close() checks the stream invariants.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import {
   harnessLaunch,
   type ModelServer,
   makeTempHome,
+  SessionRecorder,
   type TempHome,
 } from '@reins/testkit';
 import type { AcpHarness, AcpHarnessOptions } from '../../src/acp/index.js';
@@ -23,7 +25,6 @@ import {
   createQwenCodeHarness,
 } from '../../src/acp/index.js';
 import type { AcpSession } from '../../src/acp/session.js';
-import { assertStreamRules, EventReader } from '../../src/acp/testing.js';
 
 export type RealAcpId = 'claude-agent-acp' | 'gemini' | 'qwen-code' | 'opencode' | 'copilot';
 
@@ -39,6 +40,8 @@ const factories: Record<RealAcpId, (options: AcpHarnessOptions) => AcpHarness> =
 const PRESET_MODE_ARGS = new Set(['--acp', 'acp']);
 
 const FIXTURES = fileURLToPath(new URL('../../src/acp/fixtures/', import.meta.url));
+/** The default deadline of every wait: a turn took up to a minute on a loaded 2-CPU machine. */
+const TURN_MS = 90_000;
 
 export interface AcpRig {
   id: RealAcpId;
@@ -49,11 +52,12 @@ export interface AcpRig {
   workspace: string;
   /** A harness on the same home (a new process per call when sessions are not shared). */
   harness(options?: Partial<AcpHarnessOptions>): AcpHarness;
+  /** Opens a session on the workspace (a new harness, so a new process) and records its events. */
   open(
     spec?: Partial<SessionSpec>,
     options?: Partial<AcpHarnessOptions>,
-  ): Promise<{ session: AcpSession; reader: EventReader }>;
-  /** Closes every session it opened, checks the stream rules, saves fixtures, removes the temp home. */
+  ): Promise<{ session: AcpSession; recorder: SessionRecorder }>;
+  /** Closes every session it opened, checking its stream invariants, saves fixtures, removes the temp home. */
   cleanup(): Promise<void>;
 }
 
@@ -72,13 +76,13 @@ export async function acpRig(
     ...(options.extraModels ? { extraModels: options.extraModels } : {}),
   });
   const record = process.env.REINS_RECORD_ACP_FIXTURES === '1';
-  const recorders: { save(path: string): Promise<void> }[] = [];
-  const opened: { session: AcpSession; reader: EventReader }[] = [];
+  const fixtures: { save(path: string): Promise<void> }[] = [];
+  const recorders: SessionRecorder[] = [];
   const harness = (extra: Partial<AcpHarnessOptions> = {}) => {
-    const recorder = record
+    const fixture = record
       ? fixtureRecorder({ harness: id, version: binary.version, scenario: options.scenario })
       : undefined;
-    if (recorder) recorders.push(recorder);
+    if (fixture) fixtures.push(fixture);
     return factories[id]({
       binaryPath: binary.command,
       binaryArgs: binary.args,
@@ -86,7 +90,7 @@ export async function acpRig(
       extraArgs: launch.home.args.filter((arg) => !PRESET_MODE_ARGS.has(arg)),
       // Generous: OpenCode and Qwen take 2-20 s to initialize on a loaded 2-CPU machine.
       requestTimeoutMs: 45_000,
-      ...(recorder ? { tap: recorder.tap } : {}),
+      ...(fixture ? { tap: fixture.tap } : {}),
       ...extra,
     });
   };
@@ -100,20 +104,19 @@ export async function acpRig(
     harness,
     async open(spec = {}, extra = {}) {
       const session = (await harness(extra).createSession({ cwd: workspace, ...spec })) as AcpSession;
-      const entry = { session, reader: new EventReader(session) };
-      opened.push(entry);
-      return entry;
+      const recorder = new SessionRecorder(session, TURN_MS);
+      recorders.push(recorder);
+      return { session, recorder };
     },
     async cleanup() {
-      for (const { session, reader } of opened) {
-        await session.close();
-        await reader.rest(5000);
-        assertStreamRules(reader.all);
+      try {
+        await SessionRecorder.closeAll(recorders);
+      } finally {
+        for (const [index, fixture] of fixtures.entries()) {
+          await fixture.save(join(FIXTURES, `${id}-${options.scenario}${index === 0 ? '' : `-${index + 1}`}.jsonl`));
+        }
+        await temp.cleanup();
       }
-      for (const [index, recorder] of recorders.entries()) {
-        await recorder.save(join(FIXTURES, `${id}-${options.scenario}${index === 0 ? '' : `-${index + 1}`}.jsonl`));
-      }
-      await temp.cleanup();
     },
   };
 }

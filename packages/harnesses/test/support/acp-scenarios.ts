@@ -1,15 +1,15 @@
 // The behaviours every real ACP agent is checked on (text, shell, file write, cancel, resume in a
 // new process, model switch, provider error), written once; each agent's *.real.test.ts calls them
-// with its own differences. Every scenario asserts the stream rules (seq, one terminal per turn).
+// with its own differences. Every scenario ends by closing its recorder, which checks the stream
+// invariants (seq, one terminal per turn, items, no repeated text).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReinsEvent, ToolCallItem } from '@reins/core';
+import type { ReinsEvent, ToolCallItem, TurnCompletedEvent } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { expect } from 'vitest';
-import { assertStreamRules } from '../../src/acp/testing.js';
 import { type AcpRig, agentText, of } from './acp-real.js';
 
-const TURN_MS = 90_000;
+const isStatus = (event: ReinsEvent) => event.type === 'session.status';
 
 export async function textTurn(rig: AcpRig): Promise<ReinsEvent[]> {
   rig.server.enqueue(
@@ -18,12 +18,14 @@ export async function textTurn(rig: AcpRig): Promise<ReinsEvent[]> {
       .text('Hello from the fake model.')
       .usage({ input: 100, output: 20 }),
   );
-  const { session, reader } = await rig.open();
-  const started = await reader.until((event) => event.type === 'session.status');
+  const { session, recorder } = await rig.open();
+  const started = await recorder.collect(isStatus, 'the first session.status');
   expect(of(started, 'session.started')[0]).toMatchObject({ cwd: rig.workspace, harnessVersion: expect.any(String) });
   expect(of(started, 'session.updated')[0]?.nativeSessionId).toBe(session.nativeSessionId);
-  expect(await session.send('Say hello please.')).toMatchObject({ delivery: 'started' });
-  const { events, completed } = await reader.turn(TURN_MS);
+  const sent = await session.send('Say hello please.');
+  expect(sent).toMatchObject({ delivery: 'started' });
+  const completed = await recorder.terminalOf(sent);
+  const events = recorder.turnEvents(sent.turnId);
   const deltas = of(events, 'item.delta').filter((event) => event.kind === 'text');
   expect(deltas.length).toBeGreaterThan(0);
   expect(deltas.map((delta) => delta.text).join('')).toBe('Hello from the fake model.');
@@ -31,7 +33,7 @@ export async function textTurn(rig: AcpRig): Promise<ReinsEvent[]> {
   const messages = of(events, 'item.completed').filter((event) => event.item.kind === 'agent_message');
   expect(messages).toHaveLength(1);
   expect(completed).toMatchObject({ outcome: { status: 'completed' }, stopReason: 'end_turn' });
-  assertStreamRules(reader.all);
+  await recorder.close();
   return events;
 }
 
@@ -44,9 +46,10 @@ export async function shellTurn(
     reply().shell('echo hello-from-tool > tool-out.txt && cat tool-out.txt'),
     reply().text('The command ran.'),
   );
-  const { session, reader } = await rig.open();
-  await session.send('Run the command please.');
-  const { events, completed } = await reader.turn(TURN_MS);
+  const { session, recorder } = await rig.open();
+  const sent = await session.send('Run the command please.');
+  const completed = await recorder.terminalOf(sent);
+  const events = recorder.turnEvents(sent.turnId);
   const tools = of(events, 'item.completed')
     .filter((event) => event.item.kind === 'tool_call')
     .map((event) => event.item as ToolCallItem);
@@ -64,7 +67,7 @@ export async function shellTurn(
   expect(readFileSync(join(rig.workspace, 'tool-out.txt'), 'utf8')).toBe('hello-from-tool\n');
   if (options.checkFinalText !== false) expect(agentText(events)).toContain('The command ran.');
   expect(completed.outcome).toEqual({ status: 'completed' });
-  assertStreamRules(reader.all);
+  await recorder.close();
   return tool;
 }
 
@@ -79,9 +82,10 @@ export async function writeTurn(
     ? reply().toolCall(...options.toolCall(target, content))
     : reply().writeFile(target, content);
   rig.server.enqueue(first, reply().text('The file is written.'));
-  const { session, reader } = await rig.open();
-  await session.send('Write the file please.');
-  const { events, completed } = await reader.turn(TURN_MS);
+  const { session, recorder } = await rig.open();
+  const sent = await session.send('Write the file please.');
+  const completed = await recorder.terminalOf(sent);
+  const events = recorder.turnEvents(sent.turnId);
   const tools = of(events, 'item.completed')
     .filter((event) => event.item.kind === 'tool_call')
     .map((event) => event.item as ToolCallItem);
@@ -92,55 +96,54 @@ export async function writeTurn(
   expect(existsSync(path)).toBe(true);
   expect(readFileSync(path, 'utf8')).toBe('written by fake model\n');
   expect(completed.outcome).toEqual({ status: 'completed' });
-  assertStreamRules(reader.all);
+  await recorder.close();
   return tool;
 }
 
 /** Cancels a turn whose model reply stalls, then runs one more turn to check the session is in step. */
 export async function cancelTurn(rig: AcpRig): Promise<void> {
   rig.server.enqueue(reply().text('partial answer').stall());
-  const { session, reader } = await rig.open();
-  await session.send('Start something long.');
-  await reader.until((event) => event.type === 'item.delta' && event.kind === 'text', TURN_MS);
+  const { session, recorder } = await rig.open();
+  const first = await session.send('Start something long.');
+  await recorder.waitFor((event) => event.type === 'item.delta' && event.kind === 'text', 'a text delta');
   await session.interrupt();
-  const cancelled = await reader.turn(TURN_MS);
-  expect(cancelled.completed.outcome).toEqual({ status: 'cancelled' });
+  const cancelled = await recorder.terminalOf(first);
+  expect(cancelled.outcome).toEqual({ status: 'cancelled' });
   // The next turn must carry ITS answer (claude-agent-acp 0.23.1 is off by one here without the fix).
   rig.server.enqueue(reply().text('Answer after the cancel.'));
-  await session.send('And now something short.');
-  const next = await reader.turn(TURN_MS);
-  expect(next.completed.outcome).toEqual({ status: 'completed' });
-  expect(agentText(next.events)).toBe('Answer after the cancel.');
-  assertStreamRules(reader.all);
+  const second = await session.send('And now something short.');
+  const next = await recorder.terminalOf(second);
+  expect(next.outcome).toEqual({ status: 'completed' });
+  // Everything after the cancelled turn's end, not only the next turn's own events: a late answer of
+  // the cancelled turn arriving between the two turns is stale text too.
+  const afterCancel = recorder.events.slice(recorder.events.indexOf(cancelled) + 1, recorder.events.indexOf(next) + 1);
+  expect(agentText(afterCancel)).toBe('Answer after the cancel.');
+  await recorder.close();
 }
 
 /** A turn, close, then resume the native session in a new process and go on. */
 export async function resumeInNewProcess(rig: AcpRig): Promise<ReinsEvent[]> {
   rig.server.enqueue(reply().text('First answer.'));
   const first = await rig.open();
-  await first.session.send('Remember the word pineapple.');
-  await first.reader.turn(TURN_MS);
+  await first.recorder.terminalOf(await first.session.send('Remember the word pineapple.'));
   const nativeId = first.session.nativeSessionId as string;
-  await first.session.close();
-  await first.reader.rest();
-  assertStreamRules(first.reader.all);
+  await first.recorder.close();
 
   rig.server.enqueue(reply().text('Second answer.'));
   const second = await rig.open({ resume: { nativeSessionId: nativeId } });
-  const setup = await second.reader.until((event) => event.type === 'session.status', TURN_MS);
+  const setup = await second.recorder.collect(isStatus, 'the first session.status');
   expect(setup.some((event) => event.type === 'turn.started')).toBe(false);
   for (const event of of(setup, 'item.completed')) {
     expect(event.turnId).toBeNull();
     if (event.item.kind === 'user_message') expect(event.item.replay).toBe(true);
   }
   expect(second.session.nativeSessionId).toBe(nativeId);
-  await second.session.send('What was the word?');
-  const { completed } = await second.reader.turn(TURN_MS);
+  const completed = await second.recorder.terminalOf(await second.session.send('What was the word?'));
   expect(completed.outcome).toEqual({ status: 'completed' });
   // The agent sent the earlier conversation along: the continuation is real, not a fresh start.
   const last = rig.server.requests.filter((request) => request.scripted).at(-1);
   expect(JSON.stringify(last?.body)).toContain('pineapple');
-  assertStreamRules(second.reader.all);
+  await second.recorder.close();
   return setup;
 }
 
@@ -153,33 +156,34 @@ export async function modelSwitch(
   options: { listsModels?: boolean } = {},
 ): Promise<void> {
   rig.server.enqueue(reply().text('On the other model.'));
-  const { session, reader } = await rig.open();
-  await reader.until((event) => event.type === 'session.status', TURN_MS);
+  const { session, recorder } = await rig.open();
+  const setup = await recorder.collect(isStatus, 'the first session.status');
   expect(await session.setModel(alternate)).toEqual({ applied: 'live' });
   if (options.listsModels !== false) {
     await expect(session.setModel('no-such-model-anywhere')).rejects.toMatchObject({ code: 'unsupported_model' });
   }
-  await session.send('Which model?');
-  const { events, completed } = await reader.turn(TURN_MS);
+  const sent = await session.send('Which model?');
+  const completed = await recorder.terminalOf(sent);
   expect(completed.outcome).toEqual({ status: 'completed' });
-  expect(reader.all.some((event) => event.type === 'session.updated' && event.model === alternate)).toBe(true);
+  // Reported after the start-up, where the first model was announced.
+  const afterSetup = recorder.events.slice(setup.length);
+  expect(afterSetup.some((event) => event.type === 'session.updated' && event.model === alternate)).toBe(true);
   const last = rig.server.requests.filter((request) => request.scripted).at(-1);
   if (typeof serverModel === 'string') expect(last?.model).toBe(serverModel);
   else expect(last?.model).toMatch(serverModel);
-  expect(agentText(events)).toBe('On the other model.');
-  assertStreamRules(reader.all);
+  expect(agentText(recorder.turnEvents(sent.turnId))).toBe('On the other model.');
+  await recorder.close();
 }
 
 /** The model answers HTTP 400: the turn fails with provider_error. */
-export async function providerError(rig: AcpRig): Promise<ReinsEvent & { type: 'turn.completed' }> {
+export async function providerError(rig: AcpRig): Promise<TurnCompletedEvent> {
   rig.server.enqueue(reply().httpError(400));
-  const { session, reader } = await rig.open();
-  await session.send('This request will be rejected.');
-  const { completed } = await reader.turn(TURN_MS);
+  const { session, recorder } = await rig.open();
+  const completed = await recorder.terminalOf(await session.send('This request will be rejected.'));
   expect(completed.outcome).toMatchObject({
     status: 'failed',
     error: { code: 'provider_error', data: { kind: 'bad_request' } },
   });
-  assertStreamRules(reader.all);
+  await recorder.close();
   return completed;
 }

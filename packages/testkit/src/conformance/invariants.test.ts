@@ -1,6 +1,6 @@
 import { type EventPayload, type ReinsEvent, SessionEventStream } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { streamViolations } from './invariants.js';
+import { assertStreamInvariants, streamViolations } from './invariants.js';
 
 function log(build: (s: SessionEventStream) => void): ReinsEvent[] {
   const events: ReinsEvent[] = [];
@@ -88,5 +88,45 @@ describe('streamViolations', () => {
       reason: 'requested',
     } as ReinsEvent;
     expect(streamViolations([...open, closed]).join('\n')).toMatch(/had no terminal/);
+  });
+
+  it('names a terminal for a turn that never started, a turn completed twice and a turn started twice', () => {
+    const events = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.completeTurn({ outcome: { status: 'completed' } });
+    });
+    const [started, completed] = events as [ReinsEvent, ReinsEvent];
+    const orphan = { ...completed, seq: 1, turnId: 'turn_9' } as ReinsEvent;
+    expect(streamViolations([orphan])).toEqual(['seq 1 (turn.completed): turn turn_9 completed but never started']);
+    const again = [...events, { ...completed, seq: 3 }, { ...started, seq: 4 }] as ReinsEvent[];
+    const problems = streamViolations(again).join('\n');
+    expect(problems).toMatch(/turn turn_1 completed twice/);
+    expect(problems).toMatch(/turn turn_1 started twice/);
+    const noId = { ...completed, seq: 1, turnId: null } as ReinsEvent;
+    expect(streamViolations([noId])).toEqual(['seq 1 (turn.completed): turn.completed without a turnId']);
+  });
+
+  it('settled: a turn still without its terminal is a violation, though the stream has not closed', () => {
+    const running = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.emit(message('m', 'partial'));
+    });
+    // Mid-session a running turn is normal...
+    expect(streamViolations(running)).toEqual([]);
+    // ...but not where every awaited terminal has arrived.
+    expect(streamViolations(running, { settled: true })).toEqual(['turn turn_1 never completed']);
+    const done = log((s) => {
+      s.startTurn({ text: 'a' });
+      s.completeTurn({ outcome: { status: 'completed' } });
+    });
+    expect(streamViolations(done, { settled: true })).toEqual([]);
+  });
+
+  it('assertStreamInvariants throws with every problem listed', () => {
+    const running = log((s) => s.startTurn({ text: 'a' }));
+    expect(() => assertStreamInvariants(running)).not.toThrow();
+    expect(() => assertStreamInvariants(running, { settled: true })).toThrow(
+      /breaks the Reins contract:\n- turn turn_1 never completed/,
+    );
   });
 });

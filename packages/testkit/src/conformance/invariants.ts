@@ -1,11 +1,20 @@
 // The stream rules every adapter must keep, checked on any recorded event log (DESIGN.md 1 and 4):
 // seq from 1 with no gaps, one session and harness throughout, exactly one turn.completed per
-// turn.started, no turn events after the terminal, every started item completed once and before
-// its turn ends, item ids stable (a completed item was started under the same id and kind), and
-// no assistant text delivered twice in a row within a turn.
+// turn.started (never a terminal for a turn that did not start, never a turn started twice), no turn
+// events after the terminal, every started item completed once and before its turn ends, item ids
+// stable (a completed item was started under the same id and kind), and no assistant text delivered
+// twice in a row within a turn.
 import type { ReinsEvent } from '@reins/core';
 
-export function streamViolations(events: readonly ReinsEvent[]): string[] {
+export interface StreamCheckOptions {
+  /**
+   * The log was taken at a quiet point (after close, or once every awaited terminal arrived), so a
+   * turn that started without its terminal is a violation even though the stream is still open.
+   */
+  settled?: boolean;
+}
+
+export function streamViolations(events: readonly ReinsEvent[], options: StreamCheckOptions = {}): string[] {
   const problems: string[] = [];
   const first = events[0];
   events.forEach((event, index) => {
@@ -15,6 +24,7 @@ export function streamViolations(events: readonly ReinsEvent[]): string[] {
   });
 
   let turn: string | null = null;
+  const started = new Set<string>();
   const finished = new Set<string>();
   const open = new Map<string, string>();
   const completedItems = new Set<string>();
@@ -22,17 +32,23 @@ export function streamViolations(events: readonly ReinsEvent[]): string[] {
   const lastMessage = new Map<string, string>();
   for (const event of events) {
     const at = `seq ${event.seq} (${event.type})`;
-    if (event.turnId !== null && finished.has(event.turnId))
-      problems.push(`${at}: event for finished turn ${event.turnId}`);
+    if (event.turnId !== null && finished.has(event.turnId)) {
+      if (event.type === 'turn.started') problems.push(`${at}: turn ${event.turnId} started twice`);
+      else if (event.type === 'turn.completed') problems.push(`${at}: turn ${event.turnId} completed twice`);
+      else problems.push(`${at}: event for finished turn ${event.turnId}`);
+    }
     switch (event.type) {
       case 'turn.started':
         if (turn !== null) problems.push(`${at}: turn ${event.turnId} started while ${turn} runs`);
         if (event.turnId === null) problems.push(`${at}: turn.started without a turnId`);
+        else started.add(event.turnId);
         turn = event.turnId;
         break;
       case 'turn.completed':
-        if (turn === null || event.turnId !== turn)
-          problems.push(`${at}: terminal for ${event.turnId}, running ${turn}`);
+        if (event.turnId === null) problems.push(`${at}: turn.completed without a turnId`);
+        else if (!started.has(event.turnId)) problems.push(`${at}: turn ${event.turnId} completed but never started`);
+        else if (!finished.has(event.turnId) && event.turnId !== turn)
+          problems.push(`${at}: terminal for ${event.turnId} while ${turn ?? 'no turn'} runs`);
         for (const [id, kind] of open) problems.push(`${at}: ${kind} item ${id} still open at turn end`);
         open.clear();
         if (event.turnId !== null) finished.add(event.turnId);
@@ -71,13 +87,14 @@ export function streamViolations(events: readonly ReinsEvent[]): string[] {
         break;
     }
   }
-  if (turn !== null && events.at(-1)?.type === 'session.closed') problems.push(`turn ${turn} never completed`);
+  if (turn !== null && (options.settled || events.at(-1)?.type === 'session.closed'))
+    problems.push(`turn ${turn} never completed`);
   return problems;
 }
 
 /** Throws with every violation listed; use in tests after a session's events are collected. */
-export function assertStreamInvariants(events: readonly ReinsEvent[]): void {
-  const problems = streamViolations(events);
+export function assertStreamInvariants(events: readonly ReinsEvent[], options: StreamCheckOptions = {}): void {
+  const problems = streamViolations(events, options);
   if (problems.length > 0) {
     throw new Error(`The event stream breaks the Reins contract:\n- ${problems.join('\n- ')}`);
   }

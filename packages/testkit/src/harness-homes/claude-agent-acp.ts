@@ -2,6 +2,9 @@
 // Claude Code 2.1.83 (JS). Same Anthropic environment as Claude Code, config in CLAUDE_CONFIG_DIR (acp.md).
 //
 // Quirks seen on 0.23.1: the first tool_call has empty rawInput; after a cancel the next prompt is off by one.
+// Its model list is the bundled Claude Code's picker (the aliases plus ANTHROPIC_MODEL), and only a model in
+// that list can be selected: unlike Claude Code itself, which takes any id, so an extra model has to be put
+// on the list. 2.1.83 adds exactly one custom entry, from ANTHROPIC_CUSTOM_MODEL_OPTION.
 import { harnessBinary } from '../hermetic/binaries.js';
 import { claudeEnvironment } from './claude-code.js';
 import { modelList } from './environment.js';
@@ -10,10 +13,19 @@ import { DEFAULT_FAKE_MODEL, type HarnessHomeBuilder } from './types.js';
 export const buildClaudeAgentAcpHome: HarnessHomeBuilder = async (options) => {
   const binary = options.binary ?? harnessBinary('claude-agent-acp');
   const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
-  const [model] = models as [string];
+  const [model, ...extra] = models as [string, ...string[]];
+  if (extra.length > 1) {
+    throw new Error(
+      `claude-agent-acp ${binary.version} can list one extra model (ANTHROPIC_CUSTOM_MODEL_OPTION), not ` +
+        `${extra.length}: ${extra.join(', ')}. Pass at most one in extraModels.`,
+    );
+  }
   return {
     id: 'claude-agent-acp',
-    env: claudeEnvironment(binary, options.tempHome, options.modelServerUrl, model),
+    env: {
+      ...claudeEnvironment(binary, options.tempHome, options.modelServerUrl, model),
+      ...(extra[0] ? { ANTHROPIC_CUSTOM_MODEL_OPTION: extra[0] } : {}),
+    },
     args: [],
     home: options.tempHome.home,
     models,

@@ -19,7 +19,7 @@ export { freeLoopbackPort } from './free-port.js';
 export { DEFAULT_GEMINI_MODEL } from './gemini.js';
 export { privateTmpDir, privateTmpWrapper } from './private-tmp.js';
 export { QWEN_SECOND_MODEL } from './qwen-code.js';
-export type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions } from './types.js';
+export type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions, ModelPrice } from './types.js';
 export { DEFAULT_FAKE_MODEL, FAKE_API_KEY } from './types.js';
 export {
   buildClaudeAgentAcpHome,

@@ -29,7 +29,13 @@ export const buildPiHome: HarnessHomeBuilder = async (options) => {
           input: ['text'],
           contextWindow: 128_000,
           maxTokens: 8_192,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          // Pi reports a turn's cost from this table (0.73.1); priced, the cost can be asserted.
+          cost: {
+            input: options.modelPrice?.input ?? 0,
+            output: options.modelPrice?.output ?? 0,
+            cacheRead: options.modelPrice?.cacheRead ?? 0,
+            cacheWrite: options.modelPrice?.cacheWrite ?? 0,
+          },
         })),
       },
     },

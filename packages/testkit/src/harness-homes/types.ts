@@ -2,6 +2,14 @@
 import type { HarnessBinary, HarnessId } from '../hermetic/binaries.js';
 import type { TempHome } from '../hermetic/temp-home.js';
 
+/** USD per million tokens, the way a harness's own model price table states it. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
 export interface HarnessHomeOptions {
   /** The scripted model server, `http://127.0.0.1:PORT` (no trailing slash, no /v1). */
   modelServerUrl: string;
@@ -9,6 +17,11 @@ export interface HarnessHomeOptions {
   model?: string;
   /** More model ids to configure, so that there is a model to switch to. */
   extraModels?: string[];
+  /**
+   * One price for every configured model, for harnesses that work out the cost themselves from a
+   * price table in their config (Pi). Absent: the fake models are configured free.
+   */
+  modelPrice?: ModelPrice;
   tempHome: TempHome;
   /** Defaults to harnessBinary(id) from harness-clis. */
   binary?: HarnessBinary;

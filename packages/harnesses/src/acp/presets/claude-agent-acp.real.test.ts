@@ -46,5 +46,7 @@ describe('claude-agent-acp 0.23.1', () => {
   it('resume in a new process', () => resumeInNewProcess(rig));
   // 0.23.1 lists Claude Code's aliases plus ANTHROPIC_MODEL; `haiku` resolves to a dated haiku id.
   it('model switch', () => modelSwitch(rig, 'haiku', /haiku/));
+  // The home puts its extra model on 2.1.83's list through ANTHROPIC_CUSTOM_MODEL_OPTION.
+  it('model switch to the extra model of the home', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2'));
   it('provider error', () => providerError(rig));
 });

@@ -52,10 +52,9 @@ describe('gemini 0.61.0', () => {
   it('resume in a new process fails with resume_failed (0.61.0 cannot find its own session)', async () => {
     server.enqueue(reply().text('First answer.'));
     const first = await rig.open();
-    await first.session.send('Remember the word pineapple.');
-    await first.reader.turn(60_000);
+    await first.recorder.terminalOf(await first.session.send('Remember the word pineapple.'));
     const nativeSessionId = first.session.nativeSessionId as string;
-    await first.session.close();
+    await first.recorder.close();
     await expect(rig.open({ resume: { nativeSessionId } })).rejects.toMatchObject({
       code: 'resume_failed',
       data: { nativeSessionId, rpcData: { details: 'No previous sessions found for this project.' } },

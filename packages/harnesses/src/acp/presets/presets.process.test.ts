@@ -5,11 +5,12 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReinsEvent } from '@reins/core';
+import { SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../../runtime/index.js';
 import { createCodexAcpHarness, createHermesHarness } from '../index.js';
 import type { AcpSession } from '../session.js';
-import { assertStreamRules, EventReader } from '../testing.js';
 
 const FAKE = fileURLToPath(new URL('../../../../testkit/fakes/acp-agent.mjs', import.meta.url));
 
@@ -24,6 +25,8 @@ afterEach(async () => {
   expect(liveProcessCount()).toBe(0);
   await rm(dir, { recursive: true, force: true });
 });
+
+const isStatus = (event: ReinsEvent) => event.type === 'session.status';
 
 const presets = [
   { id: 'codex-acp', create: createCodexAcpHarness, args: [] as string[] },
@@ -71,20 +74,19 @@ describe.each(presets)('$id preset', ({ id, create, args }) => {
     const harness = create({ binaryPath: FAKE, baseEnv: env, requestTimeoutMs: 5000 });
     expect(harness.id).toBe(id);
     const session = (await harness.createSession({ cwd })) as AcpSession;
-    const reader = new EventReader(session);
-    const started = await reader.until((event) => event.type === 'session.status');
+    const recorder = new SessionRecorder(session, 30_000);
+    const started = await recorder.collect(isStatus, 'the first session.status');
     expect(started[0]).toMatchObject({ type: 'session.started', harness: id, harnessVersion: '9.9.9' });
-    await session.send('tool please');
-    const { events, completed } = await reader.turn();
-    expect(completed.outcome).toEqual({ status: 'completed' });
-    const tool = events.find((event) => event.type === 'item.completed' && event.item.kind === 'tool_call');
+    const sent = await session.send('tool please');
+    expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+    const tool = recorder
+      .turnEvents(sent.turnId)
+      .find((event) => event.type === 'item.completed' && event.item.kind === 'tool_call');
     expect(tool).toMatchObject({
       item: { tool: { kind: 'command' }, input: { command: ['ls'] }, output: { text: 'a.txt' } },
     });
     const nativeSessionId = session.nativeSessionId as string;
-    await session.close();
-    await reader.rest();
-    assertStreamRules(reader.all);
+    await recorder.close();
     expect((await readFile(log, 'utf8')).length).toBeGreaterThan(0);
     expect((await harness.capabilities()).sessionList.advertised.state).toBe('yes');
 
@@ -92,16 +94,14 @@ describe.each(presets)('$id preset', ({ id, create, args }) => {
       cwd,
       resume: { nativeSessionId },
     })) as AcpSession;
-    const again = new EventReader(resumed);
-    const replay = await again.until((event) => event.type === 'session.status');
+    const again = new SessionRecorder(resumed, 30_000);
+    const replay = await again.collect(isStatus, 'the first session.status');
     expect(
       replay.some(
         (event) => event.type === 'item.completed' && event.item.kind === 'user_message' && event.item.replay === true,
       ),
     ).toBe(true);
-    await resumed.close();
-    await again.rest();
-    assertStreamRules(again.all);
+    await again.close();
     void args;
   });
 });

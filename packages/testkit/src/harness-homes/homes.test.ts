@@ -1,0 +1,78 @@
+// What the Pi and claude-agent-acp home builders write for model prices and extra models. No CLI runs:
+// a stand-in binary, and the config the harness would read is checked as written.
+import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HarnessBinary } from '../hermetic/binaries.js';
+import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
+import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
+import { buildPiHome } from './pi.js';
+
+const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
+  id,
+  packageName: id,
+  version: '0.0.0-test',
+  command: '/bin/true',
+  args: [],
+  pathDirs: [],
+});
+
+let tempHome: TempHome;
+beforeEach(async () => {
+  tempHome = await makeTempHome('reins-homes-test-');
+});
+afterEach(async () => {
+  await tempHome.cleanup();
+});
+
+const modelServerUrl = 'http://127.0.0.1:1';
+
+describe('buildPiHome', () => {
+  async function piModels(options: Partial<Parameters<typeof buildPiHome>[0]> = {}) {
+    const home = await buildPiHome({ modelServerUrl, tempHome, binary: standIn('pi'), ...options });
+    const modelsJson = home.files.find((file) => file.endsWith('models.json')) as string;
+    const config = JSON.parse(await readFile(modelsJson, 'utf8'));
+    return config.providers.fake.models as Array<{ id: string; cost: Record<string, number> }>;
+  }
+
+  it('prices every model with modelPrice, so Pi can report a cost', async () => {
+    const models = await piModels({ extraModels: ['fake-model-2'], modelPrice: { input: 3, output: 15 } });
+    expect(models.map((model) => [model.id, model.cost])).toEqual([
+      ['fake-model', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
+      ['fake-model-2', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
+    ]);
+  });
+
+  it('configures free models without a price', async () => {
+    const [model] = await piModels();
+    expect(model?.cost).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  });
+});
+
+describe('buildClaudeAgentAcpHome', () => {
+  it('lists one extra model through ANTHROPIC_CUSTOM_MODEL_OPTION', async () => {
+    const home = await buildClaudeAgentAcpHome({
+      modelServerUrl,
+      tempHome,
+      binary: standIn('claude-agent-acp'),
+      extraModels: ['fake-model-2'],
+    });
+    expect(home.models).toEqual(['fake-model', 'fake-model-2']);
+    expect(home.env).toMatchObject({ ANTHROPIC_MODEL: 'fake-model', ANTHROPIC_CUSTOM_MODEL_OPTION: 'fake-model-2' });
+  });
+
+  it('sets no custom model without extra models', async () => {
+    const home = await buildClaudeAgentAcpHome({ modelServerUrl, tempHome, binary: standIn('claude-agent-acp') });
+    expect(home.env).not.toHaveProperty('ANTHROPIC_CUSTOM_MODEL_OPTION');
+  });
+
+  it('refuses more extra models than claude-agent-acp can list, saying how many it takes', async () => {
+    await expect(
+      buildClaudeAgentAcpHome({
+        modelServerUrl,
+        tempHome,
+        binary: standIn('claude-agent-acp'),
+        extraModels: ['fake-model-2', 'fake-model-3'],
+      }),
+    ).rejects.toThrow(/one extra model .* not 2: fake-model-2, fake-model-3/);
+  });
+});
