@@ -16,3 +16,43 @@ export {
   promptAnswer,
   translateEvent,
 } from './acp/translate.js';
+// Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
+export { RpcConnection, type RpcConnectionOptions, RpcError, type RpcId } from './codex-app-server/connection.js';
+export {
+  type ApprovalAnswer,
+  approvalAnswerOf,
+  effortOf,
+  mcpServersOf as codexMcpServersOf,
+  ParamsError,
+  postureOf,
+  type ThreadRequest,
+  threadRequestOf,
+  turnInputOf,
+} from './codex-app-server/requests.js';
+export {
+  CodexAppServerBridge,
+  type CodexAppServerBridgeOptions,
+  type ReportedModel,
+  rpcErrorOf,
+} from './codex-app-server/server.js';
+export {
+  type CodexBridgeStopReason,
+  type CodexStdioBridgeOptions,
+  serveCodexAppServerStdio,
+} from './codex-app-server/stdio.js';
+export {
+  beginSteer,
+  type CodexTurn,
+  childThreadId,
+  codexErrorInfoOf,
+  createThreadState,
+  endSteer,
+  historyTurns,
+  requestInterrupt,
+  type ThreadState,
+  threadItemOf,
+  tokenUsageOf,
+  translateEvent as translateCodexEvent,
+  turnErrorOf,
+} from './codex-app-server/translate.js';
+export { type BridgeNotification, CODEX_PROTOCOL_VERSION } from './codex-app-server/wire.js';

@@ -33,7 +33,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   bridge: {
     run: async (argv, io) => (await import('./commands/bridge.js')).bridgeCommand(argv, io),
-    summary: 'speak ACP on stdin/stdout in front of any harness, for any ACP client (reins bridge acp -H codex)',
+    summary: 'speak ACP or the Codex app-server protocol on stdin/stdout in front of any harness',
   },
 };
 

@@ -1,28 +1,38 @@
 // `reins bridge acp -H <harness>`: runs as an Agent Client Protocol agent on stdin/stdout in front of
-// any Reins harness, so any ACP client (Zed, an editor, Reins' own ACP adapter) can drive it. stdout
-// carries only protocol frames; everything else, console output included, goes to stderr.
+// any Reins harness, so any ACP client (Zed, an editor, Reins' own ACP adapter) can drive it.
+// `reins bridge codex-app-server -H <harness>`: the same, speaking `codex app-server` (v2), for any
+// Codex app-server client (Codex SDKs, IDE extensions, Reins' own Codex adapter). stdout carries only
+// protocol frames; everything else, console output included, goes to stderr.
 import { parseArgs } from 'node:util';
-import { serveAcpStdio } from '@reins/bridges';
+import { CODEX_PROTOCOL_VERSION, serveAcpStdio, serveCodexAppServerStdio } from '@reins/bridges';
 import { EFFORT_LEVELS, type Effort, HARNESS_IDS, isHarnessId, POSTURES, type Posture, ReinsError } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { usageFromReinsError } from '../session-options.js';
 import { REINS_VERSION } from '../version.js';
 
-const PROTOCOLS = ['acp'] as const;
+const PROTOCOLS = ['acp', 'codex-app-server'] as const;
+type Protocol = (typeof PROTOCOLS)[number];
 
 export const BRIDGE_HELP = `Usage: reins bridge acp -H <harness> [options]
+       reins bridge codex-app-server -H <harness> [options]
 
-Runs as an Agent Client Protocol agent (protocol version 1) on stdin/stdout in front of an installed
-harness, so any ACP client can drive it: each ACP session is a Reins session of that harness. stdout
-carries only ACP messages; diagnostics go to stderr. The bridge ends when stdin closes or on SIGTERM,
-and closes every harness process first.
+Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
+  acp               an Agent Client Protocol agent (protocol version 1); each ACP session is a Reins
+                    session of that harness
+  codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${CODEX_PROTOCOL_VERSION}, JSON-RPC lines); each
+                    Codex thread is a Reins session. Accepts the \`app-server\` argument and the
+                    --strict-config flag Codex clients launch it with (the bridge has no config file),
+                    and --version
+stdout carries only protocol messages; diagnostics go to stderr. The bridge ends when stdin closes or
+on SIGTERM, and closes every harness process first.
 
 Options:
   -H, --harness <id>          ${HARNESS_IDS.join(', ')}
   -m, --model <id>            model every session starts with
       --effort <level>        ${EFFORT_LEVELS.join(' | ')}
-      --posture <p>           bypass (default: tools run without asking) | ask (session/request_permission)
+      --posture <p>           bypass (default: tools run without asking) | ask (session/request_permission;
+                              codex-app-server: a thread's approvalPolicy chooses, this is the default)
       --binary <path>         the harness binary to run (default: discovery, or REINS_<ID>_BIN)
       --request-timeout <ms>  deadline for every request but a turn (default 60000)
   -h, --help                  this help
@@ -32,6 +42,7 @@ Exit codes: 0 stopped (stdin closed or a signal), 2 bad usage or the harness is 
 Examples:
   reins bridge acp -H codex
   reins bridge acp -H claude-code -m sonnet --posture ask
+  reins bridge codex-app-server -H claude-code     (a Codex client's codex binary: a script that runs this)
   Zed settings.json: "agent_servers": { "Reins Codex": { "command": "reins", "args": ["bridge", "acp", "-H", "codex"] } }`;
 
 function parse(argv: string[]) {
@@ -46,6 +57,9 @@ function parse(argv: string[]) {
         binary: { type: 'string' },
         'request-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        // codex-app-server only (see the help).
+        'strict-config': { type: 'boolean' },
+        version: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -61,13 +75,23 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(`${BRIDGE_HELP}\n`);
     return EXIT.completed;
   }
-  const [protocol, ...extra] = positionals;
-  if (!protocol) throw new UsageError('Choose the protocol to speak: `reins bridge acp -H <harness>`.');
-  if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
-    throw new UsageError(`Unknown bridge protocol "${protocol}".`, `Protocols: ${PROTOCOLS.join(', ')}.`);
+  const [name, ...rest] = positionals;
+  if (!name) throw new UsageError('Choose the protocol to speak: `reins bridge acp -H <harness>`.');
+  if (!(PROTOCOLS as readonly string[]).includes(name)) {
+    throw new UsageError(`Unknown bridge protocol "${name}".`, `Protocols: ${PROTOCOLS.join(', ')}.`);
   }
+  const protocol = name as Protocol;
+  const codexOnly = (['strict-config', 'version'] as const).find((flag) => values[flag] !== undefined);
+  if (protocol === 'acp' && codexOnly) throw new UsageError(`Unknown option '--${codexOnly}'`);
+  // Codex clients run `<codex> app-server [--strict-config]`: a launcher that runs this bridge passes that on.
+  const extra = protocol === 'codex-app-server' && rest[0] === 'app-server' ? rest.slice(1) : rest;
   if (extra.length > 0)
     throw new UsageError(`bridge ${protocol} takes no further arguments (got "${extra.join(' ')}").`);
+  if (values.version) {
+    // Codex clients read the binary's version; this names the bridge, not a Codex release.
+    io.stdout.write(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
+    return EXIT.completed;
+  }
   const id = values.harness;
   if (!id) throw new UsageError('Choose a harness with -H <harness>.', `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
   if (!isHarnessId(id)) throw new UsageError(`Unknown harness "${id}".`, `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
@@ -91,6 +115,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
 
   const log = (message: string) => io.stderr.write(`reins bridge: ${message}\n`);
   let harness: Awaited<ReturnType<typeof createHarness>>;
+  let harnessVersion: string | undefined;
   try {
     harness = await createHarness(id, {
       ...(values.binary ? { binaryPath: values.binary } : {}),
@@ -99,6 +124,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
     // Fail now, with a hint, rather than on the client's first session/new.
     const found = await harness.discover();
     if (!found.found) throw new ReinsError('binary_not_found', found.hint, { harness: id });
+    harnessVersion = found.binary.version;
   } catch (error) {
     throw usageFromReinsError(error, id) ?? error;
   }
@@ -106,7 +132,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   // stdout is the protocol channel: anything a library logs goes to stderr instead.
   const restore = routeConsoleToStderr();
   try {
-    const reason = await serveAcpStdio({
+    const common = {
       harness,
       stdin: io.stdin,
       stdout: io.stdout,
@@ -118,7 +144,15 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       log,
       version: REINS_VERSION,
-    });
+    };
+    const reason =
+      protocol === 'acp'
+        ? await serveAcpStdio(common)
+        : await serveCodexAppServerStdio({
+            ...common,
+            cwd: io.cwd,
+            ...(harnessVersion ? { harnessVersion } : {}),
+          });
     log(`stopped (${reason})`);
   } finally {
     restore();

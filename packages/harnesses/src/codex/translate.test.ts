@@ -343,6 +343,38 @@ describe('codex translation of typed frames', () => {
     });
   });
 
+  it('a count the peer left out stays absent (never NaN, never 0): our own bridge sends partial breakdowns', () => {
+    const state = createTranslateState(threadId);
+    state.totalAtTurnStart = { inputTokens: 100, outputTokens: 10 } as typeof zero;
+    const partial = { inputTokens: 350, outputTokens: 40 } as typeof zero;
+    const usage = usageOf(state, { total: partial, last: partial, modelContextWindow: null });
+    expect(usage.turn).toEqual({ input: 250, output: 30 });
+    expect(usage.total).toEqual({ input: 350, output: 40 });
+    expect(usage.context).toBeUndefined();
+  });
+
+  it('keeps a Reins error that a Reins bridge carried in additionalDetails', () => {
+    const mapped = errorInfoOf({
+      message: 'the reply does not match the schema',
+      codexErrorInfo: 'other',
+      additionalDetails: JSON.stringify({ reins: { code: 'structured_output_invalid', data: { path: '/verdict' } } }),
+      misalignment: null,
+    });
+    expect(mapped).toEqual({
+      code: 'structured_output_invalid',
+      message: 'the reply does not match the schema',
+      data: { path: '/verdict' },
+    });
+    // Anything else in additionalDetails is Codex's own text, not a Reins error.
+    const other = errorInfoOf({
+      message: 'x',
+      codexErrorInfo: 'other',
+      additionalDetails: '{"reins":1}',
+      misalignment: null,
+    });
+    expect(other.code).toBe('provider_error');
+  });
+
   it('items Reins has no kind for return undefined (the caller passes them through)', () => {
     const hook: ThreadItem = { type: 'hookPrompt', id: 'h1', fragments: [] };
     expect(toItem(hook)).toBeUndefined();

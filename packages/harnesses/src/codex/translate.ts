@@ -6,6 +6,7 @@ import {
   EFFORT_LEVELS,
   type Effort,
   type ErrorInfo,
+  ErrorInfoSchema,
   type EventPayload,
   type FileChange,
   type Item,
@@ -468,26 +469,29 @@ export function toItem(item: ThreadItem, idPrefix = ''): Item | undefined {
 
 // ---- usage -------------------------------------------------------------------------------------
 
-export function tokenUsage(breakdown: TokenUsageBreakdown): TokenUsage {
-  return {
-    input: breakdown.inputTokens,
-    cachedInput: breakdown.cachedInputTokens,
-    cacheWrite: breakdown.cacheWriteInputTokens,
-    output: breakdown.outputTokens,
-    reasoning: breakdown.reasoningOutputTokens,
-    total: breakdown.totalTokens,
-  };
+/** A count Codex reported; anything else (a peer that leaves a field out, like our own bridge) is absent. */
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function difference(now: TokenUsageBreakdown, before: TokenUsageBreakdown): TokenUsageBreakdown {
-  return {
-    totalTokens: now.totalTokens - before.totalTokens,
-    inputTokens: now.inputTokens - before.inputTokens,
-    cachedInputTokens: now.cachedInputTokens - before.cachedInputTokens,
-    cacheWriteInputTokens: now.cacheWriteInputTokens - before.cacheWriteInputTokens,
-    outputTokens: now.outputTokens - before.outputTokens,
-    reasoningOutputTokens: now.reasoningOutputTokens - before.reasoningOutputTokens,
-  };
+const BREAKDOWN_FIELDS = {
+  input: 'inputTokens',
+  cachedInput: 'cachedInputTokens',
+  cacheWrite: 'cacheWriteInputTokens',
+  output: 'outputTokens',
+  reasoning: 'reasoningOutputTokens',
+  total: 'totalTokens',
+} as const satisfies Record<keyof TokenUsage, keyof TokenUsageBreakdown>;
+
+/** Reins usage from a breakdown; with `before`, the part since then (fields known on both sides only). */
+export function tokenUsage(breakdown: TokenUsageBreakdown, before?: TokenUsageBreakdown): TokenUsage {
+  const out: TokenUsage = {};
+  for (const [key, field] of Object.entries(BREAKDOWN_FIELDS) as [keyof TokenUsage, keyof TokenUsageBreakdown][]) {
+    const now = count(breakdown[field]);
+    const then = before ? count(before[field]) : 0;
+    if (now !== undefined && then !== undefined) out[key] = now - then;
+  }
+  return out;
 }
 
 /**
@@ -497,15 +501,14 @@ function difference(now: TokenUsageBreakdown, before: TokenUsageBreakdown): Toke
  * Codex reports no cost, so costUsd stays absent. Context used = tokens of the last request.
  */
 export function usageOf(state: TranslateState, usage: ThreadTokenUsage): Usage {
-  const turn = state.totalAtTurnStart ? difference(usage.total, state.totalAtTurnStart) : usage.last;
+  const turn = state.totalAtTurnStart ? tokenUsage(usage.total, state.totalAtTurnStart) : tokenUsage(usage.last);
   state.lastTotal = usage.total;
+  const used = count(usage.last.totalTokens);
+  const window = count(usage.modelContextWindow);
   return {
-    turn: tokenUsage(turn),
+    turn,
     total: tokenUsage(usage.total),
-    context: {
-      used: usage.last.totalTokens,
-      ...(usage.modelContextWindow !== null ? { window: usage.modelContextWindow } : {}),
-    },
+    ...(used !== undefined ? { context: { used, ...(window !== undefined ? { window } : {}) } } : {}),
   };
 }
 
@@ -539,10 +542,26 @@ function provider(
 }
 
 /**
+ * A Reins error that a Reins bridge (`reins bridge codex-app-server`) carried in additionalDetails as
+ * `{"reins": {code, retryable?, data?}}`: kept whole, so Reins driving Reins loses no code.
+ */
+function reinsErrorIn(error: TurnError): ErrorInfo | undefined {
+  if (!error.additionalDetails?.startsWith('{"reins"')) return undefined;
+  try {
+    const parsed = ErrorInfoSchema.safeParse({ ...JSON.parse(error.additionalDetails).reins, message: error.message });
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Maps Codex's structured error (codexErrorInfo, never the message text) to a Reins error.
  * `model` names the model of the turn for unsupported_model messages.
  */
 export function errorInfoOf(error: TurnError, model?: string): ErrorInfo {
+  const bridged = reinsErrorIn(error);
+  if (bridged) return bridged;
   const info = error.codexErrorInfo;
   const message = error.message;
   const status = httpStatusOf(info);

@@ -4,7 +4,7 @@
 // each test uses its own session key; the last test restarts it on the same state folder. The gateway
 // runs in its own mount namespace (testkit wrapper) because it writes fixed /tmp paths.
 // REINS_RECORD_OPENCLAW_FIXTURES=1 writes every WebSocket frame to /tmp/openclaw-fixtures/<test>.jsonl.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness, ReinsEvent, SendResult } from '@reins/core';
 import {
@@ -40,13 +40,9 @@ async function startGateway(): Promise<void> {
     modelServerUrl: server.url,
     tempHome: home,
     extraModels: ['fake-model-2'],
+    // A price for the fake models, so that OpenClaw reports a cost (USD per million tokens).
+    modelPrice: { input: 3, output: 15 },
   });
-  // A price for the fake models, so that OpenClaw reports a cost (USD per million tokens).
-  const configPath = launch.home.files[0] as string;
-  const config = JSON.parse(readFileSync(configPath, 'utf8'));
-  for (const model of config.models.providers.fake.models)
-    model.cost = { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 };
-  writeFileSync(configPath, JSON.stringify(config, null, 2));
   gateway = await HarnessProcess.start({
     command: launch.command,
     args: launch.args,

@@ -80,7 +80,7 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     alternate: `fake/${ALTERNATE_MODEL}`,
     alternateOnWire: ALTERNATE_MODEL,
   },
-  'claude-agent-acp': { options: acpAgent, alternate: 'haiku' },
+  'claude-agent-acp': { options: acpAgent },
   // Each session starts its own local gateway (the adapter's default mode), in the home's private /tmp;
   // resume therefore really is a new gateway process on the same state, and close() must end it.
   openclaw: {

@@ -1,10 +1,11 @@
-// What the Pi and claude-agent-acp home builders write for model prices and extra models. No CLI runs:
+// What the Pi, OpenClaw and claude-agent-acp home builders write for model prices and extra models. No CLI runs:
 // a stand-in binary, and the config the harness would read is checked as written.
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
 import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
+import { buildOpenClawHome } from './openclaw.js';
 import { buildPiHome } from './pi.js';
 
 const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
@@ -74,5 +75,23 @@ describe('buildClaudeAgentAcpHome', () => {
         extraModels: ['fake-model-2', 'fake-model-3'],
       }),
     ).rejects.toThrow(/one extra model .* not 2: fake-model-2, fake-model-3/);
+  });
+});
+
+describe('buildOpenClawHome', () => {
+  it('prices every model with modelPrice, so OpenClaw can report a cost', async () => {
+    const home = await buildOpenClawHome({
+      modelServerUrl,
+      tempHome,
+      binary: standIn('openclaw'),
+      extraModels: ['fake-model-2'],
+      modelPrice: { input: 3, output: 15 },
+    });
+    const config = JSON.parse(await readFile(home.files[0] as string, 'utf8'));
+    const models = config.models.providers.fake.models as Array<{ id: string; cost: Record<string, number> }>;
+    expect(models.map((model) => [model.id, model.cost])).toEqual([
+      ['fake-model', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
+      ['fake-model-2', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
+    ]);
   });
 });

@@ -52,7 +52,12 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
             name: id,
             reasoning: false,
             input: ['text'],
-            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            cost: {
+              input: options.modelPrice?.input ?? 0,
+              output: options.modelPrice?.output ?? 0,
+              cacheRead: options.modelPrice?.cacheRead ?? 0,
+              cacheWrite: options.modelPrice?.cacheWrite ?? 0,
+            },
             contextWindow: 128_000,
             maxTokens: 8_192,
           })),

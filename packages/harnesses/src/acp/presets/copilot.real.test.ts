@@ -1,6 +1,6 @@
 // GitHub Copilot CLI 1.0.102 (offline BYOK) (pinned in harness-clis) through the Reins ACP adapter, against the
 // scripted model server inside the loopback-only namespace.
-import { assertHermetic, type ModelServer, startModelServer } from '@reins/testkit';
+import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig } from '../../../test/support/acp-real.js';
 import {
@@ -48,5 +48,24 @@ describe('copilot 1.0.102', () => {
   it('provider error', async () => {
     const completed = await providerError(rig);
     expect(completed.stopReason).toBe('end_turn');
+  });
+  // Under sustained 5xx 1.0.102 sends "Info: ... Retrying..." chunks (five, over ~16 s) and then an
+  // "Error: ... Last error: 500 ..." chunk, all with stopReason end_turn: retries are notices, the
+  // turn fails, and none of it is passed off as the model's answer.
+  it('provider error under sustained 5xx: retry notices, a failed turn, no status text as answer', async () => {
+    rig.server.when(() => true, reply().httpError(500), { persistent: true });
+    const { session, recorder } = await rig.open();
+    const completed = await recorder.terminalOf(await session.send('This will keep failing.'), 0, 90_000);
+    expect(completed.outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'provider_error', retryable: true, data: { kind: 'server_error', status: 500 } },
+    });
+    const retries = recorder.ofType('notice').filter((notice) => notice.kind === 'retry');
+    expect(retries.length).toBeGreaterThan(0);
+    const answers = recorder
+      .ofType('item.completed')
+      .filter((event) => event.item.kind === 'agent_message' && /Retrying|Error:/.test(event.item.text));
+    expect(answers).toEqual([]);
+    await recorder.close();
   });
 });

@@ -1,0 +1,70 @@
+// Real tier, hermetic: Reins' Codex adapter drives `reins bridge codex-app-server -H claude-code`, which
+// drives the REAL pinned Claude Code CLI on the scripted model server. The conformance suite runs
+// through the bridge unchanged: a custom target builds the `codex` harness around a launcher script
+// (what a Codex client takes as its `codex` binary) with the launch environment of Claude Code's
+// hermetic home, so every behaviour crosses two protocols and back.
+// Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-app-server-bridge.real.test.ts
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHarness } from '@reins/harnesses';
+import {
+  assertHermetic,
+  BEHAVIOURS,
+  type ConformanceTarget,
+  harnessBinary,
+  harnessLaunch,
+  makeTempHome,
+  runConformance,
+} from '@reins/testkit';
+import { describe, expect, it } from 'vitest';
+
+const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
+const ALTERNATE_MODEL = 'fake-model-2';
+
+const claudeBehindBridge: ConformanceTarget = {
+  id: 'codex',
+  async setup(server) {
+    const tempHome = await makeTempHome('reins-bridge-claude-');
+    const binary = harnessBinary('claude-code');
+    const launch = await harnessLaunch('claude-code', {
+      modelServerUrl: server.url,
+      tempHome,
+      binary,
+      extraModels: [ALTERNATE_MODEL],
+    });
+    // The Codex adapter runs `<binary> app-server --strict-config`; the launcher hands that to the bridge.
+    const launcher = join(tempHome.dir, 'codex');
+    await writeFile(
+      launcher,
+      `#!/bin/sh\nexec "${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${binary.command}" "$@"\n`,
+    );
+    await chmod(launcher, 0o755);
+    const harness = await createHarness('codex', {
+      binaryPath: launcher,
+      // The bridge gets Claude Code's hermetic environment and hands it on (harness baseEnv = its own env).
+      baseEnv: launch.env,
+      requestTimeoutMs: 60_000,
+    });
+    return {
+      harness,
+      models: { primary: launch.home.models[0] ?? 'fake-model', alternate: ALTERNATE_MODEL },
+      dispose: () => tempHome.cleanup(),
+    };
+  },
+};
+
+describe('conformance through reins bridge codex-app-server -H claude-code (real Claude Code)', () => {
+  for (const behaviour of BEHAVIOURS) {
+    it(behaviour.name, async (context) => {
+      await assertHermetic();
+      const [result] = await runConformance(claudeBehindBridge, { only: [behaviour.name] });
+      console.info(
+        `bridge(claude-code) / ${behaviour.name}: ${result?.status}${result?.reason ? `: ${result.reason}` : ''}`,
+      );
+      if (result?.status === 'skipped') context.skip(result.reason);
+      expect(result?.reason ?? '', behaviour.name).toBe('');
+      expect(result?.status).toBe('passed');
+    }, 300_000);
+  }
+});
