@@ -19,7 +19,6 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk/unstable';
 import {
-  type CapabilityKey,
   type CapabilityMatrix,
   type Effort,
   type Harness,
@@ -32,6 +31,12 @@ import {
   type SessionSpec,
   type TurnCompletedEvent,
 } from '@reins/core';
+import {
+  DEFAULT_PERMISSION_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  isImplemented,
+  withDeadline,
+} from '../lifecycle.js';
 import { decisionOf, mcpServersOf, promptInput, type SettingRequest, settingRequestOf } from './requests.js';
 import {
   acpErrorOf,
@@ -67,44 +72,10 @@ export interface AcpBridgeOptions {
   version?: string;
 }
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-const DEFAULT_PERMISSION_TIMEOUT_MS = 10 * 60_000;
 /** Updates held for a session the client has not been told about yet (bounded). */
 const MAX_HELD_UPDATES = 10_000;
 /** Terminals of turns nobody waits for yet (send() answers after the turn may have ended). */
 const MAX_UNCLAIMED_TERMINALS = 100;
-
-function isImplemented(matrix: CapabilityMatrix | undefined, key: CapabilityKey): boolean {
-  return matrix?.[key]?.implemented.state === 'yes';
-}
-
-/** Work with a deadline. A late result is handed to `onLate` (so a late session still gets closed). */
-async function withDeadline<T>(
-  work: Promise<T>,
-  timeoutMs: number,
-  what: string,
-  onLate?: (value: T) => void,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(new ReinsError('timeout', `${what} did not finish within ${timeoutMs} ms.`, { operation: what }));
-    }, timeoutMs);
-  });
-  work.then(
-    (value) => {
-      if (timedOut) onLate?.(value);
-    },
-    () => {},
-  );
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo). */
 function toRequestError(error: unknown, operation: string): RequestError {

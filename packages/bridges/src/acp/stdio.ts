@@ -4,6 +4,7 @@
 // process exits.
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
+import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { AcpBridge, type AcpBridgeOptions } from './agent.js';
 
 export interface StdioBridgeOptions extends AcpBridgeOptions {
@@ -13,9 +14,7 @@ export interface StdioBridgeOptions extends AcpBridgeOptions {
   shutdownGraceMs?: number;
 }
 
-export type StopReason = 'eof' | NodeJS.Signals;
-
-const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+export type { StopReason };
 
 /** Serves ACP on the given stdio until the client goes away or a signal arrives; resolves after cleanup. */
 export async function serveAcpStdio(options: StdioBridgeOptions): Promise<StopReason> {
@@ -25,24 +24,10 @@ export async function serveAcpStdio(options: StdioBridgeOptions): Promise<StopRe
     Readable.toWeb(options.stdin) as ReadableStream<Uint8Array>,
   );
   const connection = bridge.connect(stream);
-  const handlers = new Map<NodeJS.Signals, () => void>();
-  const reason = await new Promise<StopReason>((resolve) => {
-    void connection.closed.then(() => resolve('eof'));
-    for (const signal of SIGNALS) {
-      const handler = () => resolve(signal);
-      handlers.set(signal, handler);
-      process.on(signal, handler);
-    }
-  });
-  options.log?.(`shutting down (${reason}): closing ${bridge.sessionCount} session(s)`);
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    bridge.close(),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, options.shutdownGraceMs ?? 2_500);
-    }),
-  ]);
-  clearTimeout(timer);
-  for (const [signal, handler] of handlers) process.off(signal, handler);
-  return reason;
+  return runUntilStopped(
+    connection.closed,
+    () => bridge.close(),
+    options.shutdownGraceMs ?? 2_500,
+    (reason) => options.log?.(`shutting down (${reason}): closing ${bridge.sessionCount} session(s)`),
+  );
 }

@@ -14,7 +14,6 @@
 // the native id for thread/resume.
 import { randomUUID } from 'node:crypto';
 import {
-  type CapabilityKey,
   type CapabilityMatrix,
   type Effort,
   type Harness,
@@ -28,6 +27,12 @@ import {
   type TurnInput,
 } from '@reins/core';
 import { reinsHome } from '@reins/harnesses';
+import {
+  DEFAULT_PERMISSION_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  isImplemented,
+  withDeadline,
+} from '../lifecycle.js';
 import { RpcConnection, RpcError } from './connection.js';
 import {
   approvalAnswerOf,
@@ -91,32 +96,6 @@ export interface CodexAppServerBridgeOptions {
   version?: string;
 }
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-const DEFAULT_PERMISSION_TIMEOUT_MS = 10 * 60_000;
-
-/** Work with a deadline. A late result is handed to `onLate` (so a late session still gets closed). */
-async function withDeadline<T>(work: Promise<T>, timeoutMs: number, what: string, onLate?: (value: T) => void) {
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(new ReinsError('timeout', `${what} did not finish within ${timeoutMs} ms.`, { operation: what }));
-    }, timeoutMs);
-  });
-  work.then(
-    (value) => {
-      if (timedOut) onLate?.(value);
-    },
-    () => {},
-  );
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo as data). */
 export function rpcErrorOf(error: unknown, operation: string): RpcError {
   if (error instanceof RpcError) return error;
@@ -130,10 +109,6 @@ export function rpcErrorOf(error: unknown, operation: string): RpcError {
         : // Codex answers every refusal (unknown thread, no rollout, wrong turn) with -32600.
           RPC.invalidRequest;
   return new RpcError(code, reins.message, reins.toInfo());
-}
-
-function isImplemented(matrix: CapabilityMatrix | undefined, key: CapabilityKey): boolean {
-  return matrix?.[key]?.implemented.state === 'yes';
 }
 
 interface ThreadContext {

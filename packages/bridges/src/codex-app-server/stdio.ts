@@ -4,6 +4,7 @@
 // SIGKILLs when the process exits.
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '@reins/harnesses';
+import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
 
 export interface CodexStdioBridgeOptions extends CodexAppServerBridgeOptions {
@@ -13,9 +14,7 @@ export interface CodexStdioBridgeOptions extends CodexAppServerBridgeOptions {
   shutdownGraceMs?: number;
 }
 
-export type CodexBridgeStopReason = 'eof' | NodeJS.Signals;
-
-const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+export type CodexBridgeStopReason = StopReason;
 
 /** Serves the Codex app-server protocol on the given stdio until the client goes away or a signal arrives. */
 export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions): Promise<CodexBridgeStopReason> {
@@ -32,34 +31,24 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
   const splitter = new LineSplitter(receive, undefined, (bytes) =>
     options.log?.(`dropped an input line of ${bytes} bytes (too long)`),
   );
-  const handlers = new Map<NodeJS.Signals, () => void>();
-  const reason = await new Promise<CodexBridgeStopReason>((resolve) => {
-    options.stdin.on('data', (chunk: Buffer | string) =>
-      splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
-    );
+  options.stdin.on('data', (chunk: Buffer | string) =>
+    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+  );
+  const eof = new Promise<void>((resolve) => {
     options.stdin.on('end', () => {
       // A last request without its newline still counts (it is answered if the bridge can).
       splitter.flush();
-      resolve('eof');
+      resolve();
     });
-    options.stdin.on('close', () => resolve('eof'));
-    options.stdin.on('error', () => resolve('eof'));
-    for (const signal of SIGNALS) {
-      const handler = () => resolve(signal);
-      handlers.set(signal, handler);
-      process.on(signal, handler);
-    }
+    options.stdin.on('close', () => resolve());
+    options.stdin.on('error', () => resolve());
   });
-  options.log?.(`shutting down (${reason}): closing ${bridge.threadCount} thread(s)`);
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    bridge.close(),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, options.shutdownGraceMs ?? 2_500);
-    }),
-  ]);
-  clearTimeout(timer);
-  for (const [signal, handler] of handlers) process.off(signal, handler);
+  const reason = await runUntilStopped(
+    eof,
+    () => bridge.close(),
+    options.shutdownGraceMs ?? 2_500,
+    (stop) => options.log?.(`shutting down (${stop}): closing ${bridge.threadCount} thread(s)`),
+  );
   options.stdin.pause();
   return reason;
 }
