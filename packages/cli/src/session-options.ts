@@ -8,6 +8,7 @@ import {
   EFFORT_LEVELS,
   type Effort,
   HARNESS_IDS,
+  type HarnessId,
   isHarnessId,
   type JsonSchema,
   POSTURES,
@@ -44,28 +45,40 @@ export function parseSessionArgs(argv: string[]) {
   }
 }
 
-export async function sessionOptions(
-  values: ReturnType<typeof parseSessionArgs>['values'],
-  io: CliIo,
-): Promise<SessionOptions> {
-  const harness = values.harness;
+/** -H, --effort and --posture, validated: every command that opens sessions takes them the same way. */
+export function harnessFlags(values: { harness?: string; effort?: string; posture?: string }): {
+  harness: HarnessId;
+  effort?: Effort;
+  posture?: Posture;
+} {
+  const { harness, effort, posture } = values;
   if (!harness)
     throw new UsageError('Choose a harness with -H <harness>.', `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
   if (!isHarnessId(harness)) {
     throw new UsageError(`Unknown harness "${harness}".`, `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
   }
-  const effort = values.effort;
   if (effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(effort)) {
     throw new UsageError(`Unknown effort "${effort}".`, `Use one of: ${EFFORT_LEVELS.join(', ')}.`);
   }
-  const posture = values.posture;
   if (posture !== undefined && !(POSTURES as readonly string[]).includes(posture)) {
     throw new UsageError(`Unknown posture "${posture}".`, `Use one of: ${POSTURES.join(', ')}.`);
   }
+  return {
+    harness,
+    ...(effort !== undefined ? { effort: effort as Effort } : {}),
+    ...(posture !== undefined ? { posture: posture as Posture } : {}),
+  };
+}
+
+export async function sessionOptions(
+  values: ReturnType<typeof parseSessionArgs>['values'],
+  io: CliIo,
+): Promise<SessionOptions> {
+  const { harness, effort, posture } = harnessFlags(values);
   const cwd = values.cwd ? (isAbsolute(values.cwd) ? values.cwd : resolve(io.cwd, values.cwd)) : io.cwd;
-  const spec: SessionSpec = { cwd, posture: (posture as Posture | undefined) ?? 'bypass' };
+  const spec: SessionSpec = { cwd, posture: posture ?? 'bypass' };
   if (values.model) spec.model = values.model;
-  if (effort) spec.effort = effort as Effort;
+  if (effort) spec.effort = effort;
   if (values.resume) spec.resume = { nativeSessionId: values.resume };
   const options: SessionOptions = { harness, spec, json: Boolean(values.json) };
   if (values['output-schema']) options.outputSchema = await readSchema(resolve(io.cwd, values['output-schema']));

@@ -5,10 +5,10 @@
 // protocol frames; everything else, console output included, goes to stderr.
 import { parseArgs } from 'node:util';
 import { CODEX_PROTOCOL_VERSION, serveAcpStdio, serveCodexAppServerStdio } from '@reins/bridges';
-import { EFFORT_LEVELS, type Effort, HARNESS_IDS, isHarnessId, POSTURES, type Posture, ReinsError } from '@reins/core';
+import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
-import { usageFromReinsError } from '../session-options.js';
+import { harnessFlags, usageFromReinsError } from '../session-options.js';
 import { REINS_VERSION } from '../version.js';
 
 const PROTOCOLS = ['acp', 'codex-app-server'] as const;
@@ -92,17 +92,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
     return EXIT.completed;
   }
-  const id = values.harness;
-  if (!id) throw new UsageError('Choose a harness with -H <harness>.', `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
-  if (!isHarnessId(id)) throw new UsageError(`Unknown harness "${id}".`, `Known harnesses: ${HARNESS_IDS.join(', ')}.`);
-  const effort = values.effort;
-  if (effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(effort)) {
-    throw new UsageError(`Unknown effort "${effort}".`, `Use one of: ${EFFORT_LEVELS.join(', ')}.`);
-  }
-  const posture = values.posture;
-  if (posture !== undefined && !(POSTURES as readonly string[]).includes(posture)) {
-    throw new UsageError(`Unknown posture "${posture}".`, `Use one of: ${POSTURES.join(', ')}.`);
-  }
+  const { harness: id, effort, posture } = harnessFlags(values);
   let requestTimeoutMs: number | undefined;
   if (values['request-timeout'] !== undefined) {
     requestTimeoutMs = Number(values['request-timeout']);
@@ -138,8 +128,8 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
       stdout: io.stdout,
       defaults: {
         ...(values.model ? { model: values.model } : {}),
-        ...(effort ? { effort: effort as Effort } : {}),
-        ...(posture ? { posture: posture as Posture } : {}),
+        ...(effort ? { effort } : {}),
+        ...(posture ? { posture } : {}),
       },
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       log,
