@@ -407,6 +407,20 @@ describe('preset quirk rules', () => {
     expect(geminiThoughtChunk('no heading at all', true)).toBe('no heading at all');
   });
 
+  it('counts only output as turn updates: chatter such as available commands is not an answer', () => {
+    const state = createTranslateState();
+    beginTurn(state);
+    translateUpdate(state, { sessionUpdate: 'available_commands_update', availableCommands: [] }, { inTurn: true });
+    translateUpdate(state, { sessionUpdate: 'usage_update', used: 0, size: 1000 }, { inTurn: true });
+    expect(state.turnUpdates).toBe(0);
+    translateUpdate(
+      state,
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } },
+      { inTurn: true },
+    );
+    expect(state.turnUpdates).toBe(1);
+  });
+
   it('status chunks become a retry notice and a failed turn, never agent text', () => {
     const state = createTranslateState(copilotPreset.quirks.translate);
     beginTurn(state);

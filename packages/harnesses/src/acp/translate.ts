@@ -73,7 +73,7 @@ export interface TranslateState {
   lastAgentText: string;
   /** A provider failure the agent reported as a status chunk in this turn (see TranslateOptions.statusChunk). */
   providerError: ProviderErrorMatch | undefined;
-  /** Number of updates received during the current turn (claude-agent-acp empty-answer detection). */
+  /** Output updates (text, thoughts, tools, plans) in the current turn (claude-agent-acp empty-answer detection). */
   turnUpdates: number;
   /** What the agent last reported through config options / modes. */
   current: { model?: string; effort?: string; mode?: string };
@@ -499,10 +499,19 @@ export function turnTokens(usage: AcpUsage | null | undefined): TokenUsage | und
 
 const NOTICE_KIND: Record<string, 'info' | 'warning'> = { info: 'info', warning: 'warning', error: 'warning' };
 
+const TURN_OUTPUT = new Set<string>([
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+]);
+
 /** One `session/update` notification -> event payloads. Unknown kinds come back as passthrough. */
 export function translateUpdate(state: TranslateState, update: SessionUpdate, context: UpdateContext): EventPayload[] {
   const replay = !context.inTurn;
-  if (context.inTurn) state.turnUpdates++;
+  // Only the turn's own output counts: agents also send chatter (available commands, config) at any time.
+  if (context.inTurn && TURN_OUTPUT.has(update.sessionUpdate)) state.turnUpdates++;
   const kind = update.sessionUpdate;
   switch (kind) {
     case 'user_message_chunk':
