@@ -33,7 +33,16 @@ export interface UserMessageItem {
   images?: ImageRef[];
   /** True when the harness replayed this from history (resume/load), not a new input. */
   replay?: boolean;
+  /** The caller's own id for this message (`SendOptions.clientMessageId`), to match an optimistic bubble. */
+  clientMessageId?: string;
+  /**
+   * Who wrote it: `user` (default when absent), `synthetic` (machinery a harness left in user-role text;
+   * clients hide it) or `notification` (a harness notice, rewritten to a readable sentence).
+   */
+  origin?: UserMessageOrigin;
 }
+export const USER_MESSAGE_ORIGINS = ['user', 'synthetic', 'notification'] as const;
+export type UserMessageOrigin = (typeof USER_MESSAGE_ORIGINS)[number];
 export interface AgentMessageItem {
   kind: 'agent_message';
   id: string;
@@ -105,6 +114,8 @@ export const UserMessageItemSchema = z.object({
   text: z.string(),
   images: z.array(ImageRefSchema).optional(),
   replay: z.boolean().optional(),
+  clientMessageId: z.string().optional(),
+  origin: z.enum(USER_MESSAGE_ORIGINS).optional(),
 });
 export const AgentMessageItemSchema = z.object({ kind: z.literal('agent_message'), ...base, text: z.string() });
 export const ReasoningItemSchema = z.object({

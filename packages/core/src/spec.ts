@@ -51,6 +51,8 @@ export interface SessionSpec {
   allowedTools?: string[];
   systemPrompt?: { append: string };
   mcpServers?: McpServerSpec[];
+  /** A turn with no native frame for this long ends `failed` with `timeout` (default 15 min). */
+  stallTimeoutMs?: number;
 }
 export const SessionSpecSchema = z.object({
   cwd: z.string().min(1),
@@ -64,6 +66,7 @@ export const SessionSpecSchema = z.object({
   allowedTools: z.array(z.string()).optional(),
   systemPrompt: z.object({ append: z.string() }).optional(),
   mcpServers: z.array(McpServerSpecSchema).optional(),
+  stallTimeoutMs: z.number().int().positive().optional(),
 });
 
 export interface FileRef {
@@ -94,11 +97,14 @@ export interface SendOptions {
   /** When steering is impossible: 'queue' (default) queues and says so; 'fail' throws unsupported_capability. */
   steerFallback?: 'queue' | 'fail';
   outputSchema?: JsonSchema;
+  /** The caller's id for this message; the turn's `user_message` item carries it back. */
+  clientMessageId?: string;
 }
 export const SendOptionsSchema = z.object({
   mode: z.enum(['queue', 'steer']).optional(),
   steerFallback: z.enum(['queue', 'fail']).optional(),
   outputSchema: JsonSchemaSchema.optional(),
+  clientMessageId: z.string().min(1).max(256).optional(),
 });
 
 /** How `send` delivered the input. */
