@@ -1,10 +1,14 @@
 // The helper every adapter emits through. It owns the envelope (seq with no gaps, harness,
-// session id, turn id, time, native frame), and the turn rules of DESIGN.md: exactly one
-// `turn.completed` per turn, and items the harness left open are closed when the turn ends.
-// Misuse (a second terminal, an event after close) is rejected and recorded, never emitted.
+// session id, turn id, time, native frame), and the turn rules of docs/architecture/contract.md:
+// exactly one `turn.completed` per turn, and items the harness left open are closed when the turn
+// ends. Misuse (a second terminal, an event after close) is rejected and recorded, never emitted.
+// Every event is checked (event-guard.ts) before it gets its seq: nothing invalid or unserialisable
+// reaches a consumer, a duplicated item start or completion becomes a passthrough, and the first
+// frame of each kind Reins did not understand brings one warning notice.
 import { AsyncQueue } from './async-queue.js';
 import type { ErrorInfo } from './errors.js';
-import type { EventPayload, NativeFrame, PayloadOf, ReinsEvent, TurnOutcome } from './events.js';
+import { isSerialisable, NativeFrameCheck, replacementPayload, schemaProblem, truncatedValue } from './event-guard.js';
+import type { EventPayload, NativeFrame, PassthroughReason, PayloadOf, ReinsEvent, TurnOutcome } from './events.js';
 import type { Item, ItemStatus } from './items.js';
 import type { TurnInput } from './spec.js';
 
@@ -38,8 +42,17 @@ export class SessionEventStream {
   private closed = false;
   /** Items started and not yet completed in the current turn, with text gathered from deltas. */
   private readonly openItems = new Map<string, Item>();
+  /** Items started outside a turn (background work) and not yet completed. */
+  private readonly openOutside = new Set<string>();
+  /** Ids of recently completed items, to turn a repeated start or completion into a passthrough. */
+  private readonly completedItems = new RecentIds(4096);
+  /** `reason:method` pairs already warned about. */
+  private readonly warned = new Set<string>();
+  private readonly frames = new NativeFrameCheck();
   /** Why calls were rejected, for diagnostics and tests. */
   readonly misuse: string[] = [];
+  /** Events the guard had to repair or replace (each also in `misuse`). */
+  repaired = 0;
 
   constructor(options: EventStreamOptions) {
     this.options = options;
@@ -89,6 +102,7 @@ export class SessionEventStream {
     }
     for (const item of [...this.openItems.values()]) {
       this.write({ type: 'item.completed', item: closeItem(item, completion.outcome) }, {});
+      this.completedItems.add(item.id);
     }
     this.openItems.clear();
     this.write({ type: 'turn.completed', ...completion }, meta);
@@ -108,22 +122,49 @@ export class SessionEventStream {
         return undefined;
       }
       case 'item.started':
-        if (this.currentTurn !== null) this.openItems.set(payload.item.id, payload.item);
+      case 'item.completed': {
+        const duplicate = this.isDuplicate(payload.type, payload.item?.id);
+        if (duplicate) {
+          return this.write({ type: 'passthrough', frame: meta.native?.frame ?? payload, reason: 'duplicate' }, meta);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    const event = this.write(payload, meta);
+    if (event) this.track(event);
+    return event;
+  }
+
+  private isDuplicate(type: 'item.started' | 'item.completed', id: unknown): boolean {
+    if (typeof id !== 'string') return false; // the schema check replaces it
+    if (this.completedItems.has(id)) return true;
+    return type === 'item.started' && (this.openItems.has(id) || this.openOutside.has(id));
+  }
+
+  /** Keeps the open-item bookkeeping in step with what was actually written. */
+  private track(event: ReinsEvent): void {
+    switch (event.type) {
+      case 'item.started':
+        if (this.currentTurn !== null) this.openItems.set(event.item.id, event.item);
+        else this.openOutside.add(event.item.id);
         break;
       case 'item.delta': {
-        const open = this.openItems.get(payload.itemId);
-        if (open && (open.kind === 'agent_message' || open.kind === 'reasoning') && payload.kind !== 'tool_input') {
-          this.openItems.set(open.id, { ...open, text: open.text + payload.text });
+        const open = this.openItems.get(event.itemId);
+        if (open && (open.kind === 'agent_message' || open.kind === 'reasoning') && event.kind !== 'tool_input') {
+          this.openItems.set(open.id, { ...open, text: open.text + event.text });
         }
         break;
       }
       case 'item.completed':
-        this.openItems.delete(payload.item.id);
+        this.openItems.delete(event.item.id);
+        this.openOutside.delete(event.item.id);
+        this.completedItems.add(event.item.id);
         break;
       default:
         break;
     }
-    return this.write(payload, meta);
   }
 
   /**
@@ -149,21 +190,66 @@ export class SessionEventStream {
 
   private write(payload: EventPayload, meta: EmitMeta): ReinsEvent | undefined {
     if (this.closed) return this.reject(`${payload.type} after session.closed`);
-    const event = {
+    let native =
+      meta.native && (this.options.keepNative !== false || payload.type === 'passthrough') ? meta.native : undefined;
+    if (native) {
+      const checked = this.frames.safe(native);
+      if (checked.truncated) this.note(`native frame of ${payload.type} truncated`);
+      native = checked.native;
+    }
+    let event = this.stamp(payload, meta, native);
+    let problem = schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised');
+    if (problem !== undefined) {
+      this.note(`${payload.type} replaced: ${problem}`);
+      const replacement = replacementPayload(payload, native, problem);
+      event = this.stamp(replacement, meta, native);
+      problem = schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised');
+      if (problem !== undefined) {
+        // Only a passthrough whose own frame is the problem gets here: keep its slot, drop the frame.
+        event = this.stamp({ type: 'passthrough', frame: truncatedValue(problem), reason: 'invalid_event' }, meta);
+      }
+    }
+    this.nextSeq++;
+    this.options.onEvent?.(event);
+    this.queue.push(event);
+    if (event.type === 'passthrough' && event.reason !== undefined) this.warnOnce(event.reason, event.native);
+    return event;
+  }
+
+  private stamp(payload: EventPayload, meta: EmitMeta, native?: NativeFrame): ReinsEvent {
+    return {
       ...payload,
-      seq: this.nextSeq++,
+      seq: this.nextSeq,
       harness: this.options.harness,
       sessionId: this.options.sessionId,
       turnId: this.currentTurn,
       at: meta.at ?? this.now(),
       ...(meta.parentItemId !== undefined ? { parentItemId: meta.parentItemId } : {}),
-      ...(meta.native && (this.options.keepNative !== false || payload.type === 'passthrough')
-        ? { native: meta.native }
-        : {}),
+      ...(native ? { native } : {}),
     } as ReinsEvent;
-    this.options.onEvent?.(event);
-    this.queue.push(event);
-    return event;
+  }
+
+  /** One warning per reason and native method per session: a user learns once that Reins fell short. */
+  private warnOnce(reason: PassthroughReason, native: NativeFrame | undefined): void {
+    const method = native?.method ?? '(no method)';
+    const key = `${reason}:${native?.source ?? ''}:${method}`;
+    if (this.warned.has(key) || this.warned.size >= 1000) return;
+    this.warned.add(key);
+    const source = native?.source ?? this.options.harness;
+    this.write(
+      {
+        type: 'notice',
+        kind: 'warning',
+        message: `Reins passed a ${source} frame (${method}) through untranslated: ${REASON_TEXT[reason]}.`,
+        data: { reason, method, source },
+      },
+      {},
+    );
+  }
+
+  private note(reason: string): void {
+    this.repaired++;
+    if (this.misuse.length < 1000) this.misuse.push(reason);
   }
 
   private reject(reason: string): undefined {
@@ -183,4 +269,29 @@ function closedStatus(item: Item, outcome: TurnOutcome): ItemStatus {
 
 function closeItem(item: Item, outcome: TurnOutcome): Item {
   return { ...item, status: closedStatus(item, outcome) };
+}
+
+const REASON_TEXT: Record<PassthroughReason, string> = {
+  unknown: 'its type or a value in it is unknown to this adapter (a newer CLI?)',
+  unparsable: 'it is not a frame of the protocol',
+  untranslatable: 'translating it failed',
+  invalid_event: 'its translation broke the Reins event schema',
+  duplicate: 'the harness sent the same item event twice',
+};
+
+/** A set that remembers only its newest `capacity` entries (bounded memory per session). */
+class RecentIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly capacity: number) {}
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.delete(id);
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) {
+      const oldest = this.ids.values().next().value;
+      if (oldest !== undefined) this.ids.delete(oldest);
+    }
+  }
 }

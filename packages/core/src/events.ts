@@ -199,7 +199,20 @@ export type ErrorEvent = Simplify<
       fatal: boolean;
     }
 >;
-export type PassthroughEvent = Simplify<Envelope & { type: 'passthrough'; frame: unknown }>;
+/**
+ * Why Reins passed a frame through instead of translating it. Absent: the adapter knows the frame and
+ * deliberately has no event for it. Present: Reins did not understand it, and the session gets one
+ * `notice` (kind warning) the first time it sees that reason for that native method.
+ */
+export const PASSTHROUGH_REASONS = [
+  'unknown', // a frame type or enum value this adapter does not know (a newer CLI?)
+  'unparsable', // not JSON, or not the shape of the protocol
+  'untranslatable', // translation failed on this frame
+  'invalid_event', // translation produced an event that breaks the Reins schema
+  'duplicate', // the harness sent an item start or completion a second time
+] as const;
+export type PassthroughReason = (typeof PASSTHROUGH_REASONS)[number];
+export type PassthroughEvent = Simplify<Envelope & { type: 'passthrough'; frame: unknown; reason?: PassthroughReason }>;
 export type TurnCompletedEvent = Simplify<
   Envelope & {
     type: 'turn.completed';
@@ -282,7 +295,7 @@ export const ReinsEventSchema = z.discriminatedUnion('type', [
   ev('usage.updated', UsageSchema.shape),
   ev('notice', { kind: z.enum(NOTICE_KINDS), message: z.string(), data: z.unknown().optional() }),
   ev('error', { ...ErrorInfoSchema.shape, fatal: z.boolean() }),
-  ev('passthrough', { frame: z.unknown() }),
+  ev('passthrough', { frame: z.unknown(), reason: z.enum(PASSTHROUGH_REASONS).optional() }),
   ev('turn.completed', {
     outcome: TurnOutcomeSchema,
     usage: UsageSchema.optional(),

@@ -2,6 +2,7 @@ export * from './assert.js';
 export * from './async-queue.js';
 export * from './capabilities.js';
 export * from './errors.js';
+export * from './event-guard.js';
 export * from './event-stream.js';
 export * from './events.js';
 export * from './harness.js';

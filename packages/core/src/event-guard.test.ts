@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { isSerialisable, MAX_EVENT_DEPTH } from './event-guard.js';
+import { SessionEventStream } from './event-stream.js';
+import type { EventPayload, ReinsEvent } from './events.js';
+import { ReinsEventSchema } from './events.js';
+
+function stream() {
+  return new SessionEventStream({ harness: 'codex', sessionId: 's1', now: () => 1 });
+}
+
+function collect(s: SessionEventStream): ReinsEvent[] {
+  const out: ReinsEvent[] = [];
+  void (async () => {
+    for await (const event of s.events) out.push(event);
+  })();
+  return out;
+}
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+function nested(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
+function expectAllValid(events: ReinsEvent[]): void {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, index) => index + 1));
+  for (const event of events) {
+    expect(ReinsEventSchema.safeParse(event).success, JSON.stringify(event).slice(0, 200)).toBe(true);
+    expect(() => JSON.stringify(event)).not.toThrow();
+  }
+}
+
+describe('isSerialisable', () => {
+  it('accepts JSON data and refuses deep nesting, cycles and non-JSON values', () => {
+    expect(isSerialisable({ a: [1, 'x', null, { b: true }] })).toBe(true);
+    expect(isSerialisable(nested(MAX_EVENT_DEPTH - 1))).toBe(true);
+    expect(isSerialisable(nested(50_000))).toBe(false);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(isSerialisable(cycle)).toBe(false);
+    expect(isSerialisable({ n: 10n })).toBe(false);
+    expect(isSerialisable({ f: () => 1 })).toBe(false);
+  });
+});
+
+describe('SessionEventStream guard', () => {
+  it('replaces an event that breaks the schema by a passthrough keeping the frame, then warns once', async () => {
+    const s = stream();
+    const events = collect(s);
+    s.startTurn({ text: 'hi' });
+    const bad = { type: 'item.delta', itemId: 'm1', kind: 'text', text: { not: 'text' } } as unknown as EventPayload;
+    s.emit(bad, { native: { source: 'codex.app-server', method: 'item/agentMessage/delta', frame: { x: 1 } } });
+    s.emit(bad, { native: { source: 'codex.app-server', method: 'item/agentMessage/delta', frame: { x: 2 } } });
+    s.completeTurn({ outcome: { status: 'completed' } });
+    await settle();
+    expectAllValid(events);
+    expect(events.map((e) => e.type)).toEqual([
+      'turn.started',
+      'passthrough',
+      'notice',
+      'passthrough',
+      'turn.completed',
+    ]);
+    expect(events[1]).toMatchObject({ reason: 'invalid_event', frame: { x: 1 } });
+    expect(events[2]).toMatchObject({
+      kind: 'warning',
+      data: { reason: 'invalid_event', method: 'item/agentMessage/delta' },
+    });
+    expect(s.repaired).toBe(2);
+  });
+
+  it('keeps a terminal a terminal: an unreadable usage is dropped, an unreadable outcome fails the turn', async () => {
+    const s = stream();
+    const events = collect(s);
+    s.startTurn({ text: 'a' });
+    s.completeTurn({ outcome: { status: 'completed' }, usage: { turn: { input: -5 } } });
+    s.startTurn({ text: 'b' });
+    s.completeTurn({ outcome: { status: 'weird' } as never });
+    await settle();
+    expectAllValid(events);
+    const terminals = events.filter((e) => e.type === 'turn.completed');
+    expect(terminals).toHaveLength(2);
+    expect(terminals[0]).toMatchObject({ outcome: { status: 'completed' } });
+    expect(terminals[0]).not.toHaveProperty('usage');
+    expect(terminals[1]).toMatchObject({ outcome: { status: 'failed', error: { code: 'protocol_error' } } });
+  });
+
+  it('truncates a native frame that cannot be serialised, never losing the seq', async () => {
+    const s = stream();
+    const events = collect(s);
+    const deep = nested(50_000);
+    s.emit({ type: 'passthrough', frame: deep }, { native: { source: 'x', frame: deep } });
+    s.emit({ type: 'session.status', status: 'idle' }, { native: { source: 'x', frame: deep } });
+    await settle();
+    expectAllValid(events);
+    expect(events.map((e) => e.type)).toEqual(['passthrough', 'notice', 'session.status']);
+    expect(events[0]).toMatchObject({ frame: { reinsTruncated: true }, native: { frame: { reinsTruncated: true } } });
+    expect(events[2]).toMatchObject({ native: { frame: { reinsTruncated: true } } });
+  });
+
+  it('turns a repeated item start or completion into a passthrough', async () => {
+    const s = stream();
+    const events = collect(s);
+    s.startTurn({ text: 'a' });
+    const item = { kind: 'agent_message', id: 'm1', status: 'running', text: '' } as const;
+    s.emit({ type: 'item.started', item }, { native: { source: 'x', method: 'start', frame: 1 } });
+    s.emit({ type: 'item.started', item }, { native: { source: 'x', method: 'start', frame: 2 } });
+    s.emit({ type: 'item.completed', item: { ...item, status: 'completed', text: 'hi' } });
+    s.emit({ type: 'item.completed', item: { ...item, status: 'completed', text: 'hi' } });
+    s.completeTurn({ outcome: { status: 'completed' } });
+    await settle();
+    expectAllValid(events);
+    expect(events.map((e) => (e.type === 'passthrough' ? `passthrough:${e.reason}` : e.type))).toEqual([
+      'turn.started',
+      'item.started',
+      'passthrough:duplicate',
+      'notice',
+      'item.completed',
+      'passthrough:duplicate',
+      'notice', // another native method: its own warning
+      'turn.completed',
+    ]);
+  });
+});
