@@ -1,0 +1,144 @@
+// The fuzz loop: case i of a run is built from caseSeed(seed, i) alone, checked, and every exception that
+// escapes the check counts as a problem of that case. The report says how many cases ran with which
+// seed, what went wrong how often, and how to rebuild each failing case (`--seed S --case I`).
+import { caseSeed, createRandom, type Random } from './random.js';
+
+export interface FuzzSettings {
+  seed: number;
+  cases: number;
+  /** Run only this case index (to reproduce one failure). */
+  only?: number;
+}
+
+function parseCount(text: string | undefined, name: string): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, not "${text}".`);
+  return value;
+}
+
+/**
+ * Settings from REINS_FUZZ_SEED, REINS_FUZZ_CASES and REINS_FUZZ_CASE (what `npm run fuzz -- --seed S
+ * --cases N --case I` sets), else the given defaults. A fixed default seed keeps the unit tier the same on
+ * every run; `npm run fuzz` picks a fresh one.
+ */
+export function fuzzSettings(
+  defaults: { seed?: number; cases: number },
+  env: Record<string, string | undefined> = process.env,
+): FuzzSettings {
+  const seed = parseCount(env.REINS_FUZZ_SEED, 'REINS_FUZZ_SEED') ?? defaults.seed ?? 1;
+  const cases = parseCount(env.REINS_FUZZ_CASES, 'REINS_FUZZ_CASES') ?? defaults.cases;
+  const only = parseCount(env.REINS_FUZZ_CASE, 'REINS_FUZZ_CASE');
+  return { seed: seed >>> 0, cases, ...(only !== undefined ? { only } : {}) };
+}
+
+/** What one case is about, for the report (the frames themselves are rebuilt from the seed). */
+export interface FuzzCaseInfo {
+  /** Which target and corpus entry: 'codex text-turn.0.169.0'. */
+  label: string;
+  /** Human-readable mutations. */
+  mutations: readonly string[];
+}
+
+export interface FuzzFailure extends FuzzCaseInfo {
+  index: number;
+  caseSeed: number;
+  problems: string[];
+}
+
+export interface FuzzReport {
+  seed: number;
+  cases: number;
+  failedCases: number;
+  /** Problems by kind ('exception', 'invalid payload item.delta', ...), counted once per case. */
+  problemCounts: Record<string, number>;
+  /** Cases per label prefix (the first word: the target). */
+  casesByTarget: Record<string, number>;
+  /** The first failures, in case order. */
+  failures: FuzzFailure[];
+}
+
+export interface FuzzRun<Case extends FuzzCaseInfo> {
+  settings: FuzzSettings;
+  /** Builds case `index` from its own Random; must use nothing else that varies. */
+  build(random: Random, index: number): Case;
+  /** Problems of one case (empty: it passed). A throw is recorded as an exception of that case. */
+  check(fuzzCase: Case): readonly string[];
+  /** Failures kept with their details (default 20). */
+  keepFailures?: number;
+}
+
+/** The kind of a problem: its text up to the first colon, ids and numbers left out. */
+export function problemKind(problem: string): string {
+  const head = problem.split(':')[0] ?? problem;
+  return head.replace(/\b(item|turn) \S+/g, '$1').trim();
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const frame = error.stack?.split('\n').find((line) => line.includes('/packages/'));
+  return `${error.name}: ${error.message}${frame ? ` (${frame.trim()})` : ''}`;
+}
+
+export function runFuzz<Case extends FuzzCaseInfo>(run: FuzzRun<Case>): FuzzReport {
+  const { seed, cases, only } = run.settings;
+  const keep = run.keepFailures ?? 20;
+  const report: FuzzReport = { seed, cases: 0, failedCases: 0, problemCounts: {}, casesByTarget: {}, failures: [] };
+  const indices = only !== undefined ? [only] : Array.from({ length: cases }, (_, index) => index);
+  for (const index of indices) {
+    const perCase = caseSeed(seed, index);
+    let fuzzCase: Case | undefined;
+    let problems: readonly string[];
+    try {
+      fuzzCase = run.build(createRandom(perCase), index);
+      problems = run.check(fuzzCase);
+    } catch (error) {
+      problems = [`exception: ${describeError(error)}`];
+    }
+    report.cases++;
+    const target = fuzzCase?.label.split(' ')[0] ?? '(unbuilt)';
+    report.casesByTarget[target] = (report.casesByTarget[target] ?? 0) + 1;
+    if (problems.length === 0) continue;
+    report.failedCases++;
+    for (const kind of new Set(problems.map(problemKind))) {
+      report.problemCounts[kind] = (report.problemCounts[kind] ?? 0) + 1;
+    }
+    if (report.failures.length < keep) {
+      report.failures.push({
+        index,
+        caseSeed: perCase,
+        label: fuzzCase?.label ?? '(the case could not be built)',
+        mutations: fuzzCase?.mutations ?? [],
+        problems: [...problems].slice(0, 10),
+      });
+    }
+  }
+  return report;
+}
+
+/** A readable summary; `reproduce` turns a failure into the command that runs it alone. */
+export function formatFuzzReport(
+  report: FuzzReport,
+  reproduce: (failure: FuzzFailure) => string = (failure) =>
+    `npm run fuzz -- --seed ${report.seed} --case ${failure.index}`,
+): string {
+  const lines = [
+    `fuzz: ${report.cases} cases with seed ${report.seed}, ${report.failedCases} failed`,
+    `  cases per target: ${Object.entries(report.casesByTarget)
+      .map(([target, count]) => `${target} ${count}`)
+      .join(', ')}`,
+  ];
+  const counts = Object.entries(report.problemCounts).sort((a, b) => b[1] - a[1]);
+  if (counts.length > 0) lines.push('  failed cases by problem:', ...counts.map(([kind, n]) => `    ${n}  ${kind}`));
+  for (const failure of report.failures) {
+    lines.push(
+      `  case ${failure.index} (${failure.label}); reproduce: ${reproduce(failure)}`,
+      ...failure.mutations.map((mutation) => `    mutation: ${mutation}`),
+      ...failure.problems.map(
+        (problem) => `    problem: ${problem.length > 400 ? `${problem.slice(0, 400)}…` : problem}`,
+      ),
+    );
+  }
+  return lines.join('\n');
+}
