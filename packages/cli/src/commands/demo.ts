@@ -2,10 +2,14 @@
 // coding session (a question, a shell command, a file edit) through every pinned harness CLI that
 // is installed, hermetically, then shows the normalized streams side by side. No account, no network.
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { HarnessId, ReinsEvent } from '@reins/core';
+import { type HarnessId, ReinsError, type ReinsEvent } from '@reins/core';
 import {
+  type ConformanceSetup,
+  type ConformanceTarget,
   conformanceTarget,
   conformanceTargetIds,
   harnessBinary,
@@ -30,12 +34,24 @@ Options:
   -h, --help            this help`;
 
 const NOTE = '# Notes\n\nWritten by the Reins demo.\n';
+/** Per turn, and for the whole lane's close: a real CLI on a loaded 2-core machine is slow. */
+const TURN_TIMEOUT_MS = 120_000;
 
 interface Lane {
   id: HarnessId;
   version?: string;
+  /** Every normalized event the lane's session emitted, also when the lane failed part way. */
+  events: ReinsEvent[];
+  /** The lane's column in the side-by-side view. */
   lines: string[];
-  ok: boolean;
+  /** Why the lane failed, in full; empty when it passed. */
+  failures: string[];
+}
+
+/** One lane to run: a harness target (the pinned CLI's conformance target) and the version it shows. */
+export interface DemoLane {
+  target: ConformanceTarget;
+  version?: string;
 }
 
 function installed(id: HarnessId): { ok: true; version: string } | { ok: false } {
@@ -73,40 +89,74 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const outside = await runHermetically('demo', argv, io);
   if (outside !== undefined) return outside;
 
-  const ids = (wanted as HarnessId[]).filter((id) => installed(id).ok);
-  if (ids.length === 0) {
+  const lanes: DemoLane[] = [];
+  const missing: string[] = [];
+  for (const id of wanted as HarnessId[]) {
+    const pinned = installed(id);
+    if (pinned.ok) lanes.push({ target: conformanceTarget(id), version: pinned.version });
+    else missing.push(id);
+  }
+  if (lanes.length === 0) {
     io.stderr.write(
       'No pinned harness CLI is installed for the demo. Run `npm run setup:harnesses` in the Reins checkout\n' +
         '(it installs the exact CLI versions Reins is tested with into harness-clis/), then `reins demo` again.\n',
     );
     return EXIT.usage;
   }
-  const style = makeStyle(wantsColor(io));
-  if (!values.json)
-    io.stdout.write(style.dim(`Scripted session through ${ids.join(', ')} (hermetic, scripted model)…\n`));
-  const lanes: Lane[] = [];
-  // Two at a time: every harness is a real CLI process and the machine may have two cores.
-  for (let index = 0; index < ids.length; index += 2) {
-    const batch = ids.slice(index, index + 2);
-    lanes.push(...(await Promise.all(batch.map((id) => runLane(id, style, values.json ? io : undefined)))));
+  if (missing.length > 0) {
+    const note = `Not installed, left out: ${missing.join(', ')} (\`npm run setup:harnesses\` installs them).\n`;
+    (values.json ? io.stderr : io.stdout).write(note);
   }
-  if (!values.json) io.stdout.write(sideBySide(lanes, style, Number(io.env.COLUMNS) || 120));
-  return lanes.every((lane) => lane.ok) ? EXIT.completed : EXIT.failed;
+  return runDemo(lanes, io, { json: values.json ?? false });
 }
 
-async function runLane(id: HarnessId, style: Style, ndjson: CliIo | undefined): Promise<Lane> {
-  const lane: Lane = { id, lines: [], ok: true };
-  const version = installed(id);
-  if (version.ok) lane.version = version.version;
+/**
+ * Runs the lanes (two at a time) and reports them: NDJSON events of every lane, a failed lane's too, with
+ * why a lane failed on stderr; or the side-by-side view with every failure in full below it. 1 when any failed.
+ */
+export async function runDemo(
+  lanes: DemoLane[],
+  io: CliIo,
+  options: { json: boolean; turnTimeoutMs?: number },
+): Promise<number> {
+  const style = makeStyle(wantsColor(io));
+  const ids = lanes.map((lane) => lane.target.id);
+  if (!options.json)
+    io.stdout.write(style.dim(`Scripted session through ${ids.join(', ')} (hermetic, scripted model)…\n`));
+  const done: Lane[] = [];
+  // Two at a time: every harness is a real CLI process and the machine may have two cores.
+  for (let index = 0; index < lanes.length; index += 2) {
+    const batch = await Promise.all(
+      lanes.slice(index, index + 2).map((lane) => runLane(lane, style, options.turnTimeoutMs ?? TURN_TIMEOUT_MS)),
+    );
+    if (options.json) {
+      for (const lane of batch) {
+        for (const event of lane.events) io.stdout.write(`${JSON.stringify(event)}\n`);
+        for (const failure of lane.failures) io.stderr.write(`reins demo: ${lane.id} failed: ${failure}\n`);
+      }
+    }
+    done.push(...batch);
+  }
+  if (!options.json) io.stdout.write(sideBySide(done, style, Number(io.env.COLUMNS) || 120));
+  return done.every((lane) => lane.failures.length === 0) ? EXIT.completed : EXIT.failed;
+}
+
+/** One lane end to end; never throws: whatever went wrong is in `failures`, with the events seen until then. */
+async function runLane({ target, version }: DemoLane, style: Style, turnTimeoutMs: number): Promise<Lane> {
+  const lane: Lane = { id: target.id, events: [], lines: [], failures: [] };
+  if (version) lane.version = version;
   const server = await startModelServer();
-  const target = conformanceTarget(id);
-  let setup: Awaited<ReturnType<typeof target.setup>> | undefined;
+  // The target's folder, with the session workspace inside it (as the conformance suite lays it out).
+  const workdir = await mkdtemp(join(tmpdir(), `reins-demo-${target.id}-`));
+  const workspace = join(workdir, 'workspace');
+  let setup: ConformanceSetup | undefined;
+  let recorder: SessionRecorder | undefined;
+  let closed = false;
   try {
-    setup = await target.setup(server, '');
-    const workspace = join(process.env.TMPDIR ?? '/tmp', `reins-demo-${id}-${process.pid}`);
-    await import('node:fs/promises').then((fs) => fs.mkdir(workspace, { recursive: true }));
+    await mkdir(workspace);
+    setup = await target.setup(server, workdir);
     const session = await setup.harness.createSession({ cwd: workspace, model: setup.models.primary });
-    const recorder = new SessionRecorder(session, 120_000);
+    recorder = new SessionRecorder(session, turnTimeoutMs);
     const turns: [string, () => void][] = [
       [
         'What is in this workspace?',
@@ -120,28 +170,39 @@ async function runLane(id: HarnessId, style: Style, ndjson: CliIo | undefined): 
     ];
     for (const [prompt, script] of turns) {
       script();
-      const terminal = await recorder.turn(prompt, {}, 120_000);
-      if (terminal.outcome.status !== 'completed') lane.ok = false;
+      const terminal = await recorder.turn(prompt, {}, turnTimeoutMs);
+      const outcome = terminal.outcome;
+      if (outcome.status === 'failed')
+        lane.failures.push(`the turn "${prompt}" failed: [${outcome.error.code}] ${outcome.error.message}`);
+      else if (outcome.status !== 'completed') lane.failures.push(`the turn "${prompt}" ended ${outcome.status}`);
     }
+    closed = true;
     await recorder.close();
-    for (const event of recorder.events) {
-      if (ndjson) ndjson.stdout.write(`${JSON.stringify(event)}\n`);
-      const line = summarize(event, style);
-      if (line) lane.lines.push(line);
-    }
-    const written =
-      existsSync(join(workspace, 'NOTES.md')) &&
-      readFileSync(join(workspace, 'NOTES.md'), 'utf8').includes('Reins demo');
-    lane.lines.push(written ? style.green('NOTES.md is on disk') : style.red('NOTES.md was not written'));
-    if (!written) lane.ok = false;
+    const notes = join(workspace, 'NOTES.md');
+    if (!existsSync(notes) || !readFileSync(notes, 'utf8').includes('Reins demo'))
+      lane.failures.push(`NOTES.md was not written to the session's workspace (${workspace})`);
   } catch (error) {
-    lane.ok = false;
-    lane.lines.push(style.red(`failed: ${error instanceof Error ? error.message : String(error)}`));
+    lane.failures.push(describe(error));
   } finally {
-    await setup?.dispose?.();
+    // A lane that failed part way still ends its session (and the harness's processes) before it reports.
+    if (recorder && !closed) await recorder.session.close().catch(() => {});
+    await setup?.dispose?.().catch(() => {});
     await server.close();
+    await rm(workdir, { recursive: true, force: true }).catch(() => {});
   }
+  lane.events = recorder?.events ?? [];
+  for (const event of lane.events) {
+    const line = summarize(event, style);
+    if (line) lane.lines.push(line);
+  }
+  if (lane.failures.length === 0) lane.lines.push(style.green('NOTES.md is on disk'));
+  else lane.lines.push(...lane.failures.map((failure) => style.red(`failed: ${failure}`)));
   return lane;
+}
+
+function describe(error: unknown): string {
+  if (ReinsError.isInstance(error)) return `[${error.code}] ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** One short line per event worth showing; deltas are folded into their items. */
@@ -190,7 +251,7 @@ function sideBySide(lanes: Lane[], style: Style, columns: number): string {
   for (let start = 0; start < lanes.length; start += perBand) {
     const band = lanes.slice(start, start + perBand);
     const headers = band.map((lane) =>
-      fit(style.bold(`${lane.ok ? '●' : '○'} ${lane.id} ${lane.version ?? ''}`), width),
+      fit(style.bold(`${lane.failures.length === 0 ? '●' : '○'} ${lane.id} ${lane.version ?? ''}`), width),
     );
     out += `\n${headers.join('  ')}\n${band.map(() => '─'.repeat(width)).join('  ')}\n`;
     const rows = Math.max(...band.map((lane) => lane.lines.length));
@@ -199,7 +260,15 @@ function sideBySide(lanes: Lane[], style: Style, columns: number): string {
       out += '\n';
     }
   }
-  const failed = lanes.filter((lane) => !lane.ok).map((lane) => lane.id);
-  out += `\n${failed.length === 0 ? style.green(`All ${lanes.length} harness${lanes.length === 1 ? '' : 'es'} gave the same normalized stream.`) : style.red(`Failed: ${failed.join(', ')}`)}\n`;
+  const failed = lanes.filter((lane) => lane.failures.length > 0);
+  if (failed.length === 0) {
+    out += `\n${style.green(`All ${lanes.length} harness${lanes.length === 1 ? '' : 'es'} gave the same normalized stream.`)}\n`;
+  } else {
+    // The columns cut a reason to their width: here it is in full.
+    out += `\n${style.red(`Failed: ${failed.map((lane) => lane.id).join(', ')}`)}\n`;
+    for (const lane of failed)
+      for (const failure of lane.failures)
+        out += `${style.bold(`${lane.id} ${lane.version ?? ''}`.trim())}: ${failure}\n`;
+  }
   return out.replace(/[ \t]+\n/g, '\n');
 }

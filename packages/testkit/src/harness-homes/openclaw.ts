@@ -35,6 +35,10 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
     discovery: { mdns: { mode: 'off' } },
     agents: {
       defaults: {
+        // Tools work in the gateway's working directory, which is the session's cwd (the adapter starts
+        // one gateway per session there); without it 2026.9.6 works in <state-dir>/workspace and refuses
+        // the session's files: "Path escapes sandbox root ($OPENCLAW_HOME/.openclaw/workspace)".
+        cwd: '.',
         model: { primary: `fake/${model}` },
         models: Object.fromEntries(models.map((id) => [`fake/${id}`, { alias: id }])),
       },

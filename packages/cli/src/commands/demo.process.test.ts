@@ -1,0 +1,115 @@
+// `reins demo` when lanes fail: --json still prints every lane's events (a failed lane's too) and says on
+// stderr why it failed; the human view gives every reason in full below the columns; the exit code is 1.
+// The lanes run the fake `claude` (testkit/fakes), crashing mid-turn, and a target whose setup fails.
+import { fileURLToPath } from 'node:url';
+import { createHarness } from '@reins/harnesses';
+import { type ConformanceTarget, makeTempHome, type TempHome } from '@reins/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../io.js';
+import { type DemoLane, runDemo } from './demo.js';
+
+const FAKE_CLAUDE = fileURLToPath(new URL('../../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../../harnesses/src/claude-code/fixtures/text-turn.jsonl', import.meta.url));
+/** Longer than any column: the human view must still show all of it. */
+const LONG_REASON = `the gateway refused to start: ${'a reason that goes on and on, '.repeat(8)}and ends here`;
+
+const temps: TempHome[] = [];
+afterEach(async () => {
+  for (const temp of temps.splice(0)) await temp.cleanup();
+});
+
+function crashingClaude(): ConformanceTarget {
+  return {
+    id: 'claude-code',
+    async setup() {
+      const temp = await makeTempHome('reins-demo-test-');
+      temps.push(temp);
+      const harness = await createHarness('claude-code', {
+        binaryPath: FAKE_CLAUDE,
+        baseEnv: {
+          PATH: process.env.PATH ?? '',
+          HOME: temp.home,
+          TMPDIR: temp.tmp,
+          IS_SANDBOX: '1',
+          FAKE_CLAUDE_FIXTURE: FIXTURE,
+          FAKE_CLAUDE_CRASH_AFTER: '4',
+        },
+      });
+      return { harness, models: { primary: 'claude-sonnet-4-5', alternate: 'claude-opus-4-1' } };
+    },
+  };
+}
+
+function brokenSetup(): ConformanceTarget {
+  return {
+    id: 'openclaw',
+    async setup() {
+      throw new Error(LONG_REASON);
+    },
+  };
+}
+
+function captureIo(columns: number): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  const sink = (append: (text: string) => void) =>
+    ({
+      write: (chunk: string | Uint8Array) => {
+        append(chunk.toString());
+        return true;
+      },
+    }) as unknown as CliIo['stdout'];
+  return {
+    stdout: sink((text) => {
+      out += text;
+    }),
+    stderr: sink((text) => {
+      err += text;
+    }),
+    stdin: process.stdin,
+    env: { COLUMNS: String(columns), NO_COLOR: '1' },
+    cwd: process.cwd(),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const lanes = (): DemoLane[] => [
+  { target: crashingClaude(), version: '9.9.9' },
+  { target: brokenSetup(), version: '1.0.0' },
+];
+
+describe('reins demo with failing lanes', () => {
+  it('--json prints the events of a lane that failed, says why on stderr, and exits 1', async () => {
+    const io = captureIo(120);
+    const code = await runDemo(lanes(), io, { json: true, turnTimeoutMs: 20_000 });
+    expect(code).toBe(1);
+    const events = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; harness: string; outcome?: { status: string } });
+    expect(new Set(events.map((event) => event.harness))).toEqual(new Set(['claude-code']));
+    expect(events.map((event) => event.type)).toContain('session.started');
+    const terminal = events.find((event) => event.type === 'turn.completed');
+    expect(terminal?.outcome?.status).toBe('failed');
+    expect(io.err()).toMatch(
+      /^reins demo: claude-code failed: the turn "What is in this workspace\?" failed: \[process_exited\]/m,
+    );
+    expect(io.err()).toContain(`reins demo: openclaw failed: ${LONG_REASON}\n`);
+  });
+
+  it('the side-by-side view gives every failure in full below the columns, exit 1', async () => {
+    const io = captureIo(80);
+    const code = await runDemo(lanes(), io, { json: false, turnTimeoutMs: 20_000 });
+    expect(code).toBe(1);
+    const out = io.out();
+    expect(out).toContain('○ claude-code 9.9.9');
+    expect(out).toContain('○ openclaw 1.0.0');
+    // The column cuts the reason to its width; the footer does not.
+    expect(out).toMatch(/failed: the gateway refused to st.*…/);
+    expect(out).toContain('Failed: claude-code, openclaw');
+    expect(out).toContain(`openclaw 1.0.0: ${LONG_REASON}\n`);
+    expect(out).toMatch(/^claude-code 9\.9\.9: the turn "What is in this workspace\?" failed: \[process_exited\] .+$/m);
+  });
+});
