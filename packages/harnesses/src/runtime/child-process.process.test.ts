@@ -25,6 +25,31 @@ function alive(pid: number): boolean {
 }
 
 describe('HarnessProcess', () => {
+  it('a line handler that throws stops only that child, says why, and never reaches the Reins process', async () => {
+    const child = await spawnNode(`console.log('boom'); setInterval(() => console.log('tick'), 50);`);
+    const faults: string[] = [];
+    child.onFault((fault) => faults.push(fault.kind));
+    child.onLine(() => {
+      throw new TypeError("Cannot read properties of undefined (reading 'type')");
+    });
+    await child.exited;
+    expect(faults).toEqual(['handler_error']);
+    expect(child.describeExit()).toMatch(/could not handle a line from test child .*reading 'type'.*stopped it/);
+  });
+
+  it('skips an over-long stdout line whole and reports it; the next line arrives intact', async () => {
+    const child = await spawnNode(
+      `process.stdout.write('x'.repeat(${64 * 1024 * 1024 + 10}) + '\\nafter\\n', () => process.exit(0));`,
+    );
+    const faults: unknown[] = [];
+    const lines: string[] = [];
+    child.onFault((fault) => faults.push(fault));
+    child.onLine((line) => lines.push(line));
+    await child.outputEnded;
+    expect(faults).toEqual([{ kind: 'oversize_line', bytes: 64 * 1024 * 1024 + 10 }]);
+    expect(lines).toEqual(['after']);
+  });
+
   it('streams stdout lines and writes stdin lines', async () => {
     const child = await spawnNode(
       `process.stdin.on('data', d => process.stdout.write('echo:' + d)); process.stdin.on('end', () => process.exit(0));`,

@@ -24,6 +24,15 @@ export interface SpawnSpec {
 /** in: Reins -> harness stdin; out: harness stdout; err: harness stderr chunks. */
 export type FrameTap = (direction: 'in' | 'out' | 'err', text: string) => void;
 
+/** Something went wrong with the child's output that its session should hear about. */
+export type ProcessFault =
+  | { kind: 'oversize_line'; bytes: number }
+  /** The session's own line handler threw: the session cannot trust its state, the process is stopped. */
+  | { kind: 'handler_error'; error: unknown };
+
+/** The longest stdout line accepted; longer lines are skipped whole and reported. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -58,6 +67,9 @@ export class HarnessProcess {
   private exitInfo: ExitInfo | undefined;
   private readonly child: ChildProcess;
   private lineHandler: (line: string) => void = () => {};
+  private faultHandler: (fault: ProcessFault) => void = () => {};
+  /** Why Reins stopped the child itself (a handler error), for describeExit. */
+  private stoppedBecause: string | undefined;
   private closing: Promise<ExitInfo> | undefined;
 
   private constructor(
@@ -69,12 +81,12 @@ export class HarnessProcess {
     this.started = started;
     const tap = spec.tap;
     const splitter = new LineSplitter(
-      tap
-        ? (line) => {
-            tap('out', line);
-            this.lineHandler(line);
-          }
-        : (line) => this.lineHandler(line),
+      (line) => {
+        tap?.('out', line);
+        this.deliver(line);
+      },
+      MAX_LINE_BYTES,
+      (bytes) => this.fault({ kind: 'oversize_line', bytes }),
     );
     child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout?.on('end', () => splitter.flush());
@@ -163,6 +175,34 @@ export class HarnessProcess {
     this.lineHandler = handler;
   }
 
+  /** Hears about skipped over-long lines and handler errors (after a handler error the child is stopped). */
+  onFault(handler: (fault: ProcessFault) => void): void {
+    this.faultHandler = handler;
+  }
+
+  /**
+   * A line handler that throws must never take the Reins process down with it (a harness can only
+   * hurt its own session): the child is stopped, and its session ends through its usual exit path.
+   */
+  private deliver(line: string): void {
+    try {
+      this.lineHandler(line);
+    } catch (error) {
+      if (this.stoppedBecause !== undefined) return;
+      this.stoppedBecause = `Reins could not handle a line from ${this.spec.label} (${error instanceof Error ? error.message : String(error)}) and stopped it`;
+      this.fault({ kind: 'handler_error', error });
+      void this.close({ stdinGraceMs: 0, termGraceMs: 1000 });
+    }
+  }
+
+  private fault(fault: ProcessFault): void {
+    try {
+      this.faultHandler(fault);
+    } catch {
+      // a fault handler must not become a second fault
+    }
+  }
+
   /** Writes one line; returns false when the child's stdin is gone. */
   writeLine(line: string): boolean {
     const stdin = this.child.stdin;
@@ -189,6 +229,7 @@ export class HarnessProcess {
 
   /** A sentence about how the child ended, with the stderr tail, for process_exited errors. */
   describeExit(): string {
+    if (this.stoppedBecause !== undefined) return `${this.stoppedBecause}.`;
     const status = this.exitInfo;
     const how = !status
       ? 'is still running'

@@ -43,6 +43,11 @@ export interface BinarySpec {
   parseVersion?: (stdout: string) => string | undefined;
   /** Extra absolute paths to try with the known install folders (after the login-shell PATH). */
   knownPaths?: string[];
+  /**
+   * Reads the version some other way, for a binary without a version flag (codex-acp 0.16.0 refuses
+   * --version; its ACP initialize answer names it). Cached like the --version probe.
+   */
+  versionProbe?: VersionProber;
 }
 
 export function overrideVariable(id: string): string {
@@ -122,7 +127,7 @@ export const runVersionProbe: VersionProber = async (path, spec, env, timeoutMs)
   }
   const cached = key === undefined ? undefined : versionCache.get(key);
   if (cached) return cached;
-  const probe = await probeOnce(path, spec, env, timeoutMs);
+  const probe = await (spec.versionProbe ?? probeOnce)(path, spec, env, timeoutMs);
   if (probe.answered && key !== undefined) versionCache.set(key, probe);
   return probe;
 };

@@ -1,3 +1,4 @@
+export * from './chassis/index.js';
 export * from './child-process.js';
 export * from './discovery.js';
 export * from './discovery-health.js';

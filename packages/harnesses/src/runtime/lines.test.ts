@@ -23,7 +23,7 @@ describe('LineSplitter', () => {
     expect(lines).toEqual(['héllo ✓']);
   });
 
-  it('drops a runaway line past the limit and reports it', () => {
+  it('drops a runaway line past the limit WHOLE (no tail passes as a line) and reports its full size once', () => {
     const lines: string[] = [];
     const oversize: number[] = [];
     const splitter = new LineSplitter(
@@ -32,8 +32,24 @@ describe('LineSplitter', () => {
       (bytes) => oversize.push(bytes),
     );
     splitter.push(Buffer.from('0123456789'));
+    splitter.push(Buffer.from('abcdefgh'));
     splitter.push(Buffer.from('ab\nok\n'));
+    expect(oversize).toEqual([20]);
+    expect(lines).toEqual(['ok']);
+  });
+
+  it('reports a runaway line the child never ended when its output closes', () => {
+    const lines: string[] = [];
+    const oversize: number[] = [];
+    const splitter = new LineSplitter(
+      (line) => lines.push(line),
+      4,
+      (bytes) => oversize.push(bytes),
+    );
+    splitter.push(Buffer.from('ok\n'));
+    splitter.push(Buffer.from('0123456789'));
+    splitter.flush();
+    expect(lines).toEqual(['ok']);
     expect(oversize).toEqual([10]);
-    expect(lines).toEqual(['ab', 'ok']);
   });
 });

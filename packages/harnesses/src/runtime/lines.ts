@@ -4,8 +4,13 @@
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Bytes of an over-long line dropped so far; its tail up to the next newline is dropped too. */
+  private skipping = 0;
 
-  /** @param maxLineBytes a line longer than this is dropped and reported (a runaway child must not exhaust memory). */
+  /**
+   * @param maxLineBytes a line longer than this is dropped WHOLE (up to its newline) and reported once
+   *   with its full size (a runaway child must not exhaust memory, and no tail may pass as a line).
+   */
   constructor(
     private readonly onLine: (line: string) => void,
     private readonly maxLineBytes = 64 * 1024 * 1024,
@@ -15,7 +20,26 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     let newline = chunk.indexOf(10, start);
+    if (this.skipping > 0) {
+      if (newline === -1) {
+        this.skipping += chunk.length;
+        return;
+      }
+      this.onOversize(this.skipping + newline);
+      this.skipping = 0;
+      start = newline + 1;
+      newline = chunk.indexOf(10, start);
+    }
     while (newline !== -1) {
+      const bytes = this.pendingBytes + (newline - start);
+      if (bytes > this.maxLineBytes) {
+        this.onOversize(bytes);
+        this.pending = [];
+        this.pendingBytes = 0;
+        start = newline + 1;
+        newline = chunk.indexOf(10, start);
+        continue;
+      }
       let line: Buffer;
       if (this.pendingBytes > 0) {
         this.pending.push(chunk.subarray(start, newline));
@@ -33,7 +57,7 @@ export class LineSplitter {
       const rest = chunk.subarray(start);
       this.pendingBytes += rest.length;
       if (this.pendingBytes > this.maxLineBytes) {
-        this.onOversize(this.pendingBytes);
+        this.skipping = this.pendingBytes;
         this.pending = [];
         this.pendingBytes = 0;
         return;
@@ -44,6 +68,10 @@ export class LineSplitter {
 
   /** Emits a final line that had no newline (the child exited mid-line). */
   flush(): void {
+    if (this.skipping > 0) {
+      this.onOversize(this.skipping);
+      this.skipping = 0;
+    }
     if (this.pendingBytes === 0) return;
     const line = Buffer.concat(this.pending);
     this.pending = [];

@@ -1,0 +1,11 @@
+// The session chassis every adapter composes: turns, guards, watchdog, honest settings.
+export {
+  type ChassisOptions,
+  type ChassisTurn,
+  DEFAULT_INTERRUPT_GRACE_MS,
+  DEFAULT_STALL_TIMEOUT_MS,
+  SessionChassis,
+  type StructuredResult,
+  type TurnHost,
+} from './session-chassis.js';
+export { acceptSessionSpec, assertWorkingDirectory, type SpecSupport } from './session-spec.js';

@@ -1,0 +1,484 @@
+// The session skeleton every adapter composes (docs/architecture/contract.md, "One chassis"): the
+// turn queue and turn ids, the send guards, the `user_message` item of every turn, interrupt
+// semantics (the running turn AND every queued turn end cancelled, each with its one terminal), the
+// stall watchdog, structured output acceptance (native or emulated), the guarded translation of
+// native frames, and the one closed-session error. An adapter keeps only what is truly its own: how
+// a turn reaches its harness (`TurnHost.begin`), how it is stopped or steered, and its translation.
+import {
+  acceptStructuredOutput,
+  type EmitMeta,
+  type ErrorInfo,
+  type JsonSchema,
+  type NativeFrame,
+  type PayloadOf,
+  ReinsError,
+  type ReinsEvent,
+  type SendOptions,
+  SendOptionsSchema,
+  type SendResult,
+  SessionEventStream,
+  structuredOutputInstruction,
+  type TurnInput,
+  TurnInputSchema,
+  type TurnOutcome,
+} from '@reins/core';
+
+/** A turn from `send` to its terminal. */
+export interface ChassisTurn<Plan = undefined> {
+  readonly turnId: string;
+  /** What the caller sent (shown in `turn.started` and the `user_message` item). */
+  readonly input: TurnInput;
+  /** What goes to the harness: `input`, plus the emulated structured-output instruction when needed. */
+  readonly prompt: TurnInput;
+  readonly options: SendOptions;
+  /** The output schema this turn must satisfy (the turn's own, else the session's). */
+  readonly outputSchema: JsonSchema | undefined;
+  /** The adapter's own per-turn data, made at send time by `TurnHost.plan`. */
+  readonly plan: Plan;
+}
+
+export interface TurnHost<Plan = undefined> {
+  /**
+   * Per-turn data made at send time, before anything is queued (e.g. a strict schema plan). Throw a
+   * ReinsError to refuse the send.
+   */
+  plan?(input: TurnInput, options: SendOptions): Plan | Promise<Plan>;
+  /**
+   * Delivers the turn to the harness; `turn.started` and the `user_message` item are out already.
+   * A rejection ends the turn failed with that error.
+   */
+  begin(turn: ChassisTurn<Plan>): Promise<void> | void;
+  /** Asks the harness to stop the running turn; its own terminal usually follows. Absent: not possible. */
+  interrupt?(turn: ChassisTurn<Plan>): Promise<void>;
+  /** Adds input to the running turn natively; false when the harness did not take it (then it is queued). */
+  steer?(turn: ChassisTurn<Plan>, input: TurnInput): Promise<boolean>;
+  /**
+   * The chassis ended this turn itself (stalled, or no terminal within the interrupt grace): the
+   * harness's own terminal for it may still arrive and must not end a later turn.
+   */
+  abandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void;
+}
+
+export interface ChassisOptions {
+  harness: string;
+  /** For sentences: 'Codex', 'Claude Code'. */
+  displayName: string;
+  sessionId: string;
+  /** The session's default output schema. */
+  outputSchema?: JsonSchema;
+  /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
+  structuredOutput: 'native' | 'emulated';
+  /** Who emits the turn's `user_message` item: the chassis (default) or the harness's own echo. */
+  userMessage?: 'chassis' | 'harness';
+  /** A turn with no native frame for this long ends failed with `timeout` (default 15 min). */
+  stallTimeoutMs?: number;
+  /** After interrupt, how long the harness has to end the turn before the chassis ends it (default 5 s). */
+  interruptGraceMs?: number;
+  /** Passed to the event stream. */
+  keepNative?: boolean;
+  now?: () => number;
+}
+
+export const DEFAULT_STALL_TIMEOUT_MS = 15 * 60_000;
+export const DEFAULT_INTERRUPT_GRACE_MS = 5_000;
+
+type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
+
+/** The raw structured result a native harness reported, for the chassis to accept or refuse. */
+export type StructuredResult = { text: string } | { value: unknown };
+
+export class SessionChassis<Plan = undefined> {
+  readonly stream: SessionEventStream;
+  private readonly options: ChassisOptions;
+  private readonly queue: ChassisTurn<Plan>[] = [];
+  private current: ChassisTurn<Plan> | undefined;
+  private turnCounter = 0;
+  private steerCounter = 0;
+  private closedReason: string | undefined;
+  /** The last agent_message text of the running turn (emulated structured output reads it). */
+  private lastAgentText: string | undefined;
+  private lastActivity = 0;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private stallHolds = 0;
+  /** Queued turns an interrupt cancelled; they get their terminals right after the running turn's. */
+  private readonly cancelAfterCurrent: ChassisTurn<Plan>[] = [];
+
+  constructor(
+    private readonly host: TurnHost<Plan>,
+    options: ChassisOptions,
+  ) {
+    this.options = options;
+    this.stream = new SessionEventStream({
+      harness: options.harness,
+      sessionId: options.sessionId,
+      ...(options.keepNative !== undefined ? { keepNative: options.keepNative } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      onEvent: (event) => this.observe(event),
+    });
+  }
+
+  get events(): AsyncIterable<ReinsEvent> {
+    return this.stream.events;
+  }
+
+  /** The turn the harness is working on, if any. */
+  get running(): ChassisTurn<Plan> | undefined {
+    return this.current;
+  }
+
+  get queued(): readonly ChassisTurn<Plan>[] {
+    return this.queue;
+  }
+
+  get isClosed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  private get now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  // ---- guards ------------------------------------------------------------------------------------
+
+  /** The one error for any call on a closed session (same code in every adapter). */
+  closedError(operation: string, nativeSessionId?: string): ReinsError {
+    const resume = nativeSessionId ? `, or resume conversation ${nativeSessionId} in a new one` : '';
+    return new ReinsError(
+      'invalid_input',
+      `This ${this.options.displayName} session is closed (${this.closedReason ?? 'closing'}); start a new session${resume}.`,
+      { harness: this.options.harness, operation, data: { reason: 'session_closed' } },
+    );
+  }
+
+  assertOpen(operation: string, nativeSessionId?: string): void {
+    if (this.closedReason !== undefined) throw this.closedError(operation, nativeSessionId);
+  }
+
+  /** Marks the session as closing: every later call gets the closed-session error. */
+  markClosing(reason: string): void {
+    this.closedReason ??= reason;
+  }
+
+  // ---- send --------------------------------------------------------------------------------------
+
+  async send(raw: TurnInput | string, rawOptions: SendOptions = {}): Promise<SendResult> {
+    const input = parseInput(raw, this.options.harness);
+    const options = parseOptions(rawOptions, this.options.harness);
+    this.assertOpen('send');
+    const running = this.current;
+    if (running && options.mode === 'steer') {
+      if (options.outputSchema) {
+        throw new ReinsError(
+          'invalid_input',
+          'An outputSchema belongs to a new turn; it cannot be added to a running turn by steering.',
+          { harness: this.options.harness, operation: 'send' },
+        );
+      }
+      if (this.host.steer && (await this.host.steer(running, input))) {
+        this.emitSteeredMessage(running, input, options);
+        return { turnId: running.turnId, delivery: 'steered' };
+      }
+      if (options.steerFallback === 'fail') {
+        throw new ReinsError(
+          'unsupported_capability',
+          `${this.options.displayName} did not take the message into the running turn, and steerFallback is "fail".`,
+          { harness: this.options.harness, operation: 'steer' },
+        );
+      }
+    }
+    const outputSchema = options.outputSchema ?? this.options.outputSchema;
+    const plan = (this.host.plan ? await this.host.plan(input, options) : undefined) as Plan;
+    this.assertOpen('send');
+    const turn: ChassisTurn<Plan> = {
+      turnId: `turn_${++this.turnCounter}`,
+      input,
+      prompt: this.promptFor(input, outputSchema),
+      options,
+      outputSchema,
+      plan,
+    };
+    if (this.current || this.queue.length > 0) {
+      this.queue.push(turn);
+      return { turnId: turn.turnId, delivery: 'queued' };
+    }
+    void this.begin(turn);
+    return { turnId: turn.turnId, delivery: 'started' };
+  }
+
+  private promptFor(input: TurnInput, schema: JsonSchema | undefined): TurnInput {
+    if (!schema || this.options.structuredOutput !== 'emulated') return input;
+    return { ...input, text: `${input.text}\n\n${structuredOutputInstruction(schema)}` };
+  }
+
+  private async begin(turn: ChassisTurn<Plan>): Promise<void> {
+    const turnId = this.stream.startTurn(turn.input, { turnId: turn.turnId });
+    if (turnId === undefined) return;
+    this.current = turn;
+    this.lastAgentText = undefined;
+    if (this.options.userMessage !== 'harness') this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input);
+    this.armStallWatchdog();
+    try {
+      await this.host.begin(turn);
+    } catch (error) {
+      if (this.current !== turn) return;
+      const info = ReinsError.from(error, 'protocol_error', { harness: this.options.harness, operation: 'send' });
+      this.complete(turn, { outcome: { status: 'failed', error: info.toInfo() } });
+    }
+  }
+
+  private emitUserMessage(
+    turn: ChassisTurn<Plan>,
+    id: string,
+    input: TurnInput,
+    status: 'completed' | 'cancelled' = 'completed',
+  ): void {
+    const item = {
+      kind: 'user_message' as const,
+      id,
+      text: input.text,
+      ...(input.images?.length ? { images: input.images } : {}),
+      ...(turn.options.clientMessageId ? { clientMessageId: turn.options.clientMessageId } : {}),
+    };
+    if (status === 'completed') this.stream.emit({ type: 'item.started', item: { ...item, status: 'running' } });
+    this.stream.emit({ type: 'item.completed', item: { ...item, status } });
+  }
+
+  private emitSteeredMessage(turn: ChassisTurn<Plan>, input: TurnInput, options: SendOptions): void {
+    if (this.options.userMessage === 'harness') return;
+    this.emitUserMessage({ ...turn, options }, `${turn.turnId}:steer:${++this.steerCounter}`, input);
+  }
+
+  // ---- terminals ---------------------------------------------------------------------------------
+
+  /**
+   * Ends `turn` with its one terminal (the adapter's reading of the harness's own end). Structured
+   * output is accepted or refused here against the ORIGINAL schema. Returns false when `turn` is no
+   * longer the running turn (the chassis ended it already, or it never ran): the caller keeps the
+   * native frame visible as a passthrough.
+   */
+  complete(
+    turn: ChassisTurn<Plan>,
+    completion: Completion,
+    meta: EmitMeta = {},
+    structured?: { result: StructuredResult | undefined; restore?: (value: unknown) => unknown },
+  ): boolean {
+    if (this.current !== turn) return false;
+    let final = completion;
+    if (turn.outputSchema && completion.outcome.status === 'completed') {
+      final = this.withStructuredOutput(turn.outputSchema, completion, structured);
+    }
+    this.clearTimers();
+    this.current = undefined;
+    this.stream.completeTurn(final, meta);
+    this.cancelQueued(this.cancelAfterCurrent.splice(0), { status: 'cancelled' });
+    queueMicrotask(() => this.startNext());
+    return true;
+  }
+
+  private withStructuredOutput(
+    schema: JsonSchema,
+    completion: Completion,
+    structured: { result: StructuredResult | undefined; restore?: (value: unknown) => unknown } | undefined,
+  ): Completion {
+    const result =
+      this.options.structuredOutput === 'emulated'
+        ? this.lastAgentText === undefined
+          ? undefined
+          : { text: this.lastAgentText }
+        : structured?.result;
+    try {
+      const value = acceptStructuredOutput(schema, result, structured?.restore);
+      return { ...completion, structuredOutput: value };
+    } catch (error) {
+      const { structuredOutput: _dropped, ...rest } = completion;
+      const info = ReinsError.from(error, 'structured_output_invalid', { harness: this.options.harness });
+      return { ...rest, outcome: { status: 'failed', error: info.toInfo() } };
+    }
+  }
+
+  private startNext(): void {
+    if (this.current || this.isClosed) return;
+    const next = this.queue.shift();
+    if (next) void this.begin(next);
+  }
+
+  /**
+   * Interrupt: every queued turn ends cancelled (each with its own turn.started and terminal, so a
+   * caller holding its turn id sees it end), and the running turn is stopped at the harness. If the
+   * harness does not end it within the grace period, the chassis ends it cancelled itself.
+   */
+  async interrupt(): Promise<void> {
+    const running = this.current;
+    if (!running && this.queue.length === 0) return;
+    if (running && !this.host.interrupt) {
+      throw new ReinsError(
+        'unsupported_capability',
+        `Reins cannot interrupt a ${this.options.displayName} turn: the harness offers no way to stop one.`,
+        { harness: this.options.harness, operation: 'interrupt' },
+      );
+    }
+    const cancelled = this.queue.splice(0);
+    if (!running) {
+      this.cancelQueued(cancelled, { status: 'cancelled' });
+      return;
+    }
+    // Queued turns end once the running one has its terminal (a turn cannot start while another runs).
+    this.cancelAfterCurrent.push(...cancelled);
+    this.graceTimer ??= setTimeout(() => {
+      this.graceTimer = undefined;
+      if (this.current !== running) return;
+      this.host.abandoned?.(running, 'interrupt_grace');
+      this.complete(running, { outcome: { status: 'cancelled' } });
+    }, this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS);
+    try {
+      await (this.host.interrupt as NonNullable<TurnHost<Plan>['interrupt']>)(running);
+    } catch (error) {
+      // The turn may have ended between our check and the harness's answer: then there is nothing to stop.
+      if (this.current === running) throw error;
+    }
+  }
+
+  private cancelQueued(turns: ChassisTurn<Plan>[], outcome: TurnOutcome): void {
+    for (const turn of turns) {
+      if (this.stream.isClosed) return;
+      const turnId = this.stream.startTurn(turn.input, { turnId: turn.turnId });
+      if (turnId === undefined) continue;
+      if (this.options.userMessage !== 'harness') {
+        this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input, 'cancelled');
+      }
+      this.stream.completeTurn({ outcome });
+    }
+  }
+
+  /**
+   * The session ends: the running turn and every queued turn get their terminal (cancelled when the
+   * close was requested, failed with `error` otherwise), then `session.closed`.
+   */
+  end(reason: 'requested' | 'process_exited' | 'error', error?: ErrorInfo): void {
+    this.markClosing(reason === 'requested' ? 'closed by request' : (error?.message ?? reason));
+    this.clearTimers();
+    if (this.stream.isClosed) return;
+    const outcome: TurnOutcome =
+      reason === 'requested'
+        ? { status: 'cancelled' }
+        : {
+            status: 'failed',
+            error: error ?? { code: 'process_exited', message: `The ${this.options.displayName} process ended.` },
+          };
+    if (this.current) {
+      this.current = undefined;
+      this.stream.completeTurn({ outcome });
+    }
+    this.cancelQueued([...this.cancelAfterCurrent.splice(0), ...this.queue.splice(0)], outcome);
+    this.stream.close(reason, error);
+  }
+
+  // ---- native frames -----------------------------------------------------------------------------
+
+  /**
+   * Runs one frame's translation so that nothing it throws can escape: a failure becomes a passthrough
+   * of the frame (reason `untranslatable`, with its one warning notice) and the session goes on.
+   * Every frame also feeds the stall watchdog.
+   */
+  translate<T>(native: NativeFrame, at: number, run: () => T[]): T[] {
+    this.activity();
+    try {
+      return run();
+    } catch {
+      this.stream.emit({ type: 'passthrough', frame: native.frame, reason: 'untranslatable' }, { native, at });
+      return [];
+    }
+  }
+
+  /** A native frame arrived (the harness is alive). */
+  activity(): void {
+    this.lastActivity = this.now;
+  }
+
+  /** Pauses the stall watchdog while the harness legitimately waits (a pending approval); call the result to resume. */
+  holdStallWatchdog(): () => void {
+    this.stallHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.stallHolds--;
+      this.activity();
+    };
+  }
+
+  private armStallWatchdog(): void {
+    const timeout = this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    this.activity();
+    const check = () => {
+      const turn = this.current;
+      if (!turn) return;
+      const idle = this.now - this.lastActivity;
+      if (this.stallHolds > 0 || idle < timeout) {
+        this.stallTimer = setTimeout(check, this.stallHolds > 0 ? timeout : timeout - idle);
+        this.stallTimer.unref?.();
+        return;
+      }
+      this.stallTimer = undefined;
+      const seconds = Math.round(timeout / 1000);
+      this.host.abandoned?.(turn, 'stalled');
+      this.complete(turn, {
+        outcome: {
+          status: 'failed',
+          error: {
+            code: 'timeout',
+            message: `${this.options.displayName} sent nothing for ${seconds} s during this turn, so Reins ended it (stallTimeoutMs).`,
+            retryable: true,
+          },
+        },
+      });
+      void this.host.interrupt?.(turn).catch(() => {});
+    };
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(check, timeout);
+    this.stallTimer.unref?.();
+  }
+
+  private clearTimers(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.stallTimer = undefined;
+    this.graceTimer = undefined;
+  }
+
+  private observe(event: ReinsEvent): void {
+    if (event.type === 'item.completed' && event.item.kind === 'agent_message' && event.turnId !== null) {
+      if (event.item.text.trim() !== '') this.lastAgentText = event.item.text;
+    }
+  }
+}
+
+function parseInput(raw: TurnInput | string, harness: string): TurnInput {
+  const parsed = TurnInputSchema.safeParse(typeof raw === 'string' ? { text: raw } : raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReinsError(
+      'invalid_input',
+      `Invalid turn input${issue ? ` at ${issue.path.join('.') || 'input'}: ${issue.message}` : ''}.`,
+      { harness, operation: 'send' },
+    );
+  }
+  if (parsed.data.text.trim() === '' && !parsed.data.images?.length) {
+    throw new ReinsError('invalid_input', 'A turn needs text (or an image).', { harness, operation: 'send' });
+  }
+  return parsed.data;
+}
+
+function parseOptions(raw: SendOptions, harness: string): SendOptions {
+  const parsed = SendOptionsSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReinsError(
+      'invalid_input',
+      `Invalid send options${issue ? ` at ${issue.path.join('.') || 'options'}: ${issue.message}` : ''}.`,
+      { harness, operation: 'send' },
+    );
+  }
+  return parsed.data;
+}
