@@ -1,6 +1,8 @@
 // `reins demo` when lanes fail: --json still prints every lane's events (a failed lane's too) and says on
 // stderr why it failed; the human view gives every reason in full below the columns; the exit code is 1.
 // The lanes run the fake `claude` (testkit/fakes), crashing mid-turn, and a target whose setup fails.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHarness } from '@reins/harnesses';
 import { type ConformanceTarget, makeTempHome, type TempHome } from '@reins/testkit';
@@ -9,7 +11,12 @@ import type { CliIo } from '../io.js';
 import { type DemoLane, runDemo } from './demo.js';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../../../harnesses/src/claude-code/fixtures/text-turn.jsonl', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../harnesses/src/claude-code/fixtures/', import.meta.url));
+/** A recorded one-turn Claude Code session (named with the CLI version it was recorded on). */
+const FIXTURE = join(
+  FIXTURES,
+  readdirSync(FIXTURES).find((name) => /^text-turn(\.[\d.]+)?\.jsonl$/.test(name)) ?? 'text-turn.jsonl',
+);
 /** Longer than any column: the human view must still show all of it. */
 const LONG_REASON = `the gateway refused to start: ${'a reason that goes on and on, '.repeat(8)}and ends here`;
 
