@@ -48,6 +48,29 @@ export interface CloseOptions {
 const live = new Set<HarnessProcess>();
 let exitHookInstalled = false;
 
+/** Hears of every harness child started here (its own process group: pgid = pid) and of its exit. */
+export interface HarnessProcessObserver {
+  started(child: { pid: number; label: string; harness?: string }): void;
+  exited(child: { pid: number }): void;
+}
+const observers = new Set<HarnessProcessObserver>();
+
+/** Adds an observer (the daemon records process groups to reap after a crash); returns its remover. */
+export function observeHarnessProcesses(observer: HarnessProcessObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
+function tellObservers(notify: (observer: HarnessProcessObserver) => void): void {
+  for (const observer of observers) {
+    try {
+      notify(observer);
+    } catch {
+      // an observer's failure is its own; the child runs on
+    }
+  }
+}
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -109,6 +132,8 @@ export class HarnessProcess {
         if (this.exitInfo) return;
         this.exitInfo = info;
         live.delete(this);
+        const pid = child.pid;
+        if (pid !== undefined) tellObservers((observer) => observer.exited({ pid }));
         resolve(info);
       };
       child.once('exit', (code, signal) => settle({ code, signal }));
@@ -155,6 +180,13 @@ export class HarnessProcess {
     started.catch(() => {});
     const process_ = new HarnessProcess(spec, child, started);
     live.add(process_);
+    // Synchronously, in the caller's async context (the daemon attributes the group to a session by it).
+    const pid = child.pid;
+    if (pid !== undefined) {
+      tellObservers((observer) =>
+        observer.started({ pid, label: spec.label, ...(spec.harness !== undefined ? { harness: spec.harness } : {}) }),
+      );
+    }
     return process_;
   }
 
