@@ -1,16 +1,30 @@
-// Every pinned CLI, run with its home builder's environment inside the namespace, reports the version that
-// harness-clis/package.json pins (so a drifted install or a wrong binary path fails loudly).
+// Every pinned CLI (and the previous pins kept beside Claude Code and Codex), run with its home builder's
+// environment inside the namespace, reports the version that harness-clis/package.json pins (so a drifted
+// install or a wrong binary path fails loudly).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessLaunch } from '../src/harness-homes/index.js';
 import { assertHermetic } from '../src/hermetic/assert-hermetic.js';
-import { HARNESS_IDS, type HarnessId, harnessBinary, pinnedVersions } from '../src/hermetic/binaries.js';
+import {
+  HARNESS_IDS,
+  type HarnessId,
+  type HarnessPin,
+  harnessBinary,
+  PREVIOUS_PIN_IDS,
+  pinnedVersion,
+} from '../src/hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../src/hermetic/temp-home.js';
 import { runAcpInitialize } from './support/acp.js';
 import { testTimeout } from './support/deadlines.js';
 import { HarnessProcess } from './support/harness-process.js';
 
-/** What each CLI prints for --version; claude-agent-acp 0.23.1 has no --version (it ignores arguments). */
-const expectedOutput: Record<Exclude<HarnessId, 'claude-agent-acp'>, (version: string) => string> = {
+/** ACP agents without a --version: claude-agent-acp 0.23.1 ignores arguments, codex-acp 0.16.0 refuses it. */
+const initializeNames: Partial<Record<HarnessId, string>> = {
+  'claude-agent-acp': '@zed-industries/claude-agent-acp',
+  'codex-acp': 'codex-acp',
+};
+
+/** What each CLI prints for --version. */
+const expectedOutput: Record<Exclude<HarnessId, 'claude-agent-acp' | 'codex-acp'>, (version: string) => string> = {
   codex: (v) => `codex-cli ${v}`,
   'claude-code': (v) => `${v} (Claude Code)`,
   gemini: (v) => v,
@@ -30,21 +44,27 @@ afterAll(async () => {
   await tempHome?.cleanup();
 });
 
-describe.each(HARNESS_IDS)('%s', (id) => {
+const pins: [HarnessId, HarnessPin][] = [
+  ...HARNESS_IDS.map((id): [HarnessId, HarnessPin] => [id, 'current']),
+  ...PREVIOUS_PIN_IDS.map((id): [HarnessId, HarnessPin] => [id, 'previous']),
+];
+
+describe.each(pins)('%s (%s pin)', (id, pin) => {
   it(
     'reports the pinned version',
     async () => {
-      const binary = harnessBinary(id);
-      const pinned = pinnedVersions()[binary.packageName];
+      const binary = harnessBinary(id, undefined, pin);
+      const pinned = pinnedVersion(id, pin);
       expect(binary.version).toBe(pinned);
       // No model server is needed for a version probe: point at a port nothing listens on.
-      const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome });
+      const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome, binary });
 
-      if (id === 'claude-agent-acp') {
+      const agentName = initializeNames[id];
+      if (agentName) {
         const agent = new HarnessProcess(launch, tempHome.dir);
         try {
           const initialize = await runAcpInitialize(agent, 20_000);
-          expect(initialize.agentInfo).toMatchObject({ name: binary.packageName, version: pinned });
+          expect(initialize.agentInfo).toMatchObject({ name: agentName, version: pinned });
         } finally {
           await agent.close();
         }
@@ -61,7 +81,9 @@ describe.each(HARNESS_IDS)('%s', (id) => {
       const exit = await cli.waitFor('exit after --version', () => cli.exit, 30_000);
       expect(exit, cli.describe()).toEqual({ code: 0, signal: null });
       // Pi 0.73.1 prints its version on stderr; the others on stdout.
-      expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(expectedOutput[id](pinned ?? 'unpinned'));
+      expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(
+        expectedOutput[id as keyof typeof expectedOutput](pinned),
+      );
     },
     testTimeout(),
   );

@@ -81,6 +81,8 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     alternateOnWire: ALTERNATE_MODEL,
   },
   'claude-agent-acp': { options: acpAgent },
+  // codex-acp 0.16.0 takes the home's catalog ids as they are (set_config_option on its `model` option).
+  'codex-acp': { options: acpAgent },
   // Each session starts its own local gateway (the adapter's default mode), in the home's private /tmp;
   // resume therefore really is a new gateway process on the same state, and close() must end it.
   openclaw: {

@@ -1,4 +1,4 @@
-// Codex (0.169.0): CODEX_HOME/config.toml with a custom `fake` provider on the Responses API, and a model
+// Codex (0.169.0, 0.171.0): CODEX_HOME/config.toml with a custom `fake` provider on the Responses API, and a model
 // catalog for the fake ids (codex.md).
 //
 // Quirks seen on 0.169.0:
@@ -68,24 +68,19 @@ export async function codexModelCatalog(binary: HarnessBinary, models: readonly 
 
 const toml = (value: string) => JSON.stringify(value);
 
-export const buildCodexHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('codex');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
-  const [model] = models as [string];
-  const codexHome = join(options.tempHome.home, '.codex');
-  await mkdir(codexHome, { recursive: true });
-  const catalogPath = await writeConfig(
-    join(codexHome, 'models.json'),
-    await codexModelCatalog(binary, models, options.tempHome.tmp),
-  );
-  const config = [
-    `model = ${toml(model)}`,
+/**
+ * CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (codex.md). Shared with
+ * codex-acp, which embeds a Codex core and reads the same file.
+ */
+export function codexConfigToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {
+  return [
+    `model = ${toml(options.model)}`,
     'model_provider = "fake"',
     'approval_policy = "never"',
     'sandbox_mode = "danger-full-access"',
     'check_for_update_on_startup = false',
     'web_search = "disabled"',
-    `model_catalog_json = ${toml(catalogPath)}`,
+    `model_catalog_json = ${toml(options.catalogPath)}`,
     '',
     '[model_providers.fake]',
     'name = "Fake"',
@@ -105,6 +100,19 @@ export const buildCodexHome: HarnessHomeBuilder = async (options) => {
     'plugins = false',
     '',
   ].join('\n');
+}
+
+export const buildCodexHome: HarnessHomeBuilder = async (options) => {
+  const binary = options.binary ?? harnessBinary('codex');
+  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+  const [model] = models as [string];
+  const codexHome = join(options.tempHome.home, '.codex');
+  await mkdir(codexHome, { recursive: true });
+  const catalogPath = await writeConfig(
+    join(codexHome, 'models.json'),
+    await codexModelCatalog(binary, models, options.tempHome.tmp),
+  );
+  const config = codexConfigToml({ model, catalogPath, modelServerUrl: options.modelServerUrl });
   const configPath = await writeConfig(join(codexHome, 'config.toml'), config);
   return {
     id: 'codex',

@@ -1,15 +1,17 @@
-// What the Pi, OpenClaw and claude-agent-acp home builders write for model prices and extra models. No CLI runs:
+// What the Pi, OpenClaw, claude-agent-acp and codex-acp home builders write for model prices and extra models. No CLI runs:
 // a stand-in binary, and the config the harness would read is checked as written.
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
 import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
+import { buildCodexAcpHome } from './codex-acp.js';
 import { buildOpenClawHome } from './openclaw.js';
 import { buildPiHome } from './pi.js';
 
 const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
   id,
+  pin: 'current',
   packageName: id,
   version: '0.0.0-test',
   command: '/bin/true',
@@ -93,5 +95,32 @@ describe('buildOpenClawHome', () => {
       ['fake-model', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
       ['fake-model-2', { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
     ]);
+  });
+});
+
+describe('buildCodexAcpHome', () => {
+  it("writes a catalog codex-acp 0.16.0's older Codex core parses, and the fake provider config", async () => {
+    const home = await buildCodexAcpHome({
+      modelServerUrl,
+      tempHome,
+      binary: standIn('codex-acp'),
+      extraModels: ['fake-model-2'],
+    });
+    expect(home.models).toEqual(['fake-model', 'fake-model-2']);
+    expect(home.env.CODEX_HOME).toBe(`${tempHome.home}/.codex`);
+    const catalogPath = home.files.find((file) => file.endsWith('models.json')) as string;
+    const catalog = JSON.parse(await readFile(catalogPath, 'utf8')) as { models: Record<string, unknown>[] };
+    expect(catalog.models.map((model) => model.slug)).toEqual(['fake-model', 'fake-model-2']);
+    for (const model of catalog.models) {
+      // 0.16.0 refuses `max` (an unknown variant) and requires these two fields.
+      const efforts = (model.supported_reasoning_levels as { effort: string }[]).map((level) => level.effort);
+      expect(efforts).not.toContain('max');
+      expect(model).toHaveProperty('supports_reasoning_summaries');
+      expect(model).toHaveProperty('supports_parallel_tool_calls');
+    }
+    const configPath = home.files.find((file) => file.endsWith('config.toml')) as string;
+    const config = await readFile(configPath, 'utf8');
+    expect(config).toContain('base_url = "http://127.0.0.1:1/v1"');
+    expect(config).toContain(`model_catalog_json = ${JSON.stringify(catalogPath)}`);
   });
 });

@@ -4,6 +4,7 @@ import { type HarnessBinary, type HarnessId, harnessBinary } from '../hermetic/b
 import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
 import { buildClaudeCodeHome } from './claude-code.js';
 import { buildCodexHome } from './codex.js';
+import { buildCodexAcpHome } from './codex-acp.js';
 import { buildCopilotHome } from './copilot.js';
 import { buildGeminiHome } from './gemini.js';
 import { buildOpenClawHome } from './openclaw.js';
@@ -13,7 +14,8 @@ import { buildQwenCodeHome } from './qwen-code.js';
 import type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions } from './types.js';
 
 export { claudeEnvironment } from './claude-code.js';
-export { CODEX_API_KEY_ENV, codexModelCatalog } from './codex.js';
+export { CODEX_API_KEY_ENV, codexConfigToml, codexModelCatalog } from './codex.js';
+export { codexAcpModelCatalog } from './codex-acp.js';
 export { baseEnvironment, harnessPath } from './environment.js';
 export { freeLoopbackPort } from './free-port.js';
 export { DEFAULT_GEMINI_MODEL } from './gemini.js';
@@ -24,6 +26,7 @@ export { DEFAULT_FAKE_MODEL, FAKE_API_KEY } from './types.js';
 export {
   buildClaudeAgentAcpHome,
   buildClaudeCodeHome,
+  buildCodexAcpHome,
   buildCodexHome,
   buildCopilotHome,
   buildGeminiHome,
@@ -41,6 +44,7 @@ export const harnessHomeBuilders: Record<HarnessId, HarnessHomeBuilder> = {
   copilot: buildCopilotHome,
   opencode: buildOpenCodeHome,
   'claude-agent-acp': buildClaudeAgentAcpHome,
+  'codex-acp': buildCodexAcpHome,
   pi: buildPiHome,
   openclaw: buildOpenClawHome,
 };

@@ -4,6 +4,12 @@
 // postinstall would have completed are not trusted: native CLIs are run straight from their platform package
 // (what the shim would exec anyway), JS CLIs with an explicit node. Qwen Code (>= 22) and OpenClaw (>= 24.16)
 // get the Node 24 that harness-clis ships; the others run on the Node that runs the tests.
+//
+// Two pins: Claude Code and Codex also keep their previous version installed beside the current one, under
+// the npm alias `<package>-previous` (harness-clis/package.json), so every capability is tested on two
+// versions. npm nests the previous version's platform package under the alias (its version differs from the
+// hoisted current one), so platform packages are looked up the way Node resolves them: the nearest
+// node_modules walking up from the package that depends on them.
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,14 +23,33 @@ export const HARNESS_IDS = [
   'copilot',
   'opencode',
   'claude-agent-acp',
+  'codex-acp',
   'pi',
   'openclaw',
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
+/** `current`: the pin in harness-clis/package.json; `previous`: the version before it (`<package>-previous`). */
+export type HarnessPin = 'current' | 'previous';
+
+/** The harnesses whose previous pin is installed too (the two-version tested range). */
+export const PREVIOUS_PIN_IDS = ['codex', 'claude-code'] as const satisfies readonly HarnessId[];
+export type PreviousPinId = (typeof PREVIOUS_PIN_IDS)[number];
+
+export function hasPreviousPin(id: string): id is PreviousPinId {
+  return (PREVIOUS_PIN_IDS as readonly string[]).includes(id);
+}
+
+/** The npm alias the previous pin is installed under: `@openai/codex` -> `@openai/codex-previous`. */
+export function previousAlias(packageName: string): string {
+  return `${packageName}-previous`;
+}
+
 export interface HarnessBinary {
   id: HarnessId;
-  /** The npm package that was pinned in harness-clis/package.json. */
+  /** Which harness-clis pin this is; absent for a binary from elsewhere (`reins conformance` on the user's own). */
+  pin?: HarnessPin;
+  /** The npm package that was pinned in harness-clis/package.json (its real name, never the alias). */
   packageName: string;
   /** Version of the installed package (package.json), which tests compare with what the CLI prints. */
   version: string;
@@ -59,15 +84,27 @@ export function harnessClisDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '../../../../harness-clis');
 }
 
+/** Where one install of a package sits, and how its dependencies resolve from there. */
+interface PackagePlace {
+  /** The package's own folder (node_modules/<name>, or node_modules/<alias> for a previous pin). */
+  dir: string;
+  /** A dependency's folder, resolved like Node: the package's own node_modules first, then the hoisted one. */
+  dep(name: string): string;
+  hostNode: string;
+  bundledNode: string;
+}
+
 interface Located {
-  packageName: string;
   command: string;
   args: string[];
   nodePath?: string;
   pathDirs?: string[];
 }
 
-type Locator = (modules: string, hostNode: string, bundledNode: string) => Located;
+interface Locator {
+  packageName: string;
+  locate(place: PackagePlace): Located;
+}
 
 const cpu = arch() === 'arm64' ? 'arm64' : 'x64';
 
@@ -79,72 +116,63 @@ function hasAvx2(): boolean {
   }
 }
 
-/** Codex's platform package names its binary in codex-package.json (0.169.0: bin/codex, rg in codex-path/). */
-function locateCodex(modules: string): Located {
+/** Codex's platform package names its binary in codex-package.json (0.169.0, 0.171.0: bin/codex, rg in codex-path/). */
+function locateCodex(place: PackagePlace): Located {
   const triple = cpu === 'arm64' ? 'aarch64-unknown-linux-musl' : 'x86_64-unknown-linux-musl';
-  const vendor = join(modules, `@openai/codex-linux-${cpu}/vendor`, triple);
+  const vendor = join(place.dep(`@openai/codex-linux-${cpu}`), 'vendor', triple);
   const manifestPath = join(vendor, 'codex-package.json');
   const manifest = existsSync(manifestPath)
     ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { entrypoint?: string; pathDir?: string })
     : {};
   return {
-    packageName: '@openai/codex',
     command: join(vendor, manifest.entrypoint ?? 'bin/codex'),
     args: [],
     pathDirs: [join(vendor, manifest.pathDir ?? 'codex-path')],
   };
 }
 
+/** A JS CLI run by a Node binary: `node <package>/<script>`. */
+const nodeScript = (script: string, node: 'host' | 'bundled') => (place: PackagePlace) => {
+  const nodePath = node === 'host' ? place.hostNode : place.bundledNode;
+  return { command: nodePath, args: [join(place.dir, script)], nodePath };
+};
+
 const locators: Record<HarnessId, Locator> = {
-  codex: (modules) => locateCodex(modules),
+  codex: { packageName: '@openai/codex', locate: locateCodex },
   // bin/claude.exe is a stub until the postinstall hard-links the binary over it; the platform package has it.
-  'claude-code': (modules) => ({
+  'claude-code': {
     packageName: '@anthropic-ai/claude-code',
-    command: join(modules, `@anthropic-ai/claude-code-linux-${cpu}/claude`),
-    args: [],
-  }),
-  gemini: (modules, hostNode) => ({
-    packageName: '@google/gemini-cli',
-    command: hostNode,
-    args: [join(modules, '@google/gemini-cli/bundle/gemini.js')],
-    nodePath: hostNode,
-  }),
+    locate: (place) => ({ command: join(place.dep(`@anthropic-ai/claude-code-linux-${cpu}`), 'claude'), args: [] }),
+  },
+  gemini: { packageName: '@google/gemini-cli', locate: nodeScript('bundle/gemini.js', 'host') },
   // cli.js directly: cli-entry.js (the npm bin) only re-spawns it with --expose-gc.
-  'qwen-code': (modules, _hostNode, bundledNode) => ({
-    packageName: '@qwen-code/qwen-code',
-    command: bundledNode,
-    args: [join(modules, '@qwen-code/qwen-code/cli.js')],
-    nodePath: bundledNode,
-  }),
-  copilot: (modules) => ({
+  'qwen-code': { packageName: '@qwen-code/qwen-code', locate: nodeScript('cli.js', 'bundled') },
+  copilot: {
     packageName: '@github/copilot',
-    command: join(modules, `@github/copilot-linux-${cpu}/copilot`),
-    args: [],
-  }),
+    locate: (place) => ({ command: join(place.dep(`@github/copilot-linux-${cpu}`), 'copilot'), args: [] }),
+  },
   // The same choice opencode-ai's postinstall makes: the baseline build on x64 CPUs without AVX2.
-  opencode: (modules) => ({
+  opencode: {
     packageName: 'opencode-ai',
-    command: join(modules, `opencode-linux-${cpu}${cpu === 'x64' && !hasAvx2() ? '-baseline' : ''}/bin/opencode`),
-    args: [],
-  }),
-  'claude-agent-acp': (modules, hostNode) => ({
-    packageName: '@zed-industries/claude-agent-acp',
-    command: hostNode,
-    args: [join(modules, '@zed-industries/claude-agent-acp/dist/index.js')],
-    nodePath: hostNode,
-  }),
-  pi: (modules, hostNode) => ({
-    packageName: '@mariozechner/pi-coding-agent',
-    command: hostNode,
-    args: [join(modules, '@mariozechner/pi-coding-agent/dist/cli.js')],
-    nodePath: hostNode,
-  }),
-  openclaw: (modules, _hostNode, bundledNode) => ({
-    packageName: 'openclaw',
-    command: bundledNode,
-    args: [join(modules, 'openclaw/openclaw.mjs')],
-    nodePath: bundledNode,
-  }),
+    locate: (place) => ({
+      command: join(
+        place.dep(`opencode-linux-${cpu}${cpu === 'x64' && !hasAvx2() ? '-baseline' : ''}`),
+        'bin/opencode',
+      ),
+      args: [],
+    }),
+  },
+  'claude-agent-acp': { packageName: '@zed-industries/claude-agent-acp', locate: nodeScript('dist/index.js', 'host') },
+  // bin/codex-acp.js only resolves and execs the platform package's native binary.
+  'codex-acp': {
+    packageName: '@zed-industries/codex-acp',
+    locate: (place) => ({
+      command: join(place.dep(`@zed-industries/codex-acp-linux-${cpu}`), 'bin/codex-acp'),
+      args: [],
+    }),
+  },
+  pi: { packageName: '@mariozechner/pi-coding-agent', locate: nodeScript('dist/cli.js', 'host') },
+  openclaw: { packageName: 'openclaw', locate: nodeScript('openclaw.mjs', 'bundled') },
 };
 
 /** The Node 24 from harness-clis (npm package node-linux-<arch>, bin/node). */
@@ -157,30 +185,79 @@ function readVersion(id: HarnessId, packageJsonPath: string): string {
   return (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version;
 }
 
-export function harnessBinary(id: HarnessId, root = harnessClisDir()): HarnessBinary {
+/** The npm package name a harness is pinned under (its real name). */
+export function harnessPackageName(id: HarnessId): string {
+  return locators[id].packageName;
+}
+
+/**
+ * The pinned CLI of a harness: the current pin, or with `pin: 'previous'` the version before it
+ * (only for PREVIOUS_PIN_IDS). `root` is harness-clis/ (or any folder with the same node_modules layout,
+ * e.g. the canary's cache of the newest versions).
+ */
+export function harnessBinary(id: HarnessId, root = harnessClisDir(), pin: HarnessPin = 'current'): HarnessBinary {
   if (platform() !== 'linux') {
     throw new Error(
       `harness CLIs are located for Linux only (the real tier needs network namespaces); this is ${platform()}`,
     );
   }
+  if (pin === 'previous' && !hasPreviousPin(id)) {
+    throw new Error(`${id} has no previous pin; only ${PREVIOUS_PIN_IDS.join(', ')} keep one installed.`);
+  }
+  const locator = locators[id];
   const modules = join(root, 'node_modules');
-  const located = locators[id](modules, process.execPath, bundledNodePath(root));
-  const version = readVersion(id, join(modules, located.packageName, 'package.json'));
+  const dir = join(modules, pin === 'previous' ? previousAlias(locator.packageName) : locator.packageName);
+  const place: PackagePlace = {
+    dir,
+    dep: (name) => {
+      const own = join(dir, 'node_modules', name);
+      return existsSync(own) ? own : join(modules, name);
+    },
+    hostNode: process.execPath,
+    bundledNode: bundledNodePath(root),
+  };
+  const version = readVersion(id, join(dir, 'package.json'));
+  const located = locator.locate(place);
   for (const path of [located.command, ...located.args]) {
     if (!existsSync(path)) throw new HarnessNotInstalledError(id, path);
   }
-  return { id, version, pathDirs: [], ...located };
+  return { id, pin, packageName: locator.packageName, version, pathDirs: [], ...located };
 }
 
+/** The previous pin of a harness that keeps one (PREVIOUS_PIN_IDS). */
+export function previousHarnessBinary(id: PreviousPinId, root = harnessClisDir()): HarnessBinary {
+  return harnessBinary(id, root, 'previous');
+}
+
+/** The current pin of every harness. */
 export function harnessBinaries(root = harnessClisDir()): HarnessBinary[] {
   return HARNESS_IDS.map((id) => harnessBinary(id, root));
 }
 
-/** The exact versions pinned in harness-clis/package.json, by package name. */
+/** Every installed pin: the current pin of each harness, then the previous pins. */
+export function allPinnedBinaries(root = harnessClisDir()): HarnessBinary[] {
+  return [...harnessBinaries(root), ...PREVIOUS_PIN_IDS.map((id) => previousHarnessBinary(id, root))];
+}
+
+/**
+ * The exact versions pinned in harness-clis/package.json, by package name; a previous pin is listed under
+ * its alias (`@openai/codex-previous`) with the version from its `npm:<package>@<version>` spec.
+ */
 export function pinnedVersions(root = harnessClisDir()): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
   };
-  return { ...manifest.dependencies, ...manifest.optionalDependencies };
+  const specs = { ...manifest.dependencies, ...manifest.optionalDependencies };
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, /^npm:.+@([^@]+)$/.exec(spec)?.[1] ?? spec]),
+  );
+}
+
+/** The version a pin names in harness-clis/package.json (what the installed binary must report). */
+export function pinnedVersion(id: HarnessId, pin: HarnessPin = 'current', root = harnessClisDir()): string {
+  const name = harnessPackageName(id);
+  const version = pinnedVersions(root)[pin === 'previous' ? previousAlias(name) : name];
+  if (!version) throw new Error(`harness-clis/package.json pins no ${pin} version of ${name} (${id}).`);
+  return version;
 }

@@ -13,15 +13,22 @@ export {
   NotHermeticError,
   probeNonLoopbackConnect,
 } from './assert-hermetic.js';
-export type { HarnessBinary, HarnessId } from './binaries.js';
+export type { HarnessBinary, HarnessId, HarnessPin, PreviousPinId } from './binaries.js';
 export {
+  allPinnedBinaries,
   bundledNodePath,
   HARNESS_IDS,
   HarnessNotInstalledError,
   harnessBinaries,
   harnessBinary,
   harnessClisDir,
+  harnessPackageName,
+  hasPreviousPin,
+  PREVIOUS_PIN_IDS,
+  pinnedVersion,
   pinnedVersions,
+  previousAlias,
+  previousHarnessBinary,
 } from './binaries.js';
 export type { TempHome } from './temp-home.js';
 export { makeTempHome } from './temp-home.js';

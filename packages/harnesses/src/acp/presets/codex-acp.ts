@@ -1,17 +1,22 @@
-// Codex through Zed's ACP adapter (`codex-acp`, npm @zed-industries/codex-acp, a native binary).
-// Tested against the fake ACP agent only; see the process tests.
+// Codex through Zed's ACP adapter (`codex-acp`, npm @zed-industries/codex-acp, a native binary that embeds
+// an older Codex core and reads CODEX_HOME like Codex). Tested with 0.16.0 (pinned in harness-clis):
+// codex-acp.real.test.ts and the conformance suite.
+//
+// Quirks seen on 0.16.0: it refuses `--version` (exit 2), so its version comes from `initialize`'s
+// `agentInfo.version`; its model catalog must suit the older core (no effort `max`; see the testkit's
+// codex-acp home).
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec } from '../discovery.js';
+import { binarySpec, initializeVersionProbe } from '../discovery.js';
 import type { AcpPreset } from '../preset.js';
 
 export const codexAcpPreset: AcpPreset = {
   id: 'codex-acp',
   displayName: 'Codex (ACP)',
-  binary: binarySpec('codex-acp', ['codex-acp']),
+  binary: binarySpec('codex-acp', ['codex-acp'], { versionProbe: initializeVersionProbe }),
   args: () => [],
   multiSession: true,
   quirks: {},
-  testedVersions: [],
+  testedVersions: ['0.16.0'],
 };
 
 export function createCodexAcpHarness(options: AcpHarnessOptions = {}): AcpHarness {
