@@ -9,29 +9,34 @@
 // it "observed". Interrupt, resume and model switching are not offered: their Amp wire forms are
 // unknown here.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import {
   type CapabilityMatrix,
   type DiscoveredBinary,
   type Discovery,
   type Effort,
+  type EmitMeta,
   type Harness,
   type Health,
   type ImplementedCapabilities,
+  isRecord,
+  type PayloadOf,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
   type SendOptions,
   type SendResult,
   type Session,
-  SessionEventStream,
   type SessionSpec,
-  SessionSpecSchema,
   type SettingChange,
   type TurnInput,
-  TurnInputSchema,
 } from '@reins/core';
+import {
+  acceptSessionSpec,
+  type ChassisTurn,
+  SessionChassis,
+  type SpecSupport,
+  type TurnHost,
+} from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
@@ -58,7 +63,7 @@ export const AMP_IMPLEMENTED: ImplementedCapabilities = {
   liveEffortSwitch: false,
   reasoningDeltas: false,
   images: false,
-  structuredOutput: false,
+  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
   approvals: false,
   contextWindow: false,
   sessionList: false,
@@ -70,25 +75,43 @@ export const AMP_IMPLEMENTED: ImplementedCapabilities = {
 
 export const AMP_LAUNCH_ARGS = ['-x', '--stream-json', '--stream-json-input'];
 
+/** What Amp honours of the session spec (see header: only a plain bypass session). */
+export const AMP_SPEC_SUPPORT: SpecSupport = {
+  model: false,
+  effort: false,
+  resume: false,
+  postures: ['bypass'],
+  ephemeral: false,
+  allowedTools: false,
+  systemPrompt: false,
+  mcpServers: false,
+};
+
 function unsupported(what: string, operation: string): ReinsError {
   return new ReinsError('unsupported_capability', what, { harness: 'amp', operation });
 }
 
-class AmpSession implements Session {
+/** The Amp session: the shared chassis plus Amp's stdin/stdout and its terminal rule. */
+class AmpSession implements Session, TurnHost {
   readonly id = randomUUID();
   readonly harness = 'amp' as const;
   private native: string | undefined;
-  private readonly stream: SessionEventStream;
+  private readonly chassis: SessionChassis;
   private readonly state: AmpTranslateState = createAmpTranslateState();
   private process!: HarnessProcess;
-  private activeTurn: string | undefined;
-  private readonly queue: { turnId: string; input: TurnInput }[] = [];
-  private turnCounter = 0;
-  private closing = false;
+  /** Terminals Amp still owes for turns the chassis ended itself (a stall): they must not end a later turn. */
+  private staleTerminals = 0;
   private announced = false;
 
   constructor(private readonly spec: SessionSpec) {
-    this.stream = new SessionEventStream({ harness: 'amp', sessionId: this.id });
+    this.chassis = new SessionChassis(this, {
+      harness: 'amp',
+      displayName: 'Amp',
+      sessionId: this.id,
+      structuredOutput: 'emulated',
+      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+    });
   }
 
   get nativeSessionId(): string | undefined {
@@ -96,7 +119,11 @@ class AmpSession implements Session {
   }
 
   get events(): AsyncIterable<ReinsEvent> {
-    return this.stream.events;
+    return this.chassis.events;
+  }
+
+  private get stream() {
+    return this.chassis.stream;
   }
 
   async start(
@@ -116,6 +143,9 @@ class AmpSession implements Session {
       ...(tap ? { tap } : {}),
     });
     this.process.onLine((line) => this.onLine(line));
+    this.process.onFault((fault) => {
+      if (fault.kind === 'oversize_line') this.warnOversize(fault.bytes);
+    });
     void this.process.exited.then(() => this.onExit());
     this.stream.emit({
       type: 'session.started',
@@ -126,27 +156,35 @@ class AmpSession implements Session {
     this.stream.emit({ type: 'session.status', status: 'idle' });
   }
 
+  private warnOversize(bytes: number): void {
+    this.stream.emit({
+      type: 'notice',
+      kind: 'warning',
+      message: `Amp wrote a ${bytes}-byte line, over Reins' limit; it was skipped.`,
+      data: { bytes },
+    });
+  }
+
   private onLine(line: string): void {
     const at = Date.now();
     let frame: unknown;
     try {
       frame = JSON.parse(line);
     } catch {
-      this.stream.emit({ type: 'passthrough', frame: line }, { at, native: { source: SOURCE, frame: line } });
+      this.chassis.activity();
+      this.stream.emit(
+        { type: 'passthrough', frame: line, reason: 'unparsable' },
+        { at, native: { source: SOURCE, frame: line } },
+      );
       return;
     }
-    const method =
-      typeof (frame as { type?: unknown })?.type === 'string' ? (frame as { type: string }).type : undefined;
+    const method = isRecord(frame) && typeof frame.type === 'string' ? frame.type : undefined;
     const native = { source: SOURCE, ...(method ? { method } : {}), frame };
-    for (const emission of translateAmpFrame(this.state, frame)) {
+    for (const emission of this.chassis.translate(native, at, () => translateAmpFrame(this.state, frame))) {
       const payload = emission.payload;
       const meta = { at, native, ...(emission.parentItemId ? { parentItemId: emission.parentItemId } : {}) };
       if (payload.type === 'turn.completed') {
-        if (this.activeTurn === undefined) continue;
-        this.stream.emit({ type: 'session.status', status: 'idle' }, meta);
-        this.stream.emit(payload, meta);
-        this.activeTurn = undefined;
-        queueMicrotask(() => this.startNextQueued());
+        this.onTerminal(payload, meta);
         continue;
       }
       if (payload.type === 'session.updated' && payload.nativeSessionId) this.native = payload.nativeSessionId;
@@ -159,77 +197,64 @@ class AmpSession implements Session {
     }
   }
 
-  private onExit(): void {
-    if (this.closing) return;
-    this.closing = true;
-    this.queue.length = 0;
-    const error = new ReinsError('process_exited', this.process.describeExit(), { harness: 'amp' });
-    this.stream.close('process_exited', error.toInfo());
+  private onTerminal(payload: PayloadOf<'turn.completed'>, meta: EmitMeta): void {
+    const turn = this.chassis.running;
+    if (this.staleTerminals > 0 || !turn) {
+      if (this.staleTerminals > 0) this.staleTerminals--;
+      this.stream.emit({ type: 'passthrough', frame: meta.native?.frame }, meta);
+      return;
+    }
+    const { type: _type, ...completion } = payload;
+    this.stream.emit({ type: 'session.status', status: 'idle' }, meta);
+    this.chassis.complete(turn, completion, meta);
   }
 
-  private startTurn(input: TurnInput, turnId: string): SendResult {
+  private onExit(): void {
+    const error = new ReinsError('process_exited', this.process.describeExit(), { harness: 'amp' });
+    this.chassis.end(this.chassis.isClosed ? 'requested' : 'process_exited', error.toInfo());
+  }
+
+  // ---- TurnHost: how a turn reaches Amp --------------------------------------------------------
+
+  planTurn(input: TurnInput): undefined {
+    if (input.images?.length) throw unsupported('Reins does not send images to Amp yet.', 'send');
+    return undefined;
+  }
+
+  beginTurn(turn: ChassisTurn): void {
     beginAmpTurn(this.state);
-    this.activeTurn = turnId;
-    this.stream.startTurn(input, { turnId });
     this.stream.emit({ type: 'session.status', status: 'running' });
     const message: AmpUserInput = {
       type: 'user',
-      message: { role: 'user', content: [{ type: 'text', text: input.text }] },
+      message: { role: 'user', content: [{ type: 'text', text: turn.prompt.text }] },
     };
     if (!this.process.writeLine(JSON.stringify(message))) {
-      const error = new ReinsError('process_exited', this.process.describeExit(), {
-        harness: 'amp',
-        operation: 'send',
-      });
-      this.stream.emit({ type: 'turn.completed', outcome: { status: 'failed', error: error.toInfo() } });
-      this.activeTurn = undefined;
-      throw error;
-    }
-    return { turnId, delivery: 'started' };
-  }
-
-  private startNextQueued(): void {
-    if (this.activeTurn !== undefined || this.closing) return;
-    const next = this.queue.shift();
-    if (!next) return;
-    try {
-      this.startTurn(next.input, next.turnId);
-    } catch {
-      // the failed terminal is on the stream
+      throw new ReinsError('process_exited', this.process.describeExit(), { harness: 'amp', operation: 'send' });
     }
   }
 
-  async send(raw: TurnInput | string, options: SendOptions = {}): Promise<SendResult> {
-    const parsed = TurnInputSchema.safeParse(typeof raw === 'string' ? { text: raw } : raw);
-    if (!parsed.success || parsed.data.text.trim() === '') {
-      throw new ReinsError('invalid_input', 'A turn needs text.', { harness: 'amp', operation: 'send' });
-    }
-    if (parsed.data.images?.length) throw unsupported('Reins does not send images to Amp yet.', 'send');
-    if (options.outputSchema ?? this.spec.outputSchema)
-      throw unsupported('Amp has no structured output in Reins.', 'send');
-    if (this.closing) throw new ReinsError('process_exited', 'This Amp session is closed.', { harness: 'amp' });
-    if (options.mode === 'steer' && options.steerFallback === 'fail' && this.activeTurn !== undefined) {
-      throw unsupported('Amp steering is not implemented; the message would be queued.', 'send');
-    }
-    const turnId = `turn_${++this.turnCounter}`;
-    if (this.activeTurn === undefined && this.queue.length === 0) return this.startTurn(parsed.data, turnId);
-    this.queue.push({ turnId, input: parsed.data });
-    return { turnId, delivery: 'queued' };
+  turnAbandoned(): void {
+    this.staleTerminals++;
   }
 
-  async interrupt(): Promise<void> {
-    if (this.activeTurn === undefined) return;
-    throw unsupported(
-      'Interrupting an Amp turn is not implemented: its stream-json interrupt form was not observed.',
-      'interrupt',
-    );
+  // ---- Session ---------------------------------------------------------------------------------
+
+  send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    return this.chassis.send(input, options);
+  }
+
+  /** Amp's stream-json interrupt form was not observed: the chassis refuses a running turn's interrupt. */
+  interrupt(): Promise<void> {
+    return this.chassis.interrupt();
   }
 
   async setModel(_model: string): Promise<SettingChange> {
+    this.chassis.assertOpen('setModel');
     throw unsupported('Switching the Amp model is not implemented.', 'setModel');
   }
 
   async setEffort(_effort: Effort): Promise<SettingChange> {
+    this.chassis.assertOpen('setEffort');
     throw unsupported('Amp has no effort setting in Reins.', 'setEffort');
   }
 
@@ -238,14 +263,9 @@ class AmpSession implements Session {
   }
 
   async close(): Promise<void> {
-    if (this.closing) {
-      await this.process?.close();
-      return;
-    }
-    this.closing = true;
-    this.queue.length = 0;
+    this.chassis.markClosing('closed by request');
     await this.process.close();
-    this.stream.close('requested');
+    this.chassis.end('requested');
   }
 }
 
@@ -302,20 +322,7 @@ class AmpHarness implements Harness {
   }
 
   async createSession(raw: SessionSpec): Promise<Session> {
-    const parsed = SessionSpecSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new ReinsError('invalid_input', `Invalid session spec: ${parsed.error.message}`, { harness: 'amp' });
-    const spec = parsed.data;
-    if (!isAbsolute(spec.cwd) || !existsSync(spec.cwd)) {
-      throw new ReinsError('invalid_input', `The session cwd ${spec.cwd} must be an existing absolute directory.`, {
-        harness: 'amp',
-      });
-    }
-    if (spec.resume) throw unsupported('Resuming an Amp thread is not implemented in Reins yet.', 'createSession');
-    if (spec.model) throw unsupported('Choosing an Amp model is not implemented in Reins yet.', 'createSession');
-    if (spec.posture === 'ask')
-      throw unsupported('Amp approvals are not surfaced by Reins; use posture "bypass".', 'createSession');
-    if (spec.outputSchema) throw unsupported('Amp has no structured output in Reins.', 'createSession');
+    const spec = acceptSessionSpec(raw, AMP_SPEC_SUPPORT, this);
     const binary = await this.binary();
     const session = new AmpSession(spec);
     await session.start(

@@ -1,16 +1,17 @@
-// Amp translation units on CONSTRUCTED frames (fixtures/constructed-turns.jsonl) that follow Amp's
+// Amp translation units on CONSTRUCTED frames (fixtures/constructed-turns.*.jsonl) that follow Amp's
 // documented Claude Code compatible stream-json; no live Amp was observed (it needs its service).
-import { readFileSync } from 'node:fs';
 import { type ReinsEvent, SessionEventStream } from '@reins/core';
-import { assertStreamInvariants } from '@reins/testkit';
+import { assertStreamInvariants, readFixtureSync } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { ampToolKind, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 
-const rows = readFileSync(new URL('./fixtures/constructed-turns.jsonl', import.meta.url), 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line))
-  .filter((row): row is { turn: number; frame: unknown } => typeof row.turn === 'number');
+const fixture = readFixtureSync(new URL('./fixtures/constructed-turns.0.0.1790142911-g7618fb.jsonl', import.meta.url));
+/** The harness frames of each turn; every "in" user line opens the next turn. */
+const turnFrames: unknown[][] = [];
+for (const { dir, frame } of fixture.frames) {
+  if (dir === 'in') turnFrames.push([]);
+  else if (dir === 'out') turnFrames.at(-1)?.push(frame);
+}
 
 function replay(turns: number[]): ReinsEvent[] {
   const events: ReinsEvent[] = [];
@@ -19,8 +20,8 @@ function replay(turns: number[]): ReinsEvent[] {
   for (const turn of turns) {
     beginAmpTurn(state);
     stream.startTurn({ text: `turn ${turn}` });
-    for (const row of rows.filter((candidate) => candidate.turn === turn)) {
-      for (const emission of translateAmpFrame(state, row.frame)) {
+    for (const frame of turnFrames[turn - 1] ?? []) {
+      for (const emission of translateAmpFrame(state, frame)) {
         if (emission.payload.type === 'turn.completed' && stream.activeTurnId === null) continue;
         stream.emit(emission.payload);
       }
@@ -79,5 +80,26 @@ describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
     expect(
       ['Bash', 'create_file', 'edit_file', 'Task', 'web_search', 'todo_write', 'mcp__x__y', 'Read'].map(ampToolKind),
     ).toEqual(['command', 'file_change', 'file_change', 'subagent', 'web_search', 'plan', 'mcp', 'other']);
+  });
+});
+
+describe('Amp late result after the next turn began', () => {
+  it("a result that arrives after Reins sent the next turn is the previous turn's, and ends nothing", () => {
+    const state = createAmpTranslateState();
+    const assistantStop = {
+      type: 'assistant',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn' },
+      parent_tool_use_id: null,
+    };
+    const result = { type: 'result', subtype: 'success', is_error: false, result: 'hi', session_id: 'T-1' };
+    beginAmpTurn(state);
+    const first = translateAmpFrame(state, assistantStop).map((e) => e.payload.type);
+    expect(first).toContain('turn.completed');
+    beginAmpTurn(state); // the next turn goes out before the late result is read
+    const late = translateAmpFrame(state, result).map((e) => e.payload.type);
+    expect(late).not.toContain('turn.completed');
+    // The new turn still ends at its own assistant stop.
+    const second = translateAmpFrame(state, { ...assistantStop, message: { ...assistantStop.message, id: 'm2' } });
+    expect(second.map((e) => e.payload.type)).toContain('turn.completed');
   });
 });

@@ -41,13 +41,24 @@ export interface AmpTranslateState {
   inner: TranslationState;
   /** The running turn already ended by the settle rule; a late `result` must not end another. */
   settled: boolean;
+  /**
+   * The previous turn ended by the settle rule and the new turn has seen no frame of its own yet: a
+   * `result` now is the previous turn's late one (Reins starts the next turn as soon as one settles,
+   * so that result can arrive after the next user message went out).
+   */
+  previousSettled: boolean;
 }
 
 export function createAmpTranslateState(): AmpTranslateState {
-  return { inner: createTranslationState({ source: 'amp.stream-json', classifyTool: ampToolKind }), settled: false };
+  return {
+    inner: createTranslationState({ source: 'amp.stream-json', classifyTool: ampToolKind }),
+    settled: false,
+    previousSettled: false,
+  };
 }
 
 export function beginAmpTurn(state: AmpTranslateState): void {
+  state.previousSettled = state.settled;
   state.settled = false;
 }
 
@@ -67,6 +78,13 @@ export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown
 export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emission[] {
   const isResult = isRecord(frame) && frame.type === 'result';
   let out = translateFrame(state.inner, frame).map(stripAssumedExitCode);
+  if (isResult && state.previousSettled) {
+    state.previousSettled = false;
+    return translateFrame(state.inner, frame)
+      .map(stripAssumedExitCode)
+      .filter((emission) => emission.payload.type !== 'turn.completed');
+  }
+  state.previousSettled = false;
   if (isResult && state.settled) {
     // The turn already ended at its assistant stop: keep what the result adds, not a second terminal.
     out = out.filter((emission) => emission.payload.type !== 'turn.completed');

@@ -12,17 +12,17 @@ class FakeHarness implements TurnHost {
   interruptEndsTurn = true;
   chassis!: SessionChassis;
 
-  begin(turn: ChassisTurn): void {
+  beginTurn(turn: ChassisTurn): void {
     this.begun.push(turn);
   }
-  async interrupt(turn: ChassisTurn): Promise<void> {
+  async interruptTurn(turn: ChassisTurn): Promise<void> {
     this.interrupted.push(turn.turnId);
     if (this.interruptEndsTurn) this.chassis.complete(turn, { outcome: { status: 'cancelled' } });
   }
-  async steer(): Promise<boolean> {
+  async steerTurn(): Promise<boolean> {
     return this.steerAccepted;
   }
-  abandoned(turn: ChassisTurn): void {
+  turnAbandoned(turn: ChassisTurn): void {
     this.abandonedTurns.push(turn.turnId);
   }
   /** The harness's own terminal for the running turn. */
@@ -192,7 +192,7 @@ describe('SessionChassis', () => {
   it('a failing begin ends that turn failed and the next queued turn still runs', async () => {
     const { harness, chassis, events } = setup();
     let fail = true;
-    harness.begin = (turn) => {
+    harness.beginTurn = (turn) => {
       harness.begun.push(turn);
       if (fail) {
         fail = false;

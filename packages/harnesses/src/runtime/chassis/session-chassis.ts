@@ -3,7 +3,7 @@
 // semantics (the running turn AND every queued turn end cancelled, each with its one terminal), the
 // stall watchdog, structured output acceptance (native or emulated), the guarded translation of
 // native frames, and the one closed-session error. An adapter keeps only what is truly its own: how
-// a turn reaches its harness (`TurnHost.begin`), how it is stopped or steered, and its translation.
+// a turn reaches its harness (`TurnHost.beginTurn`), how it is stopped or steered, and its translation.
 import {
   acceptStructuredOutput,
   type EmitMeta,
@@ -33,7 +33,7 @@ export interface ChassisTurn<Plan = undefined> {
   readonly options: SendOptions;
   /** The output schema this turn must satisfy (the turn's own, else the session's). */
   readonly outputSchema: JsonSchema | undefined;
-  /** The adapter's own per-turn data, made at send time by `TurnHost.plan`. */
+  /** The adapter's own per-turn data, made at send time by `TurnHost.planTurn`. */
   readonly plan: Plan;
 }
 
@@ -42,21 +42,21 @@ export interface TurnHost<Plan = undefined> {
    * Per-turn data made at send time, before anything is queued (e.g. a strict schema plan). Throw a
    * ReinsError to refuse the send.
    */
-  plan?(input: TurnInput, options: SendOptions): Plan | Promise<Plan>;
+  planTurn?(input: TurnInput, options: SendOptions): Plan | Promise<Plan>;
   /**
    * Delivers the turn to the harness; `turn.started` and the `user_message` item are out already.
    * A rejection ends the turn failed with that error.
    */
-  begin(turn: ChassisTurn<Plan>): Promise<void> | void;
+  beginTurn(turn: ChassisTurn<Plan>): Promise<void> | void;
   /** Asks the harness to stop the running turn; its own terminal usually follows. Absent: not possible. */
-  interrupt?(turn: ChassisTurn<Plan>): Promise<void>;
+  interruptTurn?(turn: ChassisTurn<Plan>): Promise<void>;
   /** Adds input to the running turn natively; false when the harness did not take it (then it is queued). */
-  steer?(turn: ChassisTurn<Plan>, input: TurnInput): Promise<boolean>;
+  steerTurn?(turn: ChassisTurn<Plan>, input: TurnInput): Promise<boolean>;
   /**
    * The chassis ended this turn itself (stalled, or no terminal within the interrupt grace): the
    * harness's own terminal for it may still arrive and must not end a later turn.
    */
-  abandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void;
+  turnAbandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void;
 }
 
 export interface ChassisOptions {
@@ -175,7 +175,7 @@ export class SessionChassis<Plan = undefined> {
           { harness: this.options.harness, operation: 'send' },
         );
       }
-      if (this.host.steer && (await this.host.steer(running, input))) {
+      if (this.host.steerTurn && (await this.host.steerTurn(running, input))) {
         this.emitSteeredMessage(running, input, options);
         return { turnId: running.turnId, delivery: 'steered' };
       }
@@ -188,7 +188,7 @@ export class SessionChassis<Plan = undefined> {
       }
     }
     const outputSchema = options.outputSchema ?? this.options.outputSchema;
-    const plan = (this.host.plan ? await this.host.plan(input, options) : undefined) as Plan;
+    const plan = (this.host.planTurn ? await this.host.planTurn(input, options) : undefined) as Plan;
     this.assertOpen('send');
     const turn: ChassisTurn<Plan> = {
       turnId: `turn_${++this.turnCounter}`,
@@ -219,7 +219,7 @@ export class SessionChassis<Plan = undefined> {
     if (this.options.userMessage !== 'harness') this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input);
     this.armStallWatchdog();
     try {
-      await this.host.begin(turn);
+      await this.host.beginTurn(turn);
     } catch (error) {
       if (this.current !== turn) return;
       const info = ReinsError.from(error, 'protocol_error', { harness: this.options.harness, operation: 'send' });
@@ -311,7 +311,7 @@ export class SessionChassis<Plan = undefined> {
   async interrupt(): Promise<void> {
     const running = this.current;
     if (!running && this.queue.length === 0) return;
-    if (running && !this.host.interrupt) {
+    if (running && !this.host.interruptTurn) {
       throw new ReinsError(
         'unsupported_capability',
         `Reins cannot interrupt a ${this.options.displayName} turn: the harness offers no way to stop one.`,
@@ -328,11 +328,11 @@ export class SessionChassis<Plan = undefined> {
     this.graceTimer ??= setTimeout(() => {
       this.graceTimer = undefined;
       if (this.current !== running) return;
-      this.host.abandoned?.(running, 'interrupt_grace');
+      this.host.turnAbandoned?.(running, 'interrupt_grace');
       this.complete(running, { outcome: { status: 'cancelled' } });
     }, this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS);
     try {
-      await (this.host.interrupt as NonNullable<TurnHost<Plan>['interrupt']>)(running);
+      await (this.host.interruptTurn as NonNullable<TurnHost<Plan>['interruptTurn']>)(running);
     } catch (error) {
       // The turn may have ended between our check and the harness's answer: then there is nothing to stop.
       if (this.current === running) throw error;
@@ -422,7 +422,7 @@ export class SessionChassis<Plan = undefined> {
       }
       this.stallTimer = undefined;
       const seconds = Math.round(timeout / 1000);
-      this.host.abandoned?.(turn, 'stalled');
+      this.host.turnAbandoned?.(turn, 'stalled');
       this.complete(turn, {
         outcome: {
           status: 'failed',
@@ -433,7 +433,7 @@ export class SessionChassis<Plan = undefined> {
           },
         },
       });
-      void this.host.interrupt?.(turn).catch(() => {});
+      void this.host.interruptTurn?.(turn).catch(() => {});
     };
     if (this.stallTimer) clearTimeout(this.stallTimer);
     this.stallTimer = setTimeout(check, timeout);
