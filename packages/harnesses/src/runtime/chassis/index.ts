@@ -1,4 +1,12 @@
 // The session chassis every adapter composes: turns, guards, watchdog, honest settings.
+
+export {
+  type ProviderFailure,
+  providerError,
+  providerFailureOf,
+  providerKindOf,
+  statusIn,
+} from './provider-failure.js';
 export {
   type ChassisOptions,
   type ChassisTurn,
