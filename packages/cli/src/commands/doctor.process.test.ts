@@ -24,9 +24,12 @@ async function fake(path: string, script: string): Promise<void> {
   await chmod(path, 0o755);
 }
 
-function runDoctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function runDoctor(
+  args: string[],
+  withEnv: Record<string, string> = env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'doctor', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, 'doctor', ...args], { env: withEnv, timeout: 20_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -172,5 +175,69 @@ describe('reins doctor --json', () => {
     const { code, stderr } = await runDoctor(['nope']);
     expect(code).toBe(2);
     expect(stderr).toContain('Unknown harness "nope"');
+  });
+});
+
+describe('reins doctor with binaries that fail their version probe', () => {
+  // Every harness's executable name, each a stub that cannot run: what Amp's npm package installs when its
+  // platform binary is missing ("Amp native binary not installed", exit 1).
+  const NAMES = {
+    'claude-code': 'claude',
+    codex: 'codex',
+    gemini: 'gemini',
+    'qwen-code': 'qwen',
+    copilot: 'copilot',
+    opencode: 'opencode',
+    'claude-agent-acp': 'claude-agent-acp',
+    'codex-acp': 'codex-acp',
+    hermes: 'hermes',
+    pi: 'pi',
+    openclaw: 'openclaw',
+    amp: 'amp',
+  } as const;
+  let stubRoot: string;
+  let stubEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    stubRoot = await mkdtemp(join(tmpdir(), 'reins-doctor-stubs-'));
+    const bin = join(stubRoot, 'bin');
+    for (const name of Object.values(NAMES)) {
+      await fake(join(bin, name), `echo "${name} native binary not installed" >&2; exit 1`);
+    }
+    await mkdir(join(stubRoot, 'home'));
+    stubEnv = {
+      PATH: bin,
+      HOME: join(stubRoot, 'home'),
+      REINS_HOME: join(stubRoot, 'reins'),
+      npm_config_prefix: join(stubRoot, 'npm-prefix'),
+    };
+  });
+  afterAll(async () => {
+    if (stubRoot) await rm(stubRoot, { recursive: true, force: true });
+  });
+
+  it('reports every one found but unhealthy, with the probe message and what to run', async () => {
+    const { code, stdout, stderr } = await runDoctor(['--json'], stubEnv);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const byId = Object.fromEntries((JSON.parse(stdout) as DoctorReport).harnesses.map((h) => [h.id, h]));
+    for (const [id, name] of Object.entries(NAMES)) {
+      const path = join(stubRoot, 'bin', name);
+      expect(byId[id]?.discovery, id).toMatchObject({ found: true, binary: { path, source: 'path' } });
+      expect(byId[id]?.health, id).toMatchObject({ status: 'unhealthy', binary: { path } });
+      // codex-acp has no --version: its own probe (ACP initialize) fails in its own words.
+      if (id !== 'codex-acp') {
+        expect(byId[id]?.health.message, id).toContain(`exited with code 1: ${name} native binary not installed`);
+        expect(byId[id]?.health.fix, id).toContain(`${path} --version`);
+      }
+    }
+  });
+
+  it('the table says why, per harness', async () => {
+    const { stdout } = await runDoctor(['amp', 'pi', 'openclaw'], stubEnv);
+    expect(stdout).toMatch(/^amp\s+yes\s+unhealthy\s+-\s+PATH\s/m);
+    expect(stdout).toMatch(/^amp: unhealthy: .*exited with code 1: amp native binary not installed$/m);
+    expect(stdout).toMatch(/^pi: unhealthy: .*pi native binary not installed$/m);
+    expect(stdout).toMatch(/^openclaw: unhealthy: .*openclaw native binary not installed$/m);
   });
 });

@@ -25,6 +25,7 @@ import {
   SessionSpecSchema,
   type SessionSummary,
 } from '@reins/core';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import type { AcpPreset } from './preset.js';
@@ -207,6 +208,8 @@ export class AcpHarness implements Harness {
     if (!discovery.found) {
       return { status: 'not_installed', message: discovery.hint, fix: `Install ${this.displayName} or set its path.` };
     }
+    const unanswered = failedProbeHealth(discovery.binary);
+    if (unanswered) return unanswered;
     try {
       const methods = await this.probe(process.cwd(), async (connection) => connection.authMethods);
       return {

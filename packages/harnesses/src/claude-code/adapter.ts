@@ -38,6 +38,7 @@ import {
   TurnInputSchema,
 } from '@reins/core';
 import { defaultClassifyTool, type TranslationState } from '../protocols/stream-json/index.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import {
   capabilitiesFor,
   fingerprintBinary,
@@ -772,6 +773,8 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
     async health(): Promise<Health> {
       const found = await discover();
       if (!found.found) return { status: 'not_installed', message: 'Claude Code is not installed.', fix: found.hint };
+      const unanswered = failedProbeHealth(found.binary);
+      if (unanswered) return unanswered;
       try {
         const status = await authStatus(found.binary);
         if (status.loggedIn) {

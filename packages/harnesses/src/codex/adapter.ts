@@ -36,6 +36,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
@@ -822,6 +823,8 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
         return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g @openai/codex' };
       }
       const binary = discovery.binary;
+      const unanswered = failedProbeHealth(binary);
+      if (unanswered) return unanswered;
       try {
         // account/read says whether Codex needs an OpenAI login for its configured provider; Reins never
         // looks at credential files itself.

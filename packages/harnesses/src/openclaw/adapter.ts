@@ -43,6 +43,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { type BinarySpec, fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
@@ -456,7 +457,9 @@ class OpenClawHarness implements Harness {
     if (!discovery.found && !this.endpoint()) {
       return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g openclaw' };
     }
-    return { status: 'ready', ...(discovery.found ? { binary: discovery.binary } : {}) };
+    // With a gateway to connect to, the local binary is not what sessions use.
+    const unanswered = discovery.found && !this.endpoint() ? failedProbeHealth(discovery.binary) : undefined;
+    return unanswered ?? { status: 'ready', ...(discovery.found ? { binary: discovery.binary } : {}) };
   }
 
   async capabilities(): Promise<CapabilityMatrix> {

@@ -47,6 +47,7 @@ import {
 } from '@reins/core';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
@@ -562,7 +563,7 @@ class PiHarness implements Harness {
     if (!discovery.found)
       return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g @mariozechner/pi-coding-agent' };
     // Pi authenticates per provider at the first prompt; there is no status command to ask first.
-    return { status: 'ready', binary: discovery.binary };
+    return failedProbeHealth(discovery.binary) ?? { status: 'ready', binary: discovery.binary };
   }
 
   async capabilities(): Promise<CapabilityMatrix> {

@@ -14,11 +14,13 @@
 //   }
 //
 // `harnessHealth` settles the discovery part itself (not installed, or the version probe failed -> unhealthy
-// with the probe's error) and only then runs the auth probe, under a deadline: an auth probe that hangs or
+// with the probe's error: `failedProbeHealth`, which an adapter that writes its own health() calls right
+// after its binary is found) and only then runs the auth probe, under a deadline: an auth probe that hangs or
 // throws makes the harness unhealthy with that reason, never a hung `reins doctor`. A probe that throws a
 // ReinsError with code auth_required becomes auth_required (its message; `fix` from `data.fix` when given).
 import type { DiscoveredBinary, Discovery, Health } from '@reins/core';
 import { assertNever, ReinsError } from '@reins/core';
+import { versionProbeFailure } from './discovery.js';
 
 /** What an adapter's auth probe concluded; `harnessHealth` adds the binary. */
 export type AuthCheck =
@@ -37,18 +39,24 @@ export function authRequired(message: string, fix: string, authMethods?: string[
   return { status: 'auth_required', message, fix, ...(authMethods ? { authMethods } : {}) };
 }
 
+/**
+ * Unhealthy, with the probe's message, when this binary did not answer its version probe (a missing
+ * platform binary, a broken install: Amp's npm stub prints "Amp native binary not installed" and exits 1);
+ * undefined when it answered. Every adapter's health() asks this before its own checks.
+ */
+export function failedProbeHealth(binary: DiscoveredBinary, probeError?: string): Health | undefined {
+  const failure = versionProbeFailure(binary) ?? (probeError ? { message: probeError } : undefined);
+  if (!failure) return undefined;
+  const fix = failure.command
+    ? `Run \`${failure.command}\` to see why it fails, or reinstall it.`
+    : `Check that ${binary.path} runs, or reinstall it.`;
+  return { status: 'unhealthy', binary, message: failure.message, fix };
+}
+
 /** The discovery half of health: not_installed, unhealthy (probe failed), or ready as far as discovery knows. */
 export function healthFromDiscovery(discovery: Discovery & { probeError?: string }): Health {
   if (!discovery.found) return { status: 'not_installed', message: discovery.hint, fix: discovery.hint };
-  if (discovery.probeError) {
-    return {
-      status: 'unhealthy',
-      binary: discovery.binary,
-      message: discovery.probeError,
-      fix: `Check that ${discovery.binary.path} runs (\`${discovery.binary.path} --version\`), or reinstall it.`,
-    };
-  }
-  return { status: 'ready', binary: discovery.binary };
+  return failedProbeHealth(discovery.binary, discovery.probeError) ?? { status: 'ready', binary: discovery.binary };
 }
 
 export interface HarnessHealthOptions {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from './child-process.js';
-import { type BinarySpec, discoverBinary } from './discovery.js';
-import { harnessHealth } from './discovery-health.js';
+import { type BinarySpec, discoverBinary, fingerprintBinary, locateBinary, versionProbeFailure } from './discovery.js';
+import { failedProbeHealth, harnessHealth } from './discovery-health.js';
 import { runProbe } from './discovery-probe.js';
 
 const SPEC: BinarySpec = { id: 'hermes', names: ['reins-fake-hermes'] };
@@ -86,6 +86,42 @@ describe('version probes of real executables', () => {
     await executable(join(root, 'reins-fake-hermes'), 'echo "libfoo.so: cannot open shared object" >&2; exit 127');
     const result = await discoverBinary(SPEC, { env: { HOME: root, PATH: `${root}:/usr/bin:/bin` }, home: root });
     expect(result.probeError).toMatch(/exited with code 127: libfoo\.so: cannot open shared object/);
+  });
+});
+
+describe('a binary that fails its version probe is unhealthy, however it was found', () => {
+  // Amp's npm stub without its platform package (@ampcode/cli, seen 2026-12): found, but it cannot run.
+  const STUB = 'echo "Amp native binary not installed" >&2; exit 1';
+
+  it('locateBinary (session start, and the discover() of most adapters) remembers the failure', async () => {
+    await executable(join(root, 'reins-fake-hermes'), STUB);
+    const binary = await locateBinary(SPEC, { HOME: root, PATH: `${root}:/usr/bin:/bin` }, { home: root });
+    expect(binary.path).toBe(join(root, 'reins-fake-hermes'));
+    expect(binary.version).toBeUndefined();
+    expect(versionProbeFailure(binary)?.message).toMatch(/exited with code 1: Amp native binary not installed/);
+    expect(failedProbeHealth(binary)).toEqual({
+      status: 'unhealthy',
+      binary,
+      message: expect.stringContaining('Amp native binary not installed'),
+      fix: `Run \`${join(root, 'reins-fake-hermes')} --version\` to see why it fails, or reinstall it.`,
+    });
+  });
+
+  it('fingerprintBinary (an explicit binaryPath) remembers it too; a binary that answers has none', async () => {
+    const broken = join(root, 'broken');
+    const working = join(root, 'working');
+    await executable(broken, STUB);
+    await executable(working, 'echo "hermes 1.4.2"');
+    const env = { HOME: root, PATH: '/usr/bin:/bin' };
+    const failed = await fingerprintBinary(broken, SPEC, 'explicit', env);
+    expect(failedProbeHealth(failed)).toMatchObject({
+      status: 'unhealthy',
+      message: expect.stringContaining('Amp native binary not installed'),
+    });
+    const answered = await fingerprintBinary(working, SPEC, 'explicit', env);
+    expect(answered.version).toBe('1.4.2');
+    expect(versionProbeFailure(answered)).toBeUndefined();
+    expect(failedProbeHealth(answered)).toBeUndefined();
   });
 });
 

@@ -8,7 +8,8 @@
 //      aliases named like the harness are ignored) and the known install folders (discovery-locations.ts);
 //   4. copies bundled in other apps (Codex inside ChatGPT.app), after every user-installed candidate.
 // Candidates of one stage are probed in parallel. If none answers, the first one is reported with its
-// probe error (health: unhealthy). REINS_DISABLE_HARNESS=1 turns discovery off (hermetic tests).
+// probe error (health: unhealthy, whichever of discoverBinary, locateBinary or fingerprintBinary handed the
+// binary out: versionProbeFailure). REINS_DISABLE_HARNESS=1 turns discovery off (hermetic tests).
 //
 // Adapters call `discoverBinary(spec, { env, explicitPath })` from `Harness.discover()` and hand the result
 // to `harnessHealth` (discovery-health.ts); `locateBinary` is the throwing form for session start.
@@ -162,8 +163,33 @@ export async function fingerprintBinary(
       operation: 'discover',
     });
   }
-  const [sha256, version] = await Promise.all([cachedSha256(path), probeVersion(path, spec, env)]);
-  return { path, sha256, source, ...(version ? { version } : {}) };
+  const [sha256, probe] = await Promise.all([cachedSha256(path), runVersionProbe(path, spec, env, 10_000)]);
+  const binary: DiscoveredBinary = { path, sha256, source, ...(probe.version ? { version: probe.version } : {}) };
+  if (!probe.answered) recordProbeFailure(binary, spec, probe.error);
+  return binary;
+}
+
+/** Why a binary discovery handed out did not answer its version probe, and what to run to see it. */
+export interface ProbeFailure {
+  message: string;
+  /** The probe's command line, when it is one a user can run by hand. */
+  command?: string;
+}
+
+// A binary whose version probe failed is still handed out (a session may yet start it), and remembered here
+// so that every harness's health() reports it unhealthy with the probe's message (discovery-health.ts).
+const probeFailures = new WeakMap<DiscoveredBinary, ProbeFailure>();
+
+function recordProbeFailure(binary: DiscoveredBinary, spec: BinarySpec, error: string | undefined): void {
+  probeFailures.set(binary, {
+    message: error ?? 'the version probe did not answer',
+    ...(spec.versionProbe ? {} : { command: `${binary.path} ${(spec.versionArgs ?? ['--version']).join(' ')}` }),
+  });
+}
+
+/** Set when `binary` (from discoverBinary, locateBinary or fingerprintBinary) did not answer its version probe. */
+export function versionProbeFailure(binary: DiscoveredBinary): ProbeFailure | undefined {
+  return probeFailures.get(binary);
 }
 
 /** A file discovery looked at, and what its probe said. */
@@ -368,9 +394,11 @@ async function settle(
   }
   const first = reports[0];
   if (first && !missing.has(first)) {
+    const binary = await toBinary(first, tools.fs);
+    recordProbeFailure(binary, spec, first.error);
     return {
       found: true,
-      binary: await toBinary(first, tools.fs),
+      binary,
       candidates: reports,
       probeError: first.error ?? 'the version probe did not answer',
     };
