@@ -39,6 +39,7 @@ import {
 } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { AMP_BINARY } from './discovery.js';
@@ -309,7 +310,7 @@ class AmpHarness implements Harness {
     if (!discovery.found)
       return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g @ampcode/cli' };
     // Amp logs in against its service; there is no offline status command to ask first.
-    return { status: 'ready', binary: discovery.binary };
+    return failedProbeHealth(discovery.binary) ?? { status: 'ready', binary: discovery.binary };
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
