@@ -1,4 +1,4 @@
-// Three test tiers (DESIGN.md section 4): pure units, process-level against fake harnesses,
+// Three test tiers (docs/architecture/contract.md, "Test tiers"): pure units, process-level against fake harnesses,
 // and the real pinned CLIs inside a loopback-only network namespace.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';

@@ -1,4 +1,4 @@
-// Capabilities (BINDING keys) with three layers of evidence: the adapter implements the mapping,
+// Capabilities (public keys, docs/architecture/contract.md) with three layers of evidence: the adapter implements the mapping,
 // the installed harness advertises it, a live check on THIS binary observed it. Only a passing
 // check for the same fingerprint turns `observed` on; a new binary starts with nothing observed.
 import { z } from 'zod';

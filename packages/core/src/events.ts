@@ -1,4 +1,4 @@
-// The normalized event protocol (BINDING): one envelope, one payload per type.
+// The normalized event protocol (public, docs/architecture/contract.md): one envelope, one payload per type.
 // Payload fields sit beside the envelope fields, so `event.type` narrows everything.
 import { z } from 'zod';
 import type { Assert, Equals } from './assert.js';

@@ -1,4 +1,4 @@
-// The BINDING harness ids. `acp` is any other Agent Client Protocol command.
+// The public harness ids (docs/architecture/contract.md). `acp` is any other Agent Client Protocol command.
 import { z } from 'zod';
 
 export const HARNESS_IDS = [

@@ -1,4 +1,4 @@
-// Item kinds (BINDING): the units a turn is made of. An item is announced by `item.started`,
+// Item kinds (public, docs/architecture/contract.md): the units a turn is made of. An item is announced by `item.started`,
 // previewed by `item.delta`, and settled by `item.completed`, whose item is the truth.
 import { z } from 'zod';
 import type { Assert, Equals } from './assert.js';

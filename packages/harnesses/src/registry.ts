@@ -1,4 +1,4 @@
-// Every harness Reins knows, by BINDING id, loaded on demand so `reins run -H codex` does not
+// Every harness Reins knows, by public id, loaded on demand so `reins run -H codex` does not
 // load the Claude SDK. An id with no adapter yet is known but not available.
 import { HARNESS_IDS, type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import type { HarnessOptions } from './runtime/options.js';
@@ -46,7 +46,7 @@ export function registerHarness(id: HarnessId, loader: Loader): void {
   LOADERS[id] = loader;
 }
 
-/** Ids with an adapter in this build, in the BINDING order. */
+/** Ids with an adapter in this build, in the order of core HARNESS_IDS. */
 export function availableHarnessIds(): HarnessId[] {
   return HARNESS_IDS.filter((id) => LOADERS[id] !== undefined);
 }

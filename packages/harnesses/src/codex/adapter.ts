@@ -87,7 +87,7 @@ const DEFAULT_PERMISSION_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_INTERRUPT_GRACE_MS = 5_000;
 const CLIENT_INFO = { name: 'reins', title: 'Reins', version: '0.1.0' };
 
-/** What this adapter maps (DESIGN.md principle 5: the first of three layers). */
+/** What this adapter maps (docs/architecture/contract.md principle 5: the first of three layers). */
 export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
   resume: true,
   fork: false,

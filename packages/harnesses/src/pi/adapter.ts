@@ -81,7 +81,7 @@ export interface PiHarnessOptions extends HarnessOptions {
 const SOURCE = 'pi.rpc';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** What this adapter maps (DESIGN.md capabilities); observed comes from evidence only. */
+/** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
 export const PI_IMPLEMENTED: ImplementedCapabilities = {
   resume: 'restart', // a new process with --session <file>
   interrupt: true,

@@ -1,4 +1,4 @@
-// The conformance suite: one list of named behaviours (DESIGN.md section 4) that any harness must
+// The conformance suite: one list of named behaviours (docs/architecture/contract.md, "Test tiers") that any harness must
 // show through the public Session API, driven by the scripted model server. Each behaviour throws
 // with a reason when it fails and returns the capabilities it demonstrated (evidence).
 import {

@@ -1,4 +1,4 @@
-// The stream rules every adapter must keep, checked on any recorded event log (DESIGN.md 1 and 4):
+// The stream rules every adapter must keep, checked on any recorded event log (docs/architecture/contract.md: principles, turn rules):
 // seq from 1 with no gaps, one session and harness throughout, exactly one turn.completed per
 // turn.started (never a terminal for a turn that did not start, never a turn started twice), no turn
 // events after the terminal, every started item completed once and before its turn ends, item ids

@@ -1,4 +1,4 @@
-// Scripted model server (DESIGN.md section 5): one loopback HTTP server speaking the Anthropic Messages,
+// Scripted model server (docs/architecture/contract.md, and README.md beside this file): one loopback HTTP server speaking the Anthropic Messages,
 // OpenAI Responses, OpenAI Chat Completions and Gemini APIs, driven by a readable reply builder.
 export type { AuxiliaryRecognizer, AuxiliaryRequest } from './auxiliary.js';
 export { defaultAuxiliaryRecognizers, defaultReply, valueForSchema } from './auxiliary.js';
