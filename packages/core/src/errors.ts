@@ -1,4 +1,4 @@
-// The one error class of Reins: a stable code (BINDING), structured fields, and an `isInstance`
+// The one error class of Reins: a stable code (public, docs/architecture/contract.md), structured fields, and an `isInstance`
 // check that still works when two copies of @reins/core are loaded (a marker symbol, not instanceof).
 import { z } from 'zod';
 import type { Assert, Equals } from './assert.js';
@@ -98,7 +98,7 @@ export class ReinsError extends Error {
   }
 }
 
-/** `unsupported_model` messages must contain these words (BINDING). */
+/** `unsupported_model` messages must contain these words (public). */
 export function unsupportedModelError(model: string, detail?: string, options: ReinsErrorOptions = {}): ReinsError {
   const suffix = detail ? `: ${detail}` : '';
   return new ReinsError('unsupported_model', `unsupported model "${model}"${suffix}`, {

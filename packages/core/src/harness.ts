@@ -1,4 +1,4 @@
-// The Harness and Session interfaces (BINDING): what every adapter implements and every consumer uses.
+// The Harness and Session interfaces (public, docs/architecture/contract.md): what every adapter implements and every consumer uses.
 import type { BinaryFingerprint, CapabilityMatrix } from './capabilities.js';
 import type { PermissionDecision, ReinsEvent } from './events.js';
 import type { HarnessId } from './harness-ids.js';
