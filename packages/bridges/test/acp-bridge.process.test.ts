@@ -18,7 +18,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
 const fixture = (name: string) =>
-  fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.jsonl`, import.meta.url));
+  fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 /** The Codex thread id in the recorded transcripts. */
 const THREAD_ID = '01a22b18-53ed-76d1-97a1-d4d77e83ab03';
 

@@ -20,7 +20,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
 const fixture = (name: string) =>
-  fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.jsonl`, import.meta.url));
+  fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.2.1.197.jsonl`, import.meta.url));
 
 let workdir: string;
 let launcher: string;

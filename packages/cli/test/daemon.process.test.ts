@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import { type RunningCli, runCli, startCli } from './cli.js';
 
 const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
-const TRANSCRIPT = fileURLToPath(new URL('../../harnesses/src/codex/fixtures/text-turn.jsonl', import.meta.url));
+const TRANSCRIPT = fileURLToPath(new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url));
 
 interface Proc {
   pid: number;

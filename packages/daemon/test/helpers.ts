@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 
 export const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
 export const codexTranscript = (name: string) =>
-  fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.jsonl`, import.meta.url));
+  fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
 /** Codex options for the fake: the same object goes to a local adapter or over the wire. */
 export function fakeCodexOptions(transcript: string, knobs: Record<string, string> = {}): WireHarnessOptions {

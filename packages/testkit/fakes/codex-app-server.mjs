@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A fake `codex app-server` for process-level tests: it speaks the real wire (newline-delimited
 // JSON-RPC without a "jsonrpc" member) by replaying a transcript recorded from the real CLI with the
-// testkit's fixture recorder (first line: header with the Codex version; then {dir, t, frame} lines).
+// testkit's fixture recorder (a reins/v1 fixture: header with the Codex version; then {dir, t, frame} lines).
 //
 // Replay: each message the client sends (a request, a notification, or its answer to one of our
 // requests) is matched to the next recorded client message of the same kind (same method, or an
@@ -29,7 +29,7 @@ const lines = transcriptPath
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line))
   : [];
-const header = lines[0]?.fixture ? lines.shift() : undefined;
+const header = lines[0]?.format === 'reins/v1' ? lines.shift() : undefined;
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`codex-cli ${header?.version ?? '0.0.0-fake'}\n`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A fake `pi --mode rpc` for process-level tests: it speaks Pi's JSONL RPC on stdin/stdout by replaying
-// a transcript recorded from the real Pi (a fixture: one {direction, frame} per line after a version header).
+// a transcript recorded from the real Pi (a reins/v1 fixture: one {dir, frame} per line after its header).
 //
 // Each command read on stdin is matched to the next recorded command of the same type; the recorded stdout
 // frames that follow it (up to the next recorded command) are written out. Response ids are rewritten from the
@@ -29,7 +29,7 @@ const entries = readFileSync(transcriptPath, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line))
-  .filter((entry) => entry.direction === 'in' || entry.direction === 'out');
+  .filter((entry) => entry.dir === 'in' || entry.dir === 'out');
 
 const exitAfter = process.env.FAKE_PI_EXIT_AFTER ? Number(process.env.FAKE_PI_EXIT_AFTER) : undefined;
 const garbage = process.env.FAKE_PI_GARBAGE;
@@ -49,7 +49,7 @@ function write(frame) {
 function handle(command) {
   if (command.type === ignore) return;
   let index = cursor;
-  while (index < entries.length && !(entries[index].direction === 'in' && entries[index].frame.type === command.type)) {
+  while (index < entries.length && !(entries[index].dir === 'in' && entries[index].frame.type === command.type)) {
     index++;
   }
   if (index >= entries.length) {
@@ -60,7 +60,7 @@ function handle(command) {
   if (typeof recorded.id === 'string') liveIds.set(recorded.id, command.id);
   cursor = index + 1;
   let written = 0;
-  while (cursor < entries.length && entries[cursor].direction === 'out') {
+  while (cursor < entries.length && entries[cursor].dir === 'out') {
     const frame = entries[cursor].frame;
     cursor++;
     write(frame);

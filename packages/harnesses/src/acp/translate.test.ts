@@ -27,7 +27,10 @@ import {
 import type { PromptResponse, SessionUpdate } from './wire.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const load = (name: string) => readFixture(`${FIXTURES}${name}.jsonl`);
+/** Pinned agent versions of the recorded fixtures (fixtures/<agent>/<behaviour>.<version>.jsonl). */
+const VERSIONS: Record<string, string> = { 'claude-agent-acp': '0.23.1', gemini: '0.61.0' };
+const load = (agent: string, behaviour: string) =>
+  readFixture(`${FIXTURES}${agent}/${behaviour}.${VERSIONS[agent]}.jsonl`);
 
 interface Replayed {
   /** Payloads per turn (index 0 = outside any turn: setup and history replay). */
@@ -88,7 +91,9 @@ const completedItems = (payloads: EventPayload[]): Item[] =>
 const started = (payloads: EventPayload[]) => payloads.filter((payload) => payload.type === 'item.started');
 
 describe('recorded fixtures', () => {
-  const names = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'));
+  const names = (readdirSync(FIXTURES, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort();
 
   it.each(names)(
     '%s: every item that starts completes once, and the header names the agent and version',
@@ -112,7 +117,7 @@ describe('recorded fixtures', () => {
 
 describe('claude-agent-acp 0.23.1 frames', () => {
   it('text turn: one reasoning and one message item, deltas that add up, usage with provider cost', async () => {
-    const { turns, outcomes } = replay(await load('claude-agent-acp-text-turn'));
+    const { turns, outcomes } = replay(await load('claude-agent-acp', 'text-turn'));
     const turn = turns[1] as EventPayload[];
     const items = completedItems(turn);
     expect(items.map((item) => item.kind)).toEqual(['reasoning', 'agent_message']);
@@ -127,7 +132,7 @@ describe('claude-agent-acp 0.23.1 frames', () => {
   });
 
   it('shell turn: empty rawInput on tool_call, input from the update, one item, name from _meta', async () => {
-    const { turns } = replay(await load('claude-agent-acp-shell-tool-turn'));
+    const { turns } = replay(await load('claude-agent-acp', 'shell-tool-turn'));
     const turn = turns[1] as EventPayload[];
     const tool = completedItems(turn).find((item): item is ToolCallItem => item.kind === 'tool_call');
     expect(started(turn).filter((p) => p.type === 'item.started' && p.item.kind === 'tool_call')).toHaveLength(1);
@@ -140,7 +145,7 @@ describe('claude-agent-acp 0.23.1 frames', () => {
   });
 
   it('file write: an edit tool is a file_change, the completing update without title keeps the name', async () => {
-    const { turns } = replay(await load('claude-agent-acp-file-write-turn'));
+    const { turns } = replay(await load('claude-agent-acp', 'file-write-turn'));
     const tool = completedItems(turns[1] as EventPayload[]).find(
       (item): item is ToolCallItem => item.kind === 'tool_call',
     );
@@ -152,7 +157,7 @@ describe('claude-agent-acp 0.23.1 frames', () => {
   });
 
   it('load replays history outside a turn: user messages marked replay, nothing opens a turn', async () => {
-    const { turns } = replay(await load('claude-agent-acp-resume-in-a-new-process-2'));
+    const { turns } = replay(await load('claude-agent-acp', 'resume-in-a-new-process-2'));
     expect(turns[0]?.some((p) => p.type === 'item.started' && p.item.kind === 'user_message')).toBe(true);
     const history = completedItems(turns[0] as EventPayload[]);
     expect(history.map((item) => item.kind)).toEqual(['user_message', 'agent_message']);
@@ -162,9 +167,7 @@ describe('claude-agent-acp 0.23.1 frames', () => {
   });
 
   it('cancel: the cancelled turn ends cancelled and the next turn carries its own answer after the reopen', async () => {
-    const { turns, outcomes } = replay(
-      await load('claude-agent-acp-cancel-mid-turn-and-the-next-turn-gets-its-own-answer'),
-    );
+    const { turns, outcomes } = replay(await load('claude-agent-acp', 'cancel-mid-turn'));
     expect(outcomes).toEqual(['cancelled', 'completed']);
     const second = completedItems(turns[2] as EventPayload[]).filter((item) => item.kind === 'agent_message');
     expect(second.map((item) => (item.kind === 'agent_message' ? item.text : ''))).toEqual([
@@ -175,7 +178,7 @@ describe('claude-agent-acp 0.23.1 frames', () => {
 
 describe('gemini 0.61.0 frames', () => {
   it('shell: no tool_call, a permission request then tool_call_update make one command item', async () => {
-    const { turns } = replay(await load('gemini-shell-tool-turn'), geminiPreset.quirks.translate);
+    const { turns } = replay(await load('gemini', 'shell-tool-turn'), geminiPreset.quirks.translate);
     const turn = turns[1] as EventPayload[];
     const tools = completedItems(turn).filter((item): item is ToolCallItem => item.kind === 'tool_call');
     expect(tools).toHaveLength(1);

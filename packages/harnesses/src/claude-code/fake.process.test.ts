@@ -32,7 +32,7 @@ function fakeHarness(knobs: Record<string, string>, options: Partial<ClaudeCodeH
       HOME: temp.home,
       TMPDIR: temp.tmp,
       IS_SANDBOX: '1',
-      FAKE_CLAUDE_FIXTURE: join(FIXTURES_DIR, 'text-turn.jsonl'),
+      FAKE_CLAUDE_FIXTURE: join(FIXTURES_DIR, 'text-turn.2.1.197.jsonl'),
       ...knobs,
     },
     requestTimeoutMs: 10_000,

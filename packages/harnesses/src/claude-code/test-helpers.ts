@@ -55,7 +55,12 @@ export async function claudeRig(scenario: string, options: { strict?: boolean } 
   await mkdir(workdir);
   const fixtures =
     process.env.REINS_RECORD_FIXTURES === '1'
-      ? fixtureRecorder({ harness: 'claude-code', version: binary.version, scenario })
+      ? fixtureRecorder({
+          harness: 'claude-code',
+          package: binary.packageName,
+          version: binary.version,
+          behaviour: scenario,
+        })
       : undefined;
   const recorders: SessionRecorder[] = [];
   const record = (session: Session) => {
@@ -75,8 +80,7 @@ export async function claudeRig(scenario: string, options: { strict?: boolean } 
   const saveAndRemove = async () => {
     await server.close();
     if (fixtures) {
-      const path = join(FIXTURES_DIR, `${scenario}.jsonl`);
-      await fixtures.save(path);
+      const path = await fixtures.saveIn(FIXTURES_DIR);
       // Machine paths out, so fixtures are stable and say nothing about the recording machine.
       const text = (await readFile(path, 'utf8')).split(tempHome.dir).join('<tmp>').split(server.url).join('<server>');
       await writeFile(path, text);

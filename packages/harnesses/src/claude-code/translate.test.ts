@@ -1,27 +1,18 @@
-// The stream-json translation on frames recorded from Claude Code 2.1.197 (fixtures/*.jsonl, the
+// The stream-json translation on frames recorded from Claude Code 2.1.197 (fixtures/*.2.1.197.jsonl, the
 // version in each file's first line). Only what the Agent SDK hands over is fed: control frames are
 // the SDK's business and never reach the translation.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventPayload, Item, ToolCallItem } from '@reins/core';
+import { readFixtureSync } from '@reins/testkit';
 import { describe, expect, test } from 'vitest';
 import type { Emission, TranslationState } from '../protocols/stream-json/index.js';
 import { FIXTURES_DIR } from './test-helpers.js';
 import { createClaudeTranslation, translateFrame } from './translate.js';
 
-interface FixtureLine {
-  dir?: 'in' | 'out' | 'err';
-  frame?: unknown;
-  version?: string;
-}
-
 function sdkFrames(name: string): unknown[] {
-  const lines = readFileSync(join(FIXTURES_DIR, `${name}.jsonl`), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as FixtureLine);
-  expect((lines[0] as { version?: string }).version).toBe('2.1.197');
-  return lines
+  const fixture = readFixtureSync(join(FIXTURES_DIR, `${name}.2.1.197.jsonl`));
+  expect(fixture.header).toMatchObject({ harness: 'claude-code', version: '2.1.197' });
+  return fixture.frames
     .filter((line) => line.dir === 'out' && typeof line.frame === 'object' && line.frame !== null)
     .map((line) => line.frame)
     .filter((frame) => !String((frame as { type?: unknown }).type).startsWith('control_'));

@@ -9,7 +9,7 @@ import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
 const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
-const transcript = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.jsonl`, import.meta.url));
+const transcript = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
 function harness(name: string, knobs: Record<string, string> = {}, requestTimeoutMs = 5_000) {
   return createCodexHarness({

@@ -44,7 +44,7 @@ export interface CodexRig {
 
 /**
  * A hermetic Codex rig. Set REINS_RECORD_FIXTURES=1 to save each scenario's frames (both directions,
- * Codex version in the header) into fixtures/<scenario>.jsonl.
+ * Codex version in the header) into fixtures/<scenario>.<version>.jsonl.
  */
 export async function codexRig(
   scenario: string,
@@ -64,7 +64,7 @@ export async function codexRig(
   await mkdir(workdir);
   const fixtures =
     process.env.REINS_RECORD_FIXTURES === '1'
-      ? fixtureRecorder({ harness: 'codex', version: binary.version, scenario })
+      ? fixtureRecorder({ harness: 'codex', package: binary.packageName, version: binary.version, behaviour: scenario })
       : undefined;
   const harnessOptions = (extra: Partial<CodexHarnessOptions> = {}): CodexHarnessOptions => ({
     binaryPath: binary.command,
@@ -94,7 +94,7 @@ export async function codexRig(
         await SessionRecorder.closeAll(recorders);
       } finally {
         await server.close();
-        if (fixtures) await fixtures.save(join(FIXTURES_DIR, `${scenario}.jsonl`));
+        if (fixtures) await fixtures.saveIn(FIXTURES_DIR);
         await tempHome.cleanup();
       }
     },

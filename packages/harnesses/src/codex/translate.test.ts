@@ -1,4 +1,4 @@
-// Translation units: frames recorded from the real Codex 0.169.0 (fixtures/*.jsonl) through the pure
+// Translation units: frames recorded from the real Codex 0.169.0 (fixtures/*.0.169.0.jsonl) through the pure
 // translation, plus typed frames (checked against the generated wire types) for paths no fixture covers.
 import { fileURLToPath } from 'node:url';
 import type { EventPayload, Item, ToolCallItem } from '@reins/core';
@@ -17,7 +17,8 @@ import {
 } from './translate.js';
 import type { ServerNotification, ThreadItem, Turn, TurnError } from './wire.js';
 
-const fixture = (name: string) => readFixture(fileURLToPath(new URL(`./fixtures/${name}.jsonl`, import.meta.url)));
+const fixture = (name: string) =>
+  readFixture(fileURLToPath(new URL(`./fixtures/${name}.0.169.0.jsonl`, import.meta.url)));
 
 interface Replay {
   fixture: Fixture;
@@ -72,7 +73,12 @@ const tools = (payloads: EventPayload[]): ToolCallItem[] =>
 describe('codex translation on recorded frames (0.169.0)', () => {
   it('fixtures carry the Codex version', async () => {
     const { header } = await fixture('text-turn');
-    expect(header).toMatchObject({ fixture: 'reins/v1', harness: 'codex', version: '0.169.0' });
+    expect(header).toMatchObject({
+      format: 'reins/v1',
+      harness: 'codex',
+      package: '@openai/codex',
+      version: '0.169.0',
+    });
   });
 
   it('text turn: thread, status, user and agent messages, deltas and usage', async () => {

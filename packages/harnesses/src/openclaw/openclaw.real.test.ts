@@ -3,13 +3,13 @@
 // (port after 15-19 s, much more on a cold 2-core machine), so ONE gateway serves the whole file and
 // each test uses its own session key; the last test restarts it on the same state folder. The gateway
 // runs in its own mount namespace (testkit wrapper) because it writes fixed /tmp paths.
-// REINS_RECORD_OPENCLAW_FIXTURES=1 writes every WebSocket frame to /tmp/openclaw-fixtures/<test>.jsonl.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// REINS_RECORD_OPENCLAW_FIXTURES=1 writes every WebSocket frame to /tmp/openclaw-fixtures/<test>.<version>.jsonl
+// (reins/v1; redact the connect token before copying one into fixtures/).
 import type { Harness, ReinsEvent, SendResult } from '@reins/core';
 import {
   assertHermetic,
   assertStreamInvariants,
+  fixtureRecorder,
   type HarnessLaunch,
   harnessLaunch,
   type ModelServer,
@@ -31,7 +31,7 @@ let home: TempHome;
 let launch: HarnessLaunch;
 let gateway: HarnessProcess;
 let harness: Harness;
-let fixture: string | undefined;
+let fixture: ReturnType<typeof fixtureRecorder> | undefined;
 const recorders: SessionRecorder[] = [];
 let firstKey: string | undefined;
 
@@ -55,10 +55,7 @@ async function startGateway(): Promise<void> {
     gateway: endpoint,
     requestTimeoutMs: 60_000,
     connectTimeoutMs: 240_000,
-    tap: (direction, text) => {
-      if (fixture && direction !== 'err')
-        appendFileSync(fixture, `${JSON.stringify({ direction, frame: JSON.parse(text) })}\n`);
-    },
+    tap: (direction, text) => fixture?.tap(direction, text),
   });
   // Waits out the slow start-up (retryable UNAVAILABLE / 1013 included) before the first test.
   await harness.listSessions?.({});
@@ -79,17 +76,24 @@ afterAll(async () => {
 
 beforeEach((context) => {
   server.reset();
-  fixture = undefined;
-  if (process.env.REINS_RECORD_OPENCLAW_FIXTURES === '1') {
-    mkdirSync('/tmp/openclaw-fixtures', { recursive: true });
-    fixture = join('/tmp/openclaw-fixtures', `${context.task.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`);
-    writeFileSync(fixture, `${JSON.stringify({ recorded: 'openclaw', version: '2026.9.6' })}\n`);
-  }
+  fixture =
+    process.env.REINS_RECORD_OPENCLAW_FIXTURES === '1'
+      ? fixtureRecorder({
+          harness: 'openclaw',
+          package: launch.binary.packageName,
+          version: launch.binary.version,
+          behaviour: context.task.name.replace(/[^a-z0-9]+/gi, '-'),
+        })
+      : undefined;
 });
 
 afterEach(async () => {
-  // Closing checks each session's stream invariants.
-  await SessionRecorder.closeAll(recorders.splice(0));
+  try {
+    // Closing checks each session's stream invariants.
+    await SessionRecorder.closeAll(recorders.splice(0));
+  } finally {
+    await fixture?.saveIn('/tmp/openclaw-fixtures');
+  }
 });
 
 async function open(spec: Partial<Parameters<Harness['createSession']>[0]> = {}) {

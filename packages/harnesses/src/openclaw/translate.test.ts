@@ -2,9 +2,8 @@
 // written by openclaw.real.test.ts with REINS_RECORD_OPENCLAW_FIXTURES=1; the connect token redacted).
 // The replay does what the adapter does: chat.send starts a turn with its idempotency key as runId,
 // chat.abort marks the interrupt, a terminal ends the turn, usage comes from the recorded chat.history.
-import { readFileSync } from 'node:fs';
 import { type ReinsEvent, SessionEventStream } from '@reins/core';
-import { assertStreamInvariants } from '@reins/testkit';
+import { assertStreamInvariants, readFixtureSync } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   beginOpenClawRun,
@@ -17,13 +16,10 @@ import type { GatewayEvent } from './wire.js';
 
 type Frame = Record<string, unknown> & { type: string };
 
-function load(name: string): { direction: string; frame: Frame }[] {
-  const [header, ...rows] = readFileSync(new URL(`./fixtures/${name}.2026.9.6.jsonl`, import.meta.url), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
-  expect(header).toEqual({ recorded: 'openclaw', version: '2026.9.6' });
-  return rows;
+function load(name: string): { dir: string; frame: Frame }[] {
+  const fixture = readFixtureSync(new URL(`./fixtures/${name}.2026.9.6.jsonl`, import.meta.url));
+  expect(fixture.header).toMatchObject({ harness: 'openclaw', package: 'openclaw', version: '2026.9.6' });
+  return fixture.frames as { dir: string; frame: Frame }[];
 }
 
 function replay(name: string) {
@@ -38,14 +34,14 @@ function replay(name: string) {
   });
   const pendingHistory = new Set<string>();
   let lastRun: string | undefined;
-  for (const { direction, frame } of rows) {
-    if (direction === 'in' && frame.method === 'chat.send') {
+  for (const { dir, frame } of rows) {
+    if (dir === 'in' && frame.method === 'chat.send') {
       const params = frame.params as { message: string; idempotencyKey: string };
       beginOpenClawRun(state, params.idempotencyKey);
       stream.startTurn({ text: params.message });
     }
-    if (direction === 'in' && frame.method === 'chat.abort') state.interruptRequested = true;
-    if (direction === 'in' && frame.method === 'chat.history') pendingHistory.add(frame.id as string);
+    if (dir === 'in' && frame.method === 'chat.abort') state.interruptRequested = true;
+    if (dir === 'in' && frame.method === 'chat.history') pendingHistory.add(frame.id as string);
     if (frame.type === 'res' && pendingHistory.has(frame.id as string) && lastRun) {
       const usage = openClawRunUsage((frame.payload as { messages: unknown[] }).messages, lastRun);
       if (usage) stream.emit({ type: 'usage.updated', ...usage });

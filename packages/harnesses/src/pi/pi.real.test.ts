@@ -1,12 +1,13 @@
 // The real pinned Pi CLI (0.73.1) driven by the adapter against the scripted model server, inside the
 // loopback-only namespace. REINS_RECORD_PI_FIXTURES=1 also writes the stdout frames of each test to
-// /tmp/pi-fixtures/<test>.jsonl (the source of fixtures/*.jsonl).
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// /tmp/pi-fixtures/<test>.<version>.jsonl (reins/v1, the source of fixtures/*.jsonl).
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness, ReinsEvent, SendResult } from '@reins/core';
 import {
   assertHermetic,
   assertStreamInvariants,
+  fixtureRecorder,
   harnessLaunch,
   type ModelServer,
   makeTempHome,
@@ -24,6 +25,7 @@ let home: TempHome;
 let harness: Harness;
 let workspace: string;
 const recorders: SessionRecorder[] = [];
+let fixture: ReturnType<typeof fixtureRecorder> | undefined;
 
 /** A price for the fake models, so that Pi reports a cost (USD per million tokens). */
 const PRICE = { input: 3, output: 15 };
@@ -49,27 +51,21 @@ beforeEach(async (context) => {
     modelPrice: PRICE,
   });
   const binary = launch.binary;
-  const record = process.env.REINS_RECORD_PI_FIXTURES === '1';
-  const fixture = join('/tmp/pi-fixtures', `${context.task.name.replace(/[^a-z0-9]+/gi, '-')}.jsonl`);
-  if (record) {
-    mkdirSync('/tmp/pi-fixtures', { recursive: true });
-    writeFileSync(
-      fixture,
-      `${JSON.stringify({ recorded: '@mariozechner/pi-coding-agent', version: binary.version })}\n`,
-    );
-  }
+  fixture =
+    process.env.REINS_RECORD_PI_FIXTURES === '1'
+      ? fixtureRecorder({
+          harness: 'pi',
+          package: binary.packageName,
+          version: binary.version,
+          behaviour: context.task.name.replace(/[^a-z0-9]+/gi, '-'),
+        })
+      : undefined;
   harness = createPiHarness({
     // Pi's CLI is a Node script with a shebang; the home's PATH has the right node first.
     binaryPath: binary.args[0] as string,
     baseEnv: launch.env,
     requestTimeoutMs: 15_000,
-    ...(record
-      ? {
-          tap: (direction, text) =>
-            direction !== 'err' &&
-            appendFileSync(fixture, `${JSON.stringify({ direction, frame: JSON.parse(text) })}\n`),
-        }
-      : {}),
+    ...(fixture ? { tap: fixture.tap } : {}),
   });
 });
 
@@ -79,6 +75,7 @@ afterEach(async () => {
     await SessionRecorder.closeAll(recorders.splice(0));
     expect(liveProcessCount()).toBe(0);
   } finally {
+    await fixture?.saveIn('/tmp/pi-fixtures');
     await home.cleanup();
   }
 });

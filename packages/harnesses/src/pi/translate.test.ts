@@ -2,9 +2,8 @@
 // pi.real.test.ts with REINS_RECORD_PI_FIXTURES=1). The replay does what the adapter does: a prompt
 // starts a turn, an abort marks the interrupt, and the answer to the get_state barrier settles a
 // pending end. Everything goes through SessionEventStream, so seq and the one-terminal rule are real.
-import { readFileSync } from 'node:fs';
 import { type EventPayload, type ReinsEvent, SessionEventStream } from '@reins/core';
-import { assertStreamInvariants } from '@reins/testkit';
+import { assertStreamInvariants, readFixtureSync } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   beginPiTurn,
@@ -17,17 +16,14 @@ import {
 } from './translate.js';
 
 interface Recorded {
-  direction: 'in' | 'out';
+  dir: 'in' | 'out';
   frame: Record<string, unknown>;
 }
 
 function load(name: string): Recorded[] {
-  const lines = readFileSync(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url), 'utf8')
-    .trim()
-    .split('\n');
-  const [header, ...frames] = lines.map((line) => JSON.parse(line));
-  expect(header).toEqual({ recorded: '@mariozechner/pi-coding-agent', version: '0.73.1' });
-  return frames as Recorded[];
+  const fixture = readFixtureSync(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url));
+  expect(fixture.header).toMatchObject({ harness: 'pi', package: '@mariozechner/pi-coding-agent', version: '0.73.1' });
+  return fixture.frames as Recorded[];
 }
 
 function replay(name: string): ReinsEvent[] {
@@ -37,8 +33,8 @@ function replay(name: string): ReinsEvent[] {
   const emit = (payloads: EventPayload[]) => {
     for (const payload of payloads) stream.emit(payload);
   };
-  for (const { direction, frame } of load(name)) {
-    if (direction === 'in') {
+  for (const { dir, frame } of load(name)) {
+    if (dir === 'in') {
       if (frame.type === 'prompt') {
         beginPiTurn(state);
         stream.startTurn({ text: String(frame.message) });

@@ -1,6 +1,6 @@
 // The real-CLI rig for the ACP presets: a pinned agent from harness-clis, its hermetic home from the
 // testkit, the scripted model server, and the Reins harness wired to them. Set
-// REINS_RECORD_ACP_FIXTURES=1 to write each session's frames to src/acp/fixtures/<agent>-<scenario>.jsonl.
+// REINS_RECORD_ACP_FIXTURES=1 to write each session's frames to src/acp/fixtures/<agent>/<scenario>.<version>.jsonl.
 // Sessions are read through the testkit's SessionRecorder, whose close() checks the stream invariants.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,11 +76,16 @@ export async function acpRig(
     ...(options.extraModels ? { extraModels: options.extraModels } : {}),
   });
   const record = process.env.REINS_RECORD_ACP_FIXTURES === '1';
-  const fixtures: { save(path: string): Promise<void> }[] = [];
+  const fixtures: { saveIn(dir: string, part?: number): Promise<string> }[] = [];
   const recorders: SessionRecorder[] = [];
   const harness = (extra: Partial<AcpHarnessOptions> = {}) => {
     const fixture = record
-      ? fixtureRecorder({ harness: id, version: binary.version, scenario: options.scenario })
+      ? fixtureRecorder({
+          harness: id,
+          package: binary.packageName,
+          version: binary.version,
+          behaviour: options.scenario,
+        })
       : undefined;
     if (fixture) fixtures.push(fixture);
     return factories[id]({
@@ -113,7 +118,7 @@ export async function acpRig(
         await SessionRecorder.closeAll(recorders);
       } finally {
         for (const [index, fixture] of fixtures.entries()) {
-          await fixture.save(join(FIXTURES, `${id}-${options.scenario}${index === 0 ? '' : `-${index + 1}`}.jsonl`));
+          await fixture.saveIn(join(FIXTURES, id), index + 1);
         }
         await temp.cleanup();
       }
