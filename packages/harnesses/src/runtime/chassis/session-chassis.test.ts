@@ -22,7 +22,7 @@ class FakeHarness implements TurnHost {
   async steerTurn(): Promise<boolean> {
     return this.steerAccepted;
   }
-  turnAbandoned(turn: ChassisTurn): void {
+  turnAbandoned(turn: ChassisTurn): void | Promise<void> {
     this.abandonedTurns.push(turn.turnId);
   }
   /** The harness's own terminal for the running turn. */
@@ -141,6 +141,26 @@ describe('SessionChassis', () => {
     expect(terminal).toMatchObject({ outcome: { status: 'failed', error: { code: 'timeout' } } });
     expect(harness.abandonedTurns).toEqual(['turn_1']);
     expect(harness.interrupted).toEqual(['turn_1']);
+  });
+
+  it('holds the next queued turn until the harness settled an abandoned turn', async () => {
+    vi.useFakeTimers();
+    const { harness, chassis, events } = setup({ stallTimeoutMs: 1000, interruptGraceMs: 10_000 });
+    let settle: () => void = () => {};
+    harness.turnAbandoned = (turn) => {
+      harness.abandonedTurns.push(turn.turnId);
+      return new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+    };
+    await chassis.send('one');
+    await chassis.send('two');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(terminals(events)).toEqual(['turn_1:failed']);
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1']);
+    settle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1', 'turn_2']);
   });
 
   it('stall watchdog waits while a hold (a pending approval) is out', async () => {

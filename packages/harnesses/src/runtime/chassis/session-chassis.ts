@@ -54,9 +54,11 @@ export interface TurnHost<Plan = undefined> {
   steerTurn?(turn: ChassisTurn<Plan>, input: TurnInput): Promise<boolean>;
   /**
    * The chassis ended this turn itself (stalled, or no terminal within the interrupt grace): the
-   * harness's own terminal for it may still arrive and must not end a later turn.
+   * harness's own terminal for it may still arrive and must not end a later turn. A returned promise
+   * (the harness has settled) holds the next queued turn back until it resolves, at most one more
+   * interrupt grace period.
    */
-  turnAbandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void;
+  turnAbandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void | Promise<void>;
 }
 
 export interface ChassisOptions {
@@ -101,6 +103,8 @@ export class SessionChassis<Plan = undefined> {
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private stallHolds = 0;
+  /** The harness is still settling an abandoned turn: the next queued turn waits for it. */
+  private settling: Promise<void> | undefined;
   /** Queued turns an interrupt cancelled; they get their terminals right after the running turn's. */
   private readonly cancelAfterCurrent: ChassisTurn<Plan>[] = [];
 
@@ -299,6 +303,12 @@ export class SessionChassis<Plan = undefined> {
 
   private startNext(): void {
     if (this.current || this.isClosed) return;
+    const settling = this.settling;
+    if (settling) {
+      this.settling = undefined;
+      void settling.then(() => this.startNext());
+      return;
+    }
     const next = this.queue.shift();
     if (next) void this.begin(next);
   }
@@ -328,7 +338,7 @@ export class SessionChassis<Plan = undefined> {
     this.graceTimer ??= setTimeout(() => {
       this.graceTimer = undefined;
       if (this.current !== running) return;
-      this.host.turnAbandoned?.(running, 'interrupt_grace');
+      this.abandon(running, 'interrupt_grace');
       this.complete(running, { outcome: { status: 'cancelled' } });
     }, this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS);
     try {
@@ -422,7 +432,7 @@ export class SessionChassis<Plan = undefined> {
       }
       this.stallTimer = undefined;
       const seconds = Math.round(timeout / 1000);
-      this.host.turnAbandoned?.(turn, 'stalled');
+      this.abandon(turn, 'stalled');
       this.complete(turn, {
         outcome: {
           status: 'failed',
@@ -438,6 +448,17 @@ export class SessionChassis<Plan = undefined> {
     if (this.stallTimer) clearTimeout(this.stallTimer);
     this.stallTimer = setTimeout(check, timeout);
     this.stallTimer.unref?.();
+  }
+
+  private abandon(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void {
+    const settled = this.host.turnAbandoned?.(turn, why);
+    if (!settled) return;
+    const grace = this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, grace);
+    });
+    this.settling = Promise.race([settled.catch(() => {}), bound]).finally(() => clearTimeout(timer));
   }
 
   private clearTimers(): void {
