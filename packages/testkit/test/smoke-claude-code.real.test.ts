@@ -1,6 +1,7 @@
-// Claude Code 2.1.197 smoke: one text turn in print mode with stream-json both ways (the Agent SDK's spawn
+// Claude Code smoke (the pinned CLI): one text turn in print mode with stream-json both ways (the Agent SDK's spawn
 // line) against the scripted Anthropic Messages API.
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { pinnedVersion } from '../src/hermetic/binaries.js';
 import { reply } from '../src/model-server/index.js';
 import { testTimeout } from './support/deadlines.js';
 import { type RealHarness, scriptedRequests, setUpRealHarness } from './support/real-harness.js';
@@ -29,7 +30,7 @@ it(
 
     const init = await claude.waitForJson('system/init', (l) => l.type === 'system' && l.subtype === 'init', 15_000);
     expect(init).toMatchObject({
-      claude_code_version: '2.1.197',
+      claude_code_version: pinnedVersion('claude-code'),
       model: 'fake-model',
       apiKeySource: 'ANTHROPIC_API_KEY',
     });

@@ -1,5 +1,5 @@
-// Codex 0.169.0 smoke: one text turn through `codex app-server` (JSON-RPC over stdio, no "jsonrpc" field)
-// against the scripted Responses API.
+// Codex smoke (the pinned CLI): one text turn through `codex app-server` (JSON-RPC over stdio, no "jsonrpc"
+// field, as in 0.169.0 and 0.171.0) against the scripted Responses API.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { reply } from '../src/model-server/index.js';
 import { testTimeout } from './support/deadlines.js';

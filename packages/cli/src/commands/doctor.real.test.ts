@@ -1,4 +1,4 @@
-// `reins doctor --json` (the built CLI) with the pinned real Codex (0.169.0) and Claude Code (2.1.197) on
+// `reins doctor --json` (the built CLI) with the pinned real Codex and Claude Code (versions from harness-clis) on
 // PATH, inside the loopback-only namespace, with the testkit's hermetic homes pointed at the scripted model
 // server. Where this build has an adapter for the harness, its health (auth) check must say ready with the
 // fake keys; without one, doctor still finds the binary and its version from discovery alone.
@@ -9,10 +9,12 @@ import { fileURLToPath } from 'node:url';
 import {
   assertHermetic,
   buildClaudeCodeHome,
+  buildCodexAcpHome,
   buildCodexHome,
   harnessBinary,
   type ModelServer,
   makeTempHome,
+  pinnedVersion,
   startModelServer,
   type TempHome,
 } from '@reins/testkit';
@@ -47,22 +49,22 @@ afterAll(async () => {
   await home?.cleanup();
 });
 
-function runDoctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function runDoctor(args: string[], runEnv = env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'doctor', ...args], { env, timeout: 90_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, 'doctor', ...args], { env: runEnv, timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
 }
 
 describe('reins doctor with the pinned CLIs', () => {
-  it('finds codex 0.169.0 and claude-code 2.1.197 on PATH', async () => {
+  it('finds the pinned codex and claude-code on PATH', async () => {
     const { code, stdout, stderr } = await runDoctor(['--json', 'codex', 'claude-code']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as DoctorReport;
     const expected = { codex: harnessBinary('codex'), 'claude-code': harnessBinary('claude-code') };
-    expect(expected.codex.version).toBe('0.169.0');
-    expect(expected['claude-code'].version).toBe('2.1.197');
+    expect(expected.codex.version).toBe(pinnedVersion('codex'));
+    expect(expected['claude-code'].version).toBe(pinnedVersion('claude-code'));
     for (const entry of report.harnesses) {
       const pinned = expected[entry.id as keyof typeof expected];
       expect(entry.discovery).toMatchObject({
@@ -85,5 +87,29 @@ describe('reins doctor with the pinned CLIs', () => {
       expect(entry.capabilities?.resume.observed.state).toBe('unknown'); // an empty evidence store
     }
     expect(report.harnesses.map((h) => h.id)).toEqual(['codex', 'claude-code']);
+  });
+
+  // codex-acp refuses --version: doctor shows the version its ACP initialize answer names.
+  it("shows codex-acp's version from initialize", async () => {
+    const acpHome = await makeTempHome('reins-doctor-codex-acp-');
+    try {
+      const built = await buildCodexAcpHome({ modelServerUrl: server.url, tempHome: acpHome });
+      const binary = harnessBinary('codex-acp');
+      const acpEnv = {
+        ...built.env,
+        PATH: [dirname(binary.command), built.env.PATH ?? ''].join(':'),
+        REINS_HOME: join(acpHome.dir, 'reins'),
+      };
+      const { code, stdout, stderr } = await runDoctor(['--json', 'codex-acp'], acpEnv);
+      expect(code, stderr).toBe(0);
+      const [entry] = (JSON.parse(stdout) as DoctorReport).harnesses;
+      expect(entry?.discovery).toMatchObject({
+        found: true,
+        binary: { path: binary.command, version: pinnedVersion('codex-acp'), source: 'path' },
+      });
+      expect(entry?.health.status, entry?.health.message).toBe('ready');
+    } finally {
+      await acpHome.cleanup();
+    }
   });
 });

@@ -1,11 +1,11 @@
 // Amp cannot run a session here (it needs its own service: see amp.md), but the real pinned binary
 // is installed in harness-clis: discovery and its version probe run against it, hermetically.
 import { join } from 'node:path';
-import { assertHermetic, harnessClisDir } from '@reins/testkit';
+import { assertHermetic, harnessClisDir, pinnedVersions } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { createAmpHarness } from './adapter.js';
 
-const PINNED = '0.0.1790142911-g7618fb';
+const PINNED = pinnedVersions()['@ampcode/cli'];
 const binaryPath = join(harnessClisDir(), 'node_modules/@ampcode/cli-linux-x64/amp');
 
 describe('amp discovery against the real pinned binary', () => {

@@ -1,7 +1,7 @@
-// Real Claude Code 2.1.197: a plain text turn streams deltas, ends with one agent message, usage,
+// Real Claude Code (the pinned CLI; the version is read from harness-clis): a plain text turn streams deltas, ends with one agent message, usage,
 // context window and the provider's cost; the binary that ran is the discovered one.
 import { createRequire } from 'node:module';
-import { reply } from '@reins/testkit';
+import { pinnedVersion, reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
@@ -65,7 +65,7 @@ describe('claude-code real: text turn', () => {
     rig = await claudeRig('binary-identity');
     const found = await rig.harness.discover();
     expect(found.found && found.binary.path).toBe(rig.binary.command);
-    expect(found.found && found.binary.version).toBe('2.1.197');
+    expect(found.found && found.binary.version).toBe(pinnedVersion('claude-code'));
     // health reads `claude auth status` (local, no request): the hermetic fake key counts as logged in.
     const health = await rig.harness.health();
     expect(health).toMatchObject({ status: 'ready', authMethods: ['api_key'] });
@@ -79,9 +79,11 @@ describe('claude-code real: text turn', () => {
     await recorder.terminalOf(turn);
     const started = recorder.ofType('session.started')[0];
     expect(started?.binaryPath).toBe(rig.binary.command);
-    expect(started?.harnessVersion).toBe('2.1.197');
+    expect(started?.harnessVersion).toBe(pinnedVersion('claude-code'));
     const init = recorder.events.find((event) => event.native?.method === 'system/init');
-    expect((init?.native?.frame as { claude_code_version?: string } | undefined)?.claude_code_version).toBe('2.1.197');
+    expect((init?.native?.frame as { claude_code_version?: string } | undefined)?.claude_code_version).toBe(
+      pinnedVersion('claude-code'),
+    );
     await recorder.close();
   });
 
