@@ -19,6 +19,7 @@ import {
 import type { AcpHarness, AcpHarnessOptions } from '../../src/acp/index.js';
 import {
   createClaudeAgentAcpHarness,
+  createCodexAcpHarness,
   createCopilotHarness,
   createGeminiHarness,
   createOpencodeHarness,
@@ -26,10 +27,11 @@ import {
 } from '../../src/acp/index.js';
 import type { AcpSession } from '../../src/acp/session.js';
 
-export type RealAcpId = 'claude-agent-acp' | 'gemini' | 'qwen-code' | 'opencode' | 'copilot';
+export type RealAcpId = 'claude-agent-acp' | 'codex-acp' | 'gemini' | 'qwen-code' | 'opencode' | 'copilot';
 
 const factories: Record<RealAcpId, (options: AcpHarnessOptions) => AcpHarness> = {
   'claude-agent-acp': createClaudeAgentAcpHarness,
+  'codex-acp': createCodexAcpHarness,
   gemini: createGeminiHarness,
   'qwen-code': createQwenCodeHarness,
   opencode: createOpencodeHarness,
