@@ -1,6 +1,5 @@
-// The Pi adapter: one `pi --mode rpc` process per Reins session, its command channel, the session
-// state machine (turns, the local queue, steering, interrupt, model/effort switches) and the
-// Harness object (discovery, capabilities, models, session list, history).
+// The Pi adapter: the Harness object (discovery, capabilities, models, session list, history) and
+// the launch of one `pi --mode rpc` process per Reins session (session.ts runs it on the chassis).
 //
 // Decisions (Pi 0.73.1):
 // - nativeSessionId is the absolute path of Pi's session file (get_state `sessionFile`). Resume
@@ -14,37 +13,26 @@
 //   the next prompt, so it cannot give one Reins turn per input.
 // - steer: Pi's native `steer` command (delivered before the next model call of the running turn).
 // - turn end: see translate.ts (agent_end + a get_state barrier, retries reopen the turn).
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
   type CapabilityMatrix,
   type DiscoveredBinary,
   type Discovery,
-  type Effort,
-  type EventPayload,
   type Harness,
   type Health,
   type ImplementedCapabilities,
   type Item,
+  isRecord,
   type ModelInfo,
-  type PermissionDecision,
   ReinsError,
-  type ReinsEvent,
-  type SendOptions,
-  type SendResult,
   type Session,
-  SessionEventStream,
   type SessionSpec,
-  SessionSpecSchema,
   type SessionSummary,
-  type SettingChange,
-  type TurnInput,
-  TurnInputSchema,
-  unsupportedModelError,
 } from '@reins/core';
+import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
@@ -53,33 +41,22 @@ import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY } from './discovery.js';
 import {
-  beginPiTurn,
-  createPiTranslateState,
-  failTurn,
-  isTurnEndPending,
-  PI_DIALOG_METHODS,
-  type PiTranslateState,
-  piMessagesToItems,
-  settleTurn,
-  translatePiFrame,
-} from './translate.js';
-import {
-  PiFrameSchema,
-  type PiImageContent,
-  type PiMessage,
-  type PiModel,
-  PiResponseSchema,
-  type PiSessionState,
-  type PiThinkingLevel,
-} from './wire.js';
+  DEFAULT_PI_TIMEOUT_MS,
+  type PiLaunch,
+  PiSession,
+  piModelName,
+  piThinkingLevel,
+  splitPiModel,
+} from './session.js';
+import { piMessagesToItems } from './translate.js';
+import { type PiMessage, type PiModel, PiResponseSchema, type PiSessionState } from './wire.js';
+
+export { splitPiModel };
 
 export interface PiHarnessOptions extends HarnessOptions {
   /** Passed as `--session-dir`; default Pi's own (~/.pi/agent/sessions/--<cwd>--). */
   sessionDir?: string;
 }
-
-const SOURCE = 'pi.rpc';
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
 export const PI_IMPLEMENTED: ImplementedCapabilities = {
@@ -98,61 +75,24 @@ export const PI_IMPLEMENTED: ImplementedCapabilities = {
   sessionList: true,
   history: true,
   compaction: true,
-  structuredOutput: false,
+  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
   approvals: false, // Pi has no permission system: tools always run
   fork: false,
   mcpStatus: false,
   subagents: false,
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reins model strings for Pi are `provider/id`; a bare id keeps the current provider. */
-export function splitPiModel(
-  model: string,
-  currentProvider: string | undefined,
-): { provider: string; modelId: string } {
-  const slash = model.indexOf('/');
-  if (slash > 0) return { provider: model.slice(0, slash), modelId: model.slice(slash + 1) };
-  if (!currentProvider) {
-    throw new ReinsError('invalid_input', `Pi needs a provider for model "${model}"; write it as provider/model.`, {
-      harness: 'pi',
-      operation: 'setModel',
-    });
-  }
-  return { provider: currentProvider, modelId: model };
-}
-
-function modelName(model: PiModel | null | undefined): string | undefined {
-  return model ? `${model.provider}/${model.id}` : undefined;
-}
-
-const EFFORT_TO_PI: Record<Effort, PiThinkingLevel | undefined> = {
-  minimal: 'minimal',
-  low: 'low',
-  medium: 'medium',
-  high: 'high',
-  xhigh: 'xhigh',
-  max: undefined,
+/** What Pi 0.73.1 honours of the session spec (launch flags: see piLaunchArgs). */
+export const PI_SPEC_SUPPORT: SpecSupport = {
+  model: true,
+  effort: true,
+  resume: true,
+  postures: ['bypass'], // Pi has no permission system: its tools always run
+  ephemeral: true, // --no-session
+  allowedTools: true, // --tools
+  systemPrompt: true, // --append-system-prompt
+  mcpServers: false, // Pi has no MCP support
 };
-
-function piThinkingLevel(effort: Effort): PiThinkingLevel {
-  const level = EFFORT_TO_PI[effort];
-  if (!level) {
-    throw new ReinsError(
-      'invalid_input',
-      `Pi has no "${effort}" thinking level; use one of minimal, low, medium, high, xhigh.`,
-      { harness: 'pi', operation: 'setEffort' },
-    );
-  }
-  return level;
-}
-
-function unsupported(what: string, operation: string): ReinsError {
-  return new ReinsError('unsupported_capability', what, { harness: 'pi', operation });
-}
 
 /** Launch arguments for one session (without the binary's own). */
 export function piLaunchArgs(spec: SessionSpec, options: PiHarnessOptions): string[] {
@@ -166,359 +106,6 @@ export function piLaunchArgs(spec: SessionSpec, options: PiHarnessOptions): stri
   if (spec.allowedTools) args.push('--tools', spec.allowedTools.join(','));
   args.push(...(options.extraArgs ?? []));
   return args;
-}
-
-async function imageContent(input: TurnInput): Promise<PiImageContent[] | undefined> {
-  if (!input.images || input.images.length === 0) return undefined;
-  return Promise.all(
-    input.images.map(async (image): Promise<PiImageContent> => {
-      if (image.source === 'data' && image.data) {
-        return { type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' };
-      }
-      if (image.source === 'path' && image.path) {
-        const data = await readFile(image.path).catch((cause: unknown) => {
-          throw new ReinsError('invalid_input', `Could not read the image ${image.path}.`, { harness: 'pi', cause });
-        });
-        return { type: 'image', data: data.toString('base64'), mimeType: image.mediaType ?? mediaTypeOf(image.path) };
-      }
-      throw new ReinsError('invalid_input', 'An image needs inline data or a path.', { harness: 'pi' });
-    }),
-  );
-}
-
-function mediaTypeOf(path: string): string {
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
-  if (lower.endsWith('.gif')) return 'image/gif';
-  if (lower.endsWith('.webp')) return 'image/webp';
-  return 'image/png';
-}
-
-/** Pi's prompt is plain text: file references become a trailing list the model can read. */
-function messageText(input: TurnInput): string {
-  if (!input.files || input.files.length === 0) return input.text;
-  const refs = input.files.map((file) =>
-    file.lines ? `${file.path}:${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : file.path,
-  );
-  return `${input.text}\n\nReferenced files:\n${refs.map((ref) => `- ${ref}`).join('\n')}`;
-}
-
-interface Launch {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  binary: DiscoveredBinary | undefined;
-}
-
-class PiSession implements Session {
-  readonly id = randomUUID();
-  readonly harness = 'pi' as const;
-  private readonly stream: SessionEventStream;
-  private readonly state: PiTranslateState = createPiTranslateState();
-  private process!: HarnessProcess;
-  private channel!: PiCommandChannel;
-  private native: string | undefined;
-  private provider: string | undefined;
-  private activeTurn: string | undefined;
-  private readonly queue: { turnId: string; input: TurnInput }[] = [];
-  private turnCounter = 0;
-  private barrierInFlight = false;
-  private closing = false;
-
-  constructor(
-    private readonly spec: SessionSpec,
-    private readonly options: PiHarnessOptions,
-  ) {
-    this.stream = new SessionEventStream({ harness: 'pi', sessionId: this.id });
-  }
-
-  get nativeSessionId(): string | undefined {
-    return this.native;
-  }
-
-  get events(): AsyncIterable<ReinsEvent> {
-    return this.stream.events;
-  }
-
-  async start(launch: Launch): Promise<void> {
-    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.process = await HarnessProcess.start({
-      command: launch.command,
-      args: launch.args,
-      cwd: launch.cwd,
-      env: launch.env,
-      label: 'pi --mode rpc',
-      harness: 'pi',
-      ...(this.options.tap ? { tap: this.options.tap } : {}),
-    });
-    this.channel = new PiCommandChannel({
-      send: (line) => this.process.writeLine(line),
-      defaultTimeoutMs: timeoutMs,
-    });
-    this.process.onLine((line) => this.onLine(line));
-    void this.process.exited.then(() => this.onExit());
-    let state: PiSessionState;
-    try {
-      state = (await this.channel.request({ type: 'get_state' })).data as PiSessionState;
-    } catch (error) {
-      await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
-      const cause = ReinsError.from(error, 'protocol_error', { harness: 'pi', operation: 'start' });
-      // 0.73.1 refuses an unknown --model at launch: stderr 'Error: Model "x" not found.' and exit 1.
-      const missingModel = /Model "([^"]+)" not found/.exec(this.process.stderr.text());
-      if (missingModel) {
-        throw unsupportedModelError(
-          missingModel[1] as string,
-          'Pi does not know this model (pi --list-models lists them)',
-          {
-            harness: 'pi',
-            operation: 'start',
-            cause,
-          },
-        );
-      }
-      if (this.spec.resume) {
-        throw new ReinsError(
-          'resume_failed',
-          `Pi could not resume ${this.spec.resume.nativeSessionId}: ${cause.message}`,
-          {
-            harness: 'pi',
-            operation: 'resume',
-            cause,
-          },
-        );
-      }
-      throw cause;
-    }
-    if (
-      this.spec.resume &&
-      state.sessionFile &&
-      resolve(state.sessionFile) !== resolve(this.spec.resume.nativeSessionId)
-    ) {
-      await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
-      throw new ReinsError(
-        'resume_failed',
-        `Pi opened ${state.sessionFile} instead of ${this.spec.resume.nativeSessionId}; refusing a silent fresh start.`,
-        { harness: 'pi', operation: 'resume' },
-      );
-    }
-    this.native = state.sessionFile;
-    this.provider = state.model?.provider;
-    this.state.contextWindow = state.model?.contextWindow;
-    const model = modelName(state.model);
-    this.stream.emit({
-      type: 'session.started',
-      cwd: this.spec.cwd,
-      binaryPath: launch.binary?.path ?? launch.command,
-      ...(launch.binary?.version ? { harnessVersion: launch.binary.version } : {}),
-      ...(model ? { model } : {}),
-    });
-    this.stream.emit({
-      type: 'session.updated',
-      ...(state.sessionFile ? { nativeSessionId: state.sessionFile } : {}),
-      ...(model ? { model } : {}),
-      ...(state.thinkingLevel ? { effort: state.thinkingLevel } : {}),
-      ...(state.sessionName ? { title: state.sessionName } : {}),
-    });
-    this.stream.emit({ type: 'session.status', status: 'idle' });
-  }
-
-  // ---- stdout ----
-  private onLine(line: string): void {
-    const at = Date.now();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      // Pi 0.73.1 keeps stdout for JSONL (takeOverStdout), but a stray print must not be lost.
-      this.stream.emit({ type: 'passthrough', frame: line }, { at, native: { source: SOURCE, frame: line } });
-      return;
-    }
-    const frame = PiFrameSchema.safeParse(parsed);
-    if (!frame.success) {
-      this.stream.emit({ type: 'passthrough', frame: parsed }, { at, native: { source: SOURCE, frame: parsed } });
-      return;
-    }
-    const native = { source: SOURCE, method: frame.data.type, frame: parsed };
-    if (frame.data.type === 'response') {
-      const response = PiResponseSchema.safeParse(parsed);
-      if (response.success && this.channel.receive(response.data as never)) return;
-      this.stream.emit({ type: 'passthrough', frame: parsed }, { at, native });
-      return;
-    }
-    if (frame.data.type === 'extension_ui_request' && PI_DIALOG_METHODS.has(String(frame.data.method))) {
-      // A dialog blocks Pi until answered, and Reins has no channel for extension UI.
-      this.process.writeLine(JSON.stringify({ type: 'extension_ui_response', id: frame.data.id, cancelled: true }));
-    }
-    this.emitAll(translatePiFrame(this.state, frame.data), { at, native });
-    this.maybeBarrier();
-  }
-
-  private emitAll(payloads: EventPayload[], meta: { at?: number; native?: ReinsEvent['native'] } = {}): void {
-    for (const payload of payloads) {
-      if (payload.type === 'turn.completed') {
-        if (this.activeTurn === undefined) continue; // an agent run Reins did not start (e.g. after a settled turn)
-        this.stream.emit(payload, meta);
-        this.activeTurn = undefined;
-        queueMicrotask(() => this.startNextQueued());
-        continue;
-      }
-      this.stream.emit(payload, meta);
-    }
-  }
-
-  /** agent_end makes the end pending; a get_state round trip proves no retry decision is still unread. */
-  private maybeBarrier(): void {
-    if (!isTurnEndPending(this.state) || this.barrierInFlight || this.closing) return;
-    this.barrierInFlight = true;
-    this.channel
-      .request({ type: 'get_state' })
-      .then((response) => {
-        const state = response.data as PiSessionState | undefined;
-        if (state?.sessionFile && state.sessionFile !== this.native) {
-          this.native = state.sessionFile;
-          this.stream.emit({ type: 'session.updated', nativeSessionId: state.sessionFile });
-        }
-        this.barrierInFlight = false;
-        this.emitAll(settleTurn(this.state));
-      })
-      .catch((error: unknown) => {
-        this.barrierInFlight = false;
-        if (this.closing || this.process.hasExited) return; // the exit path ends the turn
-        this.emitAll(failTurn(this.state, ReinsError.from(error, 'protocol_error', { harness: 'pi' }).toInfo()));
-      });
-  }
-
-  private onExit(): void {
-    const error = new ReinsError('process_exited', this.process.describeExit(), {
-      harness: 'pi',
-      data: { exit: this.process.exitStatus },
-    });
-    this.channel.close(error);
-    if (this.closing) return;
-    this.closing = true;
-    this.queue.length = 0;
-    this.stream.close('process_exited', error.toInfo());
-  }
-
-  // ---- turns ----
-  private async startTurn(input: TurnInput, turnId: string): Promise<SendResult> {
-    beginPiTurn(this.state);
-    this.activeTurn = turnId;
-    this.stream.startTurn(input, { turnId });
-    try {
-      const images = await imageContent(input);
-      await this.channel.request(
-        { type: 'prompt', message: messageText(input), ...(images ? { images } : {}) },
-        { failureCode: 'harness_unhealthy' },
-      );
-    } catch (error) {
-      const reinsError = classifyPromptError(error);
-      if (this.activeTurn === turnId && !this.process.hasExited)
-        this.emitAll(failTurn(this.state, reinsError.toInfo()));
-      throw reinsError;
-    }
-    return { turnId, delivery: 'started' };
-  }
-
-  private startNextQueued(): void {
-    if (this.activeTurn !== undefined || this.closing) return;
-    const next = this.queue.shift();
-    if (!next) return;
-    // Failures end that turn with a failed outcome on the stream; nobody awaits this call.
-    this.startTurn(next.input, next.turnId).catch(() => {});
-  }
-
-  async send(raw: TurnInput | string, options: SendOptions = {}): Promise<SendResult> {
-    const parsed = TurnInputSchema.safeParse(typeof raw === 'string' ? { text: raw } : raw);
-    if (!parsed.success || (parsed.data.text.trim() === '' && !parsed.data.images?.length)) {
-      throw new ReinsError('invalid_input', 'A turn needs text or an image.', { harness: 'pi', operation: 'send' });
-    }
-    const input = parsed.data;
-    if (options.outputSchema ?? this.spec.outputSchema) {
-      throw unsupported('Pi has no structured output; Reins does not emulate it for Pi yet.', 'send');
-    }
-    if (this.closing) {
-      throw new ReinsError('process_exited', 'This Pi session is closed.', { harness: 'pi', operation: 'send' });
-    }
-    if (this.activeTurn === undefined && this.queue.length === 0) {
-      return this.startTurn(input, this.nextTurnId());
-    }
-    if (options.mode === 'steer' && this.activeTurn !== undefined) {
-      const images = await imageContent(input);
-      await this.channel.request({ type: 'steer', message: messageText(input), ...(images ? { images } : {}) });
-      return { turnId: this.activeTurn, delivery: 'steered' };
-    }
-    const turnId = this.nextTurnId();
-    this.queue.push({ turnId, input });
-    return { turnId, delivery: 'queued' };
-  }
-
-  private nextTurnId(): string {
-    this.turnCounter++;
-    return `turn_${this.turnCounter}`;
-  }
-
-  async interrupt(): Promise<void> {
-    if (this.activeTurn === undefined || this.closing) return;
-    this.state.interruptRequested = true;
-    // Pi answers abort after its agent has gone idle; the terminal comes from agent_end (aborted)
-    // or auto_retry_end (a retry wait that was cancelled).
-    await this.channel.request({ type: 'abort' });
-  }
-
-  async setModel(model: string): Promise<SettingChange> {
-    const { provider, modelId } = splitPiModel(model, this.provider);
-    let response: Awaited<ReturnType<PiCommandChannel['request']>>;
-    try {
-      response = await this.channel.request({ type: 'set_model', provider, modelId });
-    } catch (error) {
-      const reinsError = ReinsError.from(error, 'protocol_error', { harness: 'pi' });
-      // Pi 0.73.1: `Model not found: fake/nope`.
-      if (/not found/i.test(String(reinsError.data?.piError ?? ''))) {
-        throw unsupportedModelError(model, String(reinsError.data?.piError), { harness: 'pi', operation: 'setModel' });
-      }
-      throw reinsError;
-    }
-    const selected = response.data as PiModel | undefined;
-    this.provider = selected?.provider ?? provider;
-    if (selected?.contextWindow !== undefined) this.state.contextWindow = selected.contextWindow;
-    this.stream.emit({ type: 'session.updated', model: modelName(selected) ?? `${provider}/${modelId}` });
-    return { applied: 'live' };
-  }
-
-  async setEffort(effort: Effort): Promise<SettingChange> {
-    const level = piThinkingLevel(effort);
-    await this.channel.request({ type: 'set_thinking_level', level });
-    this.stream.emit({ type: 'session.updated', effort: level });
-    return { applied: 'live' };
-  }
-
-  async respondToPermission(_requestId: string, _decision: PermissionDecision): Promise<void> {
-    throw unsupported('Pi has no permission requests: its tools run without asking.', 'respondToPermission');
-  }
-
-  async close(): Promise<void> {
-    if (this.closing) {
-      await this.process?.close();
-      return;
-    }
-    this.closing = true;
-    this.queue.length = 0;
-    this.channel.close(new ReinsError('process_exited', 'The Pi session was closed.', { harness: 'pi' }));
-    await this.process.close();
-    this.stream.close('requested');
-  }
-}
-
-function classifyPromptError(error: unknown): ReinsError {
-  const reinsError = ReinsError.from(error, 'protocol_error', { harness: 'pi', operation: 'prompt' });
-  const piError = String(reinsError.data?.piError ?? '');
-  // Pi 0.73.1: "No API key found for <provider>..." / "Authentication failed for ...".
-  if (/api key|authentication|login/i.test(piError)) {
-    return new ReinsError('auth_required', reinsError.message, { harness: 'pi', operation: 'prompt', cause: error });
-  }
-  return reinsError;
 }
 
 // ---- the Harness object ----
@@ -575,7 +162,7 @@ class PiHarness implements Harness {
     });
   }
 
-  private async launch(spec: SessionSpec): Promise<Launch> {
+  private async launch(spec: SessionSpec): Promise<PiLaunch> {
     const binary = await this.binary();
     return {
       command: binary.path,
@@ -587,27 +174,7 @@ class PiHarness implements Harness {
   }
 
   async createSession(raw: SessionSpec): Promise<Session> {
-    const parsed = SessionSpecSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new ReinsError('invalid_input', `Invalid session spec: ${parsed.error.message}`, { harness: 'pi' });
-    }
-    const spec = parsed.data;
-    if (!isAbsolute(spec.cwd) || !existsSync(spec.cwd)) {
-      throw new ReinsError('invalid_input', `The session cwd ${spec.cwd} must be an existing absolute directory.`, {
-        harness: 'pi',
-      });
-    }
-    if (spec.posture === 'ask') {
-      throw unsupported(
-        'Pi has no permission system, so posture "ask" cannot be honoured; use "bypass".',
-        'createSession',
-      );
-    }
-    if (spec.mcpServers && spec.mcpServers.length > 0) {
-      throw unsupported('Pi does not support MCP servers.', 'createSession');
-    }
-    if (spec.outputSchema)
-      throw unsupported('Pi has no structured output; Reins does not emulate it for Pi yet.', 'createSession');
+    const spec = acceptSessionSpec(raw, PI_SPEC_SUPPORT, this);
     if (spec.resume) {
       const target = spec.resume.nativeSessionId;
       if (!isAbsolute(target) || !existsSync(target)) {
@@ -629,7 +196,7 @@ class PiHarness implements Harness {
     const child = await HarnessProcess.start({ ...launch, label: 'pi --mode rpc', harness: 'pi' });
     const channel = new PiCommandChannel({
       send: (line) => child.writeLine(line),
-      defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      defaultTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_PI_TIMEOUT_MS,
     });
     child.onLine((line) => {
       const parsed = PiResponseSchema.safeParse(safeJson(line));
@@ -651,7 +218,7 @@ class PiHarness implements Harness {
         channel.request({ type: 'get_available_models' }),
         channel.request({ type: 'get_state' }),
       ]);
-      const current = modelName((state.data as PiSessionState | undefined)?.model);
+      const current = piModelName((state.data as PiSessionState | undefined)?.model);
       const list = (isRecord(models.data) && Array.isArray(models.data.models) ? models.data.models : []) as PiModel[];
       return list.map((model) => {
         const id = `${model.provider}/${model.id}`;

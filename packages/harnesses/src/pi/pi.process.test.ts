@@ -2,6 +2,7 @@
 // replays transcripts recorded from the real Pi 0.73.1. Real processes, no real CLI: crash, garbage and
 // hang behaviour that the real CLI cannot be made to show on demand.
 import { fileURLToPath } from 'node:url';
+import type { SessionSpec } from '@reins/core';
 import { SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
@@ -20,8 +21,13 @@ function harness(name: string, extra: Record<string, string> = {}, requestTimeou
   });
 }
 
-async function open(name: string, extra: Record<string, string> = {}, requestTimeoutMs?: number) {
-  const session = await harness(name, extra, requestTimeoutMs).createSession({ cwd });
+async function open(
+  name: string,
+  extra: Record<string, string> = {},
+  requestTimeoutMs?: number,
+  spec: Partial<SessionSpec> = {},
+) {
+  const session = await harness(name, extra, requestTimeoutMs).createSession({ cwd, ...spec });
   const recorder = new SessionRecorder(session, 10_000);
   recorders.push(recorder);
   return { session, recorder };
@@ -76,7 +82,11 @@ describe('pi adapter against the fake pi --mode rpc', () => {
     });
     const closed = await recorder.waitFor((event) => event.type === 'session.closed', 'session.closed');
     expect(closed).toMatchObject({ reason: 'process_exited' });
-    await expect(session.send('again')).rejects.toMatchObject({ code: 'process_exited' });
+    // The one closed-session error of every adapter (the chassis).
+    await expect(session.send('again')).rejects.toMatchObject({
+      code: 'invalid_input',
+      data: { reason: 'session_closed' },
+    });
     expect(liveProcessCount()).toBe(0);
     await recorder.close();
   });
@@ -96,10 +106,12 @@ describe('pi adapter against the fake pi --mode rpc', () => {
 
   it('a prompt that is never answered times out and fails the turn', async () => {
     const { session, recorder } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 400);
-    await expect(session.send('Say hello please.')).rejects.toMatchObject({ code: 'timeout' });
-    // send failed, so there is no turn id to wait on: the one turn that started is the one that ended.
-    const done = await recorder.waitFor((event) => event.type === 'turn.completed', 'turn.completed');
-    expect(done).toMatchObject({ outcome: { status: 'failed', error: { code: 'timeout' } } });
+    // send returns the turn id at once; the unanswered prompt ends that turn failed with timeout.
+    const sent = await session.send('Say hello please.');
+    expect(sent.delivery).toBe('started');
+    expect(await recorder.terminalOf(sent)).toMatchObject({
+      outcome: { status: 'failed', error: { code: 'timeout' } },
+    });
     await recorder.close();
   });
 
@@ -119,6 +131,56 @@ describe('pi adapter against the fake pi --mode rpc', () => {
     await expect(session.setEffort('max')).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(session.respondToPermission('x', { behavior: 'allow' })).rejects.toMatchObject({
       code: 'unsupported_capability',
+    });
+  });
+
+  it('interrupt cancels the running turn AND the queued one, each with one terminal', async () => {
+    const { session, recorder } = await open('abort');
+    const first = await session.send('Talk slowly.');
+    const queued = await session.send('Then this.', { clientMessageId: 'q1' });
+    expect(queued.delivery).toBe('queued');
+    await recorder.waitFor((event) => event.type === 'item.delta', 'a delta');
+    await session.interrupt();
+    expect(await recorder.terminalOf(first)).toMatchObject({ outcome: { status: 'cancelled' } });
+    expect(await recorder.terminalOf(queued)).toMatchObject({ outcome: { status: 'cancelled' } });
+    expect(recorder.events).toContainEqual(
+      expect.objectContaining({
+        turnId: queued.turnId,
+        item: expect.objectContaining({ kind: 'user_message', status: 'cancelled', clientMessageId: 'q1' }),
+      }),
+    );
+    await recorder.close();
+  });
+
+  it('a prompt Pi accepts and then goes silent ends failed with timeout (stall watchdog)', async () => {
+    const { session, recorder } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 60_000, { stallTimeoutMs: 300 });
+    const sent = await session.send('Say hello please.');
+    expect(await recorder.terminalOf(sent)).toMatchObject({
+      outcome: { status: 'failed', error: { code: 'timeout', message: expect.stringContaining('sent nothing') } },
+    });
+    await recorder.close();
+  });
+
+  it('structured output is emulated: the prompt asks for JSON and a prose reply fails the schema', async () => {
+    const { session, recorder } = await open('text');
+    const sent = await session.send('Say hello please.', {
+      outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    });
+    expect(await recorder.terminalOf(sent)).toMatchObject({
+      outcome: { status: 'failed', error: { code: 'structured_output_invalid' } },
+    });
+    await recorder.close();
+  });
+
+  it('refuses what it cannot honour, naming the field, and a cwd that is a file', async () => {
+    const pi = harness('text');
+    await expect(
+      pi.createSession({ cwd, mcpServers: [{ name: 'm', transport: 'stdio', command: 'x' }] }),
+    ).rejects.toMatchObject({ code: 'unsupported_capability', data: { field: 'mcpServers' } });
+    await expect(pi.createSession({ cwd, posture: 'ask' })).rejects.toMatchObject({ data: { field: 'posture' } });
+    await expect(pi.createSession({ cwd: '/etc/passwd' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('not a directory'),
     });
   });
 });

@@ -1,0 +1,468 @@
+// The Pi session: one `pi --mode rpc` process on the shared session chassis. What is Pi's own lives
+// here: its command channel, the prompt / steer / abort commands, the get_state barrier that settles a
+// turn end (translate.ts), model and thinking-level switches, and Pi's launch-time failures.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  type DiscoveredBinary,
+  type Effort,
+  type EmitMeta,
+  type EventPayload,
+  type PermissionDecision,
+  ReinsError,
+  type ReinsEvent,
+  type SendOptions,
+  type SendResult,
+  type Session,
+  type SessionSpec,
+  type SettingChange,
+  type TurnInput,
+  unsupportedModelError,
+} from '@reins/core';
+import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { HarnessProcess } from '../runtime/child-process.js';
+import type { HarnessOptions } from '../runtime/options.js';
+import { PiCommandChannel } from './commands.js';
+import {
+  beginPiTurn,
+  createPiTranslateState,
+  failTurn,
+  isTurnEndPending,
+  PI_DIALOG_METHODS,
+  type PiTranslateState,
+  settleTurn,
+  translatePiFrame,
+} from './translate.js';
+import {
+  PiFrameSchema,
+  type PiImageContent,
+  type PiModel,
+  PiResponseSchema,
+  type PiSessionState,
+  type PiThinkingLevel,
+} from './wire.js';
+
+export const PI_SOURCE = 'pi.rpc';
+export const DEFAULT_PI_TIMEOUT_MS = 30_000;
+
+export interface PiLaunch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  binary: DiscoveredBinary | undefined;
+}
+
+export interface PiSessionOptions extends HarnessOptions {
+  sessionDir?: string;
+}
+
+export function piModelName(model: PiModel | null | undefined): string | undefined {
+  return model ? `${model.provider}/${model.id}` : undefined;
+}
+
+const EFFORT_TO_PI: Record<Effort, PiThinkingLevel | undefined> = {
+  minimal: 'minimal',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'xhigh',
+  max: undefined,
+};
+
+export function piThinkingLevel(effort: Effort): PiThinkingLevel {
+  const level = EFFORT_TO_PI[effort];
+  if (!level) {
+    throw new ReinsError(
+      'invalid_input',
+      `Pi has no "${effort}" thinking level; use one of minimal, low, medium, high, xhigh.`,
+      { harness: 'pi', operation: 'setEffort' },
+    );
+  }
+  return level;
+}
+
+/** Reins model strings for Pi are `provider/id`; a bare id keeps the current provider. */
+export function splitPiModel(
+  model: string,
+  currentProvider: string | undefined,
+): { provider: string; modelId: string } {
+  const slash = model.indexOf('/');
+  if (slash > 0) return { provider: model.slice(0, slash), modelId: model.slice(slash + 1) };
+  if (!currentProvider) {
+    throw new ReinsError('invalid_input', `Pi needs a provider for model "${model}"; write it as provider/model.`, {
+      harness: 'pi',
+      operation: 'setModel',
+    });
+  }
+  return { provider: currentProvider, modelId: model };
+}
+
+async function imageContent(input: TurnInput): Promise<PiImageContent[] | undefined> {
+  if (!input.images || input.images.length === 0) return undefined;
+  return Promise.all(
+    input.images.map(async (image): Promise<PiImageContent> => {
+      if (image.source === 'data' && image.data) {
+        return { type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' };
+      }
+      if (image.source === 'path' && image.path) {
+        const data = await readFile(image.path).catch((cause: unknown) => {
+          throw new ReinsError('invalid_input', `Could not read the image ${image.path}.`, { harness: 'pi', cause });
+        });
+        return { type: 'image', data: data.toString('base64'), mimeType: image.mediaType ?? mediaTypeOf(image.path) };
+      }
+      throw new ReinsError('invalid_input', 'An image needs inline data or a path.', { harness: 'pi' });
+    }),
+  );
+}
+
+function mediaTypeOf(path: string): string {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
+  if (lower.endsWith('.gif')) return 'image/gif';
+  if (lower.endsWith('.webp')) return 'image/webp';
+  return 'image/png';
+}
+
+/** Pi's prompt is plain text: file references become a trailing list the model can read. */
+function messageText(input: TurnInput): string {
+  if (!input.files || input.files.length === 0) return input.text;
+  const refs = input.files.map((file) =>
+    file.lines ? `${file.path}:${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : file.path,
+  );
+  return `${input.text}\n\nReferenced files:\n${refs.map((ref) => `- ${ref}`).join('\n')}`;
+}
+
+/** Pi 0.73.1: "No API key found for <provider>..." / "Authentication failed for ..." are sign-in problems. */
+function classifyPromptError(error: unknown): ReinsError {
+  const reinsError = ReinsError.from(error, 'protocol_error', { harness: 'pi', operation: 'prompt' });
+  const piError = String(reinsError.data?.piError ?? '');
+  if (/api key|authentication|login/i.test(piError)) {
+    return new ReinsError('auth_required', reinsError.message, { harness: 'pi', operation: 'prompt', cause: error });
+  }
+  return reinsError;
+}
+
+export class PiSession implements Session, TurnHost {
+  readonly id = randomUUID();
+  readonly harness = 'pi' as const;
+  private readonly chassis: SessionChassis;
+  private readonly state: PiTranslateState = createPiTranslateState();
+  private process!: HarnessProcess;
+  private channel!: PiCommandChannel;
+  private native: string | undefined;
+  private provider: string | undefined;
+  private barrierInFlight = false;
+  /** Resolves when Pi ended the run of a turn the chassis abandoned (a stall). */
+  private abandonedRunEnded: (() => void) | undefined;
+
+  constructor(
+    private readonly spec: SessionSpec,
+    private readonly options: PiSessionOptions,
+  ) {
+    this.chassis = new SessionChassis(this, {
+      harness: 'pi',
+      displayName: 'Pi',
+      sessionId: this.id,
+      // Pi 0.73.1 has no structured output: the chassis asks for JSON and validates the reply.
+      structuredOutput: 'emulated',
+      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+    });
+  }
+
+  get nativeSessionId(): string | undefined {
+    return this.native;
+  }
+
+  get events(): AsyncIterable<ReinsEvent> {
+    return this.chassis.events;
+  }
+
+  private get stream() {
+    return this.chassis.stream;
+  }
+
+  async start(launch: PiLaunch): Promise<void> {
+    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_PI_TIMEOUT_MS;
+    this.process = await HarnessProcess.start({
+      command: launch.command,
+      args: launch.args,
+      cwd: launch.cwd,
+      env: launch.env,
+      label: 'pi --mode rpc',
+      harness: 'pi',
+      ...(this.options.tap ? { tap: this.options.tap } : {}),
+    });
+    this.channel = new PiCommandChannel({
+      send: (line) => this.process.writeLine(line),
+      defaultTimeoutMs: timeoutMs,
+    });
+    this.process.onLine((line) => this.onLine(line));
+    this.process.onFault((fault) => {
+      if (fault.kind !== 'oversize_line') return;
+      this.stream.emit({
+        type: 'notice',
+        kind: 'warning',
+        message: `Pi wrote a ${fault.bytes}-byte line, over Reins' limit; it was skipped.`,
+        data: { bytes: fault.bytes },
+      });
+    });
+    void this.process.exited.then(() => this.onExit());
+    const state = await this.initialState();
+    this.native = state.sessionFile;
+    this.provider = state.model?.provider;
+    this.state.contextWindow = state.model?.contextWindow;
+    const model = piModelName(state.model);
+    this.stream.emit({
+      type: 'session.started',
+      cwd: this.spec.cwd,
+      binaryPath: launch.binary?.path ?? launch.command,
+      ...(launch.binary?.version ? { harnessVersion: launch.binary.version } : {}),
+      ...(model ? { model } : {}),
+    });
+    this.stream.emit({
+      type: 'session.updated',
+      ...(state.sessionFile ? { nativeSessionId: state.sessionFile } : {}),
+      ...(model ? { model } : {}),
+      ...(state.thinkingLevel ? { effort: state.thinkingLevel } : {}),
+      ...(state.sessionName ? { title: state.sessionName } : {}),
+    });
+    this.stream.emit({ type: 'session.status', status: 'idle' });
+  }
+
+  /** The first get_state: Pi's launch-time refusals become clear errors, a wrong session file resume_failed. */
+  private async initialState(): Promise<PiSessionState> {
+    let state: PiSessionState;
+    try {
+      state = (await this.channel.request({ type: 'get_state' })).data as PiSessionState;
+    } catch (error) {
+      await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
+      const cause = ReinsError.from(error, 'protocol_error', { harness: 'pi', operation: 'start' });
+      // 0.73.1 refuses an unknown --model at launch: stderr 'Error: Model "x" not found.' and exit 1.
+      const missingModel = /Model "([^"]+)" not found/.exec(this.process.stderr.text());
+      if (missingModel) {
+        throw unsupportedModelError(
+          missingModel[1] as string,
+          'Pi does not know this model (pi --list-models lists them)',
+          {
+            harness: 'pi',
+            operation: 'start',
+            cause,
+          },
+        );
+      }
+      if (this.spec.resume) {
+        throw new ReinsError(
+          'resume_failed',
+          `Pi could not resume ${this.spec.resume.nativeSessionId}: ${cause.message}`,
+          {
+            harness: 'pi',
+            operation: 'resume',
+            cause,
+          },
+        );
+      }
+      throw cause;
+    }
+    const resume = this.spec.resume?.nativeSessionId;
+    if (resume && state.sessionFile && resolve(state.sessionFile) !== resolve(resume)) {
+      await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
+      throw new ReinsError(
+        'resume_failed',
+        `Pi opened ${state.sessionFile} instead of ${resume}; refusing a silent fresh start.`,
+        { harness: 'pi', operation: 'resume' },
+      );
+    }
+    return state;
+  }
+
+  // ---- stdout ----------------------------------------------------------------------------------
+
+  private onLine(line: string): void {
+    const at = Date.now();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      // Pi 0.73.1 keeps stdout for JSONL (takeOverStdout), but a stray print must not be lost.
+      this.chassis.activity();
+      this.stream.emit(
+        { type: 'passthrough', frame: line, reason: 'unparsable' },
+        { at, native: { source: PI_SOURCE, frame: line } },
+      );
+      return;
+    }
+    const frame = PiFrameSchema.safeParse(parsed);
+    if (!frame.success) {
+      this.chassis.activity();
+      this.stream.emit(
+        { type: 'passthrough', frame: parsed, reason: 'unparsable' },
+        { at, native: { source: PI_SOURCE, frame: parsed } },
+      );
+      return;
+    }
+    const native = { source: PI_SOURCE, method: frame.data.type, frame: parsed };
+    if (frame.data.type === 'response') {
+      this.chassis.activity();
+      const response = PiResponseSchema.safeParse(parsed);
+      if (response.success && this.channel.receive(response.data as never)) return;
+      this.stream.emit({ type: 'passthrough', frame: parsed }, { at, native });
+      return;
+    }
+    if (frame.data.type === 'extension_ui_request' && PI_DIALOG_METHODS.has(String(frame.data.method))) {
+      // A dialog blocks Pi until answered, and Reins has no channel for extension UI.
+      this.process.writeLine(JSON.stringify({ type: 'extension_ui_response', id: frame.data.id, cancelled: true }));
+    }
+    this.emitAll(
+      this.chassis.translate(native, at, () => translatePiFrame(this.state, frame.data)),
+      { at, native },
+    );
+    this.maybeBarrier();
+  }
+
+  private emitAll(payloads: EventPayload[], meta: EmitMeta = {}): void {
+    for (const payload of payloads) {
+      if (payload.type !== 'turn.completed') {
+        this.stream.emit(payload, meta);
+        continue;
+      }
+      const turn = this.chassis.running;
+      if (this.abandonedRunEnded) {
+        // The end of a run the chassis already ended (a stall): it must not end the next turn.
+        this.abandonedRunEnded();
+        this.abandonedRunEnded = undefined;
+        if (meta.native) this.stream.emit({ type: 'passthrough', frame: meta.native.frame }, meta);
+        continue;
+      }
+      if (!turn) continue; // an agent run Reins did not start (e.g. after a settled turn)
+      const { type: _type, ...completion } = payload;
+      this.chassis.complete(turn, completion, meta);
+    }
+  }
+
+  /** agent_end makes the end pending; a get_state round trip proves no retry decision is still unread. */
+  private maybeBarrier(): void {
+    if (!isTurnEndPending(this.state) || this.barrierInFlight || this.chassis.isClosed) return;
+    this.barrierInFlight = true;
+    this.channel
+      .request({ type: 'get_state' })
+      .then((response) => {
+        const state = response.data as PiSessionState | undefined;
+        if (state?.sessionFile && state.sessionFile !== this.native) {
+          this.native = state.sessionFile;
+          this.stream.emit({ type: 'session.updated', nativeSessionId: state.sessionFile });
+        }
+        this.barrierInFlight = false;
+        this.emitAll(settleTurn(this.state));
+      })
+      .catch((error: unknown) => {
+        this.barrierInFlight = false;
+        if (this.chassis.isClosed || this.process.hasExited) return; // the exit path ends the turn
+        this.emitAll(failTurn(this.state, ReinsError.from(error, 'protocol_error', { harness: 'pi' }).toInfo()));
+      });
+  }
+
+  private onExit(): void {
+    const error = new ReinsError('process_exited', this.process.describeExit(), {
+      harness: 'pi',
+      data: { exit: this.process.exitStatus },
+    });
+    this.channel.close(error);
+    this.chassis.end(this.chassis.isClosed ? 'requested' : 'process_exited', error.toInfo());
+  }
+
+  // ---- TurnHost: how a turn reaches Pi ---------------------------------------------------------
+
+  async beginTurn(turn: ChassisTurn): Promise<void> {
+    this.abandonedRunEnded = undefined; // the chassis waited for it, or gave up after the grace period
+    beginPiTurn(this.state);
+    try {
+      const images = await imageContent(turn.prompt);
+      await this.channel.request(
+        { type: 'prompt', message: messageText(turn.prompt), ...(images ? { images } : {}) },
+        { failureCode: 'harness_unhealthy' },
+      );
+    } catch (error) {
+      if (this.chassis.running !== turn || this.process.hasExited) return; // the exit path ends it
+      this.emitAll(failTurn(this.state, classifyPromptError(error).toInfo()));
+    }
+  }
+
+  /** Pi's native steer: delivered before the next model call of the running turn. */
+  async steerTurn(_turn: ChassisTurn, input: TurnInput): Promise<boolean> {
+    const images = await imageContent(input);
+    await this.channel.request({ type: 'steer', message: messageText(input), ...(images ? { images } : {}) });
+    return true;
+  }
+
+  /**
+   * Pi answers abort after its agent has gone idle; the terminal comes from agent_end (aborted) or
+   * auto_retry_end (a retry wait that was cancelled).
+   */
+  async interruptTurn(): Promise<void> {
+    this.state.interruptRequested = true;
+    await this.channel.request({ type: 'abort' });
+  }
+
+  /** The next prompt waits until Pi ended the abandoned run (abort is sent by the chassis). */
+  turnAbandoned(): Promise<void> {
+    return new Promise((resolve) => {
+      this.abandonedRunEnded = resolve;
+    });
+  }
+
+  // ---- Session ---------------------------------------------------------------------------------
+
+  send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    return this.chassis.send(input, options);
+  }
+
+  interrupt(): Promise<void> {
+    return this.chassis.interrupt();
+  }
+
+  async setModel(model: string): Promise<SettingChange> {
+    this.chassis.assertOpen('setModel', this.native);
+    const { provider, modelId } = splitPiModel(model, this.provider);
+    let response: Awaited<ReturnType<PiCommandChannel['request']>>;
+    try {
+      response = await this.channel.request({ type: 'set_model', provider, modelId });
+    } catch (error) {
+      const reinsError = ReinsError.from(error, 'protocol_error', { harness: 'pi' });
+      // Pi 0.73.1: `Model not found: fake/nope`.
+      if (/not found/i.test(String(reinsError.data?.piError ?? ''))) {
+        throw unsupportedModelError(model, String(reinsError.data?.piError), { harness: 'pi', operation: 'setModel' });
+      }
+      throw reinsError;
+    }
+    const selected = response.data as PiModel | undefined;
+    this.provider = selected?.provider ?? provider;
+    if (selected?.contextWindow !== undefined) this.state.contextWindow = selected.contextWindow;
+    this.stream.emit({ type: 'session.updated', model: piModelName(selected) ?? `${provider}/${modelId}` });
+    return { applied: 'live' };
+  }
+
+  async setEffort(effort: Effort): Promise<SettingChange> {
+    this.chassis.assertOpen('setEffort', this.native);
+    const level = piThinkingLevel(effort);
+    await this.channel.request({ type: 'set_thinking_level', level });
+    this.stream.emit({ type: 'session.updated', effort: level });
+    return { applied: 'live' };
+  }
+
+  async respondToPermission(_requestId: string, _decision: PermissionDecision): Promise<void> {
+    throw new ReinsError('unsupported_capability', 'Pi has no permission requests: its tools run without asking.', {
+      harness: 'pi',
+      operation: 'respondToPermission',
+    });
+  }
+
+  async close(): Promise<void> {
+    this.chassis.markClosing('closed by request');
+    this.channel?.close(new ReinsError('process_exited', 'The Pi session was closed.', { harness: 'pi' }));
+    await this.process?.close();
+    this.chassis.end('requested');
+  }
+}
