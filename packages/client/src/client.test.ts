@@ -82,7 +82,7 @@ const status = (seq: number) =>
 function daemon(handlers: Record<string, (request: Sent, socket: FakeSocket) => unknown[]>) {
   FakeSocket.answer = (request, socket) => {
     if (request.method === 'initialize') {
-      return [ok(request, { protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['codex'] })];
+      return [ok(request, { protocolVersion: 2, reinsVersion: '0.1.0', harnesses: ['codex'] })];
     }
     return handlers[request.method]?.(request, socket) ?? [];
   };
@@ -108,8 +108,11 @@ describe('connect', () => {
   it('initializes with the token and keeps what the daemon said', async () => {
     daemon({});
     const reins = await client();
-    expect(FakeSocket.last?.sent[0]).toMatchObject({ method: 'initialize', params: { token: 'secret' } });
-    expect(reins.info).toEqual({ protocolVersion: 1, reinsVersion: '0.1.0', harnesses: ['codex'] });
+    expect(FakeSocket.last?.sent[0]).toMatchObject({
+      method: 'initialize',
+      params: { token: 'secret', protocolVersion: 2 },
+    });
+    expect(reins.info).toEqual({ protocolVersion: 2, reinsVersion: '0.1.0', harnesses: ['codex'] });
   });
 
   it('turns a refused token into ReinsError auth_required', async () => {
@@ -119,10 +122,14 @@ describe('connect', () => {
   });
 
   it('refuses a daemon that speaks another protocol version', async () => {
-    FakeSocket.answer = (request) => [ok(request, { protocolVersion: 2, reinsVersion: '9.0.0', harnesses: [] })];
-    const error = await client().catch((reason: unknown) => reason);
-    expect(codeOf(error)).toBe('protocol_error');
-    expect((error as Error).message).toMatch(/protocol version 2/);
+    for (const version of [1, 3]) {
+      FakeSocket.answer = (request) => [
+        ok(request, { protocolVersion: version, reinsVersion: '9.0.0', harnesses: [] }),
+      ];
+      const error = await client().catch((reason: unknown) => reason);
+      expect(codeOf(error)).toBe('protocol_error');
+      expect((error as Error).message).toMatch(new RegExp(`protocol version ${version}; this client speaks 2`));
+    }
   });
 
   it('needs a WebSocket class where the runtime has none', async () => {
@@ -259,7 +266,7 @@ describe('RemoteSession events', () => {
     };
     FakeSocket.answer = (request) => {
       if (request.method === 'initialize')
-        return [ok(request, { protocolVersion: 1, reinsVersion: '0', harnesses: [] })];
+        return [ok(request, { protocolVersion: 2, reinsVersion: '0', harnesses: [] })];
       if (request.method === 'session/subscribe')
         return [ok(request, { lastSeq: 0, harness: 'codex', status: 'idle' })];
       return [ok(request, answers[request.method])];
@@ -281,6 +288,56 @@ describe('RemoteSession events', () => {
       ['session/interrupt', { sessionId: 's1' }],
       ['session/respondToPermission', { sessionId: 's1', requestId: 'r1', decision: { behavior: 'deny' } }],
       ['session/close', { sessionId: 's1' }],
+    ]);
+  });
+});
+
+describe('version 2', () => {
+  it('hands status/snapshot and sessions/changed to listeners, keeps the newest snapshot, survives a throwing listener', async () => {
+    daemon({});
+    const reins = await client();
+    const snapshots: unknown[] = [];
+    const changes: unknown[] = [];
+    reins.onStatusSnapshot(() => {
+      throw new Error('a broken listener');
+    });
+    const stop = reins.onStatusSnapshot((params) => snapshots.push(params));
+    reins.onSessionsChanged((params) => changes.push(params));
+    const snapshot = { sessions: [{ sessionId: 's1', status: 'dormant', lastSeq: 4, updatedAt: 9 }] };
+    FakeSocket.last?.deliver(
+      { jsonrpc: '2.0', method: 'status/snapshot', params: snapshot },
+      { jsonrpc: '2.0', method: 'sessions/changed', params: { sessionId: 's1', change: 'updated' } },
+      // Malformed ones are ignored, not fatal.
+      { jsonrpc: '2.0', method: 'sessions/changed', params: { sessionId: 's1', change: 'exploded' } },
+      { jsonrpc: '2.0', method: 'status/snapshot', params: { sessions: [{ sessionId: 's1', status: 'asleep' }] } },
+    );
+    expect(snapshots).toEqual([snapshot]);
+    expect(reins.lastSnapshot).toEqual(snapshot);
+    expect(changes).toEqual([{ sessionId: 's1', change: 'updated' }]);
+    stop();
+    FakeSocket.last?.deliver({ jsonrpc: '2.0', method: 'status/snapshot', params: { sessions: [] } });
+    expect(snapshots).toHaveLength(1);
+    expect(reins.lastSnapshot).toEqual({ sessions: [] });
+    expect(reins.isClosed).toBe(false);
+  });
+
+  it('deleteSession sends session/delete; send passes clientMessageId through', async () => {
+    FakeSocket.answer = (request) => {
+      if (request.method === 'initialize')
+        return [ok(request, { protocolVersion: 2, reinsVersion: '0', harnesses: [] })];
+      if (request.method === 'session/subscribe')
+        return [ok(request, { lastSeq: 0, harness: 'codex', status: 'dormant' })];
+      if (request.method === 'session/send') return [ok(request, { turnId: 'r1.turn_1', delivery: 'started' })];
+      return [ok(request, {})];
+    };
+    const reins = await client();
+    const session = await reins.attach('s1');
+    await session.send('hi', { clientMessageId: 'bubble-7' });
+    await reins.deleteSession('s1');
+    const sent = FakeSocket.last?.sent.slice(2) ?? [];
+    expect(sent.map((request) => [request.method, request.params])).toEqual([
+      ['session/send', { sessionId: 's1', input: 'hi', options: { clientMessageId: 'bubble-7' } }],
+      ['session/delete', { sessionId: 's1' }],
     ]);
   });
 });

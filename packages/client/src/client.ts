@@ -1,5 +1,6 @@
 // `connect()` and the ReinsClient: one authenticated WebSocket connection to a Reins daemon, which
-// starts sessions and attaches to existing ones as RemoteSessions (core's Session interface).
+// starts sessions and attaches to existing ones as RemoteSessions (core's Session interface), and
+// hands the daemon's status/snapshot and sessions/changed notifications to listeners.
 // Browser-safe: the WebSocket comes from the caller or globalThis, never from a Node package.
 import { type HarnessId, ReinsError, type ReinsEvent, type SessionSpec } from '@reins/core';
 import {
@@ -8,8 +9,14 @@ import {
   type InitializeResult,
   PROTOCOL_VERSION,
   SESSION_EVENT,
+  SESSIONS_CHANGED,
   SessionEventParamsSchema,
   type SessionListing,
+  type SessionsChangedParams,
+  SessionsChangedParamsSchema,
+  STATUS_SNAPSHOT,
+  type StatusSnapshotParams,
+  StatusSnapshotParamsSchema,
   type WireHarnessOptions,
 } from './protocol.js';
 import { RemoteSession } from './remote-session.js';
@@ -103,9 +110,26 @@ function openSocket(WebSocketClass: WebSocketConstructor, url: string, timeoutMs
   });
 }
 
+type Listener<T> = (params: T) => void;
+
+/** A listener that throws must not take the connection (or the other listeners) down with it. */
+function notifyAll<T>(listeners: Set<Listener<T>>, params: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(params);
+    } catch {
+      // the caller's bug; the connection goes on
+    }
+  }
+}
+
 export class ReinsClient {
   private readonly channel: RpcChannel;
   private readonly sessions = new Map<string, RemoteSession>();
+  private readonly snapshotListeners = new Set<Listener<StatusSnapshotParams>>();
+  private readonly changeListeners = new Set<Listener<SessionsChangedParams>>();
+  /** The newest snapshot the daemon sent (it sends one right after initialize, then every 15 s). */
+  private snapshot: StatusSnapshotParams | undefined;
   private readonly requestTimeoutMs: number;
   private readonly createTimeoutMs: number;
   private initialized: InitializeResult | undefined;
@@ -134,7 +158,11 @@ export class ReinsClient {
 
   /** @internal called by connect() */
   async initialize(token: string, client: ClientInfo, timeoutMs: number): Promise<void> {
-    const result = await this.channel.request('initialize', { token, client }, { timeoutMs });
+    const result = await this.channel.request(
+      'initialize',
+      { token, client, protocolVersion: PROTOCOL_VERSION },
+      { timeoutMs },
+    );
     if (result.protocolVersion !== PROTOCOL_VERSION) {
       throw new ReinsError(
         'protocol_error',
@@ -145,6 +173,23 @@ export class ReinsClient {
     this.initialized = result;
   }
 
+  /** The newest status/snapshot the daemon sent (undefined until the first arrives). */
+  get lastSnapshot(): StatusSnapshotParams | undefined {
+    return this.snapshot;
+  }
+
+  /** Every status/snapshot (right after initialize, then every 15 s). Returns a function that stops it. */
+  onStatusSnapshot(listener: Listener<StatusSnapshotParams>): () => void {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener);
+  }
+
+  /** Every sessions/changed (created, updated, closed, deleted), from any client. Returns a function that stops it. */
+  onSessionsChanged(listener: Listener<SessionsChangedParams>): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
   /** Every harness the daemon offers: where its binary is, and its health. */
   harnesses(): Promise<HarnessListing[]> {
     return this.channel.request('harness/list', undefined, { timeoutMs: this.requestTimeoutMs });
@@ -153,6 +198,11 @@ export class ReinsClient {
   /** Every session the daemon holds (they belong to the daemon, not to a connection). */
   listSessions(): Promise<SessionListing[]> {
     return this.channel.request('session/list', undefined, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Forgets a session and its event log for good (closing it first when it is open). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.channel.request('session/delete', { sessionId }, { timeoutMs: this.requestTimeoutMs });
   }
 
   /** Starts a session in the daemon and subscribes to all of its events from the first. */
@@ -209,9 +259,20 @@ export class ReinsClient {
   }
 
   private notified(method: string, params: unknown): void {
-    if (method !== SESSION_EVENT) return; // a newer daemon's notification: not for us
-    const parsed = SessionEventParamsSchema.safeParse(params);
-    if (!parsed.success) return;
-    this.sessions.get(parsed.data.sessionId)?.receive(parsed.data.event as unknown as ReinsEvent);
+    if (method === SESSION_EVENT) {
+      const parsed = SessionEventParamsSchema.safeParse(params);
+      if (!parsed.success) return;
+      this.sessions.get(parsed.data.sessionId)?.receive(parsed.data.event as unknown as ReinsEvent);
+    } else if (method === STATUS_SNAPSHOT) {
+      const parsed = StatusSnapshotParamsSchema.safeParse(params);
+      if (!parsed.success) return;
+      this.snapshot = parsed.data;
+      notifyAll(this.snapshotListeners, parsed.data);
+    } else if (method === SESSIONS_CHANGED) {
+      const parsed = SessionsChangedParamsSchema.safeParse(params);
+      if (!parsed.success) return;
+      notifyAll(this.changeListeners, parsed.data);
+    }
+    // anything else: a newer daemon's notification, not for us
   }
 }

@@ -124,9 +124,20 @@ describe('protocol results and envelopes', () => {
     expect(METHODS['session/send'].result.safeParse({ turnId: 't1', delivery: 'maybe' }).success).toBe(false);
     expect(
       METHODS['session/list'].result.safeParse([
-        { sessionId: 's', harness: 'codex', status: 'closed', lastSeq: 3, createdAt: 1 },
+        { sessionId: 's', harness: 'codex', cwd: '/w', status: 'dormant', lastSeq: 3, createdAt: 1, updatedAt: 2 },
       ]).success,
     ).toBe(true);
+    // A version 1 listing (no cwd, no updatedAt) is not a version 2 one.
+    expect(
+      METHODS['session/list'].result.safeParse([
+        { sessionId: 's', harness: 'codex', status: 'closed', lastSeq: 3, createdAt: 1 },
+      ]).success,
+    ).toBe(false);
+    expect(
+      METHODS['session/list'].result.safeParse([
+        { sessionId: 's', harness: 'codex', cwd: '/w', status: 'asleep', lastSeq: 3, createdAt: 1, updatedAt: 2 },
+      ]).success,
+    ).toBe(false);
     expect(
       METHODS['harness/list'].result.safeParse([
         {

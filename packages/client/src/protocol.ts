@@ -1,7 +1,9 @@
-// The Reins daemon wire protocol, version 1: the one home of its types and zod schemas (the daemon
+// The Reins daemon wire protocol, version 2: the one home of its types and zod schemas (the daemon
 // imports them from here). JSON-RPC 2.0, one JSON message per WebSocket text frame. A connection
 // must call `initialize` with the daemon's token first; every failure is a JSON-RPC error whose
 // `data` is the Reins ErrorInfo, so clients branch on `data.code`, never on message text.
+// Version 2 keeps every version 1 method; a client that asks for no version at `initialize` is a
+// version 1 client and gets version 1 answers (the v1 shapes are kept here too, for the daemon).
 import {
   type Assert,
   BinaryFingerprintSchema,
@@ -31,7 +33,19 @@ import {
 } from '@reins/core';
 import { z } from 'zod';
 
-export const PROTOCOL_VERSION = 1;
+/** The newest protocol version this package speaks. */
+export const PROTOCOL_VERSION = 2;
+/** Every version a daemon of this package can serve (negotiated at `initialize`). */
+export const SUPPORTED_PROTOCOL_VERSIONS = [1, 2] as const;
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/**
+ * WebSocket close codes the daemon uses, so a client can tell why it was dropped.
+ * 1008 policy: auth failed or no initialize in time; 1009 a frame over the size limit (64 KiB
+ * before initialize); 1013 the client did not read its answers and events fast enough (reconnect
+ * and resubscribe with afterSeq); 1001 the daemon is shutting down.
+ */
+export const CLOSE_CODES = { goingAway: 1001, policy: 1008, tooBig: 1009, slowConsumer: 1013 } as const;
 
 /** The file a running daemon writes under $REINS_HOME (default ~/.reins), mode 0600. */
 export const DAEMON_FILE = 'daemon.json';
@@ -130,13 +144,24 @@ export interface ClientInfo {
 export interface InitializeParams {
   token: string;
   client?: ClientInfo;
+  /** The newest protocol version the client speaks; absent means version 1. */
+  protocolVersion?: number;
 }
 export const InitializeParamsSchema = z.object({
   token: z.string().min(1),
   client: z.object({ name: z.string().min(1), version: z.string().min(1) }).optional(),
+  protocolVersion: z.number().int().positive().optional(),
 });
+type _InitializeInSync = Assert<Equals<z.output<typeof InitializeParamsSchema>, InitializeParams>>;
+
+/** The version a daemon serves to a client that asked for `requested` (absent: version 1). */
+export function negotiateProtocolVersion(requested: number | undefined): ProtocolVersion {
+  if (requested === undefined || requested < 2) return 1;
+  return 2;
+}
 
 export interface InitializeResult {
+  /** The version this connection speaks from now on (see negotiateProtocolVersion). */
   protocolVersion: number;
   reinsVersion: string;
   /** Harness ids this daemon can start sessions for. */
@@ -225,29 +250,93 @@ export const SessionCreateResultSchema = z.object({
 });
 type _CreateResultInSync = Assert<Equals<z.output<typeof SessionCreateResultSchema>, SessionCreateResult>>;
 
-/** The harness's own lifecycle signal (session.status), or `closed` once session.closed was emitted. */
-export type HostedSessionStatus = SessionStatus | 'closed';
-const HostedSessionStatusSchema = z.enum([...SESSION_STATUSES, 'closed']);
+/**
+ * The state of a daemon session (BINDING names): `starting` (its harness process is being started
+ * or resumed), `idle` / `running` / `requires_action` (mirrored from the harness's session.status),
+ * `dormant` (no live process: after a daemon restart, an idle eviction or the process ending; the
+ * next session/send resumes the native conversation), `closed`, and `lost` (cluster mode: its
+ * worker is gone).
+ */
+export const HOSTED_SESSION_STATES = [
+  'starting',
+  'idle',
+  'running',
+  'requires_action',
+  'dormant',
+  'closed',
+  'lost',
+] as const;
+export type HostedSessionStatus = (typeof HOSTED_SESSION_STATES)[number];
+export const HostedSessionStatusSchema = z.enum(HOSTED_SESSION_STATES);
 
 export interface SessionListing {
   sessionId: string;
   harness: HarnessId;
   nativeSessionId?: string;
+  cwd: string;
+  title?: string;
+  model?: string;
+  effort?: Effort;
   status: HostedSessionStatus;
   /** seq of the newest event (0 before the first). */
   lastSeq: number;
   /** ms since epoch. */
   createdAt: number;
+  /** ms since epoch: the newest event or change of the session. */
+  updatedAt: number;
 }
 export const SessionListingSchema = z.object({
   sessionId: z.string(),
   harness: HarnessIdSchema,
   nativeSessionId: z.string().optional(),
+  cwd: z.string(),
+  title: z.string().optional(),
+  model: z.string().optional(),
+  effort: EffortSchema.optional(),
   status: HostedSessionStatusSchema,
   lastSeq: z.number().int().nonnegative(),
   createdAt: z.number(),
+  updatedAt: z.number(),
 });
 type _SessionListingInSync = Assert<Equals<z.output<typeof SessionListingSchema>, SessionListing>>;
+
+// ---- version 1 shapes (served to clients that did not ask for version 2) -------------------------
+
+/** Version 1 states: the harness's own lifecycle signal, or `closed`. */
+export type V1SessionStatus = SessionStatus | 'closed';
+export const V1SessionStatusSchema = z.enum([...SESSION_STATUSES, 'closed']);
+
+/** How a version 2 state reads to a version 1 client (which knows only its four). */
+export function v1Status(status: HostedSessionStatus): V1SessionStatus {
+  switch (status) {
+    case 'starting':
+    case 'dormant':
+      // No process right now, but a send works (it resumes): to a v1 client that is idle.
+      return 'idle';
+    case 'lost':
+      return 'closed';
+    default:
+      return status;
+  }
+}
+
+export interface V1SessionListing {
+  sessionId: string;
+  harness: HarnessId;
+  nativeSessionId?: string;
+  status: V1SessionStatus;
+  lastSeq: number;
+  createdAt: number;
+}
+export const V1SessionListingSchema = z.object({
+  sessionId: z.string(),
+  harness: HarnessIdSchema,
+  nativeSessionId: z.string().optional(),
+  status: V1SessionStatusSchema,
+  lastSeq: z.number().int().nonnegative(),
+  createdAt: z.number(),
+});
+type _V1ListingInSync = Assert<Equals<z.output<typeof V1SessionListingSchema>, V1SessionListing>>;
 
 export interface SessionRef {
   sessionId: string;
@@ -278,6 +367,8 @@ export const SubscribeResultSchema = z.object({
   nativeSessionId: z.string().optional(),
   status: HostedSessionStatusSchema,
 });
+/** The version 1 shape of the same answer. */
+export const V1SubscribeResultSchema = SubscribeResultSchema.extend({ status: V1SessionStatusSchema });
 type _SubscribeResultInSync = Assert<Equals<z.output<typeof SubscribeResultSchema>, SubscribeResult>>;
 
 export interface SendParams {
@@ -340,6 +431,8 @@ export const METHODS = {
   'session/setEffort': { params: SetEffortParamsSchema, result: SettingChangeSchema },
   'session/respondToPermission': { params: RespondToPermissionParamsSchema, result: AckSchema },
   'session/close': { params: SessionRefSchema, result: AckSchema },
+  /** Version 2: forgets a session (closing it first when it is open) and its whole event log. */
+  'session/delete': { params: SessionRefSchema, result: AckSchema },
 } as const;
 export type MethodName = keyof typeof METHODS;
 export type ParamsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
@@ -366,6 +459,46 @@ export const SessionEventParamsSchema = z.object({
   sessionId: z.string().min(1),
   event: z.looseObject({ type: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string() }),
 });
+
+/**
+ * Daemon -> every version 2 client, right after the initialize answer and every 15 s: the state of
+ * every session. Authoritative: a client rebuilds its activity map from it (a lost frame heals).
+ */
+export const STATUS_SNAPSHOT = 'status/snapshot';
+export interface SessionActivity {
+  sessionId: string;
+  status: HostedSessionStatus;
+  lastSeq: number;
+  updatedAt: number;
+}
+export interface StatusSnapshotParams {
+  sessions: SessionActivity[];
+}
+export const StatusSnapshotParamsSchema = z.object({
+  sessions: z.array(
+    z.object({
+      sessionId: z.string().min(1),
+      status: HostedSessionStatusSchema,
+      lastSeq: z.number().int().nonnegative(),
+      updatedAt: z.number(),
+    }),
+  ),
+});
+type _SnapshotInSync = Assert<Equals<z.output<typeof StatusSnapshotParamsSchema>, StatusSnapshotParams>>;
+
+/** Daemon -> every version 2 client: a session was created, changed (state, native id, title, model, effort), closed or deleted. */
+export const SESSIONS_CHANGED = 'sessions/changed';
+export const SESSION_CHANGES = ['created', 'updated', 'closed', 'deleted'] as const;
+export type SessionChange = (typeof SESSION_CHANGES)[number];
+export interface SessionsChangedParams {
+  sessionId: string;
+  change: SessionChange;
+}
+export const SessionsChangedParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  change: z.enum(SESSION_CHANGES),
+});
+type _ChangedInSync = Assert<Equals<z.output<typeof SessionsChangedParamsSchema>, SessionsChangedParams>>;
 
 // ---- errors ---------------------------------------------------------------------------------------
 

@@ -1,29 +1,38 @@
 // One client connection: the JSON-RPC boundary of the daemon. Every frame is checked here (JSON-RPC
 // shape, then the method's params with the protocol's zod schema); nothing runs before a successful
-// `initialize` with the token; every failure goes back as a JSON-RPC error carrying ErrorInfo.
-// Subscriptions live here too: this connection's view of the daemon's sessions.
-
+// `initialize` with the token, and until then a frame may be at most 64 KiB; every failure goes
+// back as a JSON-RPC error carrying ErrorInfo. The protocol version is negotiated at initialize:
+// a client that asks for none is a version 1 client and gets version 1 answers and no version 2
+// notifications. Everything sent (answers, events, notifications) counts against one buffer cap:
+// a client that does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';
-import type { HarnessListing, SessionCreateParams } from '@reins/client';
 import {
+  CLOSE_CODES,
   describeInvalidParams,
+  type HarnessListing,
   isMethodName,
   METHOD_NAMES,
   METHODS,
   type MethodName,
+  negotiateProtocolVersion,
   type ParamsOf,
-  PROTOCOL_VERSION,
+  type ProtocolVersion,
   type RequestId,
   type ResultOf,
   RPC_ERROR,
   RpcIncomingSchema,
   rpcErrorNumber,
   SESSION_EVENT,
+  STATUS_SNAPSHOT,
+  type StatusSnapshotParams,
+  v1Status,
 } from '@reins/client';
-import { type ErrorCode, type HarnessId, ReinsError, type ReinsEvent } from '@reins/core';
+import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import type { RawData, WebSocket } from 'ws';
-import type { HostedSession } from './hosted-session.js';
 import type { Logger } from './logger.js';
+import type { SessionHost } from './session-host.js';
+import type { PublishedEvent } from './session-log.js';
+import { Subscription } from './subscription.js';
 
 /** What a connection needs of the daemon. */
 export interface DaemonContext {
@@ -32,25 +41,29 @@ export interface DaemonContext {
   readonly harnesses: HarnessId[];
   readonly log: Logger;
   readonly initializeTimeoutMs: number;
-  /** A subscriber whose socket holds more unsent bytes than this is dropped (it can resume). */
+  /** A connection whose socket holds more unsent bytes than this is dropped (it can resume). */
   readonly maxBufferedBytes: number;
+  /** Largest frame after initialize. */
+  readonly maxPayloadBytes: number;
+  /** Requests one connection may have in progress at once. */
+  readonly maxRequestsInFlight: number;
+  readonly sessions: SessionHost;
   listHarnesses(): Promise<HarnessListing[]>;
-  createSession(params: SessionCreateParams): Promise<HostedSession>;
-  listSessions(): HostedSession[];
-  /** The session, or invalid_input naming the id. */
-  session(sessionId: string): HostedSession;
+  snapshot(): StatusSnapshotParams;
 }
 
 interface Reply<R> {
   result: R;
-  /** Runs right after the answer was written, in the same tick (subscribe's replay). */
+  /** Runs right after the answer was written, in the same tick (subscribe's replay, the first snapshot). */
   afterSend?: () => void;
 }
 type Handler<M extends MethodName> = (params: ParamsOf<M>) => Reply<ResultOf<M>> | Promise<Reply<ResultOf<M>>>;
 
 const OPEN = 1;
-const CLOSE_POLICY = 1008;
-const CLOSE_TRY_AGAIN = 1013;
+/** Replay waits for the socket to take what it was given once this much is waiting. */
+const REPLAY_LOW_WATER = 256 * 1024;
+/** A connection told to go (1013) that does not close its side in this long is cut. */
+const DROP_GRACE_MS = 5_000;
 
 function tokensMatch(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -58,14 +71,37 @@ function tokensMatch(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * Lets an authenticated connection send frames up to `bytes`. ws 8.23.0 reads the limit from the
+ * receiver's `_maxPayload` at every frame header; the WebSocketServer's `maxPayload` (the
+ * pre-initialize 64 KiB) only seeds it. connection tests prove both limits, so a ws upgrade that
+ * moves the field fails them.
+ */
+function raiseFrameLimit(socket: WebSocket, bytes: number): void {
+  const receiver = (socket as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
+  if (!receiver || typeof receiver._maxPayload !== 'number') {
+    throw new ReinsError(
+      'protocol_error',
+      'This ws version keeps its frame limit elsewhere: the daemon cannot raise it after initialize.',
+    );
+  }
+  receiver._maxPayload = bytes;
+}
+
 let connectionCounter = 0;
 
 export class DaemonConnection {
   readonly label = `c${++connectionCounter}`;
   private authenticated = false;
-  private readonly subscriptions = new Set<HostedSession>();
+  private version: ProtocolVersion = 1;
+  private readonly subscriptions = new Map<string, Subscription>();
   private readonly initializeTimer: ReturnType<typeof setTimeout>;
   private readonly handlers: { [M in MethodName]: Handler<M> };
+  private inFlight = 0;
+  private dropping = false;
+  private sentFrames = 0;
+  private writtenFrames = 0;
+  private drainWaiters: Array<() => void> = [];
   /** Resolves when the socket closed. */
   readonly closed: Promise<void>;
 
@@ -77,14 +113,15 @@ export class DaemonConnection {
     this.initializeTimer = setTimeout(() => {
       if (this.authenticated) return;
       context.log.info('connection closed: no initialize in time', { connection: this.label });
-      socket.close(CLOSE_POLICY, 'auth_required: initialize was not called in time');
+      socket.close(CLOSE_CODES.policy, 'auth_required: initialize was not called in time');
     }, context.initializeTimeoutMs);
     this.closed = new Promise((resolve) => {
-      socket.on('close', () => {
+      socket.on('close', (code) => {
         clearTimeout(this.initializeTimer);
-        for (const hosted of this.subscriptions) hosted.unsubscribe(this);
+        for (const subscription of this.subscriptions.values()) subscription.stop();
         this.subscriptions.clear();
-        context.log.info('connection closed', { connection: this.label });
+        for (const wake of this.drainWaiters.splice(0)) wake();
+        context.log.info('connection closed', { connection: this.label, code });
         resolve();
       });
     });
@@ -96,6 +133,10 @@ export class DaemonConnection {
     );
   }
 
+  get isAuthenticated(): boolean {
+    return this.authenticated;
+  }
+
   /** Closes the socket (daemon shutdown); `terminate` when it does not close in time. */
   close(code: number, reason: string): void {
     if (this.socket.readyState <= OPEN) this.socket.close(code, reason);
@@ -105,7 +146,14 @@ export class DaemonConnection {
     this.socket.terminate();
   }
 
+  /** A daemon notification (status/snapshot, sessions/changed): version 2 connections only. */
+  notify(method: string, params: unknown): void {
+    if (!this.authenticated || this.version < 2) return;
+    this.sendText(JSON.stringify({ jsonrpc: '2.0', method, params }));
+  }
+
   private async receive(data: RawData, isBinary: boolean): Promise<void> {
+    if (this.dropping) return;
     if (isBinary) {
       return this.sendError(
         null,
@@ -130,9 +178,8 @@ export class DaemonConnection {
     }
     const parsed = RpcIncomingSchema.safeParse(message);
     if (!parsed.success) {
-      const id = idOf(message);
       return this.sendError(
-        id,
+        idOf(message),
         RPC_ERROR.invalidRequest,
         'invalid_input',
         'The frame is not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", an "id" and a "method".',
@@ -160,12 +207,21 @@ export class DaemonConnection {
     if (!checked.success) {
       return this.sendError(id, RPC_ERROR.invalidParams, 'invalid_input', describeInvalidParams(checked.error, method));
     }
+    if (this.inFlight >= this.context.maxRequestsInFlight) {
+      return this.sendError(
+        id,
+        RPC_ERROR.invalidRequest,
+        'invalid_input',
+        `Too many requests in progress on this connection (${this.context.maxRequestsInFlight}): wait for answers before sending more.`,
+      );
+    }
+    this.inFlight++;
     try {
       const handler = this.handlers[method] as Handler<MethodName>;
       const pending = handler(checked.data as ParamsOf<MethodName>);
       // A synchronous handler answers in this very tick (subscribe relies on it).
       const reply = pending instanceof Promise ? await pending : pending;
-      this.send({ jsonrpc: '2.0', id, result: reply.result });
+      this.sendText(JSON.stringify({ jsonrpc: '2.0', id, result: reply.result }));
       reply.afterSend?.();
     } catch (error) {
       const reins = ReinsError.from(error, 'protocol_error', { operation: method });
@@ -173,11 +229,14 @@ export class DaemonConnection {
         this.context.log.error('request failed unexpectedly', { connection: this.label, method, error: reins.message });
       }
       this.sendError(id, rpcErrorNumber(reins.code), reins.code, reins.message, reins);
+    } finally {
+      this.inFlight--;
     }
   }
 
   private makeHandlers(): { [M in MethodName]: Handler<M> } {
     const context = this.context;
+    const sessions = context.sessions;
     return {
       initialize: (params) => {
         if (this.authenticated) throw new ReinsError('invalid_input', 'This connection is already initialized.');
@@ -188,23 +247,30 @@ export class DaemonConnection {
             'The token is wrong: read it from daemon.json of the running daemon (it changes on every start).',
           );
         }
+        raiseFrameLimit(this.socket, context.maxPayloadBytes);
         this.authenticated = true;
+        this.version = negotiateProtocolVersion(params.protocolVersion);
         clearTimeout(this.initializeTimer);
         context.log.info('connection initialized', {
           connection: this.label,
+          protocolVersion: this.version,
           client: params.client ? `${params.client.name}/${params.client.version}` : undefined,
         });
         return {
-          result: {
-            protocolVersion: PROTOCOL_VERSION,
-            reinsVersion: context.reinsVersion,
-            harnesses: context.harnesses,
-          },
+          result: { protocolVersion: this.version, reinsVersion: context.reinsVersion, harnesses: context.harnesses },
+          afterSend: () => this.notify(STATUS_SNAPSHOT, context.snapshot()),
         };
       },
       'harness/list': async () => ({ result: await context.listHarnesses() }),
       'session/create': async (params) => {
-        const hosted = await context.createSession(params);
+        if (!context.harnesses.includes(params.harness)) {
+          throw new ReinsError(
+            'invalid_input',
+            `This daemon does not offer the ${params.harness} harness. It offers: ${context.harnesses.join(', ') || 'none'}.`,
+            { harness: params.harness },
+          );
+        }
+        const hosted = await sessions.create(params);
         return {
           result: {
             sessionId: hosted.id,
@@ -213,80 +279,127 @@ export class DaemonConnection {
           },
         };
       },
-      'session/list': () => ({ result: context.listSessions().map((hosted) => hosted.listing()) }),
+      'session/list': () => ({
+        result: sessions
+          .list()
+          .map((hosted) => (this.version >= 2 ? hosted.listing() : hosted.v1Listing())) as ResultOf<'session/list'>,
+      }),
       'session/subscribe': (params) => {
-        const hosted = context.session(params.sessionId);
-        const sessionId = hosted.id;
-        const replay = hosted.subscribe(this, params.afterSeq ?? 0, (event) => this.sendEvent(sessionId, event));
-        this.subscriptions.add(hosted);
-        const listing = hosted.listing();
+        const hosted = sessions.get(params.sessionId);
+        const afterSeq = params.afterSeq ?? 0;
+        if (afterSeq > hosted.lastSeq) {
+          throw new ReinsError(
+            'invalid_input',
+            `afterSeq ${afterSeq} is past the newest event of this session (seq ${hosted.lastSeq}).`,
+            { data: { afterSeq, lastSeq: hosted.lastSeq } },
+          );
+        }
+        this.subscriptions.get(hosted.id)?.stop();
+        const subscription = new Subscription(hosted, afterSeq, this, context.log);
+        this.subscriptions.set(hosted.id, subscription);
+        const status = this.version >= 2 ? hosted.status : v1Status(hosted.status);
         return {
           result: {
-            lastSeq: listing.lastSeq,
-            harness: listing.harness,
-            ...(listing.nativeSessionId !== undefined ? { nativeSessionId: listing.nativeSessionId } : {}),
-            status: listing.status,
-          },
-          afterSend: () => {
-            for (const event of replay) this.sendEvent(sessionId, event);
-          },
+            lastSeq: hosted.lastSeq,
+            harness: hosted.harness,
+            ...(hosted.nativeSessionId !== undefined ? { nativeSessionId: hosted.nativeSessionId } : {}),
+            status,
+          } as ResultOf<'session/subscribe'>,
+          afterSend: () => subscription.start(),
         };
       },
       'session/unsubscribe': (params) => {
-        const hosted = context.session(params.sessionId);
-        hosted.unsubscribe(this);
-        this.subscriptions.delete(hosted);
+        const hosted = sessions.get(params.sessionId);
+        this.subscriptions.get(hosted.id)?.stop();
+        this.subscriptions.delete(hosted.id);
         return { result: {} };
       },
       'session/send': async (params) => ({
-        result: await context.session(params.sessionId).session.send(params.input, params.options),
+        result: await sessions.get(params.sessionId).send(params.input, params.options),
       }),
       'session/interrupt': async (params) => {
-        await context.session(params.sessionId).session.interrupt();
+        await sessions.get(params.sessionId).interrupt();
         return { result: {} };
       },
-      'session/setModel': async (params) => ({
-        result: await context.session(params.sessionId).session.setModel(params.model),
-      }),
+      'session/setModel': async (params) => ({ result: await sessions.get(params.sessionId).setModel(params.model) }),
       'session/setEffort': async (params) => ({
-        result: await context.session(params.sessionId).session.setEffort(params.effort),
+        result: await sessions.get(params.sessionId).setEffort(params.effort),
       }),
       'session/respondToPermission': async (params) => {
-        await context.session(params.sessionId).session.respondToPermission(params.requestId, params.decision);
+        await sessions.get(params.sessionId).respondToPermission(params.requestId, params.decision);
         return { result: {} };
       },
       'session/close': async (params) => {
         // Answers after every event up to session.closed went out to subscribers.
-        await context.session(params.sessionId).close();
+        await sessions.get(params.sessionId).close();
+        return { result: {} };
+      },
+      'session/delete': async (params) => {
+        await sessions.delete(params.sessionId);
+        this.subscriptions.get(params.sessionId)?.stop();
+        this.subscriptions.delete(params.sessionId);
         return { result: {} };
       },
     };
   }
 
-  private sendEvent(sessionId: string, event: ReinsEvent): void {
-    if (this.socket.readyState !== OPEN) return;
+  // ---- EventOutlet (for subscriptions) ------------------------------------------------------------
+
+  sendEvent(sessionId: string, published: PublishedEvent): boolean {
+    // The event's JSON was made once, when it was stored: frame it without parsing again.
+    return this.sendText(
+      `{"jsonrpc":"2.0","method":"${SESSION_EVENT}","params":{"sessionId":${JSON.stringify(sessionId)},"event":${published.json}}}`,
+    );
+  }
+
+  drained(): Promise<void> {
+    if (this.socket.readyState !== OPEN || this.socket.bufferedAmount < REPLAY_LOW_WATER) return Promise.resolve();
+    if (this.writtenFrames >= this.sentFrames) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  // ---- output ---------------------------------------------------------------------------------------
+
+  /** Sends one frame unless the client is not reading: then the connection is dropped (1013). */
+  private sendText(text: string): boolean {
+    if (this.socket.readyState !== OPEN || this.dropping) return false;
     if (this.socket.bufferedAmount > this.context.maxBufferedBytes) {
-      // Buffering without bound for a client that does not read would grow the daemon forever; the
-      // client reconnects and resumes from its last seq instead.
-      this.context.log.warn('slow subscriber dropped', { connection: this.label, sessionId });
-      this.socket.close(CLOSE_TRY_AGAIN, 'slow consumer: reconnect and attach with afterSeq');
-      return;
+      this.dropSlowConsumer();
+      return false;
     }
-    this.send({ jsonrpc: '2.0', method: SESSION_EVENT, params: { sessionId, event } });
+    this.sentFrames++;
+    this.socket.send(text, () => {
+      this.writtenFrames++;
+      if (this.writtenFrames >= this.sentFrames || this.socket.bufferedAmount < REPLAY_LOW_WATER) {
+        for (const wake of this.drainWaiters.splice(0)) wake();
+      }
+    });
+    return true;
+  }
+
+  private dropSlowConsumer(): void {
+    this.dropping = true;
+    this.context.log.warn('slow consumer dropped', {
+      connection: this.label,
+      bufferedBytes: this.socket.bufferedAmount,
+    });
+    for (const subscription of this.subscriptions.values()) subscription.stop();
+    this.subscriptions.clear();
+    this.socket.close(CLOSE_CODES.slowConsumer, 'slow consumer: reconnect and resubscribe with afterSeq');
+    // A client that does not read will not answer the close either.
+    const cut = setTimeout(() => this.socket.terminate(), DROP_GRACE_MS);
+    cut.unref();
+    void this.closed.then(() => clearTimeout(cut));
   }
 
   private sendError(id: RequestId | null, rpcCode: number, code: ErrorCode, message: string, error?: ReinsError): void {
     const data = error ? error.toInfo() : { code, message };
-    this.send({ jsonrpc: '2.0', id, error: { code: rpcCode, message, data } });
+    this.sendText(JSON.stringify({ jsonrpc: '2.0', id, error: { code: rpcCode, message, data } }));
     // Before a successful initialize, any failure ends the connection: an unauthenticated peer
     // gets one answer, not a session to probe the daemon with.
-    if (!this.authenticated)
-      this.socket.close(CLOSE_POLICY, code === 'auth_required' ? 'auth_required' : 'initialize first');
-  }
-
-  private send(message: unknown): void {
-    if (this.socket.readyState !== OPEN) return;
-    this.socket.send(JSON.stringify(message));
+    if (!this.authenticated && this.socket.readyState === OPEN) {
+      this.socket.close(CLOSE_CODES.policy, code === 'auth_required' ? 'auth_required' : 'initialize first');
+    }
   }
 }
 

@@ -1,24 +1,49 @@
 // The Reins daemon: a WebSocket server on 127.0.0.1 that owns sessions of any harness and lets any
 // number of clients drive and watch them (protocol in @reins/client's protocol.ts). Sessions belong
-// to the daemon, not to a connection, so they survive a client's disconnect. close() ends every
-// session (and so every harness process group), every socket, and removes daemon.json.
+// to the daemon and live in its store ($REINS_HOME/reins.db), so they survive a client's
+// disconnect, a daemon restart and a crash. Start: check the home, take the store (its lock says
+// no other daemon runs here), reap the process groups a crashed predecessor left, bring sessions
+// back dormant, listen, write daemon.json. close(): every harness process stops (sessions go
+// dormant, not closed), every socket closes, daemon.json is removed, the store is released.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { type HarnessListing, PROTOCOL_VERSION, type SessionCreateParams } from '@reins/client';
+import {
+  CLOSE_CODES,
+  type HarnessListing,
+  PROTOCOL_VERSION,
+  SESSIONS_CHANGED,
+  type SessionChange,
+  STATUS_SNAPSHOT,
+  type StatusSnapshotParams,
+} from '@reins/client';
 import { type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, availableHarnessIds, createHarness, reinsHome } from '@reins/harnesses';
 import { WebSocketServer } from 'ws';
 import { DaemonConnection, type DaemonContext } from './connection.js';
-import { removeDaemonFile, removeDaemonFileSync, writeDaemonFile } from './daemon-file.js';
+import {
+  anotherDaemonError,
+  readDaemonFile,
+  removeDaemonFile,
+  removeDaemonFileSync,
+  writeDaemonFile,
+} from './daemon-file.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
 import { probeHarness } from './harness-probe.js';
-import { HostedSession } from './hosted-session.js';
+import { prepareHome } from './home.js';
 import { createLogger, type Logger } from './logger.js';
+import { reapProcessGroups } from './processes/reaper.js';
+import { ProcessTracker } from './processes/tracker.js';
+import { type HarnessFactory, SessionHost } from './session-host.js';
+import { SqliteStore } from './store/sqlite-store.js';
+import type { DaemonStore } from './store/store.js';
 import { checkUpgrade, normalizeOrigins } from './upgrade-guard.js';
 
 export const LOOPBACK_HOST = '127.0.0.1';
+/** The store's file under $REINS_HOME. */
+export const STORE_FILE = 'reins.db';
 
 export interface DaemonOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one (daemon.json says which). */
@@ -27,24 +52,40 @@ export interface DaemonOptions {
   host?: string;
   /** Browser origins allowed to connect (default none); non-browser clients send no Origin. */
   allowOrigins?: string[];
-  /** Folder of daemon.json; default $REINS_HOME, else ~/.reins. */
+  /** Folder of daemon.json and reins.db; default $REINS_HOME, else ~/.reins. Must not be group/world-writable. */
   home?: string;
   /** Harness ids offered; default every id with an adapter in this build. */
   harnesses?: HarnessId[];
-  /** Harness options per id, under what session/create passes (tests point harnesses at fakes). */
+  /** Harness options per id, under what session/create passes (also used when a session resumes). */
   harnessOptions?: Partial<Record<HarnessId, AnyHarnessOptions>>;
-  /** Events kept per session for replay (default 10 000). */
+  /** The store (default: SQLite at <home>/reins.db); the cluster mode brings its own. */
+  store?: DaemonStore;
+  /** How harnesses are made (default: @reins/harnesses createHarness); tests inject fakes. */
+  createHarness?: HarnessFactory;
+  /** Events kept in memory per live session for replay; older ones are read from the store (default 1 000). */
   eventBufferSize?: number;
-  /** Closed sessions kept for session/list and replay before the oldest is forgotten (default 100). */
+  /** Closed sessions kept (listed, replayable) before the oldest is deleted (default 100). */
   closedSessionsKept?: number;
+  /** An idle session's process is stopped after this (ms, default 30 min; 0: never). */
+  idleTtlMs?: number;
+  /** Most sessions with a live process; the least recently used idle ones sleep first (default 32). */
+  maxLiveSessions?: number;
   /** Deadline of each discovery and health probe in harness/list (ms, default 15 000). */
   probeTimeoutMs?: number;
   /** A connection that has not initialized within this is closed (ms, default 10 000). */
   initializeTimeoutMs?: number;
-  /** A subscriber with more unsent bytes than this is disconnected (default 16 MiB). */
+  /** Connections open at once that have not initialized yet (default 32); more are refused with 503. */
+  maxPendingConnections?: number;
+  /** Largest frame before initialize (bytes, default 64 KiB). */
+  maxPreAuthFrameBytes?: number;
+  /** A connection with more unsent bytes than this (answers, events, notifications) is dropped (default 16 MiB). */
   maxBufferedBytes?: number;
-  /** Largest frame accepted (bytes, default 32 MiB: turns can carry inline images). */
+  /** Largest frame after initialize (bytes, default 32 MiB: turns can carry inline images). */
   maxPayloadBytes?: number;
+  /** Requests in progress per connection (default 1 024). */
+  maxRequestsInFlight?: number;
+  /** How often status/snapshot goes to every client (ms, default 15 000). */
+  snapshotIntervalMs?: number;
   logger?: Logger;
 }
 
@@ -56,9 +97,11 @@ export interface Daemon {
   readonly token: string;
   /** Where daemon.json was written. */
   readonly infoPath: string;
-  /** Sessions held right now (open and recently closed). */
+  /** Where the store is. */
+  readonly storeLocation: string;
+  /** Sessions held right now (open, dormant and recently closed). */
   sessionIds(): string[];
-  /** Ends every session, closes every socket, removes daemon.json. Idempotent. */
+  /** Stops every harness process (sessions go dormant), closes every socket, removes daemon.json. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -87,39 +130,91 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     if (!isHarnessId(id))
       throw new ReinsError('invalid_input', `Unknown harness "${id}" in the daemon's harness list.`);
   }
-  const daemon = new ReinsDaemon(options, normalizeOrigins(options.allowOrigins ?? []), harnesses);
-  await daemon.listen(port);
+  const origins = normalizeOrigins(options.allowOrigins ?? []);
+  const home = options.home ?? reinsHome();
+  const log = options.logger ?? createLogger();
+  await prepareHome(home);
+  let store: DaemonStore;
+  try {
+    store = options.store ?? (await SqliteStore.open(join(home, STORE_FILE)));
+  } catch (error) {
+    if (ReinsError.isInstance(error) && (error.data as { reason?: string } | undefined)?.reason === 'locked') {
+      throw anotherDaemonError(home, await readDaemonFile(home));
+    }
+    throw error;
+  }
+  const daemon = new ReinsDaemon(options, { home, log, store, origins, harnesses, homeLocked: !options.store });
+  try {
+    await daemon.recover();
+    await daemon.listen(port);
+  } catch (error) {
+    await daemon.close().catch(() => {});
+    throw error;
+  }
   return daemon;
+}
+
+interface Settings {
+  home: string;
+  log: Logger;
+  store: DaemonStore;
+  origins: string[];
+  harnesses: HarnessId[];
+  /** We hold the home's store lock (the default store): any daemon.json found is stale. */
+  homeLocked: boolean;
 }
 
 class ReinsDaemon implements Daemon, DaemonContext {
   readonly token = randomBytes(32).toString('base64url');
   readonly reinsVersion = REINS_VERSION;
   readonly log: Logger;
+  readonly harnesses: HarnessId[];
   readonly initializeTimeoutMs: number;
   readonly maxBufferedBytes: number;
+  readonly maxPayloadBytes: number;
+  readonly maxRequestsInFlight: number;
+  readonly sessions: SessionHost;
   private readonly home: string;
+  private readonly store: DaemonStore;
+  private readonly tracker: ProcessTracker;
   private readonly server: Server;
   private readonly wss: WebSocketServer;
-  private readonly sessions = new Map<string, HostedSession>();
   private readonly connections = new Set<DaemonConnection>();
-  /** session/create calls in flight, up to the point where their session is hosted or closed. */
-  private readonly creating = new Set<Promise<unknown>>();
+  private snapshotTimer: ReturnType<typeof setInterval> | undefined;
   private boundPort = 0;
+  private listening = false;
   private closing: Promise<void> | undefined;
   private readonly exitHook = () => removeDaemonFileSync(this.home, this.token);
   infoPath = '';
 
   constructor(
     private readonly options: DaemonOptions,
-    private readonly origins: string[],
-    readonly harnesses: HarnessId[],
+    private readonly settings: Settings,
   ) {
-    this.log = options.logger ?? createLogger();
+    this.log = settings.log;
+    this.home = settings.home;
+    this.store = settings.store;
+    this.harnesses = settings.harnesses;
     this.initializeTimeoutMs = options.initializeTimeoutMs ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
-    this.home = options.home ?? reinsHome();
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 32 * 1024 * 1024 });
+    this.maxPayloadBytes = options.maxPayloadBytes ?? 32 * 1024 * 1024;
+    this.maxRequestsInFlight = options.maxRequestsInFlight ?? 1_024;
+    this.tracker = new ProcessTracker(this.store, this.log);
+    this.sessions = new SessionHost({
+      store: this.store,
+      log: this.log,
+      tracker: this.tracker,
+      createHarness: options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions)),
+      harnessOptions: options.harnessOptions ?? {},
+      tailSize: options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE,
+      closedSessionsKept: options.closedSessionsKept ?? 100,
+      idleTtlMs: options.idleTtlMs ?? 30 * 60_000,
+      maxLiveSessions: options.maxLiveSessions ?? 32,
+      changed: (sessionId, change) => this.broadcastChange(sessionId, change),
+    });
+    this.sessions.offers = (id) => this.harnesses.includes(id);
+    // Before initialize a frame may be at most this; an authenticated connection is raised to maxPayloadBytes.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPreAuthFrameBytes ?? 64 * 1024 });
     this.server = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
       response.end(`This is the Reins daemon: connect with a WebSocket (JSON-RPC, protocol ${PROTOCOL_VERSION}).\n`);
@@ -133,6 +228,36 @@ class ReinsDaemon implements Daemon, DaemonContext {
 
   get url(): string {
     return `ws://${LOOPBACK_HOST}:${this.boundPort}`;
+  }
+
+  get storeLocation(): string {
+    return this.store.location;
+  }
+
+  /** Reaps what a crashed daemon left running, then brings every stored session back. */
+  async recover(): Promise<void> {
+    const open = await this.store.openProcessGroups();
+    if (open.length > 0) {
+      const report = await reapProcessGroups(open);
+      await Promise.all(report.settled.map((group) => this.store.endProcessGroup(group.id, Date.now())));
+      for (const killed of report.killed) {
+        this.log.warn('reaped a process group left by a daemon that died', {
+          pgid: killed.pgid,
+          processes: killed.members.length,
+          sessionId: killed.sessionId,
+        });
+      }
+      for (const spared of report.spared) {
+        this.log.info('left a recorded process group alone', { pgid: spared.pgid, reason: spared.reason });
+      }
+    }
+    const restored = await this.sessions.restore();
+    this.log.info('store opened', {
+      location: this.store.location,
+      dormant: restored.dormant,
+      closed: restored.closed,
+      reapedGroups: open.length,
+    });
   }
 
   async listen(port: number): Promise<void> {
@@ -150,61 +275,57 @@ class ReinsDaemon implements Daemon, DaemonContext {
         resolve();
       });
     });
+    this.listening = true;
     const address = this.server.address();
     this.boundPort = typeof address === 'object' && address ? address.port : port;
-    try {
-      this.infoPath = await writeDaemonFile(this.home, {
-        url: this.url,
-        pid: process.pid,
-        token: this.token,
-        protocolVersion: PROTOCOL_VERSION,
-        startedAt: Date.now(),
-      });
-    } catch (error) {
-      await new Promise((resolve) => this.server.close(resolve));
-      throw error;
+    const written = await writeDaemonFile(
+      this.home,
+      { url: this.url, pid: process.pid, token: this.token, protocolVersion: PROTOCOL_VERSION, startedAt: Date.now() },
+      { homeLocked: this.settings.homeLocked },
+    );
+    this.infoPath = written.path;
+    if (written.replacedStale) {
+      this.log.info('replaced a stale daemon.json', { stalePid: written.replacedStale.pid });
     }
     process.on('exit', this.exitHook);
+    this.sessions.startSweeping();
+    this.snapshotTimer = setInterval(() => this.broadcastSnapshot(), this.options.snapshotIntervalMs ?? 15_000);
+    this.snapshotTimer.unref();
     this.log.info('daemon listening', { url: this.url, pid: process.pid, infoPath: this.infoPath });
   }
 
   sessionIds(): string[] {
-    return [...this.sessions.keys()];
+    return this.sessions.list().map((hosted) => hosted.id);
   }
 
   // ---- DaemonContext ------------------------------------------------------------------------------
 
   listHarnesses(): Promise<HarnessListing[]> {
     const timeoutMs = this.options.probeTimeoutMs ?? 15_000;
-    return Promise.all(
-      this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs)),
+    return this.tracker.run(undefined, () =>
+      Promise.all(this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs))),
     );
   }
 
-  createSession(params: SessionCreateParams): Promise<HostedSession> {
-    const work = this.create(params);
-    this.creating.add(work);
-    const forget = () => this.creating.delete(work);
-    work.then(forget, forget);
-    return work;
+  snapshot(): StatusSnapshotParams {
+    return {
+      sessions: this.sessions.list().map((hosted) => ({
+        sessionId: hosted.id,
+        status: hosted.status,
+        lastSeq: hosted.lastSeq,
+        updatedAt: hosted.updatedAt,
+      })),
+    };
   }
 
-  listSessions(): HostedSession[] {
-    return [...this.sessions.values()];
+  private broadcastSnapshot(): void {
+    if (this.connections.size === 0) return;
+    const snapshot = this.snapshot();
+    for (const connection of this.connections) connection.notify(STATUS_SNAPSHOT, snapshot);
   }
 
-  session(sessionId: string): HostedSession {
-    const hosted = this.sessions.get(sessionId);
-    if (!hosted) {
-      throw new ReinsError(
-        'invalid_input',
-        `Unknown session "${sessionId}": session/list shows the sessions this daemon holds.`,
-        {
-          data: { sessionId },
-        },
-      );
-    }
-    return hosted;
+  private broadcastChange(sessionId: string, change: SessionChange): void {
+    for (const connection of this.connections) connection.notify(SESSIONS_CHANGED, { sessionId, change });
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------------
@@ -215,17 +336,22 @@ class ReinsDaemon implements Daemon, DaemonContext {
   }
 
   private async shutdown(): Promise<void> {
-    this.log.info('daemon closing', { sessions: this.sessions.size, connections: this.connections.size });
-    const serverClosed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Sessions first (clients still connected see their session.closed), then the sockets.
-    await Promise.allSettled([...this.creating]);
-    await Promise.allSettled([...this.sessions.values()].map((hosted) => hosted.close()));
-    for (const connection of this.connections) connection.close(1001, 'the Reins daemon is shutting down');
+    this.log.info('daemon closing', { sessions: this.sessions.list().length, connections: this.connections.size });
+    clearInterval(this.snapshotTimer);
+    const serverClosed = this.listening
+      ? new Promise<void>((resolve) => this.server.close(() => resolve()))
+      : Promise.resolve();
+    // Sessions first (clients still connected see them go dormant), then the sockets.
+    await this.sessions.shutdown();
+    for (const connection of this.connections)
+      connection.close(CLOSE_CODES.goingAway, 'the Reins daemon is shutting down');
     await this.allConnectionsClosed();
     this.wss.close();
     await serverClosed;
-    await removeDaemonFile(this.home, this.token);
+    if (this.listening) await removeDaemonFile(this.home, this.token);
     process.off('exit', this.exitHook);
+    await this.tracker.close();
+    await this.store.close();
     this.log.info('daemon closed');
   }
 
@@ -245,60 +371,35 @@ class ReinsDaemon implements Daemon, DaemonContext {
     }
   }
 
-  private async create(params: SessionCreateParams): Promise<HostedSession> {
-    if (this.closing) throw new ReinsError('process_exited', 'The Reins daemon is shutting down.');
-    if (!this.harnesses.includes(params.harness)) {
-      throw new ReinsError(
-        'invalid_input',
-        `This daemon does not offer the ${params.harness} harness. It offers: ${this.harnesses.join(', ') || 'none'}.`,
-        { harness: params.harness },
-      );
-    }
-    const harness = await createHarness(params.harness, {
-      ...this.options.harnessOptions?.[params.harness],
-      ...params.harnessOptions,
-    });
-    const session = await harness.createSession(params.spec);
-    if (this.closing) {
-      // The daemon began closing while the harness started: its process must not outlive us.
-      await session.close();
-      throw new ReinsError('process_exited', 'The Reins daemon is shutting down.');
-    }
-    if (this.sessions.has(session.id)) {
-      await session.close();
-      throw new ReinsError('protocol_error', `The ${params.harness} adapter reused session id ${session.id}.`);
-    }
-    const hosted = new HostedSession(session, this.options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE, this.log);
-    this.sessions.set(hosted.id, hosted);
-    this.log.info('session created', { sessionId: hosted.id, harness: hosted.harness });
-    void hosted.drained.then(() => {
-      this.log.info('session closed', { sessionId: hosted.id, harness: hosted.harness });
-      this.forgetOldClosedSessions();
-    });
-    return hosted;
-  }
-
-  /** Keeps the newest closed sessions (replayable, listed) and forgets the rest: memory stays bounded. */
-  private forgetOldClosedSessions(): void {
-    const keep = this.options.closedSessionsKept ?? 100;
-    const closed = [...this.sessions.values()]
-      .filter((hosted) => hosted.endedAt !== undefined)
-      .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
-    for (const hosted of closed.slice(0, Math.max(0, closed.length - keep))) this.sessions.delete(hosted.id);
+  private refuse(socket: Duplex, status: 403 | 503, reason: string): void {
+    this.log.warn('upgrade refused', { status, reason });
+    const body = `${reason}\n`;
+    const text = status === 403 ? 'Forbidden' : 'Service Unavailable';
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const verdict = this.closing
-      ? ({ allowed: false, status: 403, reason: 'The Reins daemon is shutting down.' } as const)
-      : checkUpgrade(
-          { origin: request.headers.origin, host: request.headers.host },
-          { origins: this.origins, port: this.boundPort },
-        );
+    if (this.closing) {
+      this.refuse(socket, 403, 'The Reins daemon is shutting down.');
+      return;
+    }
+    const verdict = checkUpgrade(
+      { origin: request.headers.origin, host: request.headers.host },
+      { origins: this.settings.origins, port: this.boundPort },
+    );
     if (!verdict.allowed) {
-      this.log.warn('upgrade refused', { reason: verdict.reason });
-      const body = `${verdict.reason}\n`;
-      socket.end(
-        `HTTP/1.1 ${verdict.status} Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      this.refuse(socket, verdict.status, verdict.reason);
+      return;
+    }
+    const limit = this.options.maxPendingConnections ?? 32;
+    const pending = [...this.connections].filter((connection) => !connection.isAuthenticated).length;
+    if (pending >= limit) {
+      this.refuse(
+        socket,
+        503,
+        `Too many connections (${limit}) have not called initialize yet: try again in a few seconds.`,
       );
       return;
     }

@@ -1,12 +1,14 @@
-// The bounded replay buffer of one daemon session: the newest `capacity` events in seq order, so a
-// client that reconnects gets exactly the events after the last one it has. When a client is further
-// behind than the buffer reaches, it is told the oldest seq still held rather than given a gap.
+// The bounded in-memory tail of one daemon session's log: the newest `capacity` entries in seq
+// order, so a client that reconnects usually replays from memory; older entries are read from the
+// store. `since` tells a caller that asks for more than the buffer reaches the oldest seq it holds
+// rather than handing it a gap.
 import { ReinsError, type ReinsEvent } from '@reins/core';
 
-export const DEFAULT_EVENT_BUFFER_SIZE = 10_000;
+/** Events kept in memory per live session (older ones are read from the store). */
+export const DEFAULT_EVENT_BUFFER_SIZE = 1_000;
 
-export class EventBuffer {
-  private readonly ring: (ReinsEvent | undefined)[];
+export class EventBuffer<T extends { seq: number } = ReinsEvent> {
+  private readonly ring: (T | undefined)[];
   /** Index in `ring` of the oldest event held. */
   private start = 0;
   private count = 0;
@@ -33,8 +35,8 @@ export class EventBuffer {
     return this.count;
   }
 
-  /** Adds the next event; events arrive from one SessionEventStream, so seq must follow on. */
-  push(event: ReinsEvent): void {
+  /** Adds the next event; seq must follow on. */
+  push(event: T): void {
     if (event.seq !== this.newestSeq + 1) {
       throw new ReinsError(
         'protocol_error',
@@ -56,7 +58,7 @@ export class EventBuffer {
    * `afterSeq` were already dropped (the reply names the oldest seq available) or when `afterSeq` is
    * past the newest event.
    */
-  since(afterSeq: number): ReinsEvent[] {
+  since(afterSeq: number): T[] {
     if (!Number.isInteger(afterSeq) || afterSeq < 0) {
       throw new ReinsError('invalid_input', `afterSeq must be a whole number >= 0, got ${afterSeq}.`);
     }
@@ -75,9 +77,28 @@ export class EventBuffer {
         { data: { afterSeq, oldestSeq: oldest, lastSeq: this.newestSeq } },
       );
     }
-    const skip = afterSeq + 1 - oldest;
-    const out: ReinsEvent[] = [];
-    for (let i = skip; i < this.count; i++) out.push(this.ring[(this.start + i) % this.capacity] as ReinsEvent);
+    return this.slice(afterSeq, this.count);
+  }
+
+  /** Whether every entry after `afterSeq` (up to the newest) is held here. */
+  covers(afterSeq: number): boolean {
+    return afterSeq >= this.oldestSeq - 1 && afterSeq <= this.newestSeq;
+  }
+
+  /** Up to `limit` held entries with seq > afterSeq, oldest first (call when `covers(afterSeq)`). */
+  slice(afterSeq: number, limit: number): T[] {
+    const skip = Math.max(0, afterSeq + 1 - this.oldestSeq);
+    const end = Math.min(this.count, skip + limit);
+    const out: T[] = [];
+    for (let i = skip; i < end; i++) out.push(this.ring[(this.start + i) % this.capacity] as T);
     return out;
+  }
+
+  /** Forgets every entry (a dormant session frees its memory) and continues after `lastSeq`. */
+  reset(lastSeq: number): void {
+    this.ring.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+    this.newestSeq = lastSeq;
   }
 }

@@ -1,5 +1,19 @@
-// @reins/daemon: the local Reins daemon, sessions over WebSocket (protocol: @reins/client).
-export { type Daemon, type DaemonOptions, LOOPBACK_HOST, startDaemon } from './daemon.js';
+// @reins/daemon: the local Reins daemon, sessions over WebSocket (protocol: @reins/client), kept in a
+// store so that they survive restarts and crashes.
+export { type Daemon, type DaemonOptions, LOOPBACK_HOST, STORE_FILE, startDaemon } from './daemon.js';
 export { daemonFilePath, readDaemonFile } from './daemon-file.js';
 export { DEFAULT_EVENT_BUFFER_SIZE, EventBuffer } from './event-buffer.js';
-export { createLogger, type LogFields, type Logger, type LogLevel } from './logger.js';
+export { chooseEvictions, type EvictionCandidate, type EvictionLimits } from './eviction.js';
+export { createLogger, LOG_LEVELS, type LogFields, type Logger, type LogLevel, silentLogger } from './logger.js';
+export type { HarnessFactory } from './session-host.js';
+export { MemoryStore } from './store/memory-store.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './store/migrations.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite-store.js';
+export type {
+  DaemonStore,
+  LoadedSession,
+  ProcessGroupRecord,
+  SessionPatch,
+  StoredSession,
+  StoredSessionState,
+} from './store/store.js';

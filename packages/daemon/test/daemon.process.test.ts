@@ -122,7 +122,7 @@ describe('daemon.json', () => {
     expect(target.infoPath).toBe(join(home, 'daemon.json'));
     expect((await stat(target.infoPath)).mode & 0o777).toBe(0o600);
     const info = await readDaemonFile(home);
-    expect(info).toMatchObject({ url: target.url, pid: process.pid, token: target.token, protocolVersion: 1 });
+    expect(info).toMatchObject({ url: target.url, pid: process.pid, token: target.token, protocolVersion: 2 });
     expect(target.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
 
     // The file points at a live process (this one): a second daemon on the same home refuses to start.
@@ -255,22 +255,33 @@ describe('sessions over the socket', () => {
     expect(streamViolations(reader.events, { settled: true })).toEqual([]);
   });
 
-  it('a subscribe from before the buffer gets invalid_input naming the oldest seq available', async () => {
+  it('a subscribe from before the in-memory tail replays the older events from the store, with no gap', async () => {
     const target = await start({ eventBufferSize: 5 });
     const reins = await connected(target);
     const remote = await reins.createSession('codex', { cwd: home }, fakeCodexOptions('text-turn'));
     const reader = new EventReader(remote.events);
     const sent = await remote.send('Say hello.');
     const terminal = await reader.waitFor((e) => e.type === 'turn.completed' && e.turnId === sent.turnId, 'terminal');
+    expect(terminal.seq).toBeGreaterThan(5);
     const later = await connected(target);
-    const error = await errorOf(later.attach(remote.id, { afterSeq: 0 }));
-    expect(error.code).toBe('invalid_input');
-    expect(error.message).toMatch(new RegExp(`oldest seq available is ${terminal.seq - 4}`));
-    // Within the buffer it works.
-    const recent = await later.attach(remote.id, { afterSeq: terminal.seq - 2 });
-    const tail = new EventReader(recent.events);
-    await tail.waitFor((e) => e.seq === terminal.seq, 'the terminal again');
+    const whole = await later.attach(remote.id, { afterSeq: 0 });
+    const replay = new EventReader(whole.events);
+    await replay.waitFor((e) => e.seq === terminal.seq, 'the terminal again');
+    expect(replay.events.slice(0, terminal.seq)).toEqual(reader.events.slice(0, terminal.seq));
+    // Within the tail it works the same.
+    const recent = await later.attach(remote.id, { afterSeq: terminal.seq - 2 }).catch((error: unknown) => error);
+    expect(ReinsError.isInstance(recent) && recent.message).toMatch(/already attached/);
+    const third = await connected(target);
+    const tail = new EventReader((await third.attach(remote.id, { afterSeq: terminal.seq - 2 })).events);
+    await tail.waitFor((e) => e.seq === terminal.seq, 'the terminal from the tail');
     expect(tail.events.map((e) => e.seq)).toEqual([terminal.seq - 1, terminal.seq]);
+    // Past the newest event is still refused.
+    const raw = await RawSocket.open(target.url);
+    await raw.request('initialize', { token: target.token });
+    const past = await raw.request('session/subscribe', { sessionId: remote.id, afterSeq: 10_000 });
+    expect(past.error?.data.code).toBe('invalid_input');
+    expect(past.error?.data.message).toMatch(/past the newest event/);
+    raw.close();
   });
 });
 
@@ -337,7 +348,7 @@ describe('harness/list', () => {
 });
 
 describe('shutdown', () => {
-  it('close() ends every session and harness process group, closes sockets, removes daemon.json', async () => {
+  it('close() stops every harness process group (sessions go dormant, with a notice), closes sockets, removes daemon.json', async () => {
     if (!canTrackProcesses) return;
     const target = await start();
     const reins = await connected(target);
@@ -352,10 +363,11 @@ describe('shutdown', () => {
 
     await target.close();
     daemon = undefined;
-    // Each client saw its session close before the socket went.
+    // Each client saw its session go dormant before the socket went; nothing closed the sessions.
     for (const reader of readers) {
       await reader.ended();
-      expect(reader.events.at(-1)).toMatchObject({ type: 'session.closed' });
+      expect(reader.events.at(-1)).toMatchObject({ type: 'notice', kind: 'info', data: { dormant: 'shutdown' } });
+      expect(reader.events.some((event) => event.type === 'session.closed')).toBe(false);
     }
     expect((await reins.closed).code).toBe('process_exited');
     expect(liveProcessCount()).toBe(0);

@@ -1,0 +1,101 @@
+// Records in the store every harness process group this daemon starts and ends, through the
+// runtime's observeHarnessProcesses hook. Which daemon (and session) a child belongs to comes from
+// the async context it was spawned in: the daemon runs every harness call inside `run(...)`. A
+// child spawned outside any daemon's context is recorded by the only daemon of this process, if
+// there is exactly one (tests run several daemons in one process; each records only its own).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { observeHarnessProcesses } from '@reins/harnesses';
+import type { Logger } from '../logger.js';
+import type { DaemonStore, ProcessGroupRecord } from '../store/store.js';
+import { bootId, readProcess } from './proc.js';
+
+interface SpawnContext {
+  tracker: ProcessTracker;
+  sessionId?: string;
+}
+
+const context = new AsyncLocalStorage<SpawnContext>();
+const trackers = new Set<ProcessTracker>();
+let removeObserver: (() => void) | undefined;
+
+function owner(): { tracker: ProcessTracker; sessionId?: string } | undefined {
+  const current = context.getStore();
+  if (current && trackers.has(current.tracker)) return current;
+  if (trackers.size === 1) return { tracker: [...trackers][0] as ProcessTracker };
+  return undefined;
+}
+
+function install(): void {
+  if (removeObserver) return;
+  removeObserver = observeHarnessProcesses({
+    started(child) {
+      owner()?.tracker.started(child, context.getStore()?.sessionId);
+    },
+    exited(child) {
+      for (const tracker of trackers) tracker.exited(child.pid);
+    },
+  });
+}
+
+export class ProcessTracker {
+  /** Our live groups by leader pid. */
+  private readonly live = new Map<number, string>();
+  /** Store writes in flight, so close() can wait for them. */
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: DaemonStore,
+    private readonly log: Logger,
+  ) {
+    trackers.add(this);
+    install();
+  }
+
+  /** Runs `work` so that the children it spawns are recorded as this daemon's (and this session's). */
+  run<T>(sessionId: string | undefined, work: () => T): T {
+    return context.run({ tracker: this, ...(sessionId !== undefined ? { sessionId } : {}) }, work);
+  }
+
+  started(child: { pid: number; label: string; harness?: string }, sessionId: string | undefined): void {
+    const info = readProcess(child.pid);
+    const boot = bootId();
+    const record: ProcessGroupRecord = {
+      id: `${boot ?? 'unknown'}:${child.pid}:${info?.startTicks ?? Date.now()}`,
+      pgid: child.pid,
+      pid: child.pid,
+      ...(info ? { startTicks: info.startTicks } : {}),
+      ...(boot !== undefined ? { bootId: boot } : {}),
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(child.harness !== undefined ? { harness: child.harness } : {}),
+      label: child.label,
+      startedAt: Date.now(),
+    };
+    this.live.set(child.pid, record.id);
+    this.track(this.store.recordProcessGroup(record));
+  }
+
+  exited(pid: number): void {
+    const id = this.live.get(pid);
+    if (id === undefined) return;
+    this.live.delete(pid);
+    this.track(this.store.endProcessGroup(id, Date.now()));
+  }
+
+  get liveGroups(): number {
+    return this.live.size;
+  }
+
+  private track(write: Promise<void>): void {
+    const tracked = write.catch((error: unknown) =>
+      this.log.error('could not record a process group', { error: (error as Error).message }),
+    );
+    this.writes.add(tracked);
+    void tracked.finally(() => this.writes.delete(tracked));
+  }
+
+  /** Stops recording; resolves when every write went to the store. */
+  async close(): Promise<void> {
+    trackers.delete(this);
+    await Promise.all([...this.writes]);
+  }
+}

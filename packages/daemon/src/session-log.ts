@@ -1,0 +1,138 @@
+// One daemon session's event log: it gives each event its seq, writes it to the store, and only
+// once the store said it is durable hands it on (state first, then every subscribed connection),
+// in seq order. Events appended while a write is in flight go out in the next write, so a busy
+// session costs one store write per batch, not per event. The newest events stay in memory for
+// replay; older ones are read back from the store. Every event is serialized once, here.
+import { ReinsError, type ReinsEvent } from '@reins/core';
+import { EventBuffer } from './event-buffer.js';
+import type { DaemonStore } from './store/store.js';
+
+/** An event as it is stored and sent: the object and its JSON text. */
+export interface PublishedEvent {
+  seq: number;
+  event: ReinsEvent;
+  json: string;
+}
+
+export type EventSink = (published: PublishedEvent) => void;
+
+export interface SessionLogHooks {
+  /** Sees each event once it is durable, before any subscriber does. */
+  published(event: ReinsEvent): void;
+  /** The store refused a write: nothing after it is published (the owner stops the session). */
+  failed(error: unknown): void;
+}
+
+export class SessionLog {
+  private assigned: number;
+  private published: number;
+  private readonly tail: EventBuffer<PublishedEvent>;
+  private pending: PublishedEvent[] = [];
+  private writing = false;
+  private broken: unknown;
+  private readonly sinks = new Map<object, EventSink>();
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    readonly sessionId: string,
+    private readonly store: DaemonStore,
+    tailSize: number,
+    lastSeq: number,
+    private readonly hooks: SessionLogHooks,
+  ) {
+    this.assigned = lastSeq;
+    this.published = lastSeq;
+    this.tail = new EventBuffer<PublishedEvent>(tailSize);
+    this.tail.reset(lastSeq);
+  }
+
+  /** seq of the newest event clients can have (durable and handed on). */
+  get lastSeq(): number {
+    return this.published;
+  }
+
+  /** The seq the next appended event gets. */
+  nextSeq(): number {
+    return this.assigned + 1;
+  }
+
+  /** Appends an event whose seq is nextSeq(); it is published once the store has it. */
+  append(event: ReinsEvent): void {
+    if (this.broken !== undefined) return;
+    if (event.seq !== this.assigned + 1) {
+      throw new ReinsError(
+        'protocol_error',
+        `Event seq ${event.seq} does not follow ${this.assigned} in ${this.sessionId}.`,
+      );
+    }
+    this.assigned = event.seq;
+    this.pending.push({ seq: event.seq, event, json: JSON.stringify(event) });
+    if (!this.writing) void this.write();
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.pending.length > 0 && this.broken === undefined) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.store.appendEvents(
+          this.sessionId,
+          batch.map((entry) => entry.event),
+          batch.map((entry) => entry.json),
+        );
+      } catch (error) {
+        this.broken = error;
+        this.pending = [];
+        this.hooks.failed(error);
+        break;
+      }
+      for (const entry of batch) this.publish(entry);
+    }
+    this.writing = false;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private publish(entry: PublishedEvent): void {
+    this.published = entry.seq;
+    this.tail.push(entry);
+    this.hooks.published(entry.event);
+    for (const sink of [...this.sinks.values()]) sink(entry);
+  }
+
+  /** Resolves when every appended event was written (or the store failed). */
+  idle(): Promise<void> {
+    if (!this.writing && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** From now on every published event goes to `sink` (one per owner). */
+  addSink(owner: object, sink: EventSink): void {
+    this.sinks.set(owner, sink);
+  }
+
+  removeSink(owner: object): void {
+    this.sinks.delete(owner);
+  }
+
+  clearSinks(): void {
+    this.sinks.clear();
+  }
+
+  /** Up to `limit` published events after `afterSeq`: from memory when held there, else from the store. */
+  async read(afterSeq: number, limit: number): Promise<PublishedEvent[]> {
+    if (afterSeq >= this.published) return [];
+    if (this.tail.covers(afterSeq)) return this.tail.slice(afterSeq, limit);
+    const upTo = Math.min(limit, this.tail.oldestSeq - 1 - afterSeq);
+    const events = await this.store.readEvents(this.sessionId, afterSeq, upTo);
+    return events
+      .filter((event) => event.seq <= this.published)
+      .map((event) => ({ seq: event.seq, event, json: JSON.stringify(event) }));
+  }
+
+  /** Frees the in-memory tail (a dormant session); replay then reads from the store. */
+  forgetTail(): void {
+    if (this.writing || this.pending.length > 0) return;
+    this.tail.reset(this.published);
+  }
+}

@@ -1,0 +1,353 @@
+// The embedded store: $REINS_HOME/reins.db, SQLite in WAL mode through better-sqlite3 (12.11.1:
+// 13.x crashes on Node 20). Every write made in one turn of the event loop goes into ONE
+// transaction, committed on setImmediate, and each write's promise resolves after that commit:
+// the daemon's "write before fan-out" costs one commit per loop turn, not one per event. With
+// synchronous=NORMAL a commit survives the daemon crashing (SIGKILL, OOM); an OS crash or power
+// cut may lose the last commits (`synchronous: 'full'` closes that, at an fsync per commit).
+//
+// The connection holds SQLite's EXCLUSIVE lock for its whole life, so a second daemon on the same
+// home cannot open the store: that lock, which the OS drops when a process dies, is what tells a
+// live daemon from a stale daemon.json. The file is created 0600 (it holds prompts and specs).
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import type { ReinsEvent } from '@reins/core';
+import { ReinsError } from '@reins/core';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+import type {
+  DaemonStore,
+  LoadedSession,
+  ProcessGroupRecord,
+  SessionPatch,
+  StoredSession,
+  StoredSessionState,
+} from './store.js';
+
+export interface SqliteStoreOptions {
+  /** 'normal' (default): durable across a daemon crash. 'full': also across an OS crash (fsync per commit). */
+  synchronous?: 'normal' | 'full';
+  /** Migrate only up to this schema version (tests make stores of an older schema). */
+  schemaVersion?: number;
+}
+
+interface SessionRow {
+  session_id: string;
+  harness: string;
+  cwd: string;
+  spec: string;
+  harness_options: string | null;
+  had_base_env: number;
+  native_session_id: string | null;
+  title: string | null;
+  model: string | null;
+  effort: string | null;
+  state: StoredSessionState;
+  generation: number;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+  last_seq: number | null;
+}
+
+interface GroupRow {
+  id: string;
+  pgid: number;
+  pid: number;
+  start_ticks: string | null;
+  boot_id: string | null;
+  session_id: string | null;
+  harness: string | null;
+  label: string;
+  started_at: number;
+  ended_at: number | null;
+}
+
+interface PendingWrite {
+  run: () => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
+  spec: 'spec',
+  nativeSessionId: 'native_session_id',
+  title: 'title',
+  model: 'model',
+  effort: 'effort',
+  state: 'state',
+  generation: 'generation',
+  updatedAt: 'updated_at',
+  closedAt: 'closed_at',
+};
+
+/** Creates the file with mode 0600 first, so SQLite (and its -wal file, which copies the mode) never makes it readable to others. */
+function createPrivately(path: string): void {
+  if (existsSync(path)) return;
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+}
+
+export class SqliteStore implements DaemonStore {
+  private readonly db: Database.Database;
+  private pending: PendingWrite[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly statements;
+  /** updateSession statements by the columns they set. */
+  private readonly updates = new Map<string, Database.Statement>();
+
+  private constructor(
+    readonly location: string,
+    options: SqliteStoreOptions,
+  ) {
+    createPrivately(location);
+    try {
+      this.db = new Database(location, { timeout: 0 });
+    } catch (error) {
+      throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
+        cause: error,
+        data: { location },
+      });
+    }
+    try {
+      // EXCLUSIVE before WAL: the WAL index then lives in this process's memory (no -shm file) and
+      // the lock taken below is held until close.
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      this.db.exec('BEGIN EXCLUSIVE; COMMIT');
+    } catch (error) {
+      this.db.close();
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
+          cause: error,
+          data: { location, reason: 'locked' },
+        });
+      }
+      throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
+        cause: error,
+        data: { location },
+      });
+    }
+    for (const suffix of ['-wal', '-shm']) {
+      if (existsSync(location + suffix)) chmodSync(location + suffix, 0o600);
+    }
+    try {
+      migrate(this.db, location, options.schemaVersion);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.statements = this.prepare(options.schemaVersion);
+  }
+
+  /** Opens (creating and migrating when needed) the store at `path`; refuses one another process holds. */
+  static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    return new SqliteStore(path, options);
+  }
+
+  private prepare(schemaVersion: number | undefined) {
+    const db = this.db;
+    const groups = schemaVersion === undefined || schemaVersion >= 2;
+    return {
+      insertSession: db.prepare(
+        `INSERT OR REPLACE INTO sessions (session_id, harness, cwd, spec, harness_options, ${groups ? 'had_base_env, ' : ''}native_session_id, title, model, effort, state, generation, created_at, updated_at, closed_at)
+         VALUES (@sessionId, @harness, @cwd, @spec, @harnessOptions, ${groups ? '@hadBaseEnv, ' : ''}@nativeSessionId, @title, @model, @effort, @state, @generation, @createdAt, @updatedAt, @closedAt)`,
+      ),
+      loadSessions: db.prepare(
+        `SELECT s.*, (SELECT MAX(seq) FROM events e WHERE e.session_id = s.session_id) AS last_seq
+         FROM sessions s ORDER BY s.created_at, s.session_id`,
+      ),
+      deleteSession: db.prepare('DELETE FROM sessions WHERE session_id = ?'),
+      deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
+      insertEvent: db.prepare('INSERT INTO events (session_id, seq, type, body) VALUES (?, ?, ?, ?)'),
+      touchSession: db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE session_id = ?'),
+      readEvents: db.prepare('SELECT body FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      ...(groups
+        ? {
+            insertGroup: db.prepare(
+              `INSERT OR REPLACE INTO process_groups (id, pgid, pid, start_ticks, boot_id, session_id, harness, label, started_at, ended_at)
+               VALUES (@id, @pgid, @pid, @startTicks, @bootId, @sessionId, @harness, @label, @startedAt, @endedAt)`,
+            ),
+            endGroup: db.prepare('UPDATE process_groups SET ended_at = ? WHERE id = ? AND ended_at IS NULL'),
+            openGroups: db.prepare('SELECT * FROM process_groups WHERE ended_at IS NULL ORDER BY started_at'),
+          }
+        : {}),
+    };
+  }
+
+  // ---- writes (batched: one transaction per event-loop turn) -------------------------------------
+
+  private write(run: () => void): Promise<void> {
+    if (this.closed)
+      return Promise.reject(new ReinsError('invalid_input', `The Reins store ${this.location} is closed.`));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ run, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Commits every pending write in one transaction; each write is its own savepoint, so one bad write fails alone. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    const failed = new Map<PendingWrite, unknown>();
+    const each = this.db.transaction((write: PendingWrite) => write.run());
+    try {
+      this.db.transaction(() => {
+        for (const write of batch) {
+          try {
+            each(write);
+          } catch (error) {
+            failed.set(write, error);
+          }
+        }
+      })();
+    } catch (error) {
+      for (const write of batch) write.reject(error);
+      return;
+    }
+    for (const write of batch) {
+      if (failed.has(write)) write.reject(failed.get(write));
+      else write.resolve();
+    }
+  }
+
+  putSession(session: StoredSession): Promise<void> {
+    const row = {
+      sessionId: session.sessionId,
+      harness: session.harness,
+      cwd: session.cwd,
+      spec: JSON.stringify(session.spec),
+      harnessOptions: session.harnessOptions ? JSON.stringify(session.harnessOptions) : null,
+      hadBaseEnv: session.hadBaseEnv ? 1 : 0,
+      nativeSessionId: session.nativeSessionId ?? null,
+      title: session.title ?? null,
+      model: session.model ?? null,
+      effort: session.effort ?? null,
+      state: session.state,
+      generation: session.generation,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+      closedAt: session.closedAt ?? null,
+    };
+    return this.write(() => this.statements.insertSession.run(row));
+  }
+
+  updateSession(sessionId: string, patch: SessionPatch): Promise<void> {
+    const entries = Object.entries(patch).filter(([, value]) => value !== undefined) as Array<
+      [keyof SessionPatch, unknown]
+    >;
+    if (entries.length === 0) return Promise.resolve();
+    const sql = `UPDATE sessions SET ${entries.map(([key]) => `${PATCH_COLUMNS[key]} = ?`).join(', ')} WHERE session_id = ?`;
+    const values = entries.map(([key, value]) => (key === 'spec' ? JSON.stringify(value) : value));
+    return this.write(() => {
+      let statement = this.updates.get(sql);
+      if (!statement) {
+        statement = this.db.prepare(sql);
+        this.updates.set(sql, statement);
+      }
+      statement.run(...values, sessionId);
+    });
+  }
+
+  deleteSession(sessionId: string): Promise<void> {
+    return this.write(() => {
+      this.statements.deleteEvents.run(sessionId);
+      this.statements.deleteSession.run(sessionId);
+    });
+  }
+
+  appendEvents(sessionId: string, events: readonly ReinsEvent[], serialized?: readonly string[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return this.write(() => {
+      events.forEach((event, index) => {
+        this.statements.insertEvent.run(sessionId, event.seq, event.type, serialized?.[index] ?? JSON.stringify(event));
+      });
+      this.statements.touchSession.run((events.at(-1) as ReinsEvent).at, sessionId);
+    });
+  }
+
+  recordProcessGroup(group: ProcessGroupRecord): Promise<void> {
+    const insert = this.statements.insertGroup;
+    if (!insert) return Promise.resolve();
+    return this.write(() =>
+      insert.run({
+        id: group.id,
+        pgid: group.pgid,
+        pid: group.pid,
+        startTicks: group.startTicks ?? null,
+        bootId: group.bootId ?? null,
+        sessionId: group.sessionId ?? null,
+        harness: group.harness ?? null,
+        label: group.label,
+        startedAt: group.startedAt,
+        endedAt: group.endedAt ?? null,
+      }),
+    );
+  }
+
+  endProcessGroup(id: string, endedAt: number): Promise<void> {
+    const end = this.statements.endGroup;
+    if (!end) return Promise.resolve();
+    return this.write(() => end.run(endedAt, id));
+  }
+
+  // ---- reads (see every write made before them) ------------------------------------------------
+
+  async loadSessions(): Promise<LoadedSession[]> {
+    this.flush();
+    return (this.statements.loadSessions.all() as SessionRow[]).map((row) => ({
+      sessionId: row.session_id,
+      harness: row.harness as StoredSession['harness'],
+      cwd: row.cwd,
+      spec: JSON.parse(row.spec) as StoredSession['spec'],
+      ...(row.harness_options ? { harnessOptions: JSON.parse(row.harness_options) as Record<string, unknown> } : {}),
+      ...(row.had_base_env ? { hadBaseEnv: true } : {}),
+      ...(row.native_session_id !== null ? { nativeSessionId: row.native_session_id } : {}),
+      ...(row.title !== null ? { title: row.title } : {}),
+      ...(row.model !== null ? { model: row.model } : {}),
+      ...(row.effort !== null ? { effort: row.effort as StoredSession['effort'] } : {}),
+      state: row.state,
+      generation: row.generation,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      ...(row.closed_at !== null ? { closedAt: row.closed_at } : {}),
+      lastSeq: row.last_seq ?? 0,
+    }));
+  }
+
+  async readEvents(sessionId: string, afterSeq: number, limit: number): Promise<ReinsEvent[]> {
+    this.flush();
+    const rows = this.statements.readEvents.all(sessionId, afterSeq, limit) as Array<{ body: string }>;
+    return rows.map((row) => JSON.parse(row.body) as ReinsEvent);
+  }
+
+  async openProcessGroups(): Promise<ProcessGroupRecord[]> {
+    this.flush();
+    const open = this.statements.openGroups;
+    if (!open) return [];
+    return (open.all() as GroupRow[]).map((row) => ({
+      id: row.id,
+      pgid: row.pgid,
+      pid: row.pid,
+      ...(row.start_ticks !== null ? { startTicks: row.start_ticks } : {}),
+      ...(row.boot_id !== null ? { bootId: row.boot_id } : {}),
+      ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+      ...(row.harness !== null ? { harness: row.harness } : {}),
+      label: row.label,
+      startedAt: row.started_at,
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}

@@ -1,0 +1,108 @@
+// One connection's subscription to one session: the events after `afterSeq`, then live ones, in
+// seq order with no gap and no duplicate. Replay reads the log page by page (memory, else the
+// store) and waits for the socket to take each page before reading the next, so a long history
+// never piles up in the daemon. While it replays, live events are not queued: the next page reads
+// them back from the log. The switch to live happens in the same synchronous step that finds the
+// log read to its end, so nothing can slip between the two. A gap (never expected) heals the same
+// way: back to replay from the last seq sent.
+import type { HostedSession } from './hosted-session.js';
+import type { Logger } from './logger.js';
+import type { PublishedEvent } from './session-log.js';
+
+/** What a subscription needs of its connection. */
+export interface EventOutlet {
+  /** Sends one event; false when the connection is gone (or was just dropped as too slow). */
+  sendEvent(sessionId: string, published: PublishedEvent): boolean;
+  /** Resolves once the socket has taken (nearly) everything sent so far. */
+  drained(): Promise<void>;
+}
+
+const PAGE = 256;
+
+export class Subscription {
+  private sent: number;
+  private replaying = true;
+  private ended = false;
+
+  constructor(
+    readonly hosted: HostedSession,
+    afterSeq: number,
+    private readonly outlet: EventOutlet,
+    private readonly log: Logger,
+  ) {
+    this.sent = afterSeq;
+    hosted.addSink(this, (published) => this.offer(published));
+  }
+
+  /** Starts the replay (call right after the subscribe answer went out). */
+  start(): void {
+    void this.replay();
+  }
+
+  stop(): void {
+    this.ended = true;
+    this.hosted.removeSink(this);
+  }
+
+  private offer(published: PublishedEvent): void {
+    if (this.ended || this.replaying) return;
+    this.deliver(published);
+  }
+
+  private deliver(published: PublishedEvent): void {
+    if (published.seq <= this.sent) return;
+    if (published.seq !== this.sent + 1) {
+      this.log.warn('subscription gap: replaying from the log', {
+        sessionId: this.hosted.id,
+        sent: this.sent,
+        got: published.seq,
+      });
+      if (!this.replaying) {
+        this.replaying = true;
+        void this.replay();
+      }
+      return;
+    }
+    if (!this.outlet.sendEvent(this.hosted.id, published)) {
+      this.stop();
+      return;
+    }
+    this.sent = published.seq;
+  }
+
+  private async replay(): Promise<void> {
+    let stalls = 0;
+    try {
+      while (!this.ended) {
+        const before = this.sent;
+        const page = await this.hosted.readEvents(this.sent, PAGE);
+        if (this.ended) return;
+        for (const published of page) {
+          if (this.ended) return;
+          this.deliver(published);
+        }
+        if (this.hosted.isDeleted) {
+          this.stop();
+          return;
+        }
+        // The check and the switch to live are one synchronous step: nothing is published in between.
+        if (this.hosted.lastSeq <= this.sent) {
+          this.replaying = false;
+          return;
+        }
+        if (this.sent === before) {
+          // The log said there is more but gave nothing after `sent` (an event published while the
+          // read ran comes in the next one); more than a few of these means the log lost events.
+          if (++stalls > 3)
+            throw new Error(`the log has no events after seq ${this.sent} up to ${this.hosted.lastSeq}`);
+          continue;
+        }
+        stalls = 0;
+        await this.outlet.drained();
+      }
+    } catch (error) {
+      this.log.error('replay failed', { sessionId: this.hosted.id, error: (error as Error).message });
+      this.stop();
+    }
+  }
+}
