@@ -55,6 +55,10 @@ export interface FuzzReport {
   problemCounts: Record<string, number>;
   /** Cases per label prefix (the first word: the target). */
   casesByTarget: Record<string, number>;
+  /** Failed cases per target and problem kind. */
+  problemsByTarget: Record<string, Record<string, number>>;
+  /** Distinct problems (ids and values left out) with how many cases had each and the first of them. */
+  distinctProblems: Record<string, { cases: number; firstCase: number }>;
   /** The first failures, in case order. */
   failures: FuzzFailure[];
 }
@@ -67,6 +71,16 @@ export interface FuzzRun<Case extends FuzzCaseInfo> {
   check(fuzzCase: Case): readonly string[];
   /** Failures kept with their details (default 20). */
   keepFailures?: number;
+}
+
+/** A problem with the parts that vary from case to case (ids, quoted values, numbers) left out. */
+export function problemShape(problem: string): string {
+  return problem
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b(item|turn|tool) \S+/g, '$1 …')
+    .replace(/\{.*\}/g, '{…}')
+    .replace(/\b\d+\b(?![:)])/g, 'N')
+    .slice(0, 300);
 }
 
 /** The kind of a problem: its text up to the first colon, ids and numbers left out. */
@@ -84,7 +98,16 @@ function describeError(error: unknown): string {
 export function runFuzz<Case extends FuzzCaseInfo>(run: FuzzRun<Case>): FuzzReport {
   const { seed, cases, only } = run.settings;
   const keep = run.keepFailures ?? 20;
-  const report: FuzzReport = { seed, cases: 0, failedCases: 0, problemCounts: {}, casesByTarget: {}, failures: [] };
+  const report: FuzzReport = {
+    seed,
+    cases: 0,
+    failedCases: 0,
+    problemCounts: {},
+    casesByTarget: {},
+    problemsByTarget: {},
+    distinctProblems: {},
+    failures: [],
+  };
   const indices = only !== undefined ? [only] : Array.from({ length: cases }, (_, index) => index);
   for (const index of indices) {
     const perCase = caseSeed(seed, index);
@@ -101,8 +124,17 @@ export function runFuzz<Case extends FuzzCaseInfo>(run: FuzzRun<Case>): FuzzRepo
     report.casesByTarget[target] = (report.casesByTarget[target] ?? 0) + 1;
     if (problems.length === 0) continue;
     report.failedCases++;
+    const byTarget = report.problemsByTarget[target] ?? {};
+    report.problemsByTarget[target] = byTarget;
+    for (const shape of new Set(problems.map((problem) => `${target}: ${problemShape(problem)}`))) {
+      const seen = report.distinctProblems[shape];
+      if (seen) seen.cases++;
+      else if (Object.keys(report.distinctProblems).length < 500)
+        report.distinctProblems[shape] = { cases: 1, firstCase: index };
+    }
     for (const kind of new Set(problems.map(problemKind))) {
       report.problemCounts[kind] = (report.problemCounts[kind] ?? 0) + 1;
+      byTarget[kind] = (byTarget[kind] ?? 0) + 1;
     }
     if (report.failures.length < keep) {
       report.failures.push({
@@ -131,6 +163,17 @@ export function formatFuzzReport(
   ];
   const counts = Object.entries(report.problemCounts).sort((a, b) => b[1] - a[1]);
   if (counts.length > 0) lines.push('  failed cases by problem:', ...counts.map(([kind, n]) => `    ${n}  ${kind}`));
+  for (const [target, kinds] of Object.entries(report.problemsByTarget)) {
+    const parts = Object.entries(kinds).sort((a, b) => b[1] - a[1]);
+    lines.push(`  ${target}: ${parts.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
+  }
+  const distinct = Object.entries(report.distinctProblems).sort((a, b) => b[1].cases - a[1].cases);
+  if (distinct.length > 0) {
+    lines.push(
+      `  distinct problems (${distinct.length}):`,
+      ...distinct.map(([shape, seen]) => `    ${seen.cases}  ${shape}  (first: case ${seen.firstCase})`),
+    );
+  }
   for (const failure of report.failures) {
     lines.push(
       `  case ${failure.index} (${failure.label}); reproduce: ${reproduce(failure)}`,
