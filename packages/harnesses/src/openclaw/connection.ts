@@ -160,7 +160,11 @@ export class GatewayConnection {
           }
           return;
         }
-        this.receive(frame, at);
+        try {
+          this.receive(frame, at);
+        } catch (cause) {
+          this.fault(cause);
+        }
       });
     });
   }
@@ -264,6 +268,23 @@ export class GatewayConnection {
       this.closed = true;
       this.options.onClose?.(error);
     }
+  }
+
+  /**
+   * The session's own handler threw on a frame: it cannot trust its state any more, so this connection
+   * (and only this one) ends with a protocol_error; nothing escapes into the ws event loop.
+   */
+  private fault(cause: unknown): void {
+    const error = new ReinsError(
+      'protocol_error',
+      `Reins could not handle a frame from the OpenClaw gateway (${cause instanceof Error ? cause.message : String(cause)}).`,
+      { harness: 'openclaw', cause },
+    );
+    this.rejectAll(error);
+    if (this.closed) return;
+    this.closed = true;
+    this.socket?.terminate();
+    this.options.onClose?.(error);
   }
 
   private rejectAll(error: ReinsError): void {
