@@ -119,6 +119,36 @@ describe('SessionEventStream', () => {
     expect(statuses).toEqual(['completed', 'cancelled']);
   });
 
+  it('background work: an item kept after its turn stays open, background events carry turnId null', async () => {
+    const s = stream();
+    const task = {
+      kind: 'tool_call' as const,
+      id: 'task',
+      tool: { kind: 'subagent' as const, name: 'Task' },
+      input: {},
+    };
+    const shell = { kind: 'tool_call' as const, id: 'sh', tool: { kind: 'command' as const, name: 'Bash' }, input: {} };
+    s.startTurn({ text: 'a' });
+    s.emit({ type: 'item.started', item: { ...task, status: 'running' } });
+    expect(s.keepAfterTurn('task')).toBe(true);
+    expect(s.keepAfterTurn('not-open')).toBe(false);
+    s.completeTurn({ outcome: { status: 'completed' } });
+    s.startTurn({ text: 'b' });
+    // Started while turn 2 runs, but it is the background task's work: not turn 2's, not closed by its end.
+    s.emit({ type: 'item.started', item: { ...shell, status: 'running' } }, { background: true, parentItemId: 'task' });
+    s.completeTurn({ outcome: { status: 'cancelled' } });
+    s.emit({ type: 'item.completed', item: { ...shell, status: 'completed' } }, { parentItemId: 'task' });
+    s.emit({ type: 'item.completed', item: { ...task, status: 'completed' } });
+    s.close('requested');
+    const events = await drain(s);
+    const items = events.flatMap((e) => (e.type === 'item.completed' ? [[e.item.id, e.item.status, e.turnId]] : []));
+    expect(items).toEqual([
+      ['sh', 'completed', null],
+      ['task', 'completed', null],
+    ]);
+    expect(events.find((e) => e.type === 'item.started' && e.item.id === 'sh')?.turnId).toBeNull();
+  });
+
   it('close during a turn fails it with process_exited unless the close was requested', async () => {
     const crashed = stream();
     crashed.startTurn({ text: 'a' });

@@ -28,6 +28,11 @@ export interface EmitMeta {
   parentItemId?: string;
   /** Receive time of the native frame; defaults to now. */
   at?: number;
+  /**
+   * Background work (docs/architecture/contract.md, "Events"): the event belongs to no turn (turnId
+   * null) even while one runs, and an item it starts is never closed by a turn's end.
+   */
+  background?: boolean;
 }
 
 type TurnCompletion = Omit<PayloadOf<'turn.completed'>, 'type'>;
@@ -110,6 +115,17 @@ export class SessionEventStream {
     return true;
   }
 
+  /**
+   * An open item of the running turn becomes background work that the harness keeps doing after the
+   * turn (docs/architecture/contract.md, "Events"): the turn's end leaves it open, and it completes
+   * later outside any turn. Returns false when no such item is open in the running turn.
+   */
+  keepAfterTurn(itemId: string): boolean {
+    if (!this.openItems.delete(itemId)) return false;
+    this.openOutside.add(itemId);
+    return true;
+  }
+
   /** Emits any other event. Returns it, or undefined when it was rejected. */
   emit(payload: EventPayload, meta: EmitMeta = {}): ReinsEvent | undefined {
     switch (payload.type) {
@@ -133,7 +149,7 @@ export class SessionEventStream {
         break;
     }
     const event = this.write(payload, meta);
-    if (event) this.track(event);
+    if (event) this.track(event, meta.background === true);
     return event;
   }
 
@@ -144,10 +160,10 @@ export class SessionEventStream {
   }
 
   /** Keeps the open-item bookkeeping in step with what was actually written. */
-  private track(event: ReinsEvent): void {
+  private track(event: ReinsEvent, background: boolean): void {
     switch (event.type) {
       case 'item.started':
-        if (this.currentTurn !== null) this.openItems.set(event.item.id, event.item);
+        if (this.currentTurn !== null && !background) this.openItems.set(event.item.id, event.item);
         else this.openOutside.add(event.item.id);
         break;
       case 'item.delta': {
@@ -222,7 +238,7 @@ export class SessionEventStream {
       seq: this.nextSeq,
       harness: this.options.harness,
       sessionId: this.options.sessionId,
-      turnId: this.currentTurn,
+      turnId: meta.background ? null : this.currentTurn,
       at: meta.at ?? this.now(),
       ...(meta.parentItemId !== undefined ? { parentItemId: meta.parentItemId } : {}),
       ...(native ? { native } : {}),

@@ -122,6 +122,23 @@ describe('streamViolations', () => {
     expect(streamViolations(done, { settled: true })).toEqual([]);
   });
 
+  it('background work may outlive its turn when it completes outside any turn, not when it never completes', () => {
+    const task = { kind: 'tool_call' as const, id: 't', tool: { kind: 'subagent' as const, name: 'Task' }, input: {} };
+    const outlived = (complete: boolean) =>
+      log((s) => {
+        s.startTurn({ text: 'a' });
+        s.emit({ type: 'item.started', item: { ...task, status: 'running' } });
+        s.keepAfterTurn('t');
+        s.completeTurn({ outcome: { status: 'completed' } });
+        if (complete) s.emit({ type: 'item.completed', item: { ...task, status: 'completed' } });
+        s.close('requested');
+      });
+    expect(streamViolations(outlived(true))).toEqual([]);
+    expect(streamViolations(outlived(false))).toEqual([
+      'seq 3 (turn.completed): tool_call item t still open at turn end',
+    ]);
+  });
+
   it('assertStreamInvariants throws with every problem listed', () => {
     const running = log((s) => s.startTurn({ text: 'a' }));
     expect(() => assertStreamInvariants(running)).not.toThrow();

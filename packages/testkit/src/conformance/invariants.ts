@@ -1,7 +1,8 @@
 // The stream rules every adapter must keep, checked on any recorded event log (docs/architecture/contract.md: principles, turn rules):
 // seq from 1 with no gaps, one session and harness throughout, exactly one turn.completed per
 // turn.started (never a terminal for a turn that did not start, never a turn started twice), no turn
-// events after the terminal, every started item completed once and before its turn ends, item ids
+// events after the terminal, every started item completed once and before its turn ends (background
+// work excepted: an item the harness keeps working on after its turn completes later with turnId null), item ids
 // stable (a completed item was started under the same id and kind), and no assistant text delivered
 // twice in a row within a turn.
 import type { ReinsEvent } from '@reins/core';
@@ -27,7 +28,13 @@ export function streamViolations(events: readonly ReinsEvent[], options: StreamC
   const started = new Set<string>();
   const finished = new Set<string>();
   const open = new Map<string, string>();
+  /** Background items still open after the turn they started in ended. */
+  const outliving = new Map<string, string>();
   const completedItems = new Set<string>();
+  /** Items whose completion comes outside any turn: background work, which may outlive the turn it started in. */
+  const background = new Set(
+    events.flatMap((event) => (event.type === 'item.completed' && event.turnId === null ? [event.item.id] : [])),
+  );
   /** The last settled assistant text per turn, forgotten when another item settles in between. */
   const lastMessage = new Map<string, string>();
   for (const event of events) {
@@ -49,19 +56,23 @@ export function streamViolations(events: readonly ReinsEvent[], options: StreamC
         else if (!started.has(event.turnId)) problems.push(`${at}: turn ${event.turnId} completed but never started`);
         else if (!finished.has(event.turnId) && event.turnId !== turn)
           problems.push(`${at}: terminal for ${event.turnId} while ${turn ?? 'no turn'} runs`);
-        for (const [id, kind] of open) problems.push(`${at}: ${kind} item ${id} still open at turn end`);
+        for (const [id, kind] of open) {
+          if (!background.has(id)) problems.push(`${at}: ${kind} item ${id} still open at turn end`);
+          else outliving.set(id, kind);
+        }
         open.clear();
         if (event.turnId !== null) finished.add(event.turnId);
         turn = null;
         break;
       case 'item.started':
-        if (open.has(event.item.id) || completedItems.has(event.item.id)) {
+        if (open.has(event.item.id) || outliving.has(event.item.id) || completedItems.has(event.item.id)) {
           problems.push(`${at}: item ${event.item.id} started twice`);
         }
         open.set(event.item.id, event.item.kind);
         break;
       case 'item.completed': {
-        const kind = open.get(event.item.id);
+        const kind = open.get(event.item.id) ?? outliving.get(event.item.id);
+        outliving.delete(event.item.id);
         if (completedItems.has(event.item.id)) problems.push(`${at}: item ${event.item.id} completed twice`);
         if (kind !== undefined && kind !== event.item.kind) {
           problems.push(`${at}: item ${event.item.id} started as ${kind}, completed as ${event.item.kind}`);
@@ -89,6 +100,9 @@ export function streamViolations(events: readonly ReinsEvent[], options: StreamC
   }
   if (turn !== null && (options.settled || events.at(-1)?.type === 'session.closed'))
     problems.push(`turn ${turn} never completed`);
+  if (events.at(-1)?.type === 'session.closed') {
+    for (const [id, kind] of outliving) problems.push(`background ${kind} item ${id} still open at session end`);
+  }
   return problems;
 }
 
