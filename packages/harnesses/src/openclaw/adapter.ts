@@ -29,11 +29,12 @@ import {
   type SessionSummary,
 } from '@reins/core';
 import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
-import { type BinarySpec, fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
+import { OPENCLAW_BINARY } from './discovery.js';
 import { startLocalGateway } from './gateway.js';
 import { DEFAULT_OPENCLAW_TIMEOUT_MS, OpenClawSession } from './session.js';
 import { openClawHistoryItems } from './translate.js';
@@ -51,9 +52,6 @@ export interface OpenClawHarnessOptions extends HarnessOptions {
   gatewayPort?: number;
   gatewayCommandPrefix?: string[];
 }
-
-export const OPENCLAW_BINARY: BinarySpec = { id: 'openclaw', names: ['openclaw'] };
-export const OPENCLAW_TESTED_VERSIONS = ['2026.9.6'];
 
 export const OPENCLAW_IMPLEMENTED: ImplementedCapabilities = {
   resume: 'native', // the session key, any gateway process

@@ -1,0 +1,105 @@
+// The house rules the layout depends on (docs/architecture/contract.md, "Layers"), checked on the
+// source: core imports no Node module and no other Reins package; a harness folder never imports a
+// sibling harness folder (shared code lives in runtime/ and protocols/); only the CLI's demo and
+// conformance commands use the testkit in production code; and every harness folder has the same shape.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const packages = fileURLToPath(new URL('../../', import.meta.url));
+const harnessSource = join(packages, 'harnesses', 'src');
+/** Folders under harnesses/src that every adapter may use: not harnesses themselves. */
+const SHARED = new Set(['runtime', 'protocols']);
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist' || name === 'fixtures') continue;
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+const isTest = (path: string) => /\.test\.tsx?$/.test(path) || /test-helpers\.ts$/.test(path);
+
+function imports(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const specs: string[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*'([^']+)'/g))
+    specs.push(match[1] as string);
+  for (const match of text.matchAll(/import\(\s*'([^']+)'\s*\)/g)) specs.push(match[1] as string);
+  return specs;
+}
+
+describe('layering', () => {
+  it('core imports no Node module and no other Reins package (it runs in a browser)', () => {
+    const offending: string[] = [];
+    for (const file of sourceFiles(join(packages, 'core', 'src')).filter((f) => !isTest(f))) {
+      for (const spec of imports(file)) {
+        if (spec.startsWith('node:') || spec.startsWith('@reins/'))
+          offending.push(`${relative(packages, file)}: ${spec}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('no harness folder imports a sibling harness folder', () => {
+    const offending: string[] = [];
+    const folders = readdirSync(harnessSource).filter((name) => statSync(join(harnessSource, name)).isDirectory());
+    for (const folder of folders.filter((name) => !SHARED.has(name))) {
+      for (const file of sourceFiles(join(harnessSource, folder))) {
+        for (const spec of imports(file).filter((s) => s.startsWith('.'))) {
+          const target = relative(harnessSource, resolve(file, '..', spec)).split(/[\\/]/)[0] as string;
+          if (target !== folder && folders.includes(target) && !SHARED.has(target)) {
+            offending.push(`${relative(packages, file)} imports ${spec}`);
+          }
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('only the CLI demo and conformance commands use the testkit in production code', () => {
+    const allowed = new Set(['cli/src/commands/demo.ts', 'cli/src/commands/conformance.ts', 'cli/src/hermetic.ts']);
+    const offending: string[] = [];
+    for (const pkg of readdirSync(packages).filter((name) => name !== 'testkit')) {
+      const src = join(packages, pkg, 'src');
+      if (!existsSync(src)) continue;
+      for (const file of sourceFiles(src).filter((f) => !isTest(f))) {
+        const uses = imports(file).some((s) => s === '@reins/testkit' || s.includes('testkit/src'));
+        const name = relative(packages, file).split('\\').join('/');
+        if (uses && !allowed.has(name)) offending.push(name);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('harness folder shape', () => {
+  // The files a new harness copies (docs/architecture/adding-a-harness.md).
+  const REQUIRED = [
+    'index.ts',
+    'adapter.ts',
+    'translate.ts',
+    'translate.test.ts',
+    'wire.ts',
+    'discovery.ts',
+    'fixtures',
+  ];
+  const folders = readdirSync(harnessSource).filter(
+    (name) => statSync(join(harnessSource, name)).isDirectory() && !SHARED.has(name),
+  );
+
+  it.each(folders)('%s has the files every harness folder has', (folder) => {
+    const missing = REQUIRED.filter((file) => !existsSync(join(harnessSource, folder, file)));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(folders)('%s/index.ts names its exports (no export *)', (folder) => {
+    const index = readFileSync(join(harnessSource, folder, 'index.ts'), 'utf8');
+    expect(index).not.toMatch(/export \* from/);
+  });
+});
