@@ -241,6 +241,42 @@ describe('SessionChassis', () => {
     expect(streamViolations(events)).toEqual([]);
   });
 
+  it('beginHarnessTurn: a turn the harness started itself gets turn.started, a notification user_message and one terminal; sends queue behind it', async () => {
+    const { harness, chassis, events } = setup();
+    const input = { text: 'Background task "Inspect folder" completed.' };
+    const turn = chassis.beginHarnessTurn(input);
+    expect(turn?.turnId).toBe('turn_1');
+    expect(chassis.beginHarnessTurn({ text: 'another' })).toBeUndefined();
+    // Nothing was delivered to the harness: it started this turn.
+    expect(harness.begun).toEqual([]);
+    expect(await chassis.send('mine', { clientMessageId: 'c2' })).toEqual({ turnId: 'turn_2', delivery: 'queued' });
+    harness.finish('Noted.');
+    await tick();
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_2']);
+    harness.finish('done');
+    await tick();
+    expect(events.find((e) => e.type === 'turn.started')).toMatchObject({ turnId: 'turn_1', input });
+    expect(events.find((e) => e.type === 'item.completed' && e.turnId === 'turn_1')).toMatchObject({
+      item: { kind: 'user_message', id: 'turn_1:input', text: input.text, origin: 'notification' },
+    });
+    expect(terminals(events)).toEqual(['turn_1:completed', 'turn_2:completed']);
+    expect(streamViolations(events, { settled: true })).toEqual([]);
+  });
+
+  it('beginHarnessTurn: interrupt and the stall watchdog end it like a sent turn', async () => {
+    vi.useFakeTimers();
+    const { harness, chassis, events } = setup({ stallTimeoutMs: 1000 });
+    const first = chassis.beginHarnessTurn({ text: 'a notice' });
+    await chassis.interrupt();
+    expect(harness.interrupted).toEqual([first?.turnId]);
+    harness.interruptEndsTurn = false;
+    chassis.beginHarnessTurn({ text: 'another notice' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(terminals(events)).toEqual(['turn_1:cancelled', 'turn_2:failed']);
+    chassis.end('requested');
+    expect(chassis.beginHarnessTurn({ text: 'after close' })).toBeUndefined();
+  });
+
   it('translate() keeps a throwing translation inside the session: passthrough + one warning, and the stream goes on', async () => {
     const { chassis, events } = setup();
     const native = { source: 'fake', method: 'item/started', frame: { method: 'item/started' } };

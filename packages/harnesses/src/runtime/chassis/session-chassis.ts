@@ -21,6 +21,7 @@ import {
   type TurnInput,
   TurnInputSchema,
   type TurnOutcome,
+  type UserMessageOrigin,
 } from '@reins/core';
 
 /** A turn from `send` to its terminal. */
@@ -236,6 +237,7 @@ export class SessionChassis<Plan = undefined> {
     id: string,
     input: TurnInput,
     status: 'completed' | 'cancelled' = 'completed',
+    origin?: UserMessageOrigin,
   ): void {
     const item = {
       kind: 'user_message' as const,
@@ -243,6 +245,7 @@ export class SessionChassis<Plan = undefined> {
       text: input.text,
       ...(input.images?.length ? { images: input.images } : {}),
       ...(turn.options.clientMessageId ? { clientMessageId: turn.options.clientMessageId } : {}),
+      ...(origin ? { origin } : {}),
     };
     if (status === 'completed') this.stream.emit({ type: 'item.started', item: { ...item, status: 'running' } });
     this.stream.emit({ type: 'item.completed', item: { ...item, status } });
@@ -251,6 +254,39 @@ export class SessionChassis<Plan = undefined> {
   private emitSteeredMessage(turn: ChassisTurn<Plan>, input: TurnInput, options: SendOptions): void {
     if (this.options.userMessage === 'harness') return;
     this.emitUserMessage({ ...turn, options }, `${turn.turnId}:steer:${++this.steerCounter}`, input);
+  }
+
+  // ---- turns the harness starts by itself -------------------------------------------------------
+
+  /**
+   * A turn the harness started by itself, not from the queue (Claude Code answering a background
+   * task's notification; docs/architecture/contract.md, "Events"): `turn.started` with `input`, its
+   * `user_message` item (origin `notification` unless told otherwise) and the stall watchdog, as for a
+   * sent turn, but nothing is delivered to the harness (`beginTurn` is not called). It ends like any
+   * turn (`complete`, interrupt, stall); queued turns wait for its terminal. Returns undefined when a
+   * turn is running already or the session is closed.
+   */
+  beginHarnessTurn(
+    input: TurnInput,
+    options: { origin?: UserMessageOrigin; plan?: Plan; meta?: EmitMeta } = {},
+  ): ChassisTurn<Plan> | undefined {
+    if (this.current || this.isClosed) return undefined;
+    const turn: ChassisTurn<Plan> = {
+      turnId: `turn_${++this.turnCounter}`,
+      input,
+      prompt: input,
+      options: {},
+      outputSchema: undefined,
+      plan: options.plan as Plan,
+    };
+    if (this.stream.startTurn(input, { ...options.meta, turnId: turn.turnId }) === undefined) return undefined;
+    this.current = turn;
+    this.lastAgentText = undefined;
+    if (this.options.userMessage !== 'harness') {
+      this.emitUserMessage(turn, `${turn.turnId}:input`, input, 'completed', options.origin ?? 'notification');
+    }
+    this.armStallWatchdog();
+    return turn;
   }
 
   // ---- terminals ---------------------------------------------------------------------------------
