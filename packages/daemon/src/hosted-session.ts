@@ -5,9 +5,9 @@
 // notice saying so. A resume that fails is `resume_failed`, never a silent fresh start.
 //
 // Each process is an "incarnation" with a generation number; the daemon re-envelopes its events
-// (seq, sessionId, and turn ids, which adapters count from 1 in every process: generation g > 0
-// turns are `r<g>.<turnId>`). A session.closed the adapter emits when the daemon stopped the
-// process, or when the process died, is not logged: the session did not close, it went dormant.
+// (envelope.ts: seq, sessionId, and turn and item ids made unique across processes). A
+// session.closed the adapter emits when the daemon stopped the process, or when the process died,
+// is not logged: the session did not close, it went dormant.
 import { randomUUID } from 'node:crypto';
 import type { HostedSessionStatus, SessionChange, SessionListing, V1SessionListing } from '@reins/client';
 import { v1Status } from '@reins/client';
@@ -28,6 +28,7 @@ import {
   type TurnInput,
 } from '@reins/core';
 import { Activity } from './activity.js';
+import { generationId, reenvelope } from './envelope.js';
 import type { Logger } from './logger.js';
 import type { ProcessTracker } from './processes/tracker.js';
 import { type EventSink, type PublishedEvent, SessionLog } from './session-log.js';
@@ -295,11 +296,9 @@ export class HostedSession {
       incarnation.closedEvent = event;
       if (incarnation.mode !== 'closing') return;
     }
-    const turnId =
-      event.turnId === null || incarnation.generation === 0
-        ? event.turnId
-        : `r${incarnation.generation}.${event.turnId}`;
-    this.log.append({ ...event, seq: this.log.nextSeq(), sessionId: this.id, turnId } as ReinsEvent);
+    this.log.append(
+      reenvelope(event, { seq: this.log.nextSeq(), sessionId: this.id, generation: incarnation.generation }),
+    );
   }
 
   /** Appends an event the daemon itself says (notices, a dormant session's close, a failed resume). */
@@ -455,9 +454,7 @@ export class HostedSession {
   async send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
     return this.withLive(async (incarnation) => {
       const result = await incarnation.session.send(input, options);
-      return incarnation.generation === 0
-        ? result
-        : { ...result, turnId: `r${incarnation.generation}.${result.turnId}` };
+      return { ...result, turnId: generationId(result.turnId, incarnation.generation) };
     });
   }
 
