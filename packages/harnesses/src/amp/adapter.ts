@@ -33,15 +33,14 @@ import {
 import {
   acceptSessionSpec,
   type ChassisTurn,
+  HarnessBinary,
   SessionChassis,
   type SpecSupport,
   type TurnHost,
 } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
-import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
-import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
-import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
+import type { HarnessOptions } from '../runtime/options.js';
 import { AMP_BINARY } from './discovery.js';
 import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 import type { AmpUserInput } from './wire.js';
@@ -273,44 +272,19 @@ class AmpSession implements Session, TurnHost {
 class AmpHarness implements Harness {
   readonly id = 'amp' as const;
   readonly displayName = 'Amp';
-  private discovered: Promise<DiscoveredBinary> | undefined;
+  private readonly binary: HarnessBinary;
 
-  constructor(private readonly options: AmpHarnessOptions) {}
-
-  private env(additions?: Record<string, string>) {
-    return mergeEnv(this.options.baseEnv, additions);
+  constructor(private readonly options: AmpHarnessOptions) {
+    this.binary = new HarnessBinary(AMP_BINARY, options, 'npm install -g @ampcode/cli');
   }
 
-  private binary(): Promise<DiscoveredBinary> {
-    this.discovered ??= (
-      this.options.binaryPath
-        ? fingerprintBinary(this.options.binaryPath, AMP_BINARY, 'explicit', this.env())
-        : locateBinary(AMP_BINARY, this.env())
-    ).catch((error: unknown) => {
-      this.discovered = undefined;
-      throw error;
-    });
-    return this.discovered;
+  discover(): Promise<Discovery> {
+    return this.binary.discover();
   }
 
-  async discover(): Promise<Discovery> {
-    try {
-      return { found: true, binary: await this.binary() };
-    } catch (error) {
-      return {
-        found: false,
-        searched: this.options.binaryPath ? [this.options.binaryPath] : ['REINS_AMP_BIN', 'PATH'],
-        hint: `${ReinsError.from(error, 'binary_not_found').message} Install it with \`npm install -g @ampcode/cli\`.`,
-      };
-    }
-  }
-
-  async health(): Promise<Health> {
-    const discovery = await this.discover();
-    if (!discovery.found)
-      return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g @ampcode/cli' };
-    // Amp logs in against its service; there is no offline status command to ask first.
-    return failedProbeHealth(discovery.binary) ?? { status: 'ready', binary: discovery.binary };
+  /** Amp logs in against its service; there is no offline status command to ask first. */
+  health(): Promise<Health> {
+    return this.binary.health();
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
@@ -324,12 +298,12 @@ class AmpHarness implements Harness {
 
   async createSession(raw: SessionSpec): Promise<Session> {
     const spec = acceptSessionSpec(raw, AMP_SPEC_SUPPORT, this);
-    const binary = await this.binary();
+    const binary = await this.binary.resolve();
     const session = new AmpSession(spec);
     await session.start(
       binary.path,
       [...AMP_LAUNCH_ARGS, ...(this.options.extraArgs ?? [])],
-      this.env(spec.env),
+      this.binary.env(spec.env),
       binary,
       this.options.tap,
     );

@@ -17,7 +17,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CapabilityMatrix,
-  type DiscoveredBinary,
   type Discovery,
   type Harness,
   type Health,
@@ -28,11 +27,9 @@ import {
   type SessionSpec,
   type SessionSummary,
 } from '@reins/core';
-import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
-import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
-import { failedProbeHealth } from '../runtime/discovery-health.js';
+import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
-import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
+import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY } from './discovery.js';
 import { startLocalGateway } from './gateway.js';
@@ -95,12 +92,14 @@ export const OPENCLAW_SPEC_SUPPORT: SpecSupport = {
 class OpenClawHarness implements Harness {
   readonly id = 'openclaw' as const;
   readonly displayName = 'OpenClaw';
-  private discovered: Promise<DiscoveredBinary> | undefined;
+  private readonly binary: HarnessBinary;
 
-  constructor(private readonly options: OpenClawHarnessOptions) {}
+  constructor(private readonly options: OpenClawHarnessOptions) {
+    this.binary = new HarnessBinary(OPENCLAW_BINARY, options, 'npm install -g openclaw (needs Node >= 24.16)');
+  }
 
   private env(additions?: Record<string, string>) {
-    return mergeEnv(this.options.baseEnv, additions);
+    return this.binary.env(additions);
   }
 
   private endpoint(): { url: string; token?: string } | undefined {
@@ -113,38 +112,15 @@ class OpenClawHarness implements Harness {
     };
   }
 
-  private binary(): Promise<DiscoveredBinary> {
-    this.discovered ??= (
-      this.options.binaryPath
-        ? fingerprintBinary(this.options.binaryPath, OPENCLAW_BINARY, 'explicit', this.env())
-        : locateBinary(OPENCLAW_BINARY, this.env())
-    ).catch((error: unknown) => {
-      this.discovered = undefined;
-      throw error;
-    });
-    return this.discovered;
-  }
-
-  async discover(): Promise<Discovery> {
-    try {
-      return { found: true, binary: await this.binary() };
-    } catch (error) {
-      return {
-        found: false,
-        searched: this.options.binaryPath ? [this.options.binaryPath] : ['REINS_OPENCLAW_BIN', 'PATH'],
-        hint: `${ReinsError.from(error, 'binary_not_found').message} Install it with \`npm install -g openclaw\` (needs Node >= 24.16).`,
-      };
-    }
+  discover(): Promise<Discovery> {
+    return this.binary.discover();
   }
 
   async health(): Promise<Health> {
-    const discovery = await this.discover();
-    if (!discovery.found && !this.endpoint()) {
-      return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g openclaw' };
-    }
     // With a gateway to connect to, the local binary is not what sessions use.
-    const unanswered = discovery.found && !this.endpoint() ? failedProbeHealth(discovery.binary) : undefined;
-    return unanswered ?? { status: 'ready', ...(discovery.found ? { binary: discovery.binary } : {}) };
+    if (!this.endpoint()) return this.binary.health();
+    const discovery = await this.discover();
+    return { status: 'ready', ...(discovery.found ? { binary: discovery.binary } : {}) };
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
@@ -165,7 +141,7 @@ class OpenClawHarness implements Harness {
       await session.start(endpoint, undefined, undefined);
       return session;
     }
-    const binary = await this.binary();
+    const binary = await this.binary.resolve();
     const gateway = await startLocalGateway({
       binaryPath: binary.path,
       cwd: spec.cwd,

@@ -19,7 +19,6 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import {
   type CapabilityMatrix,
-  type DiscoveredBinary,
   type Discovery,
   type Harness,
   type Health,
@@ -32,12 +31,10 @@ import {
   type SessionSpec,
   type SessionSummary,
 } from '@reins/core';
-import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
+import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
-import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
-import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
-import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
+import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY } from './discovery.js';
 import {
@@ -112,45 +109,23 @@ export function piLaunchArgs(spec: SessionSpec, options: PiHarnessOptions): stri
 class PiHarness implements Harness {
   readonly id = 'pi' as const;
   readonly displayName = 'Pi';
-  private discovered: Promise<DiscoveredBinary> | undefined;
+  private readonly binary: HarnessBinary;
 
-  constructor(private readonly options: PiHarnessOptions) {}
+  constructor(private readonly options: PiHarnessOptions) {
+    this.binary = new HarnessBinary(PI_BINARY, options, 'npm install -g @mariozechner/pi-coding-agent');
+  }
 
   private env(additions?: Record<string, string>): Record<string, string> {
-    return mergeEnv(this.options.baseEnv, additions);
+    return this.binary.env(additions);
   }
 
-  private binary(): Promise<DiscoveredBinary> {
-    this.discovered ??= (
-      this.options.binaryPath
-        ? fingerprintBinary(this.options.binaryPath, PI_BINARY, 'explicit', this.env())
-        : locateBinary(PI_BINARY, this.env())
-    ).catch((error: unknown) => {
-      this.discovered = undefined;
-      throw error;
-    });
-    return this.discovered;
+  discover(): Promise<Discovery> {
+    return this.binary.discover();
   }
 
-  async discover(): Promise<Discovery> {
-    try {
-      return { found: true, binary: await this.binary() };
-    } catch (error) {
-      const reinsError = ReinsError.from(error, 'binary_not_found', { harness: 'pi' });
-      return {
-        found: false,
-        searched: this.options.binaryPath ? [this.options.binaryPath] : ['REINS_PI_BIN', 'PATH'],
-        hint: `${reinsError.message} Install it with \`npm install -g @mariozechner/pi-coding-agent\`.`,
-      };
-    }
-  }
-
-  async health(): Promise<Health> {
-    const discovery = await this.discover();
-    if (!discovery.found)
-      return { status: 'not_installed', message: discovery.hint, fix: 'npm install -g @mariozechner/pi-coding-agent' };
-    // Pi authenticates per provider at the first prompt; there is no status command to ask first.
-    return failedProbeHealth(discovery.binary) ?? { status: 'ready', binary: discovery.binary };
+  /** Pi authenticates per provider at the first prompt; there is no status command to ask first. */
+  health(): Promise<Health> {
+    return this.binary.health();
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
@@ -163,7 +138,7 @@ class PiHarness implements Harness {
   }
 
   private async launch(spec: SessionSpec): Promise<PiLaunch> {
-    const binary = await this.binary();
+    const binary = await this.binary.resolve();
     return {
       command: binary.path,
       args: piLaunchArgs(spec, this.options),

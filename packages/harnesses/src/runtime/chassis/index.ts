@@ -1,5 +1,6 @@
 // The session chassis every adapter composes: turns, guards, watchdog, honest settings.
 
+export { HarnessBinary } from './harness-binary.js';
 export {
   type ProviderFailure,
   providerError,
