@@ -17,6 +17,11 @@
 //   FAKE_CODEX_STDERR       "1": write noise to stderr at start and before each batch
 //   FAKE_CODEX_SLOW_START_MS  wait this long before reading stdin
 //   FAKE_CODEX_FRAME_DELAY_MS delay between replayed frames (default 1)
+//   FAKE_CODEX_INJECT       JSON, one frame or an array of frames: written right after the first frame whose
+//                           method is FAKE_CODEX_INJECT_AFTER (default turn/started); the strings "{{threadId}}"
+//                           and "{{turnId}}" in them become that frame's thread and turn ids
+//   FAKE_CODEX_SILENT_AFTER a server method: after the first frame with it, the rest of that batch is dropped
+//                           (the turn was accepted, then nothing); later requests are answered as recorded
 // `--version` prints "codex-cli <version of the transcript>" (or 0.0.0-fake without one).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -61,12 +66,34 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let hung = false;
 let chain = Promise.resolve();
 
+let injected = false;
+let silenced = false;
+
+/** The frames of FAKE_CODEX_INJECT, with the ids of the frame they follow filled in. */
+function injection(after) {
+  const ids = { threadId: after.params?.threadId ?? '', turnId: after.params?.turn?.id ?? after.params?.turnId ?? '' };
+  const filled = env.FAKE_CODEX_INJECT.replace(/\{\{(threadId|turnId)\}\}/g, (_, key) => ids[key]);
+  const parsed = JSON.parse(filled);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
 function write(frame) {
   process.stdout.write(`${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n`);
   if (env.FAKE_CODEX_CRASH_AFTER && frame?.method === env.FAKE_CODEX_CRASH_AFTER) {
     process.stderr.write('fake codex: crashing as asked (FAKE_CODEX_CRASH_AFTER)\n');
     process.exit(70);
   }
+  if (env.FAKE_CODEX_INJECT && !injected && frame?.method === (env.FAKE_CODEX_INJECT_AFTER ?? 'turn/started')) {
+    injected = true;
+    for (const extra of injection(frame)) process.stdout.write(`${JSON.stringify(extra)}\n`);
+  }
+}
+
+/** True once, right after the first frame with FAKE_CODEX_SILENT_AFTER's method: drop the rest of the batch. */
+function goesSilentAfter(frame) {
+  if (!env.FAKE_CODEX_SILENT_AFTER || silenced || frame?.method !== env.FAKE_CODEX_SILENT_AFTER) return false;
+  silenced = true;
+  return true;
 }
 
 async function replay(frames, recordedId, liveId) {
@@ -75,6 +102,7 @@ async function replay(frames, recordedId, liveId) {
   for (const frame of frames) {
     const isOurResponse = recordedId !== undefined && frame.id === recordedId && !('method' in frame);
     write(isOurResponse ? { ...frame, id: liveId } : frame);
+    if (goesSilentAfter(frame)) return;
     if (delayMs > 0) await sleep(delayMs);
   }
 }

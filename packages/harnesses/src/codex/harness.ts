@@ -1,0 +1,221 @@
+// The Codex Harness: discovery, health, capabilities, the model catalog, the conversations Codex
+// keeps (session list, history) and createSession. Each question Codex answers over the app-server
+// runs on a short-lived app-server (CodexRuntime.probe); a session gets its own (session.ts).
+import {
+  type CapabilityMatrix,
+  type Discovery,
+  type Harness,
+  type Health,
+  type ImplementedCapabilities,
+  type Item,
+  type ModelInfo,
+  ReinsError,
+  type Session,
+  type SessionSpec,
+  type SessionSummary,
+  toCodexStrictSchema,
+} from '@reins/core';
+import { acceptSessionSpec } from '../runtime/chassis/index.js';
+import { failedProbeHealth } from '../runtime/discovery-health.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
+import type { HarnessOptions } from '../runtime/options.js';
+import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
+import { CodexRuntime, HARNESS } from './connection.js';
+import { CodexSession } from './session.js';
+import { assertCodexSpec, CODEX_SPEC_SUPPORT } from './thread-params.js';
+import { modelInfoOf, toItem } from './translate.js';
+import type {
+  GetAccountResponse,
+  ModelListResponse,
+  ThreadItem,
+  ThreadItemsListResponse,
+  ThreadListResponse,
+} from './wire.js';
+
+export interface CodexHarnessOptions extends HarnessOptions {
+  /** How long a permission request waits for respondToPermission before it is declined (ms). */
+  permissionTimeoutMs?: number;
+  /** How long after turn/interrupt Codex has to end the turn before Reins ends it (ms). */
+  interruptGraceMs?: number;
+}
+
+const DISPLAY_NAME = 'Codex';
+const INSTALL = 'npm install -g @openai/codex';
+
+/** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
+export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
+  resume: true,
+  fork: false,
+  interrupt: true,
+  steer: 'native',
+  queue: 'adapter',
+  // turn/start takes model and effort for "this turn and subsequent turns": they apply at the next turn.
+  liveModelSwitch: 'next_turn',
+  liveEffortSwitch: 'next_turn',
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: 'path',
+  structuredOutput: 'native',
+  usage: true,
+  cost: false,
+  contextWindow: true,
+  approvals: true,
+  sessionList: true,
+  history: true,
+  mcpStatus: false,
+  compaction: true,
+  subagents: true,
+};
+
+/** A thread item from thread/items/list as a history item; undefined for kinds Reins has no item for. */
+function historyItem(entry: ThreadItem): Item | undefined {
+  let item: Item | undefined;
+  try {
+    item = toItem(entry);
+  } catch {
+    return undefined; // a kind this Reins does not know: history lists only what it can show
+  }
+  if (item?.kind !== 'user_message') return item;
+  // The clientUserMessageId Reins sent on turn/start comes back as the item's clientId (0.169.0, 0.171.0).
+  const clientId = (entry as { clientId?: unknown }).clientId;
+  return { ...item, replay: true, ...(typeof clientId === 'string' && clientId ? { clientMessageId: clientId } : {}) };
+}
+
+export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
+  const runtime = new CodexRuntime(options);
+
+  const discover = async (): Promise<Discovery> => {
+    try {
+      return { found: true, binary: await runtime.binary() };
+    } catch (error) {
+      const reins = ReinsError.from(error, 'binary_not_found', { harness: HARNESS });
+      return {
+        found: false,
+        searched: options.binaryPath ? [options.binaryPath] : (runtime.env().PATH ?? '').split(':').filter(Boolean),
+        hint: reins.message,
+      };
+    }
+  };
+
+  return {
+    id: HARNESS,
+    displayName: DISPLAY_NAME,
+    discover,
+
+    async health(): Promise<Health> {
+      const discovery = await discover();
+      if (!discovery.found) return { status: 'not_installed', message: discovery.hint, fix: INSTALL };
+      const binary = discovery.binary;
+      const unanswered = failedProbeHealth(binary);
+      if (unanswered) return unanswered;
+      try {
+        // account/read says whether Codex needs an OpenAI login for its configured provider; Reins never
+        // looks at credential files itself.
+        const account = await runtime.probe(process.cwd(), (peer) =>
+          peer.request<GetAccountResponse>('account/read', { refreshToken: false }),
+        );
+        if (account.requiresOpenaiAuth && account.account === null) {
+          return {
+            status: 'auth_required',
+            binary,
+            message: 'Codex needs an OpenAI login for its configured provider.',
+            fix: 'Run `codex login`, or configure a provider with an API key in ~/.codex/config.toml.',
+          };
+        }
+        return { status: 'ready', binary };
+      } catch (error) {
+        const reins = ReinsError.from(error, 'harness_unhealthy', { harness: HARNESS });
+        return {
+          status: 'unhealthy',
+          binary,
+          message: reins.message,
+          fix: 'Run `codex app-server --strict-config` by hand to see why it does not start.',
+        };
+      }
+    },
+
+    async capabilities(): Promise<CapabilityMatrix> {
+      // Codex advertises no capability list of its own; `observed` comes from the evidence store,
+      // for the binary discovery finds now (a new binary starts with nothing observed).
+      const found = await discover();
+      return capabilitiesFor({
+        harness: HARNESS,
+        implemented: CODEX_IMPLEMENTED,
+        ...(found.found ? { binary: found.binary } : {}),
+      });
+    },
+
+    async models(): Promise<ModelInfo[]> {
+      return runtime.probe(process.cwd(), async (peer) => {
+        const models: ModelInfo[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: ModelListResponse = await peer.request<ModelListResponse>('model/list', cursor ? { cursor } : {});
+          models.push(...page.data.map(modelInfoOf));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return models;
+      });
+    },
+
+    async listSessions(listOptions: { cwd?: string }): Promise<SessionSummary[]> {
+      return runtime.probe(listOptions.cwd ?? process.cwd(), async (peer) => {
+        const response = await peer.request<ThreadListResponse>(
+          'thread/list',
+          listOptions.cwd ? { cwd: listOptions.cwd } : {},
+        );
+        return response.data.map((thread) => ({
+          nativeSessionId: thread.id,
+          cwd: thread.cwd,
+          ...((thread.name ?? thread.preview) ? { title: thread.name ?? thread.preview } : {}),
+          updatedAt: thread.updatedAt * 1000,
+        }));
+      });
+    },
+
+    async history(nativeSessionId: string, historyOptions: { cwd?: string } = {}): Promise<Item[]> {
+      return runtime.probe(historyOptions.cwd ?? process.cwd(), async (peer) => {
+        const items: Item[] = [];
+        let cursor: string | null = null;
+        do {
+          let page: ThreadItemsListResponse;
+          try {
+            page = await peer.request<ThreadItemsListResponse>('thread/items/list', {
+              threadId: nativeSessionId,
+              limit: 200,
+              ...(cursor ? { cursor } : {}),
+            });
+          } catch (error) {
+            throw new ReinsError(
+              'invalid_input',
+              `Codex has no readable history for session ${nativeSessionId}: ${ReinsError.from(error, 'protocol_error').message}`,
+              { harness: HARNESS, operation: 'thread/items/list', cause: error },
+            );
+          }
+          for (const entry of page.data) {
+            const item = historyItem(entry.item);
+            if (item) items.push(item);
+          }
+          cursor = page.nextCursor;
+        } while (cursor);
+        return items;
+      });
+    },
+
+    async createSession(raw: SessionSpec): Promise<Session> {
+      // Every refusal comes before a process starts: the spec, the cwd, the fields Codex cannot honour,
+      // a session schema outside Codex's strict subset, then a missing binary.
+      const spec = acceptSessionSpec(raw, CODEX_SPEC_SUPPORT, { id: HARNESS, displayName: DISPLAY_NAME });
+      assertCodexSpec(spec);
+      if (spec.outputSchema) toCodexStrictSchema(spec.outputSchema);
+      await runtime.binary();
+      const session = new CodexSession(spec, {
+        connect: runtime.connect,
+        permissionTimeoutMs: options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+        ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
+      });
+      await session.start();
+      return session;
+    },
+  };
+}

@@ -1,0 +1,569 @@
+// The Codex session: one app-server thread per Reins session, on the session chassis
+// (docs/architecture/contract.md, "One chassis"). The chassis owns the turn queue and ids, the send
+// guards, the `user_message` item of every turn, interrupt and stall semantics, structured-output
+// acceptance and the one closed-session error. This module keeps what is Codex's own: opening the
+// thread (thread/start or thread/resume), delivering a turn (turn/start, with a model or effort
+// change applied at that turn), steering (turn/steer), interrupting (turn/interrupt), telling
+// Codex's native turn ids apart so that a late frame of a turn the chassis gave up on never touches a
+// later turn, and routing every notification through `chassis.translate`.
+import { randomUUID } from 'node:crypto';
+import {
+  type Effort,
+  EffortSchema,
+  isRecord,
+  type NativeFrame,
+  type PermissionDecision,
+  ReinsError,
+  type ReinsEvent,
+  type SendOptions,
+  type SendResult,
+  type Session,
+  type SessionSpec,
+  type SettingChange,
+  type StrictSchemaPlan,
+  type TurnInput,
+  type TurnOutcome,
+  toCodexStrictSchema,
+  type Usage,
+} from '@reins/core';
+import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import type { JsonRpcId } from '../runtime/json-rpc.js';
+import { CodexApprovals } from './approvals.js';
+import { type CodexConnection, type Connect, HARNESS, nativeFrame } from './connection.js';
+import { versionFromUserAgent } from './discovery.js';
+import { threadResumeParams, threadStartParams, toUserInput } from './thread-params.js';
+import {
+  createTranslateState,
+  type NotificationFrame,
+  outcomeOf,
+  type Translated,
+  type TranslateState,
+  translateNotification,
+} from './translate.js';
+import type {
+  JsonValue,
+  ThreadResumeResponse,
+  ThreadStartResponse,
+  Turn,
+  TurnStartParams,
+  TurnStartResponse,
+  UserInput,
+} from './wire.js';
+
+export interface CodexSessionOptions {
+  connect: Connect;
+  /** How long a permission request waits for respondToPermission before it is declined (ms). */
+  permissionTimeoutMs?: number;
+  /** After turn/interrupt, how long Codex has to end the turn before the chassis does (ms). */
+  interruptGraceMs?: number;
+}
+
+/** Per-turn data made at send time (TurnHost.planTurn): bad input is refused before anything is queued. */
+export interface CodexTurnPlan {
+  /** The input as Codex takes it. */
+  input: UserInput[];
+  /** Codex's strict form of the turn's output schema, with the function that undoes its changes. */
+  strict: StrictSchemaPlan | undefined;
+}
+
+type CodexTurn = ChassisTurn<CodexTurnPlan>;
+
+/** What Codex told the adapter about one delivered turn. */
+class DeliveredTurn {
+  /** Codex's own turn id, from the turn/start answer or turn/started. */
+  id: string | undefined;
+  /** The chassis ended this turn itself: whatever Codex still sends about it is history. */
+  abandoned = false;
+  usage: Usage | undefined;
+  /** The last agent message of the session's own thread (a subagent's does not count). */
+  lastAgentText: string | undefined;
+  /** Settles once Codex answered turn/start (either way). */
+  readonly accepted: Promise<void>;
+  private markAccepted: () => void = () => {};
+  /** Settles once Codex sent its own terminal for the turn (an abandoned turn's late turn/completed). */
+  readonly ended: Promise<void>;
+  markEnded: () => void = () => {};
+
+  constructor(
+    readonly turn: CodexTurn,
+    /** The model the turn runs on, for unsupported_model messages. */
+    readonly model: string | undefined,
+  ) {
+    this.accepted = new Promise<void>((resolve) => {
+      this.markAccepted = resolve;
+    });
+    this.ended = new Promise<void>((resolve) => {
+      this.markEnded = resolve;
+    });
+  }
+
+  settle(id?: string): void {
+    if (id !== undefined) this.id ??= id;
+    this.markAccepted();
+  }
+}
+
+/** How many native ids of abandoned turns a session remembers (they are few; the bound is for safety). */
+const ABANDONED_MEMORY = 64;
+
+export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
+  readonly id = `rs_${randomUUID()}`;
+  readonly harness = HARNESS;
+  private readonly chassis: SessionChassis<CodexTurnPlan>;
+  private readonly approvals: CodexApprovals;
+  private readonly state: TranslateState = createTranslateState();
+  private connection: CodexConnection | undefined;
+  private threadId: string | undefined;
+  private model: string | undefined;
+  private pendingModel: string | undefined;
+  private pendingEffort: Effort | undefined;
+  /** The turn last delivered to Codex. */
+  private delivered: DeliveredTurn | undefined;
+  /** Native ids of turns the chassis ended itself; their late frames stay passthroughs. */
+  private readonly abandoned = new Set<string>();
+  /** Frames that arrived before session.started was emitted. */
+  private early: Array<() => void> | undefined = [];
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly spec: SessionSpec,
+    private readonly options: CodexSessionOptions,
+  ) {
+    this.chassis = new SessionChassis<CodexTurnPlan>(this, {
+      harness: HARNESS,
+      displayName: 'Codex',
+      sessionId: this.id,
+      structuredOutput: 'native',
+      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
+    });
+    this.approvals = new CodexApprovals(
+      { stream: this.chassis.stream, holdStallWatchdog: () => this.chassis.holdStallWatchdog() },
+      options.permissionTimeoutMs,
+    );
+    this.model = spec.model;
+    this.pendingEffort = spec.effort;
+  }
+
+  get nativeSessionId(): string | undefined {
+    return this.threadId;
+  }
+
+  get events(): AsyncIterable<ReinsEvent> {
+    return this.chassis.events;
+  }
+
+  private get stream() {
+    return this.chassis.stream;
+  }
+
+  // ---- start ------------------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    const connection = await this.options.connect(this.spec.cwd, this.spec.env, {
+      onNotification: (frame, at) => this.later(() => this.onNotification(frame, at)),
+      onRequest: (method, params, id, frame) => this.onServerRequest(method, params, id, frame),
+      onStray: (frame, at, reason) => this.later(() => this.onStray(frame, at, reason)),
+      onOversizeLine: (bytes) => this.later(() => this.warnOversize(bytes)),
+    });
+    this.connection = connection;
+    void connection.exited.then(() => this.onExit());
+    const version = versionFromUserAgent(String(connection.initialize?.userAgent ?? ''));
+    this.stream.emit({
+      type: 'session.started',
+      cwd: this.spec.cwd,
+      binaryPath: connection.binaryPath,
+      ...(version ? { harnessVersion: version } : {}),
+      ...(this.spec.model ? { model: this.spec.model } : {}),
+    });
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const run of early) run();
+    try {
+      await this.openThread(connection);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  private later(run: () => void): void {
+    if (this.early) this.early.push(run);
+    else run();
+  }
+
+  private async openThread(connection: CodexConnection): Promise<void> {
+    let response: ThreadStartResponse | ThreadResumeResponse;
+    const resume = this.spec.resume;
+    if (resume) {
+      try {
+        response = await connection.peer.request<ThreadResumeResponse>(
+          'thread/resume',
+          threadResumeParams(this.spec, resume.nativeSessionId),
+        );
+      } catch (error) {
+        // 0.169.0: an unknown id answers -32600 "no rollout found for thread id ...". Never start fresh.
+        const cause = ReinsError.from(error, 'resume_failed');
+        throw new ReinsError(
+          'resume_failed',
+          `Codex could not resume session ${resume.nativeSessionId}: ${cause.message}`,
+          { harness: HARNESS, operation: 'thread/resume', cause, ...(cause.data ? { data: cause.data } : {}) },
+        );
+      }
+    } else {
+      response = await connection.peer.request<ThreadStartResponse>('thread/start', threadStartParams(this.spec));
+    }
+    const thread: unknown = isRecord(response) ? response.thread : undefined;
+    if (!isRecord(thread) || typeof thread.id !== 'string') {
+      throw new ReinsError('protocol_error', 'Codex opened a thread without saying its id.', {
+        harness: HARNESS,
+        operation: resume ? 'thread/resume' : 'thread/start',
+        data: { response },
+      });
+    }
+    this.threadId = thread.id;
+    this.state.threadId = thread.id;
+    if (typeof response.model === 'string') this.model = response.model;
+    this.stream.emit({
+      type: 'session.updated',
+      nativeSessionId: thread.id,
+      ...(typeof response.model === 'string' ? { model: response.model } : {}),
+      ...(typeof response.reasoningEffort === 'string' ? { effort: response.reasoningEffort } : {}),
+      ...(typeof thread.name === 'string' && thread.name ? { title: thread.name } : {}),
+    });
+  }
+
+  // ---- TurnHost: how a turn reaches Codex --------------------------------------------------------
+
+  planTurn(input: TurnInput, options: SendOptions): CodexTurnPlan {
+    const schema = options.outputSchema ?? this.spec.outputSchema;
+    // toCodexStrictSchema throws invalid_input for a schema outside Codex's strict subset.
+    return { input: toUserInput(input), strict: schema ? toCodexStrictSchema(schema) : undefined };
+  }
+
+  async beginTurn(turn: CodexTurn): Promise<void> {
+    const model = this.pendingModel ?? this.model;
+    const delivered = new DeliveredTurn(turn, model);
+    this.delivered = delivered;
+    this.state.turnId = turn.turnId;
+    this.state.planCount = 0;
+    // A fresh thread starts at zero; after a resume the total is unknown until Codex reports one.
+    this.state.totalAtTurnStart = this.state.lastTotal ?? (this.spec.resume ? undefined : zeroBreakdown());
+    const params: TurnStartParams = {
+      threadId: this.threadId as string,
+      input: turn.plan.input,
+      // Codex keeps it on its userMessage item as `clientId` (0.169.0, 0.171.0), so history carries it too.
+      ...(turn.options.clientMessageId ? { clientUserMessageId: turn.options.clientMessageId } : {}),
+      // turn/start takes model and effort "for this turn and subsequent turns".
+      ...(this.pendingModel ? { model: this.pendingModel } : {}),
+      ...(this.pendingEffort ? { effort: this.pendingEffort } : {}),
+      ...(turn.plan.strict ? { outputSchema: turn.plan.strict.schema as JsonValue } : {}),
+    };
+    const appliedModel = this.pendingModel;
+    const appliedEffort = this.pendingEffort;
+    this.pendingModel = undefined;
+    this.pendingEffort = undefined;
+    if (appliedModel) this.model = appliedModel;
+    if (appliedModel || appliedEffort) {
+      this.stream.emit({
+        type: 'session.updated',
+        ...(appliedModel ? { model: appliedModel } : {}),
+        ...(appliedEffort ? { effort: appliedEffort } : {}),
+      });
+    }
+    let response: TurnStartResponse;
+    try {
+      response = await this.peer('send').request<TurnStartResponse>('turn/start', params);
+    } catch (error) {
+      // The chassis ends the turn failed with this error. If Codex does run it after all (a late answer
+      // to a timed-out turn/start), its frames carry an id Reins never learned: a known limit.
+      delivered.abandoned = true;
+      delivered.settle();
+      throw ReinsError.from(error, 'protocol_error', { harness: HARNESS, operation: 'turn/start' });
+    }
+    const answered: unknown = isRecord(response) ? response.turn : undefined;
+    delivered.settle(isRecord(answered) && typeof answered.id === 'string' ? answered.id : undefined);
+    if (delivered.abandoned && delivered.id) this.rememberAbandoned(delivered.id);
+  }
+
+  async steerTurn(turn: CodexTurn, input: TurnInput): Promise<boolean> {
+    const parts = toUserInput(input);
+    const delivered = this.delivered;
+    if (delivered?.turn !== turn) return false;
+    await delivered.accepted;
+    if (this.chassis.running !== turn || !delivered.id || delivered.abandoned) return false;
+    try {
+      await this.peer('send').request('turn/steer', {
+        threadId: this.threadId,
+        expectedTurnId: delivered.id,
+        input: parts,
+      });
+      return true;
+    } catch (error) {
+      // The turn ended between our check and Codex's ("expected active turn id", 0.169.0): a new turn then.
+      if (this.chassis.running !== turn || (ReinsError.isInstance(error) && error.code === 'protocol_error')) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  async interruptTurn(turn: CodexTurn): Promise<void> {
+    const delivered = this.delivered;
+    if (delivered?.turn !== turn) return;
+    await delivered.accepted;
+    // Not accepted: nothing to stop at Codex (the chassis ends the turn after its grace period).
+    if (!delivered.id) return;
+    // A turn the chassis gave up on (stalled) is still stopped at Codex; a finished one is left alone.
+    if (this.chassis.running !== turn && !delivered.abandoned) return;
+    // 0.169.0 and 0.171.0 answer {} at once, then send turn/completed {status: "interrupted"}; items
+    // running at that moment never get item/completed (the event stream closes them).
+    await this.peer('interrupt').request('turn/interrupt', { threadId: this.threadId, turnId: delivered.id });
+  }
+
+  /**
+   * The chassis gave up on the turn (stalled, or no terminal within the interrupt grace). Codex may
+   * still hold it as its active turn, and a turn/start during an active turn is taken as a steer
+   * (0.169.0), so the next queued turn waits until Codex ends this one (the chassis bounds the wait).
+   */
+  turnAbandoned(turn: CodexTurn): Promise<void> | undefined {
+    const delivered = this.delivered;
+    if (delivered?.turn !== turn) return undefined;
+    delivered.abandoned = true;
+    if (delivered.id) this.rememberAbandoned(delivered.id);
+    return delivered.ended;
+  }
+
+  private rememberAbandoned(nativeTurnId: string): void {
+    this.abandoned.add(nativeTurnId);
+    if (this.abandoned.size > ABANDONED_MEMORY) {
+      const oldest = this.abandoned.values().next().value;
+      if (oldest !== undefined) this.abandoned.delete(oldest);
+    }
+  }
+
+  /** The delivered turn when it is the one the chassis is running. */
+  private get running(): DeliveredTurn | undefined {
+    const running = this.chassis.running;
+    return running && this.delivered?.turn === running && !this.delivered.abandoned ? this.delivered : undefined;
+  }
+
+  // ---- Session ----------------------------------------------------------------------------------
+
+  send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    return this.chassis.send(input, options);
+  }
+
+  interrupt(): Promise<void> {
+    return this.chassis.interrupt();
+  }
+
+  async setModel(model: string): Promise<SettingChange> {
+    this.chassis.assertOpen('setModel', this.threadId);
+    if (typeof model !== 'string' || !model.trim()) {
+      throw new ReinsError('invalid_input', 'setModel needs a model id.', { harness: HARNESS, operation: 'setModel' });
+    }
+    this.pendingModel = model;
+    return { applied: 'next_turn' };
+  }
+
+  async setEffort(effort: Effort): Promise<SettingChange> {
+    this.chassis.assertOpen('setEffort', this.threadId);
+    const parsed = EffortSchema.safeParse(effort);
+    if (!parsed.success) {
+      throw new ReinsError('invalid_input', `Unknown effort ${JSON.stringify(effort)}.`, {
+        harness: HARNESS,
+        operation: 'setEffort',
+      });
+    }
+    this.pendingEffort = parsed.data;
+    return { applied: 'next_turn' };
+  }
+
+  async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
+    this.approvals.respond(requestId, decision);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.chassis.markClosing('closed by request');
+      this.approvals.declineAll('The session was closed.');
+      await this.connection?.close();
+      this.chassis.end('requested');
+    })();
+    return this.closing;
+  }
+
+  private peer(operation: string) {
+    const connection = this.connection;
+    if (!connection) throw this.chassis.closedError(operation, this.threadId);
+    return connection.peer;
+  }
+
+  private onExit(): void {
+    this.delivered?.markEnded();
+    this.approvals.declineAll('The Codex process ended.');
+    if (this.closing) return; // close() ends the chassis itself
+    const error = (this.connection as CodexConnection).exitError().toInfo();
+    this.chassis.end('process_exited', error);
+  }
+
+  // ---- frames -----------------------------------------------------------------------------------
+
+  private onServerRequest(
+    method: string,
+    params: unknown,
+    id: JsonRpcId,
+    frame: Record<string, unknown>,
+  ): Promise<unknown> {
+    this.chassis.activity();
+    return this.approvals.answer(method, params, id, frame);
+  }
+
+  private onStray(frame: unknown, at: number, reason: 'unparsable' | undefined): void {
+    this.chassis.activity();
+    this.stream.emit({ type: 'passthrough', frame, ...(reason ? { reason } : {}) }, { native: nativeFrame(frame), at });
+  }
+
+  private warnOversize(bytes: number): void {
+    this.chassis.activity();
+    this.stream.emit({
+      type: 'notice',
+      kind: 'warning',
+      message: `Codex wrote a ${bytes}-byte line, over Reins' limit; it was skipped.`,
+      data: { bytes },
+    });
+  }
+
+  /** Every notification goes through the chassis guard: nothing Codex sends can throw out of here. */
+  private onNotification(frame: NotificationFrame, at: number): void {
+    if (this.stream.isClosed) return;
+    const native = nativeFrame(frame);
+    this.chassis.translate(native, at, () => {
+      for (const translated of this.route(frame, native, at)) this.emitTranslated(translated, native, at);
+      return [];
+    });
+  }
+
+  /** The turn lifecycle is the adapter's; everything else is translate.ts's. */
+  private route(frame: NotificationFrame, native: NativeFrame, at: number): Translated[] {
+    const params = isRecord(frame.params) ? frame.params : {};
+    const mainThread = params.threadId === undefined || params.threadId === this.threadId;
+    if (mainThread && typeof params.turnId === 'string' && this.abandoned.has(params.turnId)) {
+      return [untouched(frame)]; // a late frame of a turn the chassis already ended
+    }
+    switch (frame.method) {
+      case 'turn/started':
+        if (mainThread && this.onTurnStarted(params.turn)) return [];
+        return [untouched(frame)];
+      case 'turn/completed':
+        if (mainThread && this.onTurnCompleted(params.turn, native, at)) return [];
+        return [untouched(frame)];
+      case 'serverRequest/resolved':
+        this.approvals.withdrawn(params.requestId);
+        break;
+      default:
+        break;
+    }
+    return translateNotification(this.state, frame);
+  }
+
+  /** Learns the running turn's native id; false when the frame is about another turn. */
+  private onTurnStarted(turn: unknown): boolean {
+    const running = this.running;
+    if (!running || !isRecord(turn) || typeof turn.id !== 'string' || this.abandoned.has(turn.id)) return false;
+    running.id ??= turn.id;
+    return running.id === turn.id;
+  }
+
+  /** Ends the running turn when the frame is its own terminal; false for any other turn's. */
+  private onTurnCompleted(turn: unknown, native: NativeFrame, at: number): boolean {
+    if (!isRecord(turn) || typeof turn.id !== 'string') return false;
+    if (this.abandoned.has(turn.id)) {
+      // The late terminal of a turn the chassis ended: it ends nothing, but the next turn may go now.
+      if (this.delivered?.id === turn.id) this.delivered.markEnded();
+      return false;
+    }
+    const running = this.running;
+    if (!running || (running.id !== undefined && running.id !== turn.id)) return false;
+    running.id = turn.id;
+    const strict = running.turn.plan.strict;
+    return this.chassis.complete(
+      running.turn,
+      {
+        outcome: turnOutcome(turn as unknown as Turn, running.model),
+        ...(running.usage ? { usage: running.usage } : {}),
+      },
+      { native, at },
+      {
+        result: running.lastAgentText === undefined ? undefined : { text: running.lastAgentText },
+        ...(strict ? { restore: strict.restore } : {}),
+      },
+    );
+  }
+
+  private emitTranslated(translated: Translated, native: NativeFrame, at: number): void {
+    const payload = translated.payload;
+    const ownThread = translated.parentItemId === undefined;
+    const running = this.running;
+    if (payload.type === 'usage.updated' && running && ownThread) {
+      const { type: _type, ...usage } = payload;
+      running.usage = usage;
+    }
+    if (payload.type === 'item.started' || payload.type === 'item.completed') {
+      if (payload.item.kind === 'user_message' && ownThread) {
+        // Codex echoes the user's input as a userMessage item (0.169.0, 0.171.0; a steer gets one too).
+        // The chassis gave the turn its user_message already (with clientMessageId), so the echo
+        // stays native: one user_message per message, never two.
+        this.stream.emit(untouched(native.frame).payload, { native, at });
+        return;
+      }
+      if (payload.type === 'item.completed' && payload.item.kind === 'agent_message' && running && ownThread) {
+        running.lastAgentText = payload.item.text;
+      }
+    }
+    this.stream.emit(payload, {
+      native,
+      at,
+      ...(translated.parentItemId !== undefined ? { parentItemId: translated.parentItemId } : {}),
+    });
+  }
+}
+
+/** A frame Reins understood and deliberately keeps native (no reason: nothing is unknown about it). */
+function untouched(frame: unknown): Translated {
+  return { payload: { type: 'passthrough', frame } };
+}
+
+/**
+ * translate.ts's outcome; when Codex ends a turn in a form Reins cannot read (a status a newer Codex
+ * added, a broken error), the turn still ends, failed with a clear protocol_error: the frame says
+ * the turn is over, so waiting for the stall watchdog would help nobody.
+ */
+function turnOutcome(turn: Turn, model: string | undefined): TurnOutcome {
+  try {
+    return outcomeOf(turn, model);
+  } catch {
+    const status = typeof turn.status === 'string' ? turn.status : JSON.stringify(turn.status);
+    return {
+      status: 'failed',
+      error: {
+        code: 'protocol_error',
+        message: `Codex ended the turn (status ${status}) in a form Reins could not read.`,
+        data: { status: turn.status ?? null },
+      },
+    };
+  }
+}
+
+function zeroBreakdown() {
+  return {
+    totalTokens: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    outputTokens: 0,
+    reasoningOutputTokens: 0,
+  };
+}
