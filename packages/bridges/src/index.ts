@@ -18,6 +18,9 @@ export {
 } from './acp/translate.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { RpcConnection, type RpcConnectionOptions, RpcError, type RpcId } from './codex-app-server/connection.js';
+export { codexErrorInfoOf, turnErrorOf } from './codex-app-server/errors.js';
+export { historyTurns } from './codex-app-server/history.js';
+export { childThreadId, threadItemOf } from './codex-app-server/items.js';
 export {
   type ApprovalAnswer,
   approvalAnswerOf,
@@ -29,30 +32,28 @@ export {
   threadRequestOf,
   turnInputOf,
 } from './codex-app-server/requests.js';
-export {
-  CodexAppServerBridge,
-  type CodexAppServerBridgeOptions,
-  type ReportedModel,
-  rpcErrorOf,
-} from './codex-app-server/server.js';
+export { CodexAppServerBridge, type CodexAppServerBridgeOptions, rpcErrorOf } from './codex-app-server/server.js';
+export { type CompletedItemsView, createThreadState, type ThreadState } from './codex-app-server/state.js';
 export {
   type CodexBridgeStopReason,
   type CodexStdioBridgeOptions,
   serveCodexAppServerStdio,
 } from './codex-app-server/stdio.js';
 export {
-  beginSteer,
-  type CodexTurn,
-  childThreadId,
-  codexErrorInfoOf,
-  createThreadState,
-  endSteer,
-  historyTurns,
-  requestInterrupt,
-  type ThreadState,
-  threadItemOf,
-  tokenUsageOf,
+  type TranslationFault,
   translateEvent as translateCodexEvent,
-  turnErrorOf,
+  translateSafely as translateCodexEventSafely,
 } from './codex-app-server/translate.js';
+export { beginSteer, endSteer, requestInterrupt } from './codex-app-server/turns.js';
+export { tokenUsageOf } from './codex-app-server/usage.js';
 export { type BridgeNotification, CODEX_PROTOCOL_VERSION } from './codex-app-server/wire.js';
+// Shared by both bridges: bounded line framing and what a bridge remembers across processes.
+export { DEFAULT_MAX_LINE_BYTES, LineReader, leadingId } from './framing.js';
+export {
+  fileRecords,
+  memoryRecords,
+  type RecordStore,
+  recordsDir,
+  type SessionRecord,
+  type TurnRecord,
+} from './records.js';

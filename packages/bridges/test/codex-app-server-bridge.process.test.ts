@@ -12,6 +12,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
 import type { ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { assertStreamInvariants, SessionRecorder } from '@reins/testkit';
@@ -105,8 +106,8 @@ describe('reins bridge codex-app-server in front of the fake Claude Code, driven
     // Claude Code's session id is preset by the adapter, so the thread id is known at thread/start.
     expect(session.nativeSessionId).toMatch(/^[0-9a-f-]{36}$/);
     const started = recorder.ofType('session.started')[0];
-    // The client reads the bridge's version from the initialize userAgent, not a Codex release.
-    expect(started?.harnessVersion).toBe('0.1.0');
+    // The client reads the first version of the initialize userAgent: the Codex protocol the bridge speaks.
+    expect(started?.harnessVersion).toBe(CODEX_PROTOCOL_VERSION);
     const terminal = await recorder.turn('Say hello');
     expect(terminal.outcome).toEqual({ status: 'completed' });
     const events = recorder.turnEvents(terminal.turnId as string);
@@ -316,7 +317,9 @@ describe('reins bridge codex-app-server over raw stdio', () => {
     // Codex 0.169.0 refuses every request before initialize.
     expect(early.error).toMatchObject({ code: -32600, message: 'Not initialized' });
     const init = await bridge.request('initialize', { clientInfo: { name: 'raw', title: null, version: '1' } });
-    expect(init.result).toMatchObject({ userAgent: expect.stringMatching(/^reins-bridge\/0\.1\.0 \(claude-code/) });
+    expect(init.result).toMatchObject({
+      userAgent: `reins-bridge/${CODEX_PROTOCOL_VERSION} (reins 0.1.0; claude-code 2.1.197)`,
+    });
     bridge.write('{"method":"initialized"}');
     const thread = await bridge.request('thread/start', { cwd: workdir });
     const threadId = (thread.result as { thread: { id: string } }).thread.id;
@@ -326,13 +329,15 @@ describe('reins bridge codex-app-server over raw stdio', () => {
     return { bridge, threadId };
   }
 
-  it('answers unknown methods with -32601, bad params with -32602 naming the field, garbage with -32700', async () => {
+  it('answers unserved methods as Codex does, bad params with -32602 naming the field, garbage with -32700', async () => {
     const marker = randomUUID();
     const { bridge, threadId } = await started(marker);
     const unknown = await bridge.request('thread/fork', { threadId });
     expect(unknown.error).toMatchObject({
-      code: -32601,
-      message: expect.stringMatching(/does not implement thread\/fork.*turn\/start/),
+      code: -32600,
+      message: expect.stringMatching(
+        /^Invalid request: unknown variant `thread\/fork`, expected one of .*`turn\/start`/,
+      ),
     });
     const noInput = await bridge.request('turn/start', { threadId, input: [] });
     expect(noInput.error).toMatchObject({

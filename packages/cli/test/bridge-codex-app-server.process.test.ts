@@ -1,6 +1,8 @@
 // `reins bridge codex-app-server`: the usage it takes (the form Codex clients launch `codex` with,
 // --version for their discovery) and refuses, with exit 2 and nothing on stdout (the protocol channel).
+import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
 import { describe, expect, it } from 'vitest';
+import { REINS_VERSION } from '../src/version.js';
 import { runCli } from './cli.js';
 
 async function usage(args: string[], message: RegExp) {
@@ -22,7 +24,7 @@ describe('reins bridge codex-app-server usage', () => {
   it('prints a version that names the bridge, not a Codex release (Codex clients run `codex --version`)', async () => {
     const result = await runCli(['bridge', 'codex-app-server', '-H', 'claude-code', '--version']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^reins-bridge \d+\.\d+\.\d+ \(codex app-server protocol of Codex 0\.169\.0\)\n$/);
+    expect(result.stdout).toBe(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
     expect(result.stdout).not.toMatch(/codex-cli/);
   });
 

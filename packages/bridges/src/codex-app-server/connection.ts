@@ -111,6 +111,11 @@ export class RpcConnection {
     return { id, answer };
   }
 
+  /** Answers a request the connection could not read whole (an over-long line) with an error. */
+  refuse(id: RpcId, code: number, message: string): void {
+    this.write({ id, error: { code, message } });
+  }
+
   /** Stops waiting for a request's answer (it no longer matters); a late answer is ignored. */
   forget(id: RpcId, reason: string): void {
     const pending = this.pending.get(id);

@@ -89,7 +89,7 @@ export function approvalPolicyOf(posture: Posture): AskForApproval {
  * when every action asks first (posture ask), so the client's approvals are the gate. Otherwise the
  * request is refused rather than run with more access than was asked for.
  */
-function checkSandbox(sandbox: unknown, posture: Posture, field: string): void {
+export function checkSandbox(sandbox: unknown, posture: Posture, field: string): void {
   const full = sandbox === 'danger-full-access' || (isRecord(sandbox) && sandbox.type === 'dangerFullAccess');
   if (sandbox === undefined || sandbox === null || full) return;
   const known =
@@ -194,9 +194,10 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
 
 // ---- turns ----
 
-/** Codex reasoning effort -> Reins effort (the same names; Codex's `none` has no Reins level). */
+/** Codex reasoning effort -> Reins effort (the same names; Codex's `none` has no Reins level, `default` is no change). */
 export function effortOf(value: unknown, field = 'effort'): Effort | undefined {
-  if (value === undefined || value === null) return undefined;
+  // `default` is what model/list names the harness's own choice: no change.
+  if (value === undefined || value === null || value === 'default') return undefined;
   if (typeof value === 'string' && (EFFORT_LEVELS as readonly string[]).includes(value)) return value as Effort;
   throw new ParamsError(field, `must be one of ${EFFORT_LEVELS.join(', ')} (got ${JSON.stringify(value)}).`);
 }

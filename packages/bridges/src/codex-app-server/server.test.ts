@@ -1,18 +1,28 @@
 // The bridge's server side in memory: a CodexAppServerBridge whose lines go to a test client, in
 // front of a scripted fake Harness. Checks what the process tests cannot see: what the harness was
-// asked to do (setModel, setEffort, respondToPermission, interrupt, close) and message order.
+// asked to do (setModel, setEffort, respondToPermission, interrupt, close), message order, and what
+// the bridge remembers. Every message of every connection is validated against the pinned Codex's
+// JSON Schema when the test ends.
 import {
   computeCapabilities,
   type Effort,
   type Harness,
+  type Item,
   type PermissionDecision,
+  type ReinsEvent,
   type Session,
   SessionEventStream,
   type SessionSpec,
+  type SessionSummary,
   type TurnInput,
 } from '@reins/core';
-import { describe, expect, it } from 'vitest';
-import { CodexAppServerBridge } from './server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { transcriptViolations } from '../../test/support/codex-schema.js';
+import { memoryRecords, type RecordStore } from '../records.js';
+import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
+import { CODEX_PROTOCOL_VERSION } from './wire.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 class FakeSession implements Session {
   readonly id = 'rs_fake';
@@ -22,6 +32,8 @@ class FakeSession implements Session {
   readonly decisions: [string, PermissionDecision][] = [];
   readonly inputs: TurnInput[] = [];
   closed = false;
+  /** After breakStream(), the event stream throws at its next read (a harness whose stream breaks). */
+  private failure: Error | undefined;
 
   constructor(
     readonly spec: SessionSpec,
@@ -30,14 +42,25 @@ class FakeSession implements Session {
     this.stream.emit({ type: 'session.started', cwd: spec.cwd, ...(spec.model ? { model: spec.model } : {}) });
   }
 
-  get events() {
-    return this.stream.events;
+  get events(): AsyncIterable<ReinsEvent> {
+    const inner = this.stream.events[Symbol.asyncIterator]();
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: () => (this.failure ? Promise.reject(this.failure) : inner.next()),
+      }),
+    };
+  }
+
+  breakStream(error: Error): void {
+    this.failure = error;
   }
 
   async send(input: TurnInput | string, options: { mode?: 'queue' | 'steer' } = {}) {
     const turnInput = typeof input === 'string' ? { text: input } : input;
     this.inputs.push(turnInput);
     this.calls.push(`send:${options.mode ?? 'queue'}`);
+    if (options.mode === 'steer' && this.stream.activeTurnId)
+      return { turnId: this.stream.activeTurnId, delivery: 'steered' as const };
     const turnId = this.stream.startTurn(turnInput) as string;
     return { turnId, delivery: 'started' as const };
   }
@@ -72,6 +95,9 @@ class FakeHarness implements Harness {
   readonly id = 'claude-code' as const;
   readonly displayName = 'Fake Claude Code';
   readonly sessions: FakeSession[] = [];
+  /** Stored conversations by native id; a function is called on every read (a transcript being written). */
+  readonly stored = new Map<string, Item[] | (() => Item[])>();
+  readonly summaries: SessionSummary[] = [];
   constructor(private readonly nativeIds = true) {}
   async discover() {
     return { found: false as const, searched: [], hint: 'fake' };
@@ -83,7 +109,18 @@ class FakeHarness implements Harness {
     return computeCapabilities({ implemented: { resume: true, images: 'inline' } });
   }
   async models() {
-    return [{ id: 'fake-model', displayName: 'Fake', isDefault: true, efforts: ['low', 'high'] as Effort[] }];
+    return [
+      { id: 'default', displayName: 'Default', isDefault: true, efforts: ['low', 'high'] as Effort[] },
+      { id: 'fake-model', displayName: 'Fake' },
+    ];
+  }
+  async listSessions(options: { cwd?: string }) {
+    return this.summaries.filter((summary) => !options.cwd || summary.cwd === options.cwd);
+  }
+  async history(nativeSessionId: string) {
+    const stored = this.stored.get(nativeSessionId);
+    if (stored === undefined) throw new Error(`no conversation ${nativeSessionId}`);
+    return typeof stored === 'function' ? stored() : stored;
   }
   async createSession(spec: SessionSpec) {
     const native = spec.resume?.nativeSessionId ?? (this.nativeIds ? `native-${this.sessions.length + 1}` : undefined);
@@ -95,15 +132,26 @@ class FakeHarness implements Harness {
 
 type Message = Record<string, unknown> & { id?: number | string; method?: string; params?: Record<string, unknown> };
 
+const transcripts: { sent: unknown[]; received: unknown[] }[] = [];
+afterEach(() => {
+  const violations = transcripts
+    .splice(0)
+    .flatMap((transcript) => transcriptViolations(transcript.sent, transcript.received));
+  expect(violations).toEqual([]);
+});
+
 /** A client on the bridge: requests by id, everything received in order. */
-function connect(harness: FakeHarness, options: { posture?: 'ask' | 'bypass' } = {}) {
+function connect(harness: FakeHarness, options: Partial<CodexAppServerBridgeOptions> = {}) {
   const received: Message[] = [];
+  const sent: Message[] = [];
+  transcripts.push({ sent, received });
   const bridge = new CodexAppServerBridge({
     harness,
     cwd: '/srv/work',
     requestTimeoutMs: 2_000,
     permissionTimeoutMs: 2_000,
-    ...(options.posture ? { defaults: { posture: options.posture } } : {}),
+    historySettleMs: 500,
+    ...options,
   });
   const { receive } = bridge.connect((line) => received.push(JSON.parse(line) as Message));
   let nextId = 1;
@@ -116,29 +164,42 @@ function connect(harness: FakeHarness, options: { posture?: 'ask' | 'bypass' } =
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
+  const send = (message: Message) => {
+    sent.push(message);
+    receive(JSON.stringify(message));
+  };
   const request = async (method: string, params: unknown = {}) => {
     const id = nextId++;
-    receive(JSON.stringify({ id, method, params }));
+    send({ id, method, params: params as Record<string, unknown> });
     return waitFor((message) => message.id === id && message.method === undefined, `the answer to ${method}`);
   };
   const index = (match: (message: Message) => boolean) => received.findIndex(match);
-  return { bridge, received, receive, request, waitFor, index };
+  return { bridge, received, send, request, waitFor, index };
 }
 
-async function initialized(harness: FakeHarness, options: { posture?: 'ask' | 'bypass' } = {}) {
+async function initialized(harness: FakeHarness, options: Partial<CodexAppServerBridgeOptions> = {}) {
   const client = connect(harness, options);
   await client.request('initialize', { clientInfo: { name: 't', title: null, version: '1' }, capabilities: null });
-  client.receive('{"method":"initialized"}');
+  client.send({ method: 'initialized' });
   return client;
 }
 
-describe('CodexAppServerBridge', () => {
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+const turnIdOf = (answer: Message) => (answer.result as { turn: { id: string } }).turn.id;
+
+describe('threads', () => {
   it('answers thread/start before any notification names the thread, with the native id as thread id', async () => {
     const harness = new FakeHarness();
     const client = await initialized(harness);
     const answer = await client.request('thread/start', { cwd: '/tmp/ws', model: 'fake-model' });
     expect(answer.result).toMatchObject({
-      thread: { id: 'native-1', cwd: '/tmp/ws', modelProvider: 'claude-code', status: { type: 'idle' } },
+      thread: {
+        id: 'native-1',
+        cwd: '/tmp/ws',
+        modelProvider: 'claude-code',
+        status: { type: 'idle' },
+        source: 'appServer',
+      },
       model: 'fake-model',
       approvalPolicy: 'never',
       sandbox: { type: 'dangerFullAccess' },
@@ -148,31 +209,48 @@ describe('CodexAppServerBridge', () => {
     expect(harness.sessions[0]?.spec).toMatchObject({ cwd: '/tmp/ws', model: 'fake-model', posture: 'bypass' });
   });
 
+  it('names the model even when the harness has not said it: its default entry (a client can switch back to it)', async () => {
+    const client = await initialized(new FakeHarness());
+    const answer = await client.request('thread/start', {});
+    expect(answer.result).toMatchObject({ model: 'default', thread: { model: 'default' } });
+  });
+
   it('makes a reins- thread id when the harness has no id yet', async () => {
     const client = await initialized(new FakeHarness(false));
     const answer = await client.request('thread/start', {});
     expect((answer.result as { thread: { id: string } }).thread.id).toMatch(/^reins-[0-9a-f-]{36}$/);
   });
+});
 
-  it('answers turn/start before turn/started, applies model and effort only when they change', async () => {
+describe('turns', () => {
+  it('answers turn/start with a UUID before turn/started, and applies model and effort only when they change', async () => {
     const harness = new FakeHarness();
     const client = await initialized(harness);
     await client.request('thread/start', { model: 'fake-model' });
-    const text = [{ type: 'text', text: 'hi', text_elements: [] }];
     const answer = await client.request('turn/start', {
       threadId: 'native-1',
-      input: text,
+      input: text('hi'),
       model: 'fake-model',
       effort: 'high',
     });
-    expect(answer.result).toMatchObject({ turn: { id: 'turn_1', status: 'inProgress' } });
+    const turnId = turnIdOf(answer);
+    expect(turnId).toMatch(UUID);
+    expect(answer.result).toMatchObject({ turn: { status: 'inProgress', startedAt: null } });
     const started = await client.waitFor((message) => message.method === 'turn/started', 'turn/started');
+    expect(started.params).toMatchObject({ turn: { id: turnId } });
     expect(client.received.indexOf(started)).toBeGreaterThan(client.received.indexOf(answer));
     const session = harness.sessions[0] as FakeSession;
     expect(session.calls).toEqual(['setEffort:high', 'send:queue']);
     session.stream.completeTurn({ outcome: { status: 'completed' } });
     await client.waitFor((message) => message.method === 'turn/completed', 'turn/completed');
-    await client.request('turn/start', { threadId: 'native-1', input: text, model: 'other-model', effort: 'high' });
+    const second = await client.request('turn/start', {
+      threadId: 'native-1',
+      input: text('hi'),
+      model: 'other-model',
+      effort: 'default',
+    });
+    expect(turnIdOf(second)).not.toBe(turnId);
+    // `default` (model/list's name for the harness's own effort) changes nothing.
     expect(session.calls).toEqual(['setEffort:high', 'send:queue', 'setModel:other-model', 'send:queue']);
   });
 
@@ -180,40 +258,84 @@ describe('CodexAppServerBridge', () => {
     const harness = new FakeHarness();
     const client = await initialized(harness);
     await client.request('thread/start', {});
-    const text = [{ type: 'text', text: 'more', text_elements: [] }];
-    await client.request('turn/start', { threadId: 'native-1', input: [{ type: 'text', text: 'go' }] });
+    const turnId = turnIdOf(await client.request('turn/start', { threadId: 'native-1', input: text('go') }));
     await client.waitFor((message) => message.method === 'turn/started', 'turn/started');
-    const wrong = await client.request('turn/steer', { threadId: 'native-1', expectedTurnId: 'turn_9', input: text });
+    const wrong = await client.request('turn/steer', {
+      threadId: 'native-1',
+      expectedTurnId: 'turn_9',
+      input: text('more'),
+    });
     expect(wrong.error).toMatchObject({
       code: -32600,
-      message: 'expected active turn id `turn_9` but found `turn_1`',
+      message: `expected active turn id \`turn_9\` but found \`${turnId}\``,
     });
-    const steered = await client.request('turn/steer', { threadId: 'native-1', expectedTurnId: 'turn_1', input: text });
-    expect(steered.result).toEqual({ turnId: 'turn_1' });
+    const steered = await client.request('turn/steer', {
+      threadId: 'native-1',
+      expectedTurnId: turnId,
+      input: text('more'),
+    });
+    expect(steered.result).toEqual({ turnId });
     expect(harness.sessions[0]?.calls).toContain('send:steer');
+    // The steered input is a userMessage of the same turn, told with what the turn does next.
+    harness.sessions[0]?.stream.emit({ type: 'item.delta', itemId: 'm', kind: 'text', text: 'ok' });
+    await client.waitFor(
+      (message) =>
+        message.method === 'item/completed' &&
+        (message.params?.item as { content?: { text?: string }[] } | undefined)?.content?.[0]?.text === 'more',
+      'the steer userMessage',
+    );
   });
 
   it('interrupts the named turn only', async () => {
     const harness = new FakeHarness();
     const client = await initialized(harness);
     await client.request('thread/start', {});
-    await client.request('turn/start', { threadId: 'native-1', input: [{ type: 'text', text: 'go' }] });
+    const turnId = turnIdOf(await client.request('turn/start', { threadId: 'native-1', input: text('go') }));
     await client.waitFor((message) => message.method === 'turn/started', 'turn/started');
     const wrong = await client.request('turn/interrupt', { threadId: 'native-1', turnId: 'turn_7' });
     expect(wrong.error).toMatchObject({ code: -32600, message: expect.stringMatching(/no active turn turn_7/) });
-    const right = await client.request('turn/interrupt', { threadId: 'native-1', turnId: 'turn_1' });
-    expect(right.result).toEqual({});
+    expect((await client.request('turn/interrupt', { threadId: 'native-1', turnId })).result).toEqual({});
     expect(harness.sessions[0]?.calls).toContain('interrupt');
     const completed = await client.waitFor((message) => message.method === 'turn/completed', 'turn/completed');
-    expect(completed.params).toMatchObject({ turn: { id: 'turn_1', status: 'interrupted' } });
+    expect(completed.params).toMatchObject({ turn: { id: turnId, status: 'interrupted' } });
   });
 
-  it('asks the client for approval (posture ask) and carries the decision back; then says it is resolved', async () => {
+  it('one thread whose harness stream breaks ends its own turn and thread; another thread goes on', async () => {
     const harness = new FakeHarness();
-    const client = await initialized(harness, { posture: 'ask' });
+    const client = await initialized(harness);
+    await client.request('thread/start', {});
+    await client.request('thread/start', {});
+    const [broken, healthy] = harness.sessions as [FakeSession, FakeSession];
+    const turnId = turnIdOf(await client.request('turn/start', { threadId: 'native-1', input: text('go') }));
+    await client.waitFor((message) => message.method === 'turn/started', 'turn/started');
+    // The harness's event stream fails under the bridge (after one more event).
+    broken.breakStream(new Error('the stream broke'));
+    broken.stream.emit({ type: 'notice', kind: 'warning', message: 'about to break' });
+    const closed = await client.waitFor(
+      (message) => message.method === 'thread/closed' && message.params?.threadId === 'native-1',
+      'thread/closed',
+    );
+    expect(client.received.find((message) => message.method === 'turn/completed')?.params).toMatchObject({
+      turn: { id: turnId, status: 'failed' },
+    });
+    expect(closed).toBeDefined();
+    const other = turnIdOf(await client.request('turn/start', { threadId: 'native-2', input: text('still here') }));
+    healthy.stream.completeTurn({ outcome: { status: 'completed' } });
+    await client.waitFor(
+      (message) =>
+        message.method === 'turn/completed' && (message.params?.turn as { id?: string } | undefined)?.id === other,
+      'the other turn',
+    );
+  });
+});
+
+describe('approvals', () => {
+  it('asks the client (posture ask) and carries the decision back; then says it is resolved', async () => {
+    const harness = new FakeHarness();
+    const client = await initialized(harness, { defaults: { posture: 'ask' } });
     const thread = await client.request('thread/start', {});
     expect(thread.result).toMatchObject({ approvalPolicy: 'untrusted' });
-    await client.request('turn/start', { threadId: 'native-1', input: [{ type: 'text', text: 'touch' }] });
+    const turnId = turnIdOf(await client.request('turn/start', { threadId: 'native-1', input: text('touch') }));
     const session = harness.sessions[0] as FakeSession;
     expect(session.spec.posture).toBe('ask');
     const tool = { kind: 'command' as const, name: 'Bash', title: 'touch a' };
@@ -238,24 +360,29 @@ describe('CodexAppServerBridge', () => {
     );
     expect(ask.params).toMatchObject({
       threadId: 'native-1',
-      turnId: 'turn_1',
+      turnId,
       itemId: 'tool-1',
       command: 'touch a',
       cwd: '/srv/work',
     });
-    client.receive(JSON.stringify({ id: ask.id, result: { decision: 'accept' } }));
+    client.send({ id: ask.id, result: { decision: 'accept' } });
     const resolved = await client.waitFor((message) => message.method === 'serverRequest/resolved', 'resolved');
     expect(resolved.params).toEqual({ threadId: 'native-1', requestId: ask.id });
     expect(session.decisions).toEqual([['perm-1', { behavior: 'allow', scope: 'once', optionId: 'allow' }]]);
     // The item was announced before the request that names it.
-    expect(client.index((message) => message.method === 'item/started')).toBeLessThan(client.received.indexOf(ask));
+    expect(
+      client.index(
+        (message) =>
+          message.method === 'item/started' && (message.params?.item as { id?: string } | undefined)?.id === 'tool-1',
+      ),
+    ).toBeLessThan(client.received.indexOf(ask));
   });
 
   it('a cancel answer declines and stops the turn', async () => {
     const harness = new FakeHarness();
-    const client = await initialized(harness, { posture: 'ask' });
+    const client = await initialized(harness, { defaults: { posture: 'ask' } });
     await client.request('thread/start', {});
-    await client.request('turn/start', { threadId: 'native-1', input: [{ type: 'text', text: 'edit' }] });
+    await client.request('turn/start', { threadId: 'native-1', input: text('edit') });
     await client.waitFor((message) => message.method === 'turn/started', 'turn/started');
     const session = harness.sessions[0] as FakeSession;
     session.stream.emit({
@@ -266,14 +393,25 @@ describe('CodexAppServerBridge', () => {
     });
     const ask = await client.waitFor((message) => message.method === 'item/fileChange/requestApproval', 'approval');
     expect(ask.params).toMatchObject({ itemId: 'permission-perm-2', reason: null, grantRoot: null });
-    client.receive(JSON.stringify({ id: ask.id, result: { decision: 'cancel' } }));
+    client.send({ id: ask.id, result: { decision: 'cancel' } });
     const completed = await client.waitFor((message) => message.method === 'turn/completed', 'turn/completed');
     expect(completed.params).toMatchObject({ turn: { status: 'interrupted' } });
     expect(session.decisions[0]?.[1].behavior).toBe('deny');
     expect(session.calls).toContain('interrupt');
   });
+});
 
-  it('refuses before initialize and twice initialize; unknown methods get -32601 with what it serves', async () => {
+describe('the connection', () => {
+  it('names the Codex protocol version first in the userAgent', async () => {
+    const client = connect(new FakeHarness(), { harnessVersion: '2.1.197', version: '0.1.0' });
+    const answer = await client.request('initialize', { clientInfo: { name: 't', title: null, version: '1' } });
+    const userAgent = (answer.result as { userAgent: string }).userAgent;
+    // What Codex clients read: the first version after the first slash.
+    expect(/^[^/\s]+\/(\d+\.\d+\.\d+)/.exec(userAgent)?.[1]).toBe(CODEX_PROTOCOL_VERSION);
+    expect(userAgent).toBe(`reins-bridge/${CODEX_PROTOCOL_VERSION} (reins 0.1.0; claude-code 2.1.197)`);
+  });
+
+  it('refuses before initialize and twice initialize; unserved methods get Codex’s own answer', async () => {
     const client = connect(new FakeHarness());
     expect((await client.request('thread/start', {})).error).toEqual({ code: -32600, message: 'Not initialized' });
     await client.request('initialize', { clientInfo: { name: 't', title: null, version: '1' } });
@@ -281,11 +419,17 @@ describe('CodexAppServerBridge', () => {
       code: -32600,
       message: 'Already initialized',
     });
-    const unknown = await client.request('review/start', {});
-    expect(unknown.error).toMatchObject({
-      code: -32601,
-      message: expect.stringMatching(/does not implement review\/start; it serves initialize, thread\/start/),
-    });
+    for (const method of ['review/start', 'thread/fork']) {
+      const unknown = await client.request(method, { threadId: 'native-1' });
+      expect(unknown.error).toMatchObject({
+        code: -32600,
+        message: expect.stringMatching(
+          new RegExp(
+            `^Invalid request: unknown variant \`${method}\`, expected one of \`initialize\`, \`thread/start\``,
+          ),
+        ),
+      });
+    }
     const bad = await client.request('turn/start', { threadId: 7 });
     expect(bad.error).toMatchObject({ code: -32602, message: 'threadId: is required (a non-empty string).' });
   });
@@ -302,8 +446,7 @@ describe('CodexAppServerBridge', () => {
     });
     await client.request('thread/start', {});
     await client.request('thread/unsubscribe', { threadId: 'native-1' });
-    const closed = await client.waitFor((message) => message.method === 'thread/closed', 'thread/closed');
-    expect(closed).toBeDefined();
+    expect(await client.waitFor((message) => message.method === 'thread/closed', 'thread/closed')).toBeDefined();
     expect(client.received.some((message) => message.method === 'thread/started')).toBe(false);
   });
 
@@ -314,22 +457,30 @@ describe('CodexAppServerBridge', () => {
     expect(models.result).toMatchObject({
       data: [
         {
-          id: 'fake-model',
-          displayName: 'Fake',
+          id: 'default',
           isDefault: true,
           supportedReasoningEfforts: [
             { reasoningEffort: 'low', description: '' },
             { reasoningEffort: 'high', description: '' },
           ],
-          // The harness did not say which effort is its default.
-          defaultReasoningEffort: null,
+          // The harness did not say which effort is its default: it picks.
+          defaultReasoningEffort: 'default',
           inputModalities: ['text', 'image'],
         },
+        { id: 'fake-model' },
       ],
+      nextCursor: null,
+    });
+    expect((await client.request('model/list', { modelProvider: 'openai' })).result).toEqual({
+      data: [],
       nextCursor: null,
     });
     await client.request('thread/start', {});
     await client.request('thread/start', {});
+    expect((await client.request('thread/loaded/list', {})).result).toEqual({
+      data: ['native-1', 'native-2'],
+      nextCursor: null,
+    });
     expect((await client.request('thread/unsubscribe', { threadId: 'native-1' })).result).toEqual({
       status: 'unsubscribed',
     });
@@ -340,5 +491,128 @@ describe('CodexAppServerBridge', () => {
     await client.bridge.close();
     expect(harness.sessions.map((session) => session.closed)).toEqual([true, true]);
     expect(client.bridge.threadCount).toBe(0);
+  });
+});
+
+describe('stored threads', () => {
+  /** One bridge runs a thread (an interrupted turn, then a completed one) and forgets it; the records stay. */
+  async function ranEarlier(records: RecordStore, harness: FakeHarness) {
+    const client = await initialized(harness, { records });
+    await client.request('thread/start', { model: 'fake-model' });
+    const session = harness.sessions[0] as FakeSession;
+    const first = turnIdOf(
+      await client.request('turn/start', { threadId: 'native-1', input: text('Count to a million') }),
+    );
+    await client.request('turn/interrupt', { threadId: 'native-1', turnId: first });
+    await client.waitFor((message) => message.method === 'turn/completed', 'the first turn/completed');
+    await client.request('turn/start', { threadId: 'native-1', input: text('Say hi'), effort: 'high' });
+    session.stream.completeTurn({ outcome: { status: 'completed' } });
+    await client.waitFor(
+      (message) =>
+        message.method === 'turn/completed' && message !== client.received.find((m) => m.method === 'turn/completed'),
+      'the second turn/completed',
+    );
+    await client.request('thread/unsubscribe', { threadId: 'native-1' });
+    await client.bridge.close();
+    return first;
+  }
+
+  const stored: Item[] = [
+    { kind: 'user_message', id: 'u1', status: 'completed', text: 'Count to a million', replay: true },
+    { kind: 'agent_message', id: 'a1', status: 'completed', text: 'One, two' },
+    { kind: 'user_message', id: 'u2', status: 'completed', text: 'Say hi', replay: true },
+    { kind: 'agent_message', id: 'a2', status: 'completed', text: 'Hi.' },
+  ];
+
+  it('resumes in a new bridge on the model it ran, with its turns as they ended, once the transcript is written', async () => {
+    const records = memoryRecords();
+    const harness = new FakeHarness();
+    const interrupted = await ranEarlier(records, harness);
+    // The harness writes its transcript late: the first reads find nothing yet.
+    let reads = 0;
+    harness.stored.set('native-1', () => (++reads < 3 ? [] : stored));
+    const client = await initialized(harness, { records });
+    const resumed = await client.request('thread/resume', { threadId: 'native-1' });
+    expect(harness.sessions[1]?.spec).toMatchObject({ resume: { nativeSessionId: 'native-1' }, model: 'fake-model' });
+    const result = resumed.result as {
+      model: string;
+      reasoningEffort: string;
+      thread: { turns: { id: string; status: string; items: { id: string }[] }[] };
+    };
+    expect(result.model).toBe('fake-model');
+    expect(result.reasoningEffort).toBe('high');
+    expect(result.thread.turns.map((turn) => [turn.id, turn.status, turn.items.map((item) => item.id)])).toEqual([
+      [interrupted, 'interrupted', ['u1', 'a1']],
+      [expect.stringMatching(UUID), 'completed', ['u2', 'a2']],
+    ]);
+    expect(reads).toBe(3);
+  });
+
+  it('reads, lists and pages the threads the harness keeps, and refuses one nobody knows as Codex does', async () => {
+    const records = memoryRecords();
+    const harness = new FakeHarness();
+    await ranEarlier(records, harness);
+    harness.stored.set('native-1', stored);
+    harness.stored.set('cli-made', [
+      { kind: 'user_message', id: 'x', status: 'completed', text: 'elsewhere', replay: true },
+    ]);
+    harness.summaries.push(
+      { nativeSessionId: 'native-1', cwd: '/srv/work', title: 'Count to a million', updatedAt: 5_000 },
+      { nativeSessionId: 'cli-made', cwd: '/srv/work', title: 'elsewhere', updatedAt: 9_000 },
+    );
+    const client = await initialized(harness, { records });
+    const list = (await client.request('thread/list', {})).result as {
+      data: { id: string; model: string | null; source: string }[];
+    };
+    expect(list.data.map((thread) => [thread.id, thread.model, thread.source])).toEqual([
+      // Newest first: the bridge's thread was made just now, the other one long ago.
+      ['native-1', 'fake-model', 'appServer'],
+      ['cli-made', null, 'unknown'],
+    ]);
+    expect(
+      ((await client.request('thread/list', { searchTerm: 'million' })).result as { data: unknown[] }).data,
+    ).toHaveLength(1);
+    const read = (await client.request('thread/read', { threadId: 'native-1', includeTurns: true })).result as {
+      thread: { status: { type: string }; turns: { status: string }[] };
+    };
+    expect(read.thread.status).toEqual({ type: 'notLoaded' });
+    expect(read.thread.turns.map((turn) => turn.status)).toEqual(['interrupted', 'completed']);
+    const turns = (await client.request('thread/turns/list', { threadId: 'native-1', limit: 1 })).result as {
+      data: { status: string; itemsView: string; items: { id: string }[] }[];
+      nextCursor: string | null;
+    };
+    // Newest first, the summary view by default.
+    expect(turns.data.map((turn) => [turn.status, turn.itemsView, turn.items.map((item) => item.id)])).toEqual([
+      ['completed', 'summary', ['u2', 'a2']],
+    ]);
+    const older = (await client.request('thread/turns/list', { threadId: 'native-1', cursor: turns.nextCursor }))
+      .result as {
+      data: { status: string }[];
+    };
+    expect(older.data.map((turn) => turn.status)).toEqual(['interrupted']);
+    const items = (await client.request('thread/items/list', { threadId: 'native-1', limit: 3 })).result as {
+      data: { item: { id: string } }[];
+    };
+    expect(items.data.map((entry) => entry.item.id)).toEqual(['u1', 'a1', 'u2']);
+    expect((await client.request('thread/read', { threadId: 'cli-made' })).result).toMatchObject({
+      thread: { id: 'cli-made', turns: [] },
+    });
+    expect((await client.request('thread/read', { threadId: 'nobody' })).error).toMatchObject({
+      code: -32600,
+      message: 'thread not loaded: nobody',
+    });
+  });
+
+  it('names a thread (thread/name/set) and remembers the name', async () => {
+    const records = memoryRecords();
+    const client = await initialized(new FakeHarness(), { records });
+    await client.request('thread/start', {});
+    expect((await client.request('thread/name/set', { threadId: 'native-1', name: 'Login bug' })).result).toEqual({});
+    expect(
+      await client.waitFor((message) => message.method === 'thread/name/updated', 'thread/name/updated'),
+    ).toMatchObject({
+      params: { threadId: 'native-1', threadName: 'Login bug' },
+    });
+    expect((await records.get('native-1'))?.name).toBe('Login bug');
   });
 });

@@ -1,28 +1,25 @@
 // The Codex app-server side of the bridge: one client connection in front of one Reins harness. Each
-// Codex thread is one Reins session; a pump per thread turns its events into notifications
-// (translate.ts) and asks the client for approvals. Requests map onto the Session API:
-//   thread/start -> createSession       turn/start -> [setModel/setEffort] + send
-//   thread/resume -> createSession({resume})   turn/steer -> send({ mode: 'steer' })
-//   thread/unsubscribe -> close         turn/interrupt -> interrupt
-// plus model/list, thread/list, thread/items/list and account/read for the catalog and history.
-// The transport is injected (`send` a line, `receive` a line), so this runs over stdio or in memory.
+// Codex thread is one Reins session (thread.ts pumps its events). Requests map onto the Session API:
+//   thread/start -> createSession            turn/start -> [setModel/setEffort] + send
+//   thread/resume -> createSession({resume}) turn/steer -> send({ mode: 'steer' })
+//   thread/unsubscribe -> close              turn/interrupt -> interrupt
+// and the read-only methods (reads.ts) onto listSessions, history and the bridge's records. The
+// transport is injected (`send` a line, `receive` a line), so this runs over stdio or in memory.
 //
 // Thread ids: the thread id IS the harness's native session id whenever the harness knows it when
 // the session is created (Claude Code's preset uuid, Codex's thread id, ACP agents' ids), so
 // thread/resume of that id works from any bridge process. A harness that learns its id only later
-// gets a bridge-made `reins-<uuid>` (a Codex thread id cannot change), which this process maps to
-// the native id for thread/resume.
+// gets a bridge-made `reins-<uuid>` (a Codex thread id cannot change); the records map it to the
+// native id for thread/resume, in this process and the next.
 import { randomUUID } from 'node:crypto';
 import {
   type CapabilityMatrix,
   type Effort,
   type Harness,
   type ModelInfo,
-  type PermissionRequestedEvent,
   type Posture,
   ReinsError,
   type SendResult,
-  type Session,
   type SessionSpec,
   type TurnInput,
 } from '@reins/core';
@@ -33,9 +30,20 @@ import {
   isImplemented,
   withDeadline,
 } from '../lifecycle.js';
+import { memoryRecords, type RecordStore, type SessionRecord, type TurnRecord } from '../records.js';
+import { type ThreadFacts, threadObject } from './catalog.js';
 import { RpcConnection, RpcError } from './connection.js';
 import {
-  approvalAnswerOf,
+  listAllThreads,
+  listItems,
+  listLoaded,
+  listModels,
+  listTurns,
+  type ReadContext,
+  readThread,
+  turnsOf,
+} from './reads.js';
+import {
   approvalPolicyOf,
   checkTurnOverrides,
   effortOf,
@@ -48,29 +56,14 @@ import {
   threadRequestOf,
   turnInputOf,
 } from './requests.js';
+import { type CompletedItemsView, codexTurnIdFor, createThreadState } from './state.js';
+import { BridgeThread, type Outbound } from './thread.js';
+import { beginSteer, endSteer, requestInterrupt, startedTurn } from './turns.js';
 import {
-  beginSteer,
-  codexTurnIdOf,
-  createThreadState,
-  endSteer,
-  historyTurns,
-  requestInterrupt,
-  startedTurn,
-  type ThreadState,
-  threadItemOf,
-  translateEvent,
-} from './translate.js';
-import {
-  type ApprovalRequest,
-  type BridgeNotification,
   CODEX_PROTOCOL_VERSION,
   type GetAccountResponse,
   type InitializeResponse,
-  type Model,
   RPC,
-  type Thread,
-  type ThreadItemsListResponse,
-  type ThreadListResponse,
   type ThreadResumeResponse,
   type ThreadStartResponse,
   type ThreadUnsubscribeResponse,
@@ -89,6 +82,12 @@ export interface CodexAppServerBridgeOptions {
   requestTimeoutMs?: number;
   /** How long an approval request waits for the client before it counts as declined. */
   permissionTimeoutMs?: number;
+  /** How long a resume waits for a transcript the harness is still writing (default 3 s). */
+  historySettleMs?: number;
+  /** What turn/completed carries (default `summary`, as Codex sends it live). */
+  itemsView?: CompletedItemsView;
+  /** What the bridge remembers across processes (default: in memory only). */
+  records?: RecordStore;
   /** The harness's version, for the initialize userAgent. */
   harnessVersion?: string;
   /** Diagnostics; never the protocol channel. */
@@ -111,181 +110,7 @@ export function rpcErrorOf(error: unknown, operation: string): RpcError {
   return new RpcError(code, reins.message, reins.toInfo());
 }
 
-interface ThreadContext {
-  connection: RpcConnection;
-  requestTimeoutMs: number;
-  permissionTimeoutMs: number;
-  optedOut: ReadonlySet<string>;
-  log: (message: string) => void;
-  /** The session's event stream ended (closed, or the harness went away). */
-  ended: (thread: BridgeThread) => void;
-}
-
-interface Approval {
-  rpcId: number | string;
-}
-
-/** One Codex thread over one Reins session. */
-class BridgeThread {
-  readonly pump: Promise<void>;
-  readonly createdAt = Date.now();
-  private holds = 0;
-  private held: Array<() => void> = [];
-  private readonly approvals = new Map<string, Approval>();
-  /** Reins turns turn/start began whose turn.started the pump has not seen yet. */
-  readonly unstarted = new Set<string>();
-  /** Of those, the ones a turn/interrupt already asked to stop. */
-  readonly interruptOnStart = new Set<string>();
-
-  constructor(
-    readonly id: string,
-    readonly session: Session,
-    readonly state: ThreadState,
-    readonly request: ThreadRequest,
-    private readonly context: ThreadContext,
-  ) {
-    this.pump = this.run();
-  }
-
-  /**
-   * Holds this thread's output until the answer of the request in progress is on the wire (a
-   * client must hear of a thread or turn before notifications name it). Returns the release.
-   */
-  hold(): () => void {
-    this.holds++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      // The answer is written when the handler's promise settles: after that, not before.
-      setImmediate(() => {
-        this.holds--;
-        if (this.holds > 0) return;
-        const held = this.held;
-        this.held = [];
-        for (const write of held) write();
-      });
-    };
-  }
-
-  private out(write: () => void): void {
-    if (this.holds > 0) this.held.push(write);
-    else write();
-  }
-
-  emit(notifications: BridgeNotification[]): void {
-    for (const notification of notifications) {
-      if (this.context.optedOut.has(notification.method)) continue;
-      this.out(() => this.context.connection.notify(notification.method, notification.params));
-    }
-  }
-
-  private async run(): Promise<void> {
-    try {
-      for await (const event of this.session.events) {
-        this.emit(translateEvent(this.state, event));
-        switch (event.type) {
-          case 'turn.started':
-            if (event.turnId !== null) {
-              this.unstarted.delete(event.turnId);
-              if (this.interruptOnStart.delete(event.turnId)) requestInterrupt(this.state, event.turnId);
-            }
-            // Input that joined a Codex turn being interrupted is stopped too.
-            if (this.state.turn?.interruptRequested) void this.interruptNow();
-            break;
-          case 'permission.requested':
-            this.out(() => void this.askApproval(event));
-            break;
-          case 'permission.resolved': {
-            const approval = this.approvals.get(event.requestId);
-            if (!approval) break;
-            this.approvals.delete(event.requestId);
-            // Decided, withdrawn or timed out: the client's prompt is moot either way.
-            if (event.by !== 'client') this.context.connection.forget(approval.rpcId, 'withdrawn by the harness');
-            this.emit([{ method: 'serverRequest/resolved', params: { threadId: this.id, requestId: approval.rpcId } }]);
-            break;
-          }
-          default:
-            break;
-        }
-      }
-    } catch (error) {
-      this.context.log(`the event stream of thread ${this.id} failed: ${String(error)}`);
-    }
-    this.context.ended(this);
-  }
-
-  interruptNow(): Promise<void> {
-    return withDeadline(this.session.interrupt(), this.context.requestTimeoutMs, 'interrupt').catch((error: unknown) =>
-      this.context.log(`interrupt of thread ${this.id} failed: ${String(error)}`),
-    );
-  }
-
-  private approvalRequest(event: PermissionRequestedEvent): ApprovalRequest {
-    const turnId = codexTurnIdOf(this.state, event.turnId) ?? this.state.turn?.id ?? this.state.lastTurnId ?? '';
-    const itemId = event.itemId ?? `permission-${event.requestId}`;
-    const common = { threadId: this.id, turnId, itemId, startedAtMs: event.at };
-    if (event.tool.kind === 'file_change') {
-      return { method: 'item/fileChange/requestApproval', params: { ...common, reason: null, grantRoot: null } };
-    }
-    const command =
-      event.tool.kind === 'command'
-        ? threadItemOf(
-            { kind: 'tool_call', id: itemId, status: 'running', tool: event.tool, input: event.input },
-            { threadId: this.id, cwd: this.state.cwd },
-          )
-        : undefined;
-    return {
-      method: 'item/commandExecution/requestApproval',
-      params: {
-        ...common,
-        kind: 'command',
-        environmentId: null,
-        command: command?.type === 'commandExecution' ? command.command : (event.tool.title ?? event.tool.name),
-        cwd: command?.type === 'commandExecution' ? command.cwd : this.state.cwd,
-        commandActions: [],
-        // Codex asks only for commands and file edits; another tool is asked for as a command, and
-        // the reason says which tool it really is.
-        ...(event.tool.kind === 'command'
-          ? {}
-          : { reason: `Approve the ${event.tool.name} tool (${event.tool.kind}): ${summarize(event.input)}` }),
-      },
-    };
-  }
-
-  private async askApproval(event: PermissionRequestedEvent): Promise<void> {
-    const { method, params } = this.approvalRequest(event);
-    const { id, answer } = this.context.connection.request(method, params, this.context.permissionTimeoutMs);
-    this.approvals.set(event.requestId, { rpcId: id });
-    let result: ReturnType<typeof approvalAnswerOf>;
-    try {
-      result = approvalAnswerOf(await answer, event.options);
-    } catch (error) {
-      // Withdrawn, timed out, refused or the client is gone: the tool does not run.
-      this.context.log(`approval ${event.requestId} not granted (${String(error)}); declining`);
-      result = approvalAnswerOf(undefined, event.options);
-    }
-    await this.session.respondToPermission(event.requestId, result.decision).catch((error: unknown) => {
-      // Already settled by the harness (withdrawn, its own deadline): nothing waits for this answer.
-      if (!(ReinsError.isInstance(error) && error.code === 'invalid_input')) {
-        this.context.log(`respondToPermission failed: ${String(error)}`);
-      }
-    });
-    if (result.stopTurn && this.state.turn) {
-      requestInterrupt(this.state, this.state.turn.id);
-      await this.interruptNow();
-    }
-  }
-
-  close(): Promise<void> {
-    return this.session.close();
-  }
-}
-
-function summarize(value: unknown): string {
-  const text = value === undefined ? 'no input' : JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
-}
+type Handler = (params: Record<string, unknown>) => Promise<unknown>;
 
 export class CodexAppServerBridge {
   private readonly threads = new Map<string, BridgeThread>();
@@ -295,13 +120,28 @@ export class CodexAppServerBridge {
   private initialized = false;
   private optedOut: ReadonlySet<string> = new Set();
   private capabilityMatrix: Promise<CapabilityMatrix | undefined> | undefined;
+  private modelCatalog: Promise<ModelInfo[] | undefined> | undefined;
   private closing: Promise<void> | undefined;
   private readonly requestTimeoutMs: number;
+  private readonly records: RecordStore;
   private readonly log: (message: string) => void;
+  private readonly reads: ReadContext;
 
   constructor(private readonly options: CodexAppServerBridgeOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.log = options.log ?? (() => {});
+    this.records = options.records ?? memoryRecords();
+    this.reads = {
+      harness: options.harness,
+      threads: this.threads,
+      records: this.records,
+      cwd: options.cwd ?? process.cwd(),
+      requestTimeoutMs: this.requestTimeoutMs,
+      historySettleMs: options.historySettleMs ?? 3_000,
+      nativeIdOf: (threadId) => this.nativeIdOf(threadId),
+      liveFacts: (thread) => this.liveFacts(thread),
+      log: this.log,
+    };
   }
 
   get harness(): Harness {
@@ -314,7 +154,7 @@ export class CodexAppServerBridge {
   }
 
   /** Serves one client: `send` writes a line to it; feed its lines to the returned `receive`. */
-  connect(send: (line: string) => void): { receive: (line: string) => void } {
+  connect(send: (line: string) => void): { receive: (line: string) => void; connection: RpcConnection } {
     if (this.connection) throw new Error('A CodexAppServerBridge serves one connection.');
     const connection = new RpcConnection({
       send,
@@ -326,7 +166,7 @@ export class CodexAppServerBridge {
       log: this.log,
     });
     this.connection = connection;
-    return { receive: (line) => connection.receive(line) };
+    return { receive: (line) => connection.receive(line), connection };
   }
 
   /** Closes every thread (their harness processes end with them) and the connection; idempotent. */
@@ -342,16 +182,29 @@ export class CodexAppServerBridge {
 
   // ---- dispatch ----
 
-  private readonly handlers: Record<string, (params: Record<string, unknown>) => Promise<unknown>> = {
+  private readonly handlers: Record<string, Handler> = {
     'thread/start': (params) => this.startThread(params),
     'thread/resume': (params) => this.resumeThread(params),
     'thread/unsubscribe': (params) => this.unsubscribe(params),
+    'thread/name/set': (params) => this.setName(params),
+    'thread/read': (params) => readThread(this.reads, params),
+    'thread/list': (params) => listAllThreads(this.reads, params),
+    'thread/loaded/list': async (params) => listLoaded(this.reads, params),
+    'thread/turns/list': (params) => listTurns(this.reads, params),
+    'thread/items/list': (params) => listItems(this.reads, params),
     'turn/start': (params) => this.startTurn(params),
     'turn/steer': (params) => this.steer(params),
     'turn/interrupt': (params) => this.interrupt(params),
-    'model/list': () => this.listModels(),
-    'thread/list': (params) => this.listThreads(params),
-    'thread/items/list': (params) => this.listItems(params),
+    'model/list': async (params) =>
+      listModels(
+        await this.catalog(),
+        {
+          provider: this.harness.id,
+          images: isImplemented(await this.capabilities(), 'images'),
+          effort: this.options.defaults?.effort,
+        },
+        params,
+      ),
     // The harness authenticates itself (Reins never handles credentials): no OpenAI account here.
     'account/read': async (): Promise<GetAccountResponse> => ({
       account: null,
@@ -366,18 +219,29 @@ export class CodexAppServerBridge {
       // Codex 0.169.0 answers requests before initialize with -32600 "Not initialized".
       if (!this.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
       const handler = this.handlers[method];
-      if (!handler) {
-        throw new RpcError(
-          RPC.methodNotFound,
-          `The Reins bridge does not implement ${method}; it serves initialize, ${Object.keys(this.handlers).join(', ')}.`,
-          { method },
-        );
-      }
+      if (!handler) throw this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
       return await handler(paramsObject(params));
     } catch (error) {
       throw rpcErrorOf(error, method);
     }
+  }
+
+  /**
+   * A method the bridge does not serve gets Codex's own answer to a method it does not know (-32600,
+   * "unknown variant"), which clients read as "not supported here". thread/fork is one of them: no
+   * Reins harness forks a conversation yet.
+   */
+  private unserved(method: string): RpcError {
+    const served = ['initialize', ...Object.keys(this.handlers)].map((name) => `\`${name}\``).join(', ');
+    return new RpcError(
+      RPC.invalidRequest,
+      `Invalid request: unknown variant \`${method}\`, expected one of ${served}`,
+      {
+        method,
+        reins: { code: 'unsupported_capability', harness: this.harness.id },
+      },
+    );
   }
 
   private capabilities(): Promise<CapabilityMatrix | undefined> {
@@ -390,6 +254,20 @@ export class CodexAppServerBridge {
     return this.capabilityMatrix;
   }
 
+  /** The harness's model list, once per bridge; a harness without one (or that fails) has none. */
+  private catalog(): Promise<ModelInfo[] | undefined> {
+    this.modelCatalog ??= (async () => {
+      if (!this.harness.models) return undefined;
+      try {
+        return await withDeadline(this.harness.models(), this.requestTimeoutMs, 'models');
+      } catch (error) {
+        this.log(`the ${this.harness.id} model list is unavailable: ${String(error)}`);
+        return undefined;
+      }
+    })();
+    return this.modelCatalog;
+  }
+
   private initialize(params: Record<string, unknown>): InitializeResponse {
     if (this.initialized) throw new RpcError(RPC.invalidRequest, 'Already initialized');
     const capabilities = params.capabilities;
@@ -400,10 +278,12 @@ export class CodexAppServerBridge {
     if (Array.isArray(optOut)) this.optedOut = new Set(optOut.filter((entry) => typeof entry === 'string'));
     this.initialized = true;
     void this.capabilities();
+    void this.catalog();
     const harness = this.options.harnessVersion ? `${this.harness.id} ${this.options.harnessVersion}` : this.harness.id;
     return {
-      // "<name>/<version> (...)": clients read the version after the first slash (the bridge's own).
-      userAgent: `reins-bridge/${this.options.version ?? '0.1.0'} (${harness}; codex app-server ${CODEX_PROTOCOL_VERSION})`,
+      // Clients read the first version in the userAgent as the Codex version they talk to: the
+      // protocol's. Reins' own version and the harness's follow.
+      userAgent: `reins-bridge/${CODEX_PROTOCOL_VERSION} (reins ${this.options.version ?? '0.1.0'}; ${harness})`,
       // The bridge keeps no Codex home; its own state folder is the honest answer.
       codexHome: reinsHome(),
       platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
@@ -413,13 +293,10 @@ export class CodexAppServerBridge {
 
   // ---- threads ----
 
-  private defaults() {
+  private defaults(model?: string) {
     const defaults = this.options.defaults ?? {};
-    return {
-      cwd: this.options.cwd ?? process.cwd(),
-      posture: defaults.posture ?? 'bypass',
-      ...(defaults.model ? { model: defaults.model } : {}),
-    };
+    const chosen = model ?? defaults.model;
+    return { cwd: this.reads.cwd, posture: defaults.posture ?? 'bypass', ...(chosen ? { model: chosen } : {}) };
   }
 
   private threadFor(threadId: string): BridgeThread {
@@ -427,6 +304,54 @@ export class CodexAppServerBridge {
     // Codex 0.169.0: "thread not found: <id>".
     if (!thread) throw new RpcError(RPC.invalidRequest, `thread not found: ${threadId}`, { threadId });
     return thread;
+  }
+
+  private nativeIdOf(threadId: string): string {
+    const live = this.threads.get(threadId);
+    return this.nativeIds.get(threadId) ?? live?.state.nativeSessionId ?? live?.session.nativeSessionId ?? threadId;
+  }
+
+  private liveFacts(thread: BridgeThread): ThreadFacts {
+    const state = thread.state;
+    return {
+      id: thread.id,
+      cwd: state.cwd,
+      provider: this.harness.id,
+      ...(state.model ? { model: state.model } : {}),
+      ...(state.effort ? { effort: state.effort } : {}),
+      ...(state.title ? { name: state.title } : {}),
+      createdAtMs: thread.createdAt,
+      updatedAtMs: Date.now(),
+      recency: true,
+      status: state.turn ? { type: 'active', activeFlags: [] } : { type: 'idle' },
+      ephemeral: thread.request.ephemeral === true,
+      ...(state.harnessVersion ? { harnessVersion: state.harnessVersion } : {}),
+      source: 'appServer',
+    };
+  }
+
+  private async remember(thread: BridgeThread, turn?: TurnRecord): Promise<void> {
+    if (thread.request.ephemeral) return;
+    const state = thread.state;
+    const now = Date.now();
+    const record: SessionRecord = (await this.records.get(thread.id)) ?? {
+      id: thread.id,
+      cwd: state.cwd,
+      createdAtMs: thread.createdAt,
+      updatedAtMs: now,
+      turns: [],
+    };
+    const native = state.nativeSessionId ?? thread.session.nativeSessionId;
+    if (native) record.nativeSessionId = native;
+    if (state.model) record.model = state.model;
+    if (state.effort) record.effort = state.effort;
+    if (state.title) record.name = state.title;
+    if (turn) {
+      record.turns = [...record.turns.filter((known) => known.id !== turn.id), turn];
+      record.preview ??= turn.firstInput;
+    }
+    record.updatedAtMs = now;
+    await this.records.put(record);
   }
 
   private async open(request: ThreadRequest, resume: string | undefined, threadId: string | undefined) {
@@ -457,17 +382,23 @@ export class CodexAppServerBridge {
       cwd: request.cwd,
       ...(request.model ? { model: request.model } : {}),
       ...(effort ? { effort } : {}),
+      ...(this.options.itemsView ? { itemsView: this.options.itemsView } : {}),
+      fresh: resume === undefined,
     });
+    if (resume) state.nativeSessionId = resume;
+    const out: Outbound = this.connection as RpcConnection;
     const thread = new BridgeThread(id, session, state, request, {
-      connection: this.connection as RpcConnection,
+      out,
       requestTimeoutMs: this.requestTimeoutMs,
       permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
       optedOut: this.optedOut,
       log: this.log,
+      turnEnded: (ended, turn) => void this.remember(ended, turn),
       ended: (ended) => {
         // A thread whose harness went away is gone: requests naming it get "thread not found".
         if (this.threads.get(ended.id) === ended) this.threads.delete(ended.id);
-        this.rememberNativeId(ended);
+        const native = ended.state.nativeSessionId ?? ended.session.nativeSessionId;
+        if (native && native !== ended.id) this.nativeIds.set(ended.id, native);
       },
     });
     this.threads.set(id, thread);
@@ -476,50 +407,26 @@ export class CodexAppServerBridge {
     // before the answer is built from its state.
     await new Promise((resolve) => setImmediate(resolve));
     if (!session.nativeSessionId) this.log(`thread ${id}: the harness has no native session id yet`);
+    void this.remember(thread);
     return { thread, release };
   }
 
-  private threadObject(thread: BridgeThread, turns: Turn[] = []): Thread {
-    const state = thread.state;
-    const created = Math.floor(thread.createdAt / 1000);
-    return {
-      id: thread.id,
-      sessionId: thread.id,
-      forkedFromId: null,
-      parentThreadId: null,
-      preview: '',
-      ephemeral: thread.request.ephemeral === true,
-      section: null,
-      sectionEnteredAt: null,
-      projectId: null,
-      historyMode: 'paginated',
-      // The harness behind the bridge stands where Codex names its provider.
-      modelProvider: this.harness.id,
-      model: state.model ?? null,
-      reasoningEffort: state.effort ?? null,
-      createdAt: created,
-      updatedAt: created,
-      recencyAt: created,
-      status: state.turn ? { type: 'active', activeFlags: [] } : { type: 'idle' },
-      path: null,
-      cwd: state.cwd,
-      cliVersion: state.harnessVersion ?? '',
-      originator: null,
-      source: { custom: 'reins-bridge' },
-      threadSource: null,
-      agentNickname: null,
-      agentRole: null,
-      gitInfo: null,
-      name: state.title ?? null,
-      turns,
-    };
+  /**
+   * The model a thread runs on, as Codex always names it: the one the harness reported, else the one
+   * asked for, else the harness's default entry of its model list (Claude Code 2.1.197 says which
+   * model it runs only at the first turn, and lists `default`); `""` only when nothing says.
+   */
+  private async modelOf(thread: BridgeThread): Promise<string> {
+    if (thread.state.model) return thread.state.model;
+    const catalog = await this.catalog();
+    return catalog?.find((model) => model.isDefault)?.id ?? '';
   }
 
-  private threadAnswer(thread: BridgeThread, turns: Turn[] = []): ThreadStartResponse {
+  private async threadAnswer(thread: BridgeThread, turns: Turn[] = []): Promise<ThreadStartResponse> {
+    const model = await this.modelOf(thread);
     return {
-      thread: this.threadObject(thread, turns),
-      // Codex always names the model; a harness that did not say which it runs leaves it empty.
-      model: thread.state.model ?? '',
+      thread: threadObject({ ...this.liveFacts(thread), ...(model ? { model } : {}) }, turns),
+      model,
       modelProvider: this.harness.id,
       serviceTier: null,
       disabledPluginIds: [],
@@ -536,10 +443,13 @@ export class CodexAppServerBridge {
   private async startThread(params: Record<string, unknown>): Promise<ThreadStartResponse> {
     const request = threadRequestOf(params, this.defaults());
     const { thread, release } = await this.open(request, undefined, undefined);
-    const answer = this.threadAnswer(thread);
-    thread.emit([{ method: 'thread/started', params: { thread: this.threadObject(thread) } }]);
-    release();
-    return answer;
+    try {
+      const answer = await this.threadAnswer(thread);
+      thread.emit([{ method: 'thread/started', params: { thread: answer.thread } }]);
+      return answer;
+    } finally {
+      release();
+    }
   }
 
   private async resumeThread(params: Record<string, unknown>): Promise<ThreadResumeResponse> {
@@ -547,46 +457,39 @@ export class CodexAppServerBridge {
     const excludeTurns = params.excludeTurns === true;
     const open = this.threads.get(threadId);
     // A thread this bridge runs is rejoined, as Codex does.
-    if (open) return this.resumeAnswer(open, excludeTurns ? [] : await this.historyOf(open, threadId));
-    const nativeId = this.nativeIds.get(threadId) ?? threadId;
+    if (open) return this.resumeAnswer(open, excludeTurns ? [] : ((await turnsOf(this.reads, threadId, 'full')) ?? []));
+    const record = await this.records.get(threadId);
+    const nativeId = this.nativeIds.get(threadId) ?? record?.nativeSessionId ?? threadId;
     if (threadId.startsWith('reins-') && nativeId === threadId) {
       throw new ReinsError(
         'resume_failed',
-        `Thread ${threadId} was named by another bridge process before its harness had an id; it cannot be resumed here.`,
+        `Thread ${threadId} was named by a bridge before its harness had an id, and no record says which conversation it is; it cannot be resumed.`,
         { operation: 'thread/resume' },
       );
     }
-    const request = threadRequestOf(params, this.defaults());
+    // A resumed thread keeps the model it ran on unless the client names another.
+    const request = threadRequestOf(
+      { ...(record ? { cwd: record.cwd } : {}), ...params },
+      this.defaults(record?.model),
+    );
     const { thread, release } = await this.open(request, nativeId, threadId);
     try {
-      return this.resumeAnswer(thread, excludeTurns ? [] : await this.historyOf(thread, nativeId));
+      if (record?.effort) thread.state.effort ??= record.effort;
+      if (record?.name) thread.state.title ??= record.name;
+      const turns = excludeTurns ? [] : ((await turnsOf(this.reads, threadId, 'full')) ?? []);
+      return await this.resumeAnswer(thread, turns);
     } finally {
       release();
     }
   }
 
-  private resumeAnswer(thread: BridgeThread, turns: Turn[]): ThreadResumeResponse {
+  private async resumeAnswer(thread: BridgeThread, turns: Turn[]): Promise<ThreadResumeResponse> {
     return {
-      ...this.threadAnswer(thread, turns),
+      ...(await this.threadAnswer(thread, turns)),
       collaborationMode: null,
       turnsBackwardsCursor: null,
       itemsBackwardsCursor: null,
     };
-  }
-
-  private async historyOf(thread: BridgeThread, nativeId: string): Promise<Turn[]> {
-    if (!this.harness.history) return [];
-    try {
-      const items = await withDeadline(
-        this.harness.history(nativeId, { cwd: thread.state.cwd }),
-        this.requestTimeoutMs,
-        'history',
-      );
-      return historyTurns(items, { threadId: thread.id, cwd: thread.state.cwd });
-    } catch (error) {
-      this.log(`thread ${thread.id} resumed, but its history could not be read: ${String(error)}`);
-      return [];
-    }
   }
 
   private async unsubscribe(params: Record<string, unknown>): Promise<ThreadUnsubscribeResponse> {
@@ -594,13 +497,26 @@ export class CodexAppServerBridge {
     const thread = this.threads.get(threadId);
     if (!thread) return { status: 'notLoaded' };
     this.threads.delete(threadId);
+    await this.remember(thread);
     await withDeadline(thread.close(), this.requestTimeoutMs, 'close');
     return { status: 'unsubscribed' };
   }
 
-  private rememberNativeId(thread: BridgeThread): void {
-    const native = thread.state.nativeSessionId ?? thread.session.nativeSessionId;
-    if (native && native !== thread.id) this.nativeIds.set(thread.id, native);
+  /** thread/name/set: the bridge's own name for the thread (the harness keeps its title). */
+  private async setName(params: Record<string, unknown>): Promise<Record<string, never>> {
+    const threadId = requiredString(params, 'threadId');
+    const name = requiredString(params, 'name');
+    const thread = this.threads.get(threadId);
+    const record = await this.records.get(threadId);
+    if (!thread && !record) throw new RpcError(RPC.invalidRequest, `thread not found: ${threadId}`, { threadId });
+    if (thread) {
+      thread.state.title = name;
+      thread.emit([{ method: 'thread/name/updated', params: { threadId, threadName: name } }]);
+      await this.remember(thread);
+    } else if (record) {
+      await this.records.put({ ...record, name, updatedAtMs: Date.now() });
+    }
+    return {};
   }
 
   // ---- turns ----
@@ -628,11 +544,9 @@ export class CodexAppServerBridge {
     const open = thread.state.turn;
     if (open) {
       // Codex 0.169.0 adds a turn/start that arrives during a turn to that turn, like a steer.
-      if (outputSchema) {
-        throw new ParamsError('outputSchema', 'belongs to a new turn; this thread has a turn running.');
-      }
+      if (outputSchema) throw new ParamsError('outputSchema', 'belongs to a new turn; this thread has a turn running.');
       await this.deliverIntoTurn(thread, input);
-      return { turn: startedTurn(open.id, open.startedAtMs) };
+      return { turn: startedTurn(open.id) };
     }
     const release = thread.hold();
     try {
@@ -641,11 +555,11 @@ export class CodexAppServerBridge {
         this.requestTimeoutMs,
         'send',
       );
+      const codexTurnId = codexTurnIdFor(thread.state, sent.turnId);
       // The pump may not have seen the turn start yet; an interrupt may come before it does.
-      if (thread.state.turn?.id !== sent.turnId && thread.state.lastTurnId !== sent.turnId) {
-        thread.unstarted.add(sent.turnId);
-      }
-      return { turn: startedTurn(sent.turnId, Date.now()) };
+      if (thread.state.turn?.id !== codexTurnId && thread.state.lastTurnId !== codexTurnId)
+        thread.unstarted.add(codexTurnId);
+      return { turn: startedTurn(codexTurnId) };
     } finally {
       release();
     }
@@ -661,7 +575,7 @@ export class CodexAppServerBridge {
       delivered = await withDeadline(thread.session.send(input, { mode: 'steer' }), this.requestTimeoutMs, 'send');
       return codexTurnId;
     } finally {
-      thread.emit(endSteer(thread.state, codexTurnId, delivered, Date.now()));
+      thread.emit(endSteer(thread.state, codexTurnId, input, delivered, Date.now()));
       release();
     }
   }
@@ -693,104 +607,4 @@ export class CodexAppServerBridge {
     await thread.interruptNow();
     return {};
   }
-
-  // ---- catalog and history ----
-
-  private async listModels(): Promise<{ data: ReportedModel[]; nextCursor: null }> {
-    if (!this.harness.models) return { data: [], nextCursor: null };
-    const [models, matrix] = await Promise.all([
-      withDeadline(this.harness.models(), this.requestTimeoutMs, 'models'),
-      this.capabilities(),
-    ]);
-    const images = isImplemented(matrix, 'images');
-    return { data: models.map((model) => modelOf(model, images, this.options.defaults?.effort)), nextCursor: null };
-  }
-
-  private async listThreads(params: Record<string, unknown>): Promise<ThreadListResponse> {
-    if (!this.harness.listSessions) return { data: [], nextCursor: null, backwardsCursor: null };
-    const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
-    const sessions = await withDeadline(
-      this.harness.listSessions(cwd ? { cwd } : {}),
-      this.requestTimeoutMs,
-      'listSessions',
-    );
-    const data = sessions.map((summary): Thread => {
-      const updated = Math.floor((summary.updatedAt ?? 0) / 1000);
-      return {
-        id: summary.nativeSessionId,
-        sessionId: summary.nativeSessionId,
-        forkedFromId: null,
-        parentThreadId: null,
-        preview: summary.title ?? '',
-        ephemeral: false,
-        section: null,
-        sectionEnteredAt: null,
-        projectId: null,
-        historyMode: 'paginated',
-        modelProvider: this.harness.id,
-        model: null,
-        reasoningEffort: null,
-        createdAt: updated,
-        updatedAt: updated,
-        recencyAt: summary.updatedAt !== undefined ? updated : null,
-        status: this.threads.has(summary.nativeSessionId) ? { type: 'idle' } : { type: 'notLoaded' },
-        path: null,
-        cwd: summary.cwd ?? '',
-        cliVersion: '',
-        originator: null,
-        source: 'unknown',
-        threadSource: null,
-        agentNickname: null,
-        agentRole: null,
-        gitInfo: null,
-        name: summary.title ?? null,
-        turns: [],
-      };
-    });
-    return { data, nextCursor: null, backwardsCursor: null };
-  }
-
-  private async listItems(params: Record<string, unknown>): Promise<ThreadItemsListResponse> {
-    const threadId = requiredString(params, 'threadId');
-    if (!this.harness.history) {
-      throw new ReinsError('unsupported_capability', `The ${this.harness.id} harness keeps no readable history.`);
-    }
-    const nativeId = this.nativeIds.get(threadId) ?? this.threads.get(threadId)?.session.nativeSessionId ?? threadId;
-    const cwd = this.threads.get(threadId)?.state.cwd ?? this.defaults().cwd;
-    const items = await withDeadline(this.harness.history(nativeId, { cwd }), this.requestTimeoutMs, 'history');
-    const turns = historyTurns(items, { threadId, cwd });
-    const data = turns.flatMap((turn) =>
-      turn.items.map((item) => ({ turnId: turn.id, item, startedAtMs: null, completedAtMs: null })),
-    );
-    return { data, nextCursor: null, backwardsCursor: null };
-  }
-}
-
-/** A model entry with the default effort left null when the harness did not say (absent is not zero). */
-export type ReportedModel = Omit<Model, 'defaultReasoningEffort'> & { defaultReasoningEffort: string | null };
-
-function modelOf(model: ModelInfo, images: boolean, bridgeEffort: Effort | undefined): ReportedModel {
-  const efforts = model.efforts ?? [];
-  return {
-    id: model.id,
-    model: model.id,
-    upgrade: null,
-    upgradeInfo: null,
-    availabilityNux: null,
-    displayName: model.displayName ?? model.id,
-    description: '',
-    modelSpecialty: null,
-    hidden: false,
-    supportedReasoningEfforts: efforts.map((effort) => ({ reasoningEffort: effort, description: '' })),
-    // The effort the bridge applies to every thread is the default it knows; otherwise none is known.
-    defaultReasoningEffort: bridgeEffort ?? null,
-    inputModalities: images ? ['text', 'image'] : ['text'],
-    supportsPersonality: false,
-    multiAgentVersion: null,
-    additionalSpeedTiers: [],
-    serviceTiers: [],
-    defaultServiceTier: null,
-    availableAccessPrograms: null,
-    isDefault: model.isDefault ?? false,
-  };
 }

@@ -1,17 +1,21 @@
 // The bridge as a process: the Codex app-server protocol on stdin/stdout (one JSON message per
 // line), diagnostics on stderr. It runs until stdin ends or a signal arrives, then closes every
 // thread, so no harness process outlives it; what a slow close leaves behind, the runtime's exit hook
-// SIGKILLs when the process exits.
+// SIGKILLs when the process exits. A line too long to take is answered with a JSON-RPC error naming
+// its size (or, when its id cannot be read, skipped with a line on the log); the bridge goes on.
 import type { Readable, Writable } from 'node:stream';
-import { LineSplitter } from '@reins/harnesses';
+import { DEFAULT_MAX_LINE_BYTES, LineReader, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
+import { RPC } from './wire.js';
 
 export interface CodexStdioBridgeOptions extends CodexAppServerBridgeOptions {
   stdin: Readable;
   stdout: Writable;
   /** How long closing the threads may take at shutdown (ms). */
   shutdownGraceMs?: number;
+  /** The longest input line taken (default 64 MiB). */
+  maxLineBytes?: number;
 }
 
 export type CodexBridgeStopReason = StopReason;
@@ -25,19 +29,33 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
     writable = false;
     options.log?.(`stdout: ${error.message}`);
   });
-  const { receive } = bridge.connect((line) => {
+  const { receive, connection } = bridge.connect((line) => {
     if (writable) options.stdout.write(`${line}\n`);
   });
-  const splitter = new LineSplitter(receive, undefined, (bytes) =>
-    options.log?.(`dropped an input line of ${bytes} bytes (too long)`),
-  );
+  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const reader = new LineReader({
+    maxLineBytes: max,
+    onLine: receive,
+    onOverlong: ({ prefix, bytes }) => {
+      const id = leadingId(prefix);
+      if (id === undefined) {
+        options.log?.(`skipped an input line of ${bytes} bytes (over ${max}); it named no id to answer`);
+        return;
+      }
+      connection.refuse(
+        id,
+        RPC.invalidRequest,
+        `Invalid request: the message is ${bytes} bytes, over the ${max} this bridge takes.`,
+      );
+    },
+  });
   options.stdin.on('data', (chunk: Buffer | string) =>
-    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+    reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
   );
   const eof = new Promise<void>((resolve) => {
     options.stdin.on('end', () => {
       // A last request without its newline still counts (it is answered if the bridge can).
-      splitter.flush();
+      reader.flush();
       resolve();
     });
     options.stdin.on('close', () => resolve());

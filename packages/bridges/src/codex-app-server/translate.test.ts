@@ -1,59 +1,67 @@
 // Reins event sequences -> Codex app-server notifications, without a process. The events are made by
 // a real SessionEventStream (the envelope, seq and the closing of open items are the ones adapters
-// produce), fed through translateEvent, and the notifications checked as a Codex client reads them.
+// produce), fed through translateSafely, and the notifications checked as a Codex client reads them:
+// every one of them also against the pinned Codex's own JSON Schema.
 import { type EventPayload, type ReinsEvent, SessionEventStream, type TurnOutcome } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import {
-  beginSteer,
-  codexErrorInfoOf,
-  createThreadState,
-  endSteer,
-  historyTurns,
-  requestInterrupt,
-  type ThreadState,
-  threadItemOf,
-  tokenUsageOf,
-  translateEvent,
-  turnErrorOf,
-} from './translate.js';
+import { codexSchema } from '../../test/support/codex-schema.js';
+import { type CompletedItemsView, createThreadState, type ThreadState } from './state.js';
+import { type TranslationFault, translateSafely } from './translate.js';
+import { beginSteer, endSteer, requestInterrupt } from './turns.js';
 import type { BridgeNotification } from './wire.js';
 
 const THREAD = 'thread-1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A Reins session's stream and the Codex notifications its events became. */
-function harness() {
+function harness(options: { itemsView?: CompletedItemsView; fresh?: boolean } = {}) {
   const sent: BridgeNotification[] = [];
-  const state: ThreadState = createThreadState({ threadId: THREAD, cwd: '/work' });
+  const faults: TranslationFault[] = [];
+  const state: ThreadState = createThreadState({ threadId: THREAD, cwd: '/work', ...options });
   let clock = 1_000_000;
   const stream = new SessionEventStream({
     harness: 'claude-code',
     sessionId: 'rs_1',
     now: () => (clock += 10),
-    onEvent: (event: ReinsEvent) => sent.push(...translateEvent(state, event)),
+    onEvent: (event: ReinsEvent) => sent.push(...translateSafely(state, event, (fault) => faults.push(fault))),
   });
+  const of = <M extends BridgeNotification['method']>(method: M) =>
+    sent.filter(
+      (notification): notification is Extract<BridgeNotification, { method: M }> => notification.method === method,
+    );
   return {
     state,
     sent,
+    faults,
     stream,
     emit: (payload: EventPayload, parentItemId?: string) => stream.emit(payload, parentItemId ? { parentItemId } : {}),
     complete: (outcome: TurnOutcome, extra: Record<string, unknown> = {}) => stream.completeTurn({ outcome, ...extra }),
     methods: () => sent.map((notification) => notification.method),
-    of: <M extends BridgeNotification['method']>(method: M) =>
-      sent.filter(
-        (notification): notification is Extract<BridgeNotification, { method: M }> => notification.method === method,
-      ),
+    of,
+    /** The id of the Codex turn that started last. */
+    turnId: () => of('turn/started').at(-1)?.params.turn.id as string,
   };
 }
 
+/** Every notification validates against the pinned Codex's schema. */
+function expectValid(sent: BridgeNotification[]): void {
+  const schema = codexSchema();
+  const broken = sent.flatMap((notification) => {
+    const errors = schema.notification(notification);
+    return errors ? [`${notification.method}: ${errors}`] : [];
+  });
+  expect(broken).toEqual([]);
+}
+
+const userMessage = (id: string, text: string, status: 'running' | 'completed') =>
+  ({ kind: 'user_message', id, status, text }) as const;
+
 describe('a text turn', () => {
-  it('streams deltas and completes the message once with the whole text and its times', () => {
+  it('opens with the userMessage, streams deltas, completes the message once, and ends with it as the summary', () => {
     const h = harness();
     h.stream.startTurn({ text: 'Say hello' });
-    h.emit({ type: 'item.started', item: { kind: 'user_message', id: 'u1', status: 'running', text: 'Say hello' } });
-    h.emit({
-      type: 'item.completed',
-      item: { kind: 'user_message', id: 'u1', status: 'completed', text: 'Say hello' },
-    });
+    h.emit({ type: 'item.started', item: userMessage('u1', 'Say hello', 'running') });
+    h.emit({ type: 'item.completed', item: userMessage('u1', 'Say hello', 'completed') });
     h.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm1', status: 'running', text: '' } });
     h.emit({ type: 'item.delta', itemId: 'm1', kind: 'text', text: 'Hello ' });
     h.emit({ type: 'item.delta', itemId: 'm1', kind: 'text', text: 'there.' });
@@ -63,6 +71,7 @@ describe('a text turn', () => {
     });
     h.complete({ status: 'completed' });
 
+    expectValid(h.sent);
     expect(h.methods()).toEqual([
       'turn/started',
       'item/started',
@@ -73,20 +82,23 @@ describe('a text turn', () => {
       'item/completed',
       'turn/completed',
     ]);
-    const [started] = h.of('turn/started');
-    expect(started?.params).toMatchObject({
-      threadId: THREAD,
-      turn: { id: 'turn_1', status: 'inProgress', error: null },
+    const turnId = h.turnId();
+    // Codex makes UUIDv7 turn ids: never a counter that repeats across threads.
+    expect(turnId).toMatch(UUID);
+    expect(h.of('turn/started')[0]?.params.turn).toMatchObject({
+      status: 'inProgress',
+      items: [],
+      itemsView: 'notLoaded',
     });
     const deltas = h.of('item/agentMessage/delta').map((n) => n.params);
-    expect(deltas.every((delta) => delta.turnId === 'turn_1' && delta.itemId === 'm1')).toBe(true);
-    expect(deltas.map((delta) => delta.delta).join('')).toBe('Hello there.');
+    expect(deltas.every((delta) => delta.turnId === turnId && delta.itemId === 'm1')).toBe(true);
     const completed = h.of('item/completed').map((n) => n.params.item);
+    // The harness's own user message is the turn's userMessage (no second one is made).
     expect(completed[0]).toMatchObject({
       type: 'userMessage',
-      content: [{ type: 'text', text: 'Say hello', text_elements: [] }],
+      id: 'u1',
+      content: [{ type: 'text', text: 'Say hello' }],
     });
-    // The text is in the completed item exactly once; Codex clients read completedAtMs as "done".
     expect(completed[1]).toEqual({
       type: 'agentMessage',
       id: 'm1',
@@ -99,12 +111,67 @@ describe('a text turn', () => {
       startedAtMs: expect.any(Number),
       completedAtMs: expect.any(Number),
     });
-    const itemStarted = h.of('item/started')[1]?.params.item;
-    expect(itemStarted).toMatchObject({ type: 'agentMessage', text: '', completedAtMs: null });
     const [done] = h.of('turn/completed');
-    expect(done?.params.turn).toMatchObject({ id: 'turn_1', status: 'completed', error: null, itemsView: 'notLoaded' });
+    // Codex 0.169.0 and 0.171.0 end a completed turn with its final message as the summary.
+    expect(done?.params.turn).toMatchObject({ id: turnId, status: 'completed', error: null, itemsView: 'summary' });
+    expect(done?.params.turn.items).toEqual([completed[1]]);
     expect(done?.params.turn.durationMs).toBeGreaterThan(0);
     expect(h.state.turn).toBeUndefined();
+  });
+
+  it('makes the userMessage from the input when the harness sends none, before anything else of the turn', () => {
+    const h = harness();
+    h.stream.startTurn({ text: 'Look', images: [{ source: 'path', path: '/tmp/a.png' }] });
+    h.emit({ type: 'item.completed', item: { kind: 'agent_message', id: 'm1', status: 'completed', text: 'A cat.' } });
+    h.complete({ status: 'completed' });
+    expectValid(h.sent);
+    expect(h.methods()).toEqual([
+      'turn/started',
+      'item/started',
+      'item/completed',
+      'item/started',
+      'item/completed',
+      'turn/completed',
+    ]);
+    expect(h.of('item/completed')[0]?.params.item).toMatchObject({
+      type: 'userMessage',
+      id: expect.stringMatching(UUID),
+      content: [
+        { type: 'text', text: 'Look', text_elements: [] },
+        { type: 'localImage', path: '/tmp/a.png' },
+      ],
+    });
+    // A message that arrives only finished is still announced first, as Codex always does.
+    expect(h.of('item/started')[1]?.params.item).toMatchObject({ type: 'agentMessage', id: 'm1' });
+  });
+
+  it('ends with every item of the turn when the thread asks for the full view (blocks mode)', () => {
+    const h = harness({ itemsView: 'full' });
+    h.stream.startTurn({ text: 'Run it' });
+    const tool = { kind: 'command' as const, name: 'Bash' };
+    h.emit({
+      type: 'item.started',
+      item: { kind: 'tool_call', id: 't1', status: 'running', tool, input: { command: 'ls' } },
+    });
+    h.emit({
+      type: 'item.completed',
+      item: {
+        kind: 'tool_call',
+        id: 't1',
+        status: 'completed',
+        tool,
+        input: { command: 'ls' },
+        output: { text: 'a\n' },
+        exitCode: 0,
+      },
+    });
+    h.emit({ type: 'item.completed', item: { kind: 'agent_message', id: 'm1', status: 'completed', text: 'Done.' } });
+    h.complete({ status: 'completed' });
+    expectValid(h.sent);
+    const turn = h.of('turn/completed')[0]?.params.turn;
+    expect(turn?.itemsView).toBe('full');
+    expect(turn?.items.map((item) => item.type)).toEqual(['userMessage', 'commandExecution', 'agentMessage']);
+    expect(turn?.items[1]).toMatchObject({ status: 'completed', aggregatedOutput: 'a\n', exitCode: 0 });
   });
 
   it('maps reasoning to a reasoning item with its text as content and deltas as textDelta', () => {
@@ -117,8 +184,9 @@ describe('a text turn', () => {
       item: { kind: 'reasoning', id: 'r1', status: 'completed', text: 'Hmm.', summary: 'Thought' },
     });
     h.complete({ status: 'completed' });
+    expectValid(h.sent);
     expect(h.of('item/reasoning/textDelta')[0]?.params).toMatchObject({ delta: 'Hmm.', contentIndex: 0 });
-    expect(h.of('item/completed')[0]?.params.item).toMatchObject({
+    expect(h.of('item/completed')[1]?.params.item).toMatchObject({
       type: 'reasoning',
       summary: ['Thought'],
       content: ['Hmm.'],
@@ -139,13 +207,14 @@ describe('tools', () => {
       item: { kind: 'tool_call', id: 't1', status: 'failed', tool, input: { command: 'ls /nope' }, exitCode: 2 },
     });
     h.complete({ status: 'completed' });
+    expectValid(h.sent);
     expect(h.of('item/commandExecution/outputDelta').map((n) => n.params.delta)).toEqual([
       'ls: cannot access ',
       "'/nope'\n",
     ]);
     // Before the input is known the command is named by the tool's title.
-    expect(h.of('item/started')[0]?.params.item).toMatchObject({ type: 'commandExecution', command: 'ls /nope' });
-    expect(h.of('item/completed')[0]?.params.item).toMatchObject({
+    expect(h.of('item/started')[1]?.params.item).toMatchObject({ type: 'commandExecution', command: 'ls /nope' });
+    expect(h.of('item/completed')[1]?.params.item).toMatchObject({
       type: 'commandExecution',
       id: 't1',
       command: 'ls /nope',
@@ -158,90 +227,8 @@ describe('tools', () => {
     });
   });
 
-  it('a command without an exit code says null, not 0', () => {
-    const item = threadItemOf(
-      {
-        kind: 'tool_call',
-        id: 't',
-        status: 'completed',
-        tool: { kind: 'command', name: 'exec_command' },
-        input: { cmd: ['echo', 'hi'], cwd: '/elsewhere' },
-        output: { text: 'hi\n' },
-      },
-      { threadId: THREAD, cwd: '/work' },
-    );
-    expect(item).toMatchObject({ command: 'echo hi', cwd: '/elsewhere', aggregatedOutput: 'hi\n', exitCode: null });
-  });
-
-  it('a file change lists its changes with kinds and diffs (an empty diff where none was reported)', () => {
-    const item = threadItemOf(
-      {
-        kind: 'tool_call',
-        id: 'f1',
-        status: 'completed',
-        tool: { kind: 'file_change', name: 'Edit' },
-        input: {},
-        changes: [
-          { path: '/work/new.txt', kind: 'add', diff: 'hello\n' },
-          { path: '/work/a.ts', kind: 'update', diff: '@@ -1 +1 @@\n-a\n+b\n' },
-          { path: '/work/old.ts', kind: 'move', movePath: '/work/moved.ts' },
-          { path: '/work/gone.ts', kind: 'delete' },
-        ],
-      },
-      { threadId: THREAD, cwd: '/work' },
-    );
-    expect(item).toEqual({
-      type: 'fileChange',
-      id: 'f1',
-      status: 'completed',
-      changes: [
-        { path: '/work/new.txt', kind: { type: 'add' }, diff: 'hello\n' },
-        { path: '/work/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' },
-        { path: '/work/old.ts', kind: { type: 'update', move_path: '/work/moved.ts' }, diff: '' },
-        { path: '/work/gone.ts', kind: { type: 'delete' }, diff: '' },
-      ],
-    });
-  });
-
-  it('an MCP tool is an mcpToolCall with server and tool from its name, and its result', () => {
-    const item = threadItemOf(
-      {
-        kind: 'tool_call',
-        id: 'm',
-        status: 'completed',
-        tool: { kind: 'mcp', name: 'mcp__echo__say' },
-        input: { text: 'ping' },
-        output: { text: 'echo: ping', structured: { ok: true } },
-      },
-      { threadId: THREAD, cwd: '/work' },
-    );
-    expect(item).toMatchObject({
-      type: 'mcpToolCall',
-      server: 'echo',
-      tool: 'say',
-      status: 'completed',
-      arguments: { text: 'ping' },
-      result: { content: [{ type: 'text', text: 'echo: ping' }], structuredContent: { ok: true } },
-      error: null,
-    });
-  });
-
-  it('any other tool is a dynamicToolCall; a declined one failed', () => {
-    const item = threadItemOf(
-      {
-        kind: 'tool_call',
-        id: 'o',
-        status: 'declined',
-        tool: { kind: 'other', name: 'WebFetch' },
-        input: { url: 'http://127.0.0.1/' },
-      },
-      { threadId: THREAD, cwd: '/work' },
-    );
-    expect(item).toMatchObject({ type: 'dynamicToolCall', tool: 'WebFetch', status: 'failed', success: false });
-  });
-
   it("a subagent is a collabAgentToolCall, and the subagent's own items go to its child thread", () => {
-    const h = harness();
+    const h = harness({ itemsView: 'full' });
     h.stream.startTurn({ text: 'Delegate' });
     const task = { kind: 'subagent' as const, name: 'Task' };
     h.emit({
@@ -269,8 +256,9 @@ describe('tools', () => {
       },
     });
     h.complete({ status: 'completed' });
+    expectValid(h.sent);
     const child = `${THREAD}:subagent:task1`;
-    expect(h.of('item/started')[0]?.params.item).toMatchObject({
+    expect(h.of('item/started')[1]?.params.item).toMatchObject({
       type: 'collabAgentToolCall',
       tool: 'spawnAgent',
       senderThreadId: THREAD,
@@ -279,12 +267,14 @@ describe('tools', () => {
     });
     expect(h.of('item/agentMessage/delta')[0]?.params.threadId).toBe(child);
     const completed = h.of('item/completed');
-    expect(completed[0]?.params).toMatchObject({ threadId: child, item: { type: 'agentMessage', text: 'Found it.' } });
-    expect(completed[1]?.params.item).toMatchObject({
+    expect(completed[1]?.params).toMatchObject({ threadId: child, item: { type: 'agentMessage', text: 'Found it.' } });
+    expect(completed[2]?.params.item).toMatchObject({
       type: 'collabAgentToolCall',
       status: 'completed',
       agentsStates: { [child]: { status: 'completed', message: 'Found it.' } },
     });
+    // The child thread's items are not the turn's own.
+    expect(h.of('turn/completed')[0]?.params.turn.items.map((item) => item.id)).not.toContain('sub-m');
   });
 
   it('a plan with statuses is the turn plan, sent whole and only when it changed', () => {
@@ -297,10 +287,11 @@ describe('tools', () => {
     h.emit({ type: 'item.started', item: { kind: 'plan', id: 'p', status: 'running', entries } });
     h.emit({ type: 'item.completed', item: { kind: 'plan', id: 'p', status: 'completed', entries } });
     h.complete({ status: 'completed' });
+    expectValid(h.sent);
     expect(h.of('turn/plan/updated').map((n) => n.params)).toEqual([
       {
         threadId: THREAD,
-        turnId: 'turn_1',
+        turnId: h.turnId(),
         explanation: null,
         plan: [
           { step: 'Read', status: 'completed' },
@@ -321,9 +312,18 @@ describe('failed and cancelled turns', () => {
       status: 'failed',
       error: { code: 'unsupported_model', message: 'unsupported model "x": not found', data: { model: 'x' } },
     });
-    expect(h.methods()).toEqual(['turn/started', 'item/started', 'item/agentMessage/delta', 'turn/completed']);
+    expectValid(h.sent);
+    expect(h.methods()).toEqual([
+      'turn/started',
+      'item/started',
+      'item/completed',
+      'item/started',
+      'item/agentMessage/delta',
+      'turn/completed',
+    ]);
     const turn = h.of('turn/completed')[0]?.params.turn;
-    expect(turn?.status).toBe('failed');
+    // As Codex: a failed turn ends with no items (notLoaded).
+    expect(turn).toMatchObject({ status: 'failed', items: [], itemsView: 'notLoaded' });
     expect(turn?.error).toEqual({
       message: 'unsupported model "x": not found',
       codexErrorInfo: 'modelNotFound',
@@ -332,135 +332,149 @@ describe('failed and cancelled turns', () => {
     });
   });
 
-  it('maps Reins error kinds onto Codex ones, and everything else onto other', () => {
-    const provider = (kind: string) => codexErrorInfoOf({ code: 'provider_error', message: 'm', data: { kind } });
-    expect(provider('rate_limited')).toBe('rateLimitExceeded');
-    expect(provider('overloaded')).toBe('serverOverloaded');
-    expect(provider('server_error')).toBe('internalServerError');
-    expect(provider('context_window_exceeded')).toBe('contextWindowExceeded');
-    expect(provider('bad_request')).toBe('badRequest');
-    expect(provider('connection_failed')).toEqual({ httpConnectionFailed: { httpStatusCode: null } });
-    expect(provider('unknown')).toBe('other');
-    expect(codexErrorInfoOf({ code: 'auth_required', message: 'log in' })).toBe('unauthorized');
-    expect(codexErrorInfoOf({ code: 'structured_output_invalid', message: 'no' })).toBe('other');
-    expect(codexErrorInfoOf({ code: 'timeout', message: 'slow' })).toBe('other');
-    expect(turnErrorOf({ code: 'timeout', message: 'slow', retryable: true }).additionalDetails).toBe(
-      '{"reins":{"code":"timeout","retryable":true}}',
-    );
-  });
-
   it('an interrupted turn ends interrupted, and the tool it cut off gets no item/completed', () => {
-    const h = harness();
+    const h = harness({ itemsView: 'full' });
     h.stream.startTurn({ text: 'Sleep' });
     const tool = { kind: 'command' as const, name: 'Bash' };
     h.emit({
       type: 'item.started',
       item: { kind: 'tool_call', id: 't1', status: 'running', tool, input: { command: 'sleep 60' } },
     });
-    expect(requestInterrupt(h.state, 'turn_1')).toBe(true);
-    expect(requestInterrupt(h.state, 'turn_9')).toBe(false);
+    expect(requestInterrupt(h.state, h.turnId())).toBe(true);
+    expect(requestInterrupt(h.state, 'another-turn')).toBe(false);
     h.complete({ status: 'cancelled' });
-    expect(h.methods()).toEqual(['turn/started', 'item/started', 'turn/completed']);
-    expect(h.of('turn/completed')[0]?.params.turn).toMatchObject({ status: 'interrupted', error: null });
+    expectValid(h.sent);
+    expect(h.methods()).toEqual(['turn/started', 'item/started', 'item/completed', 'item/started', 'turn/completed']);
+    const turn = h.of('turn/completed')[0]?.params.turn;
+    expect(turn).toMatchObject({ status: 'interrupted', error: null });
+    // The full view still shows the command, as the interrupt left it.
+    expect(turn?.items[1]).toMatchObject({ type: 'commandExecution', status: 'failed' });
   });
 
   it('the session ending with a steered turn still pending ends the Codex turn, then closes the thread', () => {
     const h = harness();
     h.stream.startTurn({ text: 'First' });
-    expect(beginSteer(h.state)).toBe('turn_1');
+    expect(beginSteer(h.state)).toBe(h.turnId());
     h.complete({ status: 'completed' });
-    expect(h.methods()).toEqual(['turn/started']);
+    expect(h.methods()).toEqual(['turn/started', 'item/started', 'item/completed']);
     h.stream.close('process_exited', { code: 'process_exited', message: 'gone' });
-    expect(h.methods()).toEqual(['turn/started', 'turn/completed', 'thread/closed']);
+    expectValid(h.sent);
+    expect(h.methods().slice(3)).toEqual(['turn/completed', 'thread/closed']);
   });
 });
 
 describe('usage', () => {
-  it('sends the counts the harness reported and leaves the others out (absent is not zero)', () => {
-    expect(tokenUsageOf({ total: { input: 120, output: 9 }, context: { used: 120, window: 200_000 } })).toEqual({
-      total: { inputTokens: 120, outputTokens: 9 },
-      last: { totalTokens: 120 },
-      modelContextWindow: 200_000,
-    });
-    const full = tokenUsageOf({
-      total: { input: 10, cachedInput: 2, cacheWrite: 1, output: 5, reasoning: 3, total: 15 },
-    });
-    expect(full).toEqual({
-      total: {
-        totalTokens: 15,
-        inputTokens: 10,
-        cachedInputTokens: 2,
-        cacheWriteInputTokens: 1,
-        outputTokens: 5,
-        reasoningOutputTokens: 3,
-      },
-      last: {},
-      modelContextWindow: null,
-    });
-  });
-
-  it('goes out as thread/tokenUsage/updated for the turn, once per change; usage with no total or context sends none', () => {
+  it('sends every count Codex requires, from what the harness reported, once per change', () => {
     const h = harness();
     h.stream.startTurn({ text: 'Count' });
-    h.emit({ type: 'usage.updated', turn: { input: 5 } });
+    // Only part of the story: no notification (a count would have to be made up).
+    h.emit({ type: 'usage.updated', context: { used: 5 } });
     expect(h.of('thread/tokenUsage/updated')).toEqual([]);
-    const usage = { total: { input: 7, output: 2 }, context: { used: 7 } };
+    const usage = {
+      turn: { input: 7, output: 2 },
+      total: { input: 7, output: 2, cachedInput: 3 },
+      context: { used: 9, window: 1000 },
+    };
     h.emit({ type: 'usage.updated', ...usage });
     h.complete({ status: 'completed' }, { usage });
-    const sent = h.of('thread/tokenUsage/updated');
-    expect(sent.map((n) => n.params)).toEqual([
+    expectValid(h.sent);
+    expect(h.of('thread/tokenUsage/updated').map((n) => n.params)).toEqual([
       {
         threadId: THREAD,
-        turnId: 'turn_1',
-        tokenUsage: { total: { inputTokens: 7, outputTokens: 2 }, last: { totalTokens: 7 }, modelContextWindow: null },
+        turnId: h.turnId(),
+        tokenUsage: {
+          total: {
+            totalTokens: 9,
+            inputTokens: 7,
+            cachedInputTokens: 3,
+            cacheWriteInputTokens: 0,
+            outputTokens: 2,
+            reasoningOutputTokens: 0,
+          },
+          last: {
+            totalTokens: 9,
+            inputTokens: 7,
+            cachedInputTokens: 0,
+            cacheWriteInputTokens: 0,
+            outputTokens: 2,
+            reasoningOutputTokens: 0,
+          },
+          modelContextWindow: 1000,
+        },
       },
     ]);
-    expect('cachedInputTokens' in (sent[0]?.params.tokenUsage.total ?? {})).toBe(false);
+  });
+
+  it('a thread started here that reports per turn only is totalled over its turns; a resumed one is not', () => {
+    const fresh = harness();
+    for (const [text, input] of [
+      ['one', 10],
+      ['two', 20],
+    ] as const) {
+      fresh.stream.startTurn({ text });
+      fresh.complete({ status: 'completed' }, { usage: { turn: { input, output: 1 } } });
+    }
+    expectValid(fresh.sent);
+    expect(fresh.of('thread/tokenUsage/updated').map((n) => n.params.tokenUsage.total.inputTokens)).toEqual([10, 30]);
+    const resumed = harness({ fresh: false });
+    resumed.stream.startTurn({ text: 'one' });
+    resumed.complete({ status: 'completed' }, { usage: { turn: { input: 10, output: 1 } } });
+    expect(resumed.of('thread/tokenUsage/updated')).toEqual([]);
   });
 });
 
-describe('steered input on a harness that queues it', () => {
-  it('runs inside the same Codex turn: one turn/started, one turn/completed after the last input', () => {
+describe('steered input', () => {
+  it('on a harness that queues it, runs inside the same Codex turn: one turn/started, one turn/completed', () => {
     const h = harness();
     h.stream.startTurn({ text: 'First' });
     h.emit({ type: 'item.completed', item: { kind: 'agent_message', id: 'a1', status: 'completed', text: 'One.' } });
     const codexTurn = beginSteer(h.state) as string;
     h.complete({ status: 'completed' });
     // send() answered: the harness queued the input as its next turn, which has already begun.
-    h.stream.startTurn({ text: 'Second' });
-    expect(endSteer(h.state, codexTurn, { turnId: 'turn_2', delivery: 'queued' }, 0)).toEqual([]);
+    const second = h.stream.startTurn({ text: 'Second' }) as string;
+    expect(endSteer(h.state, codexTurn, { text: 'Second' }, { turnId: second, delivery: 'queued' }, 0)).toEqual([]);
     h.emit({ type: 'item.completed', item: { kind: 'agent_message', id: 'a2', status: 'completed', text: 'Two.' } });
     h.complete({ status: 'completed' });
-    expect(h.methods()).toEqual(['turn/started', 'item/completed', 'item/completed', 'turn/completed']);
-    expect(h.of('item/completed').map((n) => n.params.turnId)).toEqual(['turn_1', 'turn_1']);
-    expect(h.of('turn/completed')[0]?.params.turn).toMatchObject({ id: 'turn_1', status: 'completed' });
+    expectValid(h.sent);
+    expect(h.of('turn/started')).toHaveLength(1);
+    expect(h.of('turn/completed')).toHaveLength(1);
+    // Both inputs have their userMessage, inside the one turn.
+    const users = h.of('item/completed').filter((n) => n.params.item.type === 'userMessage');
+    expect(
+      users.map((n) => [n.params.turnId, (n.params.item as { content: { text?: string }[] }).content[0]?.text]),
+    ).toEqual([
+      [codexTurn, 'First'],
+      [codexTurn, 'Second'],
+    ]);
+    expect(h.of('turn/completed')[0]?.params.turn).toMatchObject({ id: codexTurn, status: 'completed' });
   });
 
   it('a queued input that has not started holds the turn open; a failure before it is told as an error', () => {
     const h = harness();
     h.stream.startTurn({ text: 'First' });
     const codexTurn = beginSteer(h.state) as string;
-    expect(endSteer(h.state, codexTurn, { turnId: 'turn_2', delivery: 'queued' }, 0)).toEqual([]);
+    expect(endSteer(h.state, codexTurn, { text: 'Second' }, { turnId: 'turn_2', delivery: 'queued' }, 0)).toEqual([]);
     h.complete({
       status: 'failed',
       error: { code: 'provider_error', message: 'boom', data: { kind: 'server_error' } },
     });
-    expect(h.methods()).toEqual(['turn/started', 'error']);
-    expect(h.of('error')[0]?.params).toMatchObject({ willRetry: false, turnId: 'turn_1', error: { message: 'boom' } });
+    expect(h.methods().slice(-1)).toEqual(['error']);
+    expect(h.of('error')[0]?.params).toMatchObject({ willRetry: false, turnId: codexTurn, error: { message: 'boom' } });
     h.stream.startTurn({ text: 'Second' });
     h.complete({ status: 'completed' });
-    expect(h.methods()).toEqual(['turn/started', 'error', 'turn/completed']);
+    expectValid(h.sent);
+    expect(h.of('turn/completed')).toHaveLength(1);
     expect(h.of('turn/completed')[0]?.params.turn.status).toBe('completed');
   });
 
-  it('a steer the harness took into its turn ends with that turn; if the turn ended while send() ran, endSteer ends it', () => {
+  it('a steer the harness took into its running turn gets its userMessage; if the turn ended meanwhile, endSteer ends it', () => {
     const h = harness();
     h.stream.startTurn({ text: 'First' });
     const codexTurn = beginSteer(h.state) as string;
     h.complete({ status: 'completed' });
-    expect(h.methods()).toEqual(['turn/started']);
-    const flushed = endSteer(h.state, codexTurn, { turnId: 'turn_1', delivery: 'steered' }, 5);
-    expect(flushed.map((n) => n.method)).toEqual(['turn/completed']);
+    const flushed = endSteer(h.state, codexTurn, { text: 'Also this' }, { turnId: 'x', delivery: 'steered' }, 5);
+    expectValid([...h.sent, ...flushed]);
+    expect(flushed.map((n) => n.method)).toEqual(['item/started', 'item/completed', 'turn/completed']);
     expect(h.state.turn).toBeUndefined();
   });
 });
@@ -470,12 +484,10 @@ describe('structured output', () => {
     const h = harness();
     h.stream.startTurn({ text: 'Verdict?' });
     h.complete({ status: 'completed' }, { structuredOutput: { verdict: 'pass' } });
-    expect(h.methods()).toEqual(['turn/started', 'item/started', 'item/completed', 'turn/completed']);
-    expect(h.of('item/completed')[0]?.params.item).toMatchObject({
-      type: 'agentMessage',
-      id: 'turn_1-structured-output',
-      text: '{"verdict":"pass"}',
-    });
+    expectValid(h.sent);
+    const message = h.of('item/completed')[1]?.params.item;
+    expect(message).toMatchObject({ type: 'agentMessage', text: '{"verdict":"pass"}' });
+    expect(h.of('turn/completed')[0]?.params.turn.items).toEqual([message]);
   });
 
   it('is not repeated when the last agent message already says it', () => {
@@ -486,7 +498,50 @@ describe('structured output', () => {
       item: { kind: 'agent_message', id: 'm', status: 'completed', text: '{ "verdict": "pass" }' },
     });
     h.complete({ status: 'completed' }, { structuredOutput: { verdict: 'pass' } });
-    expect(h.of('item/completed')).toHaveLength(1);
+    expect(h.of('item/completed').filter((n) => n.params.item.type === 'agentMessage')).toHaveLength(1);
+  });
+});
+
+describe('what a harness may send that it should not', () => {
+  it('an event that breaks the Reins schema is left out and reported; the thread goes on', () => {
+    const h = harness();
+    h.stream.startTurn({ text: 'Hi' });
+    const turnId = h.stream.activeTurnId as string;
+    const base = { seq: 99, harness: 'claude-code', sessionId: 'rs_1', turnId, at: 1 };
+    const sent = [
+      ...translateSafely(h.state, { ...base, type: 'item.delta', itemId: 'm', kind: 'text', text: 5 }, (fault) =>
+        h.faults.push(fault),
+      ),
+      ...translateSafely(h.state, { ...base, type: 'item.started', item: { kind: 'future_kind', id: 'z' } }, (fault) =>
+        h.faults.push(fault),
+      ),
+      ...translateSafely(h.state, null, (fault) => h.faults.push(fault)),
+    ];
+    expect(sent).toEqual([]);
+    expect(h.faults.map((fault) => fault.eventType)).toEqual(['item.delta', 'item.started', 'object']);
+    h.complete({ status: 'completed' });
+    expect(h.of('turn/completed')).toHaveLength(1);
+  });
+
+  it('a duplicated start, completion or terminal is told once', () => {
+    const h = harness();
+    h.stream.startTurn({ text: 'Hi' });
+    const turnId = h.stream.activeTurnId as string;
+    const base = { harness: 'claude-code', sessionId: 'rs_1', turnId, at: 5 };
+    const item = { kind: 'agent_message', id: 'm', status: 'completed', text: 'Hi.' } as const;
+    const again = (event: Record<string, unknown>, seq: number) =>
+      h.sent.push(...translateSafely(h.state, { ...base, seq, ...event }));
+    again({ type: 'item.started', item: { ...item, status: 'running', text: '' } }, 50);
+    again({ type: 'item.started', item: { ...item, status: 'running', text: '' } }, 51);
+    again({ type: 'item.completed', item }, 52);
+    again({ type: 'item.completed', item }, 53);
+    again({ type: 'item.started', item: { ...item, status: 'running', text: '' } }, 54);
+    again({ type: 'turn.completed', outcome: { status: 'completed' } }, 55);
+    again({ type: 'turn.completed', outcome: { status: 'completed' } }, 56);
+    expectValid(h.sent);
+    expect(h.methods().filter((method) => method === 'item/started')).toHaveLength(2);
+    expect(h.methods().filter((method) => method === 'item/completed')).toHaveLength(2);
+    expect(h.of('turn/completed')).toHaveLength(1);
   });
 });
 
@@ -505,6 +560,7 @@ describe('everything else', () => {
     h.emit({ type: 'notice', kind: 'warning', message: 'careful' });
     h.emit({ type: 'error', code: 'protocol_error', message: 'odd frame', fatal: false });
     h.stream.close('requested');
+    expectValid(h.sent);
     expect(h.sent).toEqual([
       { method: 'thread/name/updated', params: { threadId: THREAD, threadName: 'My thread' } },
       {
@@ -515,22 +571,6 @@ describe('everything else', () => {
       // No turn yet: Codex's error notification needs one, so the words go as a warning.
       { method: 'warning', params: { threadId: THREAD, message: 'odd frame' } },
       { method: 'thread/closed', params: { threadId: THREAD } },
-    ]);
-  });
-
-  it('groups stored history into turns, one per user message', () => {
-    const turns = historyTurns(
-      [
-        { kind: 'user_message', id: 'u1', status: 'completed', text: 'Remember ZEBRA' },
-        { kind: 'agent_message', id: 'a1', status: 'completed', text: 'Noted.' },
-        { kind: 'user_message', id: 'u2', status: 'completed', text: 'Which word?' },
-        { kind: 'agent_message', id: 'a2', status: 'completed', text: 'ZEBRA.' },
-      ],
-      { threadId: THREAD, cwd: '/work' },
-    );
-    expect(turns.map((turn) => [turn.id, turn.items.map((item) => item.type)])).toEqual([
-      ['history-1', ['userMessage', 'agentMessage']],
-      ['history-2', ['userMessage', 'agentMessage']],
     ]);
   });
 });

@@ -1,0 +1,75 @@
+// What a bridge remembers across processes: a file per conversation, read back whole, and a store
+// that cannot be used never stops the bridge.
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileRecords, MAX_TURN_RECORDS, type SessionRecord } from './records.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'reins-records-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const record = (id: string, extra: Partial<SessionRecord> = {}): SessionRecord => ({
+  id,
+  cwd: '/work',
+  model: 'sonnet',
+  createdAtMs: 1,
+  updatedAtMs: 2,
+  turns: [],
+  ...extra,
+});
+
+describe('fileRecords', () => {
+  it('keeps a record per conversation, across store instances (processes), under a hashed file name', async () => {
+    const dir = await tempDir();
+    await fileRecords(dir).put(record('../../etc/passwd'));
+    await fileRecords(dir).put(record('b', { model: 'haiku' }));
+    const again = fileRecords(dir);
+    expect((await again.get('../../etc/passwd'))?.model).toBe('sonnet');
+    expect((await again.get('b'))?.model).toBe('haiku');
+    expect(await again.get('missing')).toBeUndefined();
+    expect((await again.list()).map((entry) => entry.id).sort()).toEqual(['../../etc/passwd', 'b']);
+    expect((await readdir(dir)).every((name) => /^[0-9a-f]{32}\.json$/.test(name))).toBe(true);
+  });
+
+  it('keeps the newest turns only', async () => {
+    const store = fileRecords(await tempDir());
+    const turns = Array.from({ length: MAX_TURN_RECORDS + 5 }, (_, index) => ({
+      id: `t${index}`,
+      status: 'completed' as const,
+      inputs: 1,
+      startedAtMs: index,
+    }));
+    await store.put(record('a', { turns }));
+    const kept = (await store.get('a'))?.turns ?? [];
+    expect(kept).toHaveLength(MAX_TURN_RECORDS);
+    expect(kept[0]?.id).toBe('t5');
+  });
+
+  it('skips what it cannot read and says why; a folder it cannot write to is told, not thrown', async () => {
+    const dir = await tempDir();
+    const log: string[] = [];
+    const store = fileRecords(dir, (message) => log.push(message));
+    await store.put(record('a'));
+    const [name] = await readdir(dir);
+    await writeFile(join(dir, name as string), '{"not":"a record"}');
+    await writeFile(join(dir, 'other.json'), 'garbage');
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+    expect(log.join('\n')).toMatch(/not a session record[\s\S]*not JSON/);
+    if (process.getuid?.() !== 0) {
+      await chmod(dir, 0o500);
+      await expect(store.put(record('b'))).resolves.toBeUndefined();
+      expect(log.at(-1)).toMatch(/cannot write/);
+      await chmod(dir, 0o700);
+    }
+  });
+});

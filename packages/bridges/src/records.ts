@@ -1,0 +1,141 @@
+// What a bridge remembers of the conversations it ran, across processes: the settings a session had
+// (so a resumed one keeps its model) and, for Codex threads, the turns as they ended (id, status,
+// error, how many inputs each took), which a harness's own transcript does not say (an interrupted
+// or failed turn reads there like any other, a steered one like two). One small JSON file per
+// conversation under `$REINS_HOME/bridges/<protocol>/<harness>/`, written whole and renamed into
+// place. Nothing here is a credential. A store that cannot be read or written never stops a bridge:
+// it says so on the log and the bridge goes on without what it would have remembered.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const TURN_RECORD_STATUSES = ['completed', 'interrupted', 'failed'] as const;
+
+export const TurnRecordSchema = z.object({
+  id: z.string().min(1),
+  status: z.enum(TURN_RECORD_STATUSES),
+  /** The error of a failed turn, as the client was told it. */
+  error: z
+    .object({
+      message: z.string(),
+      codexErrorInfo: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+      additionalDetails: z.string().nullable().optional(),
+    })
+    .optional(),
+  /** User inputs the turn took (more than one when input was steered into it). */
+  inputs: z.number().int().positive(),
+  /** The start of the turn's first input, to find the turn again in the harness's transcript. */
+  firstInput: z.string().optional(),
+  startedAtMs: z.number(),
+  completedAtMs: z.number().optional(),
+});
+export type TurnRecord = z.infer<typeof TurnRecordSchema>;
+
+export const SessionRecordSchema = z.object({
+  /** The id the client knows (Codex thread id, ACP session id). */
+  id: z.string().min(1),
+  nativeSessionId: z.string().optional(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  effort: z.string().optional(),
+  /** ACP mode (posture) the session runs in. */
+  mode: z.string().optional(),
+  name: z.string().optional(),
+  preview: z.string().optional(),
+  createdAtMs: z.number(),
+  updatedAtMs: z.number(),
+  turns: z.array(TurnRecordSchema).default([]),
+});
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/** Turns kept per conversation (the oldest are forgotten first). */
+export const MAX_TURN_RECORDS = 500;
+
+export interface RecordStore {
+  get(id: string): Promise<SessionRecord | undefined>;
+  put(record: SessionRecord): Promise<void>;
+  list(): Promise<SessionRecord[]>;
+}
+
+/** A store in memory (tests, and `--no-records`): nothing outlives the process. */
+export function memoryRecords(): RecordStore {
+  const records = new Map<string, SessionRecord>();
+  return {
+    get: async (id) => structuredClone(records.get(id)),
+    put: async (record) => {
+      records.set(record.id, structuredClone(record));
+    },
+    list: async () => [...records.values()].map((record) => structuredClone(record)),
+  };
+}
+
+function fileName(id: string): string {
+  // Ids come from clients and harnesses: a hash keeps them out of the path.
+  return `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
+}
+
+/** A store in `dir` (one file per conversation); `log` hears of every file it could not use. */
+export function fileRecords(dir: string, log: (message: string) => void = () => {}): RecordStore {
+  const writes = new Map<string, Promise<void>>();
+  const read = async (path: string): Promise<SessionRecord | undefined> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log(`cannot read ${path}: ${String(error)}`);
+      return undefined;
+    }
+    try {
+      const parsed = SessionRecordSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+      log(`ignored ${path}: not a session record`);
+    } catch {
+      log(`ignored ${path}: not JSON`);
+    }
+    return undefined;
+  };
+  return {
+    get: async (id) => {
+      await writes.get(id);
+      const record = await read(join(dir, fileName(id)));
+      return record?.id === id ? record : undefined;
+    },
+    put: (record) => {
+      const path = join(dir, fileName(record.id));
+      const kept = { ...record, turns: record.turns.slice(-MAX_TURN_RECORDS) };
+      const previous = writes.get(record.id) ?? Promise.resolve();
+      const write = previous.then(async () => {
+        try {
+          await mkdir(dir, { recursive: true, mode: 0o700 });
+          const temporary = `${path}.${process.pid}.tmp`;
+          await writeFile(temporary, JSON.stringify(kept), { mode: 0o600 });
+          await rename(temporary, path);
+        } catch (error) {
+          log(`cannot write ${path}: ${String(error)}`);
+        }
+      });
+      writes.set(record.id, write);
+      void write.then(() => {
+        if (writes.get(record.id) === write) writes.delete(record.id);
+      });
+      return write;
+    },
+    list: async () => {
+      await Promise.all(writes.values());
+      let names: string[];
+      try {
+        names = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+      } catch {
+        return [];
+      }
+      const records = await Promise.all(names.map((name) => read(join(dir, name))));
+      return records.filter((record): record is SessionRecord => record !== undefined);
+    },
+  };
+}
+
+/** Where a bridge keeps the records of one harness: `<reins home>/bridges/<protocol>/<harness>`. */
+export function recordsDir(reinsHomeDir: string, protocol: 'acp' | 'codex-app-server', harness: string): string {
+  return join(reinsHomeDir, 'bridges', protocol, harness);
+}
