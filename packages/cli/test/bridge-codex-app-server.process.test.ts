@@ -24,7 +24,9 @@ describe('reins bridge codex-app-server usage', () => {
   it('prints a version that names the bridge, not a Codex release (Codex clients run `codex --version`)', async () => {
     const result = await runCli(['bridge', 'codex-app-server', '-H', 'claude-code', '--version']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
+    expect(result.stdout).toBe(
+      `reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`,
+    );
     expect(result.stdout).not.toMatch(/codex-cli/);
   });
 
