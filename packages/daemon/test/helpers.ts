@@ -1,6 +1,7 @@
-// Shared by the daemon tests: harness options that point Codex at the fake app-server replaying a
-// recorded transcript, a raw JSON-RPC socket for frames the client would never send, and an event
-// reader with deadlines.
+// Shared by the daemon tests: harness options that point Codex (or Claude Code) at the testkit's
+// fake CLIs replaying recorded transcripts, optionally through the logging wrapper
+// (fixtures/logging-fake.mjs: argv log, a grandchild like a tool process), a raw JSON-RPC socket
+// for frames the client would never send, and an event reader with deadlines.
 import { fileURLToPath } from 'node:url';
 import { connect, type ReinsClient, type WireHarnessOptions } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
@@ -18,6 +19,42 @@ export function fakeCodexOptions(transcript: string, knobs: Record<string, strin
     requestTimeoutMs: 5_000,
     interruptGraceMs: 1_000,
   };
+}
+
+export const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+export const LOGGING_FAKE = fileURLToPath(new URL('./fixtures/logging-fake.mjs', import.meta.url));
+export const claudeFixture = (name: string) =>
+  fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.2.1.197.jsonl`, import.meta.url));
+
+export interface FakeClaudeKnobs {
+  /** Its own HOME/TMPDIR (the Agent SDK and the fake write nothing else). */
+  home: string;
+  fixture?: string;
+  /** Each start appends its argv here (one JSON array per line). */
+  argvLog?: string;
+  /** Each start spawns a `sleep` in its process group and appends its pid here. */
+  grandchildPids?: string;
+  extra?: Record<string, string>;
+}
+
+/** The environment that runs the fake Claude through the logging wrapper. */
+export function fakeClaudeEnv(knobs: FakeClaudeKnobs): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: knobs.home,
+    TMPDIR: knobs.home,
+    IS_SANDBOX: '1',
+    FAKE_TARGET: FAKE_CLAUDE,
+    FAKE_CLAUDE_FIXTURE: claudeFixture(knobs.fixture ?? 'text-turn'),
+    ...(knobs.argvLog ? { FAKE_ARGV_LOG: knobs.argvLog } : {}),
+    ...(knobs.grandchildPids ? { FAKE_GRANDCHILD_PIDS: knobs.grandchildPids } : {}),
+    ...knobs.extra,
+  };
+}
+
+/** Claude Code options for the fake behind the logging wrapper. */
+export function fakeClaudeOptions(knobs: FakeClaudeKnobs): WireHarnessOptions {
+  return { binaryPath: LOGGING_FAKE, baseEnv: fakeClaudeEnv(knobs), requestTimeoutMs: 10_000 };
 }
 
 export function client(url: string, token: string): Promise<ReinsClient> {
