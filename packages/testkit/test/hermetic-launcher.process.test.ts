@@ -86,14 +86,17 @@ describe('bin/hermetic.mjs', () => {
 
   it('delivers SIGTERM to the whole command group, not only to a wrapper that ignores it', async () => {
     // Like npx: the direct child survives SIGTERM; the sleep below it must get it too, or this takes 30 s.
-    // (A trap handler, not an ignore: an ignored signal would be inherited by sleep.)
+    // (A trap handler, not an ignore: an ignored signal would be inherited by sleep.) The wrapper waits
+    // until sleep has ended, so only a signal that reached sleep ends it early; and it says "ready" only
+    // once sleep has really exec'd: a TERM that lands in the forked shell before its exec is lost (seen
+    // 5 runs in 5 on Node 24, 2 in 5 on Node 20, when "ready" came right after the fork).
+    const wrapper =
+      'trap "echo wrapper-got-term" TERM; sleep 30 & pid=$!; ' +
+      'until [ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ]; do :; done; echo ready; ' +
+      'while kill -0 $pid 2>/dev/null; do wait $pid; done; echo wrapper-survived';
     const started = Date.now();
-    const result = await run(
-      node,
-      [launcher, '--', 'sh', '-c', 'trap "echo wrapper-got-term" TERM; echo ready; sleep 30; echo wrapper-survived'],
-      // Signal only once the trap is set: on a loaded machine 500 ms may not be enough to get there.
-      { killWhen: 'ready' },
-    );
+    // Signal only once the trap is set and sleep runs, not after a fixed time.
+    const result = await run(node, [launcher, '--', 'sh', '-c', wrapper], { killWhen: 'ready' });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.stdout).toContain('wrapper-survived');
   });
