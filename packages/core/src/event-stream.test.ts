@@ -149,6 +149,31 @@ describe('SessionEventStream', () => {
     expect(events.find((e) => e.type === 'item.started' && e.item.id === 'sh')?.turnId).toBeNull();
   });
 
+  it('background work still open when the session ends is closed with it', async () => {
+    const task = {
+      kind: 'tool_call' as const,
+      id: 'task',
+      tool: { kind: 'subagent' as const, name: 'Task' },
+      input: {},
+    };
+    for (const [reason, status] of [
+      ['requested', 'cancelled'],
+      ['process_exited', 'failed'],
+    ] as const) {
+      const s = stream();
+      s.startTurn({ text: 'a' });
+      s.emit({ type: 'item.started', item: { ...task, status: 'running' } });
+      s.keepAfterTurn('task');
+      s.completeTurn({ outcome: { status: 'completed' } });
+      s.close(reason);
+      const events = await drain(s);
+      expect(events.slice(-2).map((e) => (e.type === 'item.completed' ? e.item.status : e.type))).toEqual([
+        status,
+        'session.closed',
+      ]);
+    }
+  });
+
   it('close during a turn fails it with process_exited unless the close was requested', async () => {
     const crashed = stream();
     crashed.startTurn({ text: 'a' });

@@ -48,7 +48,7 @@ export class SessionEventStream {
   /** Items started and not yet completed in the current turn, with text gathered from deltas. */
   private readonly openItems = new Map<string, Item>();
   /** Items started outside a turn (background work) and not yet completed. */
-  private readonly openOutside = new Set<string>();
+  private readonly openOutside = new Map<string, Item>();
   /** Ids of recently completed items, to turn a repeated start or completion into a passthrough. */
   private readonly completedItems = new RecentIds(4096);
   /** `reason:method` pairs already warned about. */
@@ -121,8 +121,10 @@ export class SessionEventStream {
    * later outside any turn. Returns false when no such item is open in the running turn.
    */
   keepAfterTurn(itemId: string): boolean {
-    if (!this.openItems.delete(itemId)) return false;
-    this.openOutside.add(itemId);
+    const item = this.openItems.get(itemId);
+    if (!item) return false;
+    this.openItems.delete(itemId);
+    this.openOutside.set(itemId, item);
     return true;
   }
 
@@ -164,7 +166,7 @@ export class SessionEventStream {
     switch (event.type) {
       case 'item.started':
         if (this.currentTurn !== null && !background) this.openItems.set(event.item.id, event.item);
-        else this.openOutside.add(event.item.id);
+        else this.openOutside.set(event.item.id, event.item);
         break;
       case 'item.delta': {
         const open = this.openItems.get(event.itemId);
@@ -185,7 +187,8 @@ export class SessionEventStream {
 
   /**
    * Ends the session: a running turn is completed (cancelled when the close was requested,
-   * failed otherwise), then `session.closed` is emitted and the stream ends.
+   * failed otherwise), so is background work still open, then `session.closed` is emitted and the
+   * stream ends.
    */
   close(reason: PayloadOf<'session.closed'>['reason'], error?: ErrorInfo): void {
     if (this.closed) return;
@@ -199,6 +202,10 @@ export class SessionEventStream {
             };
       this.completeTurn({ outcome });
     }
+    // Background work ends with the session.
+    const status: ItemStatus = reason === 'requested' ? 'cancelled' : 'failed';
+    for (const item of this.openOutside.values()) this.write({ type: 'item.completed', item: { ...item, status } }, {});
+    this.openOutside.clear();
     this.write({ type: 'session.closed', reason, ...(error ? { error } : {}) }, {});
     this.closed = true;
     this.queue.end();
