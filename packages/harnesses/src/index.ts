@@ -1,6 +1,36 @@
-// @reins/harnesses: one adapter per harness over a shared runtime (processes, framing, JSON-RPC).
+// @reins/harnesses: one adapter per harness over a shared runtime (processes, framing, JSON-RPC, the
+// session chassis). Everything public is named here; adapters load on demand through the registry.
 
+// What each harness's factory takes (type-only: importing them loads no adapter).
+export type { AcpHarnessOptions } from './acp/adapter.js';
+export type { AmpHarnessOptions } from './amp/adapter.js';
+export type { ClaudeCodeHarnessOptions } from './claude-code/adapter.js';
+export type { CodexHarnessOptions } from './codex/adapter.js';
 // The Codex app-server wire types (generated from the pinned Codex), for the Codex app-server bridge.
 export type * as CodexAppServerWire from './codex/wire/generated/index.js';
-export * from './registry.js';
-export * from './runtime/index.js';
+export type { OpenClawHarnessOptions } from './openclaw/adapter.js';
+export type { PiHarnessOptions } from './pi/adapter.js';
+// Creating harnesses (adapters are loaded only when used).
+export { type AnyHarnessOptions, availableHarnessIds, createHarness, registerHarness } from './registry.js';
+
+// Process hygiene, for hosts that own many sessions (the daemon, tests).
+export {
+  type ExitInfo,
+  type FrameTap,
+  type HarnessProcessObserver,
+  liveProcessCount,
+  observeHarnessProcesses,
+} from './runtime/child-process.js';
+// Discovery and health, for `reins doctor` and the daemon's harness/list.
+export { type BinarySpec, type DiscoveryResult, discoverBinary } from './runtime/discovery.js';
+export { type AuthCheck, harnessHealth } from './runtime/discovery-health.js';
+export { defaultBinarySpec } from './runtime/discovery-specs.js';
+// Capability evidence (the conformance suite writes it, everyone reads it).
+export {
+  capabilitiesFor,
+  EvidenceStore,
+  reinsHome,
+  type SkippedLine,
+  type StoredEvidence,
+} from './runtime/evidence.js';
+export type { HarnessOptions } from './runtime/options.js';

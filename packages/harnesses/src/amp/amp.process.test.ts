@@ -155,7 +155,9 @@ describe('amp adapter against the fake amp', () => {
       ['mcpServers', { mcpServers: [{ name: 'm', transport: 'stdio', command: 'x' }] }],
       ['posture', { posture: 'ask' }],
     ] as const) {
-      await expect(harness.createSession({ cwd: process.cwd(), ...extra })).rejects.toMatchObject({
+      await expect(
+        harness.createSession({ cwd: process.cwd(), ...(extra as Partial<SessionSpec>) }),
+      ).rejects.toMatchObject({
         code: 'unsupported_capability',
         data: { field },
       });
