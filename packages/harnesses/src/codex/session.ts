@@ -22,9 +22,7 @@ import {
   type SettingChange,
   type StrictSchemaPlan,
   type TurnInput,
-  type TurnOutcome,
   toCodexStrictSchema,
-  type Usage,
 } from '@reins/core';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import type { JsonRpcId } from '../runtime/json-rpc.js';
@@ -35,11 +33,11 @@ import { threadResumeParams, threadStartParams, toUserInput } from './thread-par
 import {
   createTranslateState,
   type NotificationFrame,
-  outcomeOf,
   type Translated,
   type TranslateState,
   translateNotification,
 } from './translate.js';
+import { NativeTurns, turnOutcome, zeroBreakdown } from './turns.js';
 import type {
   JsonValue,
   ThreadResumeResponse,
@@ -68,44 +66,6 @@ export interface CodexTurnPlan {
 
 type CodexTurn = ChassisTurn<CodexTurnPlan>;
 
-/** What Codex told the adapter about one delivered turn. */
-class DeliveredTurn {
-  /** Codex's own turn id, from the turn/start answer or turn/started. */
-  id: string | undefined;
-  /** The chassis ended this turn itself: whatever Codex still sends about it is history. */
-  abandoned = false;
-  usage: Usage | undefined;
-  /** The last agent message of the session's own thread (a subagent's does not count). */
-  lastAgentText: string | undefined;
-  /** Settles once Codex answered turn/start (either way). */
-  readonly accepted: Promise<void>;
-  private markAccepted: () => void = () => {};
-  /** Settles once Codex sent its own terminal for the turn (an abandoned turn's late turn/completed). */
-  readonly ended: Promise<void>;
-  markEnded: () => void = () => {};
-
-  constructor(
-    readonly turn: CodexTurn,
-    /** The model the turn runs on, for unsupported_model messages. */
-    readonly model: string | undefined,
-  ) {
-    this.accepted = new Promise<void>((resolve) => {
-      this.markAccepted = resolve;
-    });
-    this.ended = new Promise<void>((resolve) => {
-      this.markEnded = resolve;
-    });
-  }
-
-  settle(id?: string): void {
-    if (id !== undefined) this.id ??= id;
-    this.markAccepted();
-  }
-}
-
-/** How many native ids of abandoned turns a session remembers (they are few; the bound is for safety). */
-const ABANDONED_MEMORY = 64;
-
 export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   readonly id = `rs_${randomUUID()}`;
   readonly harness = HARNESS;
@@ -117,10 +77,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   private model: string | undefined;
   private pendingModel: string | undefined;
   private pendingEffort: Effort | undefined;
-  /** The turn last delivered to Codex. */
-  private delivered: DeliveredTurn | undefined;
-  /** Native ids of turns the chassis ended itself; their late frames stay passthroughs. */
-  private readonly abandoned = new Set<string>();
+  private readonly turns = new NativeTurns<CodexTurnPlan>();
   /** Frames that arrived before session.started was emitted. */
   private early: Array<() => void> | undefined = [];
   private closing: Promise<void> | undefined;
@@ -244,8 +201,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
 
   async beginTurn(turn: CodexTurn): Promise<void> {
     const model = this.pendingModel ?? this.model;
-    const delivered = new DeliveredTurn(turn, model);
-    this.delivered = delivered;
+    const delivered = this.turns.deliver(turn, model);
     this.state.turnId = turn.turnId;
     this.state.planCount = 0;
     // A fresh thread starts at zero; after a resume the total is unknown until Codex reports one.
@@ -279,18 +235,17 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       // The chassis ends the turn failed with this error. If Codex does run it after all (a late answer
       // to a timed-out turn/start), its frames carry an id Reins never learned: a known limit.
       delivered.abandoned = true;
-      delivered.settle();
+      this.turns.accepted(delivered, undefined);
       throw ReinsError.from(error, 'protocol_error', { harness: HARNESS, operation: 'turn/start' });
     }
     const answered: unknown = isRecord(response) ? response.turn : undefined;
-    delivered.settle(isRecord(answered) && typeof answered.id === 'string' ? answered.id : undefined);
-    if (delivered.abandoned && delivered.id) this.rememberAbandoned(delivered.id);
+    this.turns.accepted(delivered, isRecord(answered) && typeof answered.id === 'string' ? answered.id : undefined);
   }
 
   async steerTurn(turn: CodexTurn, input: TurnInput): Promise<boolean> {
     const parts = toUserInput(input);
-    const delivered = this.delivered;
-    if (delivered?.turn !== turn) return false;
+    const delivered = this.turns.of(turn);
+    if (!delivered) return false;
     await delivered.accepted;
     if (this.chassis.running !== turn || !delivered.id || delivered.abandoned) return false;
     try {
@@ -310,8 +265,8 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   async interruptTurn(turn: CodexTurn): Promise<void> {
-    const delivered = this.delivered;
-    if (delivered?.turn !== turn) return;
+    const delivered = this.turns.of(turn);
+    if (!delivered) return;
     await delivered.accepted;
     // Not accepted: nothing to stop at Codex (the chassis ends the turn after its grace period).
     if (!delivered.id) return;
@@ -328,25 +283,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
    * (0.169.0), so the next queued turn waits until Codex ends this one (the chassis bounds the wait).
    */
   turnAbandoned(turn: CodexTurn): Promise<void> | undefined {
-    const delivered = this.delivered;
-    if (delivered?.turn !== turn) return undefined;
-    delivered.abandoned = true;
-    if (delivered.id) this.rememberAbandoned(delivered.id);
-    return delivered.ended;
-  }
-
-  private rememberAbandoned(nativeTurnId: string): void {
-    this.abandoned.add(nativeTurnId);
-    if (this.abandoned.size > ABANDONED_MEMORY) {
-      const oldest = this.abandoned.values().next().value;
-      if (oldest !== undefined) this.abandoned.delete(oldest);
-    }
-  }
-
-  /** The delivered turn when it is the one the chassis is running. */
-  private get running(): DeliveredTurn | undefined {
-    const running = this.chassis.running;
-    return running && this.delivered?.turn === running && !this.delivered.abandoned ? this.delivered : undefined;
+    return this.turns.abandon(turn);
   }
 
   // ---- Session ----------------------------------------------------------------------------------
@@ -402,7 +339,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   private onExit(): void {
-    this.delivered?.markEnded();
+    this.turns.exited();
     this.approvals.declineAll('The Codex process ended.');
     if (this.closing) return; // close() ends the chassis itself
     const error = (this.connection as CodexConnection).exitError().toInfo();
@@ -450,12 +387,12 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   private route(frame: NotificationFrame, native: NativeFrame, at: number): Translated[] {
     const params = isRecord(frame.params) ? frame.params : {};
     const mainThread = params.threadId === undefined || params.threadId === this.threadId;
-    if (mainThread && typeof params.turnId === 'string' && this.abandoned.has(params.turnId)) {
+    if (mainThread && this.turns.isAbandoned(params.turnId)) {
       return [untouched(frame)]; // a late frame of a turn the chassis already ended
     }
     switch (frame.method) {
       case 'turn/started':
-        if (mainThread && this.onTurnStarted(params.turn)) return [];
+        if (mainThread && this.turns.started(params.turn, this.chassis.running)) return [];
         return [untouched(frame)];
       case 'turn/completed':
         if (mainThread && this.onTurnCompleted(params.turn, native, at)) return [];
@@ -469,32 +406,14 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     return translateNotification(this.state, frame);
   }
 
-  /** Learns the running turn's native id; false when the frame is about another turn. */
-  private onTurnStarted(turn: unknown): boolean {
-    const running = this.running;
-    if (!running || !isRecord(turn) || typeof turn.id !== 'string' || this.abandoned.has(turn.id)) return false;
-    running.id ??= turn.id;
-    return running.id === turn.id;
-  }
-
   /** Ends the running turn when the frame is its own terminal; false for any other turn's. */
   private onTurnCompleted(turn: unknown, native: NativeFrame, at: number): boolean {
-    if (!isRecord(turn) || typeof turn.id !== 'string') return false;
-    if (this.abandoned.has(turn.id)) {
-      // The late terminal of a turn the chassis ended: it ends nothing, but the next turn may go now.
-      if (this.delivered?.id === turn.id) this.delivered.markEnded();
-      return false;
-    }
-    const running = this.running;
-    if (!running || (running.id !== undefined && running.id !== turn.id)) return false;
-    running.id = turn.id;
+    const running = this.turns.completed(turn, this.chassis.running);
+    if (!running) return false;
     const strict = running.turn.plan.strict;
     return this.chassis.complete(
       running.turn,
-      {
-        outcome: turnOutcome(turn as unknown as Turn, running.model),
-        ...(running.usage ? { usage: running.usage } : {}),
-      },
+      { outcome: turnOutcome(turn as Turn, running.model), ...(running.usage ? { usage: running.usage } : {}) },
       { native, at },
       {
         result: running.lastAgentText === undefined ? undefined : { text: running.lastAgentText },
@@ -506,7 +425,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   private emitTranslated(translated: Translated, native: NativeFrame, at: number): void {
     const payload = translated.payload;
     const ownThread = translated.parentItemId === undefined;
-    const running = this.running;
+    const running = this.turns.running(this.chassis.running);
     if (payload.type === 'usage.updated' && running && ownThread) {
       const { type: _type, ...usage } = payload;
       running.usage = usage;
@@ -534,36 +453,4 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
 /** A frame Reins understood and deliberately keeps native (no reason: nothing is unknown about it). */
 function untouched(frame: unknown): Translated {
   return { payload: { type: 'passthrough', frame } };
-}
-
-/**
- * translate.ts's outcome; when Codex ends a turn in a form Reins cannot read (a status a newer Codex
- * added, a broken error), the turn still ends, failed with a clear protocol_error: the frame says
- * the turn is over, so waiting for the stall watchdog would help nobody.
- */
-function turnOutcome(turn: Turn, model: string | undefined): TurnOutcome {
-  try {
-    return outcomeOf(turn, model);
-  } catch {
-    const status = typeof turn.status === 'string' ? turn.status : JSON.stringify(turn.status);
-    return {
-      status: 'failed',
-      error: {
-        code: 'protocol_error',
-        message: `Codex ended the turn (status ${status}) in a form Reins could not read.`,
-        data: { status: turn.status ?? null },
-      },
-    };
-  }
-}
-
-function zeroBreakdown() {
-  return {
-    totalTokens: 0,
-    inputTokens: 0,
-    cachedInputTokens: 0,
-    cacheWriteInputTokens: 0,
-    outputTokens: 0,
-    reasoningOutputTokens: 0,
-  };
 }
