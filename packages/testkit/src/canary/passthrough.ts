@@ -1,0 +1,93 @@
+// Counting what a harness sends that Reins did not translate (passthrough events), per behaviour, so the
+// canary can tell a newer CLI's new frame types from the pinned one's. The count is taken on the public
+// Session API: a conformance target's harness is wrapped so every session it creates has its events
+// counted on their way to the suite's recorder. Nothing here changes what the suite sees.
+import type { Harness, ReinsEvent, Session } from '@reins/core';
+import type { ConformanceTarget } from '../conformance/target.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A stable name for the native frame behind a passthrough event: the JSON-RPC method (with the ACP update
+ * kind, `session/update:available_commands_update`), or `type/subtype` for stream-json frames
+ * (`system/background_tasks_changed`), or `type`; `(unnamed)` when the frame has none of those.
+ */
+export function passthroughFrameType(event: Extract<ReinsEvent, { type: 'passthrough' }>): string {
+  const frame = isRecord(event.frame) ? event.frame : isRecord(event.native?.frame) ? event.native.frame : {};
+  const method = typeof frame.method === 'string' ? frame.method : event.native?.method;
+  const params = isRecord(frame.params) ? frame.params : undefined;
+  const update = isRecord(params?.update) ? params.update : undefined;
+  if (method) return typeof update?.sessionUpdate === 'string' ? `${method}:${update.sessionUpdate}` : method;
+  if (typeof frame.type === 'string') {
+    return typeof frame.subtype === 'string' ? `${frame.type}/${frame.subtype}` : frame.type;
+  }
+  return '(unnamed)';
+}
+
+/** Frame type -> how many passthrough events of that type. */
+export type FrameCounts = Record<string, number>;
+
+export class PassthroughCounter {
+  private counts: FrameCounts = {};
+
+  count(event: ReinsEvent): void {
+    if (event.type !== 'passthrough') return;
+    const key = passthroughFrameType(event);
+    this.counts[key] = (this.counts[key] ?? 0) + 1;
+  }
+
+  /** The counts so far, and a fresh start (one call per behaviour). */
+  take(): FrameCounts {
+    const taken = this.counts;
+    this.counts = {};
+    return Object.fromEntries(Object.entries(taken).sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+}
+
+/** Calls on the wrapper reach the real object (private fields work), except the names given. */
+function overlay<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(target, {
+    get(object, property, _receiver) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
+function countedSession(session: Session, counter: PassthroughCounter): Session {
+  let events: AsyncIterable<ReinsEvent> | undefined;
+  return overlay(session, {
+    get events() {
+      events ??= {
+        async *[Symbol.asyncIterator]() {
+          for await (const event of session.events) {
+            counter.count(event);
+            yield event;
+          }
+        },
+      };
+      return events;
+    },
+  } as Partial<Record<keyof Session, unknown>>);
+}
+
+function countedHarness(harness: Harness, counter: PassthroughCounter): Harness {
+  return overlay(harness, {
+    createSession: async (...args: Parameters<Harness['createSession']>) =>
+      countedSession(await harness.createSession(...args), counter),
+  });
+}
+
+/** The same target, with every session its harness creates counted by `counter`. */
+export function countingTarget(target: ConformanceTarget, counter: PassthroughCounter): ConformanceTarget {
+  return {
+    ...target,
+    async setup(server, workdir) {
+      const setup = await target.setup(server, workdir);
+      return { ...setup, harness: countedHarness(setup.harness, counter) };
+    },
+  };
+}
