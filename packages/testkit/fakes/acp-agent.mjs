@@ -18,8 +18,9 @@
 //   lines on stdout), FAKE_ACP_AUTH_REQUIRED=1 (session/new -> -32000 until authenticate),
 //   FAKE_ACP_HANG=1 (prompts never answer, cancel ignored), FAKE_ACP_STORE=dir (sessions persist
 //   there so session/load in a new process replays them), FAKE_ACP_LOG=file (every message
-//   received, one JSON per line). `--version` prints the version.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+//   received, one JSON per line). `--version` prints the version. session/delete works only when
+//   the scenario's agentCapabilities advertise sessionCapabilities.delete.
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -286,6 +287,16 @@ async function handle(message) {
     case 'session/close':
       sessions.delete(params.sessionId);
       return {};
+    case 'session/delete': {
+      // Only for scenarios that advertise sessionCapabilities.delete: the stored session is gone.
+      if (!scenario.agentCapabilities?.sessionCapabilities?.delete) {
+        throw { code: -32601, message: `"Method not found": ${method}`, data: { method } };
+      }
+      sessions.delete(params.sessionId);
+      const file = store ? join(store, `${params.sessionId}.json`) : undefined;
+      if (file && existsSync(file)) rmSync(file);
+      return {};
+    }
     case 'session/prompt': {
       const session = sessions.get(params.sessionId);
       if (!session) throw { code: -32002, message: `Session not found: ${params.sessionId}` };

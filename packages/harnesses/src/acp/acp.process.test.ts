@@ -102,6 +102,7 @@ describe('acp harness against the fake agent', () => {
     expect(textDeltas.map((delta) => delta.text)).toEqual(['Hello ', 'there.']);
     const items = of(events, 'item.completed').map((event) => event.item);
     expect(items).toEqual([
+      expect.objectContaining({ kind: 'user_message', text: 'hi', status: 'completed' }),
       expect.objectContaining({ kind: 'reasoning', text: 'Thinking hard.', status: 'completed' }),
       expect.objectContaining({ kind: 'agent_message', text: 'Hello there.', status: 'completed' }),
     ]);

@@ -22,14 +22,15 @@ import {
   ReinsError,
   type Session,
   type SessionSpec,
-  SessionSpecSchema,
   type SessionSummary,
 } from '@reins/core';
+import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import type { AcpPreset } from './preset.js';
-import { AcpSession, optionValues } from './session.js';
+import { AcpSession } from './session.js';
+import { optionValues } from './settings.js';
 import { createTranslateState, finishReplay, translateUpdate } from './translate.js';
 import type { AcpAgentCapabilities, ListSessionsResponse, SessionSetupResponse, SessionUpdate } from './wire.js';
 
@@ -67,6 +68,26 @@ export const ACP_IMPLEMENTED: ImplementedCapabilities = {
   history: 'session_load',
   compaction: true,
 };
+
+/**
+ * What every ACP agent is offered of the session spec (docs/architecture/contract.md, honest
+ * settings): model and effort through config options, resume through session/load or resume,
+ * system prompt additions at the head of the first prompt, MCP servers in session/new. `ephemeral`
+ * depends on the agent (session/delete, checked once it has initialized); `allowedTools` on the
+ * preset (`allowedToolsMeta`).
+ */
+export function acpSpecSupport(preset: AcpPreset): SpecSupport {
+  return {
+    model: true,
+    effort: true,
+    resume: true,
+    postures: ['bypass', 'ask'],
+    ephemeral: true,
+    allowedTools: preset.allowedToolsMeta !== undefined,
+    systemPrompt: true,
+    mcpServers: true,
+  };
+}
 
 /** The agent's initialize answer -> the `advertised` layer. Keys the protocol says nothing about stay unknown. */
 export function advertisedFrom(capabilities: AcpAgentCapabilities | undefined): AdvertisedCapabilities {
@@ -328,6 +349,7 @@ export class AcpHarness implements Harness {
           throw new ReinsError('invalid_input', 'history replay does not run tools');
         },
         passthrough: () => {},
+        warn: () => {},
         ended: () => {},
       });
       try {
@@ -341,31 +363,33 @@ export class AcpHarness implements Harness {
     });
   }
 
-  async createSession(spec: SessionSpec): Promise<Session> {
-    const parsed = SessionSpecSchema.safeParse(spec);
-    if (!parsed.success) {
-      throw new ReinsError(
-        'invalid_input',
-        `Invalid session spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        {
-          harness: this.id,
-          operation: 'createSession',
-        },
-      );
-    }
+  async createSession(raw: SessionSpec): Promise<Session> {
+    const spec = acceptSessionSpec(raw, acpSpecSupport(this.preset), this);
     if (spec.outputSchema) assertValidSchema(spec.outputSchema);
     const binary = await this.binary();
     const launch = this.launch(binary, spec);
     const { connection, release } = await this.acquire(launch);
-    this.advertised = { sha256: binary.sha256, capabilities: connection.initializeResponse?.agentCapabilities };
+    const capabilities = connection.initializeResponse?.agentCapabilities;
+    this.advertised = { sha256: binary.sha256, capabilities };
+    if (spec.ephemeral && !capabilities?.sessionCapabilities?.delete) {
+      await release();
+      throw new ReinsError(
+        'unsupported_capability',
+        `Reins cannot honour ephemeral sessions (spec.ephemeral) on ${this.displayName}: the agent offers no session/delete (sessionCapabilities.delete), so the conversation would be kept; leave it out of the spec.`,
+        { harness: this.id, operation: 'createSession', data: { field: 'ephemeral' } },
+      );
+    }
     const agentVersion = connection.initializeResponse?.agentInfo?.version ?? binary.version;
+    const sessionMeta = spec.allowedTools ? this.preset.allowedToolsMeta?.(spec.allowedTools) : undefined;
     const session = new AcpSession({
       harness: this.id,
+      displayName: this.displayName,
       label: launch.label,
       connection,
       spec,
       quirks: this.preset.quirks,
       requestTimeoutMs: this.timeoutMs,
+      ...(sessionMeta ? { sessionMeta } : {}),
       binaryPath: binary.path,
       ...(agentVersion ? { harnessVersion: agentVersion } : {}),
       env: launch.env,

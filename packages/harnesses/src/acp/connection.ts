@@ -7,10 +7,15 @@
 // All inbound methods go through the SDK's "*" fallback handlers with raw params: the SDK's typed
 // handlers validate params with zod and log-and-drop a notification that fails, and real agents
 // send frames a strict schema rejects (claude-agent-acp 0.23.1 sends `"input": null` in commands).
+//
+// Nothing an agent sends may throw out of here (docs/architecture/contract.md, fault isolation):
+// every callback the SDK or the process calls (lines, notifications, requests, the exit) is
+// guarded; a session whose handler fails sees the frame as a passthrough (`untranslatable`), and a
+// request it fails on is answered with a JSON-RPC error, never left to the SDK's console logging.
 
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { type ClientConnection, client, RequestError, type Stream } from '@agentclientprotocol/sdk';
-import { type HarnessId, ReinsError } from '@reins/core';
+import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
 import { type FrameTap, HarnessProcess } from '../runtime/index.js';
 import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
 
@@ -30,10 +35,28 @@ export interface SessionSink {
   update(update: SessionUpdate, frame: unknown, at: number): void;
   /** Agent -> client requests for this session (permission, fs, extensions). */
   request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
-  /** Extension notifications and frames that are not JSON-RPC. */
-  passthrough(frame: unknown, method: string | undefined, at: number): void;
+  /**
+   * Extension notifications, frames that are not JSON-RPC (`unparsable`), and frames a handler
+   * failed on (`untranslatable`).
+   */
+  passthrough(frame: unknown, method: string | undefined, at: number, reason?: PassthroughReason): void;
+  /** Something the session should hear about that is no frame (a skipped over-long line). */
+  warn(message: string, data?: Record<string, unknown>): void;
   /** The process ended or the connection broke. */
   ended(error: ReinsError): void;
+}
+
+/** Runs a callback that must not throw into the SDK or the process; a throw is handed to `fallback`. */
+function guarded(run: () => void, fallback?: (error: unknown) => void): void {
+  try {
+    run();
+  } catch (error) {
+    try {
+      fallback?.(error);
+    } catch {
+      // a fallback that throws as well has nowhere left to report to
+    }
+  }
 }
 
 export interface ConnectOptions {
@@ -42,10 +65,6 @@ export interface ConnectOptions {
   authMethod?: string;
   clientName?: string;
   clientVersion?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An "Authentication required" answer: ACP's -32000, or the words (Copilot 1.0.102 says them with -32000). */
@@ -104,7 +123,7 @@ export class AcpConnection {
   private connect(): void {
     const app = client({ name: 'reins' })
       .onRequest('*', ({ method, params, signal }) => this.serve(method, params, signal))
-      .onNotification('*', ({ method, params }) => this.notification(method, params));
+      .onNotification('*', ({ method, params }) => guarded(() => this.notification(method, params)));
     this.connection = app.connect(this.stream());
     void this.process.exited.then(() => {
       const error = new ReinsError('process_exited', this.process.describeExit(), {
@@ -138,6 +157,11 @@ export class AcpConnection {
           } catch {
             open = false;
           }
+        });
+        this.process.onFault((fault) => {
+          if (fault.kind !== 'oversize_line') return;
+          const message = `${this.launch.label} wrote a ${fault.bytes}-byte line, over Reins' limit; it was skipped.`;
+          for (const sink of [...this.sinks.values()]) guarded(() => sink.warn(message, { bytes: fault.bytes }));
         });
         void this.process.exited.then(() => {
           // stdout may still hold the last lines when 'exit' fires; let them through first.
@@ -266,7 +290,12 @@ export class AcpConnection {
     this.sinks.set(sessionId, sink);
     const pending = this.early.get(sessionId);
     this.early.delete(sessionId);
-    for (const entry of pending ?? []) sink.update(entry.update, entry.frame, entry.at);
+    for (const entry of pending ?? []) {
+      guarded(
+        () => sink.update(entry.update, entry.frame, entry.at),
+        () => sink.passthrough(entry.frame, 'session/update', entry.at, 'untranslatable'),
+      );
+    }
   }
 
   unregister(sessionId: string): void {
@@ -286,8 +315,12 @@ export class AcpConnection {
     if (method === 'session/update' && sessionId && isRecord(params) && isRecord(params.update)) {
       const update = params.update as unknown as SessionUpdate;
       const sink = this.sinks.get(sessionId);
-      if (sink) sink.update(update, frame, at);
-      else {
+      if (sink) {
+        guarded(
+          () => sink.update(update, frame, at),
+          () => sink.passthrough(frame, method, at, 'untranslatable'),
+        );
+      } else {
         const list = this.early.get(sessionId) ?? [];
         // Bounded: an agent chattering about a session nobody opened cannot grow this forever.
         if (list.length < 1000) list.push({ update, frame, at });
@@ -295,35 +328,45 @@ export class AcpConnection {
       }
       return;
     }
-    // Extension notifications (qwen/notify/session/model-update, ...): passthrough to their session, or to all.
+    // Extension notifications (qwen/notify/session/model-update, ...) and session/update frames
+    // without a session or an update: passthrough to their session, or to all.
+    const reason = method === 'session/update' ? 'unparsable' : undefined;
     const targets =
       sessionId && this.sinks.has(sessionId) ? [this.sinks.get(sessionId) as SessionSink] : [...this.sinks.values()];
-    for (const sink of targets) sink.passthrough(frame, method, at);
+    for (const sink of targets) guarded(() => sink.passthrough(frame, method, at, reason));
   }
 
   private async serve(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const record = isRecord(params) ? params : {};
     const sessionId = typeof record.sessionId === 'string' ? record.sessionId : undefined;
     const sink = sessionId ? this.sinks.get(sessionId) : undefined;
+    const frame = { jsonrpc: '2.0', method, params };
     if (!sink) {
-      for (const other of this.sinks.values())
-        other.passthrough({ jsonrpc: '2.0', method, params }, method, Date.now());
+      for (const other of [...this.sinks.values()]) guarded(() => other.passthrough(frame, method, Date.now()));
       throw RequestError.methodNotFound(method);
     }
-    return sink.request(method, record, signal);
+    try {
+      return await sink.request(method, record, signal);
+    } catch (error) {
+      // A deliberate JSON-RPC answer (fs refused a path, method not found) goes back as it is;
+      // anything else is this session's fault: shown as passthrough, answered as internal error.
+      if (error instanceof RequestError) throw error;
+      guarded(() => sink.passthrough(frame, method, Date.now(), 'untranslatable'));
+      throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+    }
   }
 
   private stray(frame: unknown): void {
     const at = Date.now();
-    for (const sink of this.sinks.values()) sink.passthrough(frame, undefined, at);
+    for (const sink of [...this.sinks.values()]) guarded(() => sink.passthrough(frame, undefined, at, 'unparsable'));
   }
 
   private end(error: ReinsError): void {
     if (this.endedWith) return;
     this.endedWith = error;
-    this.connection.close(error);
-    for (const sink of [...this.sinks.values()]) sink.ended(error);
-    for (const listener of this.endListeners) listener(error);
+    guarded(() => this.connection.close(error));
+    for (const sink of [...this.sinks.values()]) guarded(() => sink.ended(error));
+    for (const listener of [...this.endListeners]) guarded(() => listener(error));
   }
 
   /** Ends the process (stdin end, SIGTERM, SIGKILL on the group); idempotent. */

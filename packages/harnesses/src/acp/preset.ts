@@ -33,6 +33,11 @@ export interface AcpPreset {
   env?(spec: SessionSpec): Record<string, string>;
   /** Whether one process may serve several sessions. */
   multiSession: boolean;
+  /**
+   * How the agent takes `spec.allowedTools`, which ACP has no field for: the `_meta` to send with
+   * session/new, load and resume. Absent: the agent cannot take it, and Reins refuses the field.
+   */
+  allowedToolsMeta?(tools: string[]): Record<string, unknown>;
   quirks: AcpQuirks;
   /** Agent versions this preset was tested with (real-CLI tier). */
   testedVersions: string[];

@@ -1,68 +1,73 @@
-// One Reins session over one ACP session: the turn state machine (queue, cancel, permissions),
-// settings (model, effort, mode through config options or the older set_model / set_mode), and
-// the client half of fs. It reads and writes through an AcpConnection it may share with others.
-import { readFile } from 'node:fs/promises';
-import { basename, extname, isAbsolute, resolve } from 'node:path';
+// One Reins session over one ACP session, on the session chassis (docs/architecture/contract.md,
+// "One chassis"): the chassis owns the turn queue, send guards, the `user_message` item of every
+// turn, interrupt semantics, the stall watchdog, emulated structured output and the closed-session
+// error. What is ACP's own stays here: opening, loading or resuming the native session, a turn as
+// one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client half of fs.
+// Settings live in settings.ts, permission requests in approvals.ts, prompt blocks and answer
+// rules in prompt.ts. The AcpConnection (one agent process) may be shared with other sessions.
 import { RequestError } from '@agentclientprotocol/sdk';
 import {
-  acceptStructuredOutput,
   type Effort,
-  type ErrorInfo,
-  ErrorInfoSchema,
+  type EmitMeta,
   type EventPayload,
   type HarnessId,
-  type JsonSchema,
+  isRecord,
+  type NativeFrame,
+  type PassthroughReason,
+  type PayloadOf,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
   type SendOptions,
   type SendResult,
   type Session,
-  SessionEventStream,
   type SessionSpec,
   type SettingChange,
-  structuredOutputInstruction,
   type TurnInput,
   type TurnOutcome,
-  type Usage,
-  unsupportedModelError,
 } from '@reins/core';
+import {
+  type ChassisTurn,
+  DEFAULT_INTERRUPT_GRACE_MS,
+  providerError,
+  SessionChassis,
+  type TurnHost,
+} from '../runtime/chassis/index.js';
+import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
 import type { AcpQuirks } from './preset.js';
+import { classifyPromptError, isKnownStopReason, promptBlocks, quotaTokens } from './prompt.js';
+import { AcpSettings } from './settings.js';
 import {
   beginTurn,
   createTranslateState,
   endTurn,
   finishReplay,
   outcomeOf,
-  pickPermissionOption,
-  providerFailure,
-  settingsFromConfigOptions,
   type TranslateState,
   translatePermission,
   translateUpdate,
   turnTokens,
 } from './translate.js';
-import {
-  type ContentBlock,
-  type PermissionOption,
-  type PromptResponse,
-  RPC,
-  type SessionConfigOption,
-  type SessionModelState,
-  type SessionModeState,
-  type SessionSetupResponse,
-  type SessionUpdate,
-} from './wire.js';
+import { RPC, type SessionSetupResponse, type SessionUpdate } from './wire.js';
+
+// Kept exported from here: tests and older imports read them from the session module.
+export { classifyPromptError, quotaTokens } from './prompt.js';
+export { optionValues } from './settings.js';
 
 export interface AcpSessionContext {
   harness: HarnessId;
+  /** For sentences: 'Gemini CLI'. */
+  displayName: string;
+  /** The launch line, for messages about the process: 'gemini --acp'. */
   label: string;
   connection: AcpConnection;
   spec: SessionSpec;
   quirks: AcpQuirks;
   requestTimeoutMs: number;
+  /** The agent's own `_meta` for session/new, load and resume (spec fields ACP has no field for). */
+  sessionMeta?: Record<string, unknown>;
   binaryPath?: string;
   harnessVersion?: string;
   env: Record<string, string | undefined>;
@@ -70,133 +75,88 @@ export interface AcpSessionContext {
   release: () => Promise<void>;
 }
 
-interface QueuedTurn {
-  turnId: string;
-  input: TurnInput;
-  outputSchema: JsonSchema | undefined;
-}
+type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
 
-interface PendingPermission {
-  options: PermissionOption[];
-  resolve: (response: unknown) => void;
-}
+/**
+ * Extension traffic an agent sends that Reins knows and deliberately passes through (answered
+ * -32601 when it is a request): seen from Qwen Code 0.24.4. Any other extension method is unknown.
+ */
+const KNOWN_EXTENSIONS = new Set([
+  'craft/drainMidTurnQueue',
+  'qwen/notify/session/model-update',
+  'qwen/notify/session/mode-update',
+]);
+
+/** The prompt was never sent (the turn was cancelled before it could be). */
+const NOT_SENT = Symbol('not sent');
 
 let sessionCounter = 0;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Values of a select config option, flattening groups. */
-export function optionValues(option: SessionConfigOption): { value: string; name: string }[] {
-  if (option.type !== 'select') return [];
-  const out: { value: string; name: string }[] = [];
-  for (const entry of option.options as unknown[]) {
-    if (!isRecord(entry)) continue;
-    if (Array.isArray(entry.options)) {
-      for (const inner of entry.options as Record<string, unknown>[])
-        out.push({ value: String(inner.value), name: String(inner.name ?? inner.value) });
-    } else if (entry.value !== undefined) {
-      out.push({ value: String(entry.value), name: String(entry.name ?? entry.value) });
-    }
-  }
-  return out;
-}
-
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-};
-
-/** A provider failure inside a JSON-RPC error: an HTTP status in the code, message or data. */
-export function classifyPromptError(error: ReinsError, model?: string): ErrorInfo {
-  if (error.code !== 'protocol_error') return error.toInfo();
-  const rpcCode = error.data?.rpcCode;
-  const rpcData = error.data?.rpcData;
-  // An agent that speaks Reins errors (our own ACP bridge) puts the ErrorInfo in data: keep it as is.
-  const reins = ErrorInfoSchema.safeParse(rpcData);
-  if (reins.success) return reins.data;
-  const haystack = `${String(error.data?.rpcMessage ?? '')} ${JSON.stringify(rpcData ?? '')}`;
-  // Gemini CLI 0.61.0 answers with the HTTP status as the JSON-RPC code (400); Qwen 0.24.4,
-  // OpenCode 1.18.33 and claude-agent-acp 0.23.1 say -32603 with the status in the text.
-  const status =
-    typeof rpcCode === 'number' && rpcCode >= 400 && rpcCode < 600
-      ? rpcCode
-      : Number(/\b([45]\d\d)\b/.exec(haystack)?.[1] ?? Number.NaN);
-  const apiError = /APIError|API Error|invalid_request|rate.?limit|overloaded/i.test(haystack);
-  if (Number.isNaN(status) && !apiError) return error.toInfo();
-  const kind =
-    status === 429
-      ? 'rate_limited'
-      : status === 529 || /overloaded/i.test(haystack)
-        ? 'overloaded'
-        : status >= 500
-          ? 'server_error'
-          : /context|too long|too many tokens/i.test(haystack)
-            ? 'context_window_exceeded'
-            : status >= 400
-              ? 'bad_request'
-              : 'unknown';
-  // Qwen 0.24.4 says only "Internal error" and puts the provider's words in data.details.
-  const details = isRecord(rpcData) && typeof rpcData.details === 'string' ? rpcData.details : undefined;
-  const message = [String(error.data?.rpcMessage ?? error.message), details].filter(Boolean).join(': ');
-  return providerFailure({ kind, ...(Number.isNaN(status) ? {} : { status }), message }, { ...error.data }, model);
-}
-
-/** Gemini CLI 0.61.0 reports a turn's tokens only in PromptResponse._meta.quota.token_count. */
-export function quotaTokens(meta: unknown): { input?: number; output?: number } | undefined {
-  const quota = isRecord(meta) && isRecord(meta.quota) ? meta.quota : undefined;
-  const count = quota && isRecord(quota.token_count) ? quota.token_count : undefined;
-  if (!count) return undefined;
-  const out: { input?: number; output?: number } = {};
-  if (typeof count.input_tokens === 'number') out.input = count.input_tokens;
-  if (typeof count.output_tokens === 'number') out.output = count.output_tokens;
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-export class AcpSession implements Session {
+export class AcpSession implements Session, TurnHost {
   readonly id: string;
   readonly harness: HarnessId;
   private native: string | undefined;
-  private readonly stream: SessionEventStream;
+  private readonly chassis: SessionChassis;
   private readonly state: TranslateState;
   private readonly fs: ConfinedFs;
-  private readonly queue: QueuedTurn[] = [];
-  private running: QueuedTurn | undefined;
-  private turnDone: Promise<void> = Promise.resolve();
-  private cancelRequested = false;
+  private readonly settings: AcpSettings;
+  private readonly approvals: AcpApprovals;
+  private readonly sink: SessionSink;
+  /** Turns Reins asked the agent to cancel (interrupt, or the stall watchdog). */
+  private readonly cancelRequested = new WeakSet<ChassisTurn>();
+  /** Each begun turn's prompt request, so an abandoned one can be waited for. */
+  private readonly prompts = new WeakMap<ChassisTurn, Promise<unknown>>();
+  private readonly interruptGraceMs: number;
   private needsReopen = false;
   /** The previous turn was cancelled (for the empty-answer check below). */
   private afterCancel = false;
-  private readonly permissions = new Map<string, PendingPermission>();
-  private permissionCounter = 0;
-  private turnCounter = 0;
-  private configOptions: SessionConfigOption[] = [];
-  private modes: SessionModeState | undefined;
-  private models: SessionModelState | undefined;
-  private closed = false;
   private firstTurn = true;
-  private readonly sink: SessionSink;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly context: AcpSessionContext) {
     this.harness = context.harness;
-    this.state = createTranslateState(context.quirks.translate);
     this.id = `${context.harness}-${process.pid}-${Date.now().toString(36)}-${++sessionCounter}`;
-    this.stream = new SessionEventStream({ harness: context.harness, sessionId: this.id });
-    this.fs = new ConfinedFs(context.spec.cwd, {
-      missingFileReadsEmpty: context.quirks.missingFileReadsEmpty ?? false,
+    this.state = createTranslateState(context.quirks.translate);
+    this.interruptGraceMs = Math.min(context.requestTimeoutMs, DEFAULT_INTERRUPT_GRACE_MS);
+    const { spec } = context;
+    this.chassis = new SessionChassis(this, {
+      harness: context.harness,
+      displayName: context.displayName,
+      sessionId: this.id,
+      // ACP has no structured output: the chassis asks for JSON and validates the last answer.
+      structuredOutput: 'emulated',
+      interruptGraceMs: this.interruptGraceMs,
+      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+    });
+    this.fs = new ConfinedFs(spec.cwd, { missingFileReadsEmpty: context.quirks.missingFileReadsEmpty ?? false });
+    const hide = context.quirks.hideModel;
+    this.settings = new AcpSettings({
+      harness: context.harness,
+      label: context.label,
+      request: (method, params) => this.connection.request(method, params),
+      nativeSessionId: () => this.native,
+      current: this.state.current,
+      emit: (payload) => this.emit(payload),
+      ...(hide ? { hideModel: (model: string) => hide(model, context.env) } : {}),
+    });
+    this.approvals = new AcpApprovals({
+      harness: context.harness,
+      posture: spec.posture ?? 'bypass',
+      emit: (payload, native) => this.emit(payload, native ? { native } : {}),
+      translate: (native, requestId, toolCall, options) =>
+        this.chassis.translate(native, Date.now(), () => [
+          ...translatePermission(this.state, requestId, toolCall, options).payloads,
+        ]),
+      cancelling: () => this.chassis.running !== undefined && this.cancelRequested.has(this.chassis.running),
+      inTurn: () => this.chassis.running !== undefined,
+      holdStallWatchdog: () => this.chassis.holdStallWatchdog(),
     });
     this.sink = {
       update: (update, frame, at) => this.onUpdate(update, frame, at),
       request: (method, params, signal) => this.onRequest(method, params, signal),
-      passthrough: (frame, method, at) =>
-        this.emit(
-          { type: 'passthrough', frame },
-          { native: { source: 'acp', ...(method ? { method } : {}), frame }, at },
-        ),
+      passthrough: (frame, method, at, reason) => this.onPassthrough(frame, method, at, reason),
+      warn: (message, data) => this.emit({ type: 'notice', kind: 'warning', message, ...(data ? { data } : {}) }),
       ended: (error) => this.onEnded(error),
     };
   }
@@ -206,7 +166,7 @@ export class AcpSession implements Session {
   }
 
   get events(): AsyncIterable<ReinsEvent> {
-    return this.stream.events;
+    return this.chassis.events;
   }
 
   private get connection(): AcpConnection {
@@ -216,6 +176,8 @@ export class AcpSession implements Session {
   private get agentCapabilities() {
     return this.connection.initializeResponse?.agentCapabilities ?? {};
   }
+
+  // ---- opening -----------------------------------------------------------------------------------
 
   /** Creates, loads or resumes the native session. */
   async open(): Promise<void> {
@@ -227,13 +189,12 @@ export class AcpSession implements Session {
       ...(this.context.binaryPath ? { binaryPath: this.context.binaryPath } : {}),
       ...(spec.model ? { model: spec.model } : {}),
     });
-    const base = { cwd: spec.cwd, mcpServers: this.mcpServers() };
     let setup: SessionSetupResponse;
     if (spec.resume) {
-      setup = await this.resumeNative(spec.resume.nativeSessionId, base);
+      setup = await this.resumeNative(spec.resume.nativeSessionId);
     } else {
-      setup = await this.connection.request<SessionSetupResponse>('session/new', base);
-      if (typeof setup?.sessionId !== 'string') {
+      setup = await this.connection.request<SessionSetupResponse>('session/new', this.sessionParams());
+      if (!isRecord(setup) || typeof setup.sessionId !== 'string') {
         throw new ReinsError('protocol_error', `${this.context.label} answered session/new without a sessionId.`, {
           harness: this.harness,
           operation: 'session/new',
@@ -242,18 +203,36 @@ export class AcpSession implements Session {
       this.native = setup.sessionId;
       this.connection.register(setup.sessionId, this.sink);
     }
-    this.takeSetup(setup);
-    const settings = this.currentSettings();
+    this.settings.take(setup);
+    const settings = this.settings.current();
     this.emit({ type: 'session.updated', nativeSessionId: this.native as string, ...settings });
-    if (spec.model && settings.model !== spec.model) await this.setModel(spec.model);
-    if (spec.effort) await this.setEffort(spec.effort);
+    if (spec.model && settings.model !== spec.model) await this.settings.setModel(spec.model);
+    if (spec.effort) await this.settings.setEffort(spec.effort);
     this.emit({ type: 'session.status', status: 'idle' });
   }
 
-  private async resumeNative(
-    nativeId: string,
-    base: { cwd: string; mcpServers: unknown[] },
-  ): Promise<SessionSetupResponse> {
+  /** cwd, MCP servers and the preset's `_meta`: what session/new, load and resume all take. */
+  private sessionParams(): Record<string, unknown> {
+    const { spec, sessionMeta } = this.context;
+    const mcpServers = (spec.mcpServers ?? []).map((server) =>
+      server.transport === 'stdio'
+        ? {
+            name: server.name,
+            command: server.command,
+            args: server.args ?? [],
+            env: Object.entries(server.env ?? {}).map(([name, value]) => ({ name, value })),
+          }
+        : {
+            type: server.transport,
+            name: server.name,
+            url: server.url,
+            headers: Object.entries(server.headers ?? {}).map(([name, value]) => ({ name, value })),
+          },
+    );
+    return { cwd: spec.cwd, mcpServers, ...(sessionMeta ? { _meta: sessionMeta } : {}) };
+  }
+
+  private async resumeNative(nativeId: string): Promise<SessionSetupResponse> {
     const caps = this.agentCapabilities;
     const canLoad = caps.loadSession === true;
     const canResume = Boolean(caps.sessionCapabilities?.resume);
@@ -273,11 +252,11 @@ export class AcpSession implements Session {
     for (const method of methods) {
       try {
         const setup = await this.connection.request<SessionSetupResponse | null>(method, {
-          ...base,
+          ...this.sessionParams(),
           sessionId: nativeId,
         });
-        this.emitAll(finishReplay(this.state), {});
-        return setup ?? {};
+        this.emitAll(finishReplay(this.state));
+        return isRecord(setup) ? setup : {};
       } catch (error) {
         lastError = ReinsError.from(error, 'resume_failed', { harness: this.harness, operation: method });
         if (lastError.code === 'auth_required' || lastError.code === 'process_exited') throw lastError;
@@ -297,234 +276,167 @@ export class AcpSession implements Session {
     );
   }
 
-  private takeSetup(setup: SessionSetupResponse): void {
-    if (Array.isArray(setup.configOptions)) this.configOptions = setup.configOptions;
-    if (setup.modes) this.modes = setup.modes;
-    if (setup.models) this.models = setup.models;
+  // ---- events in (every frame's translation is guarded by the chassis) -----------------------
+
+  private emit(payload: EventPayload, meta: EmitMeta = {}): void {
+    if (this.chassis.stream.isClosed) return;
+    this.chassis.stream.emit(payload, meta);
   }
 
-  private currentSettings(): { model?: string; effort?: string; mode?: string } {
-    const fromOptions = settingsFromConfigOptions(this.configOptions);
-    const model = fromOptions.model ?? this.models?.currentModelId;
-    const mode = fromOptions.mode ?? this.modes?.currentModeId;
-    const out: { model?: string; effort?: string; mode?: string } = {};
-    if (model) out.model = model;
-    if (fromOptions.effort) out.effort = fromOptions.effort;
-    if (mode) out.mode = mode;
-    Object.assign(this.state.current, out);
-    return out;
-  }
-
-  private mcpServers(): unknown[] {
-    return (this.context.spec.mcpServers ?? []).map((server) => {
-      if (server.transport === 'stdio') {
-        return {
-          name: server.name,
-          command: server.command,
-          args: server.args ?? [],
-          env: Object.entries(server.env ?? {}).map(([name, value]) => ({ name, value })),
-        };
-      }
-      return {
-        type: server.transport,
-        name: server.name,
-        url: server.url,
-        headers: Object.entries(server.headers ?? {}).map(([name, value]) => ({ name, value })),
-      };
-    });
-  }
-
-  // ---- events in ----
-
-  private emit(
-    payload: EventPayload,
-    meta: { native?: { source: string; method?: string; frame: unknown }; at?: number } = {},
-  ) {
-    if (this.stream.isClosed) return;
-    this.stream.emit(payload, meta);
-  }
-
-  private emitAll(
-    payloads: EventPayload[],
-    meta: { native?: { source: string; method?: string; frame: unknown }; at?: number },
-  ) {
+  private emitAll(payloads: EventPayload[], meta: EmitMeta = {}): void {
     for (const payload of payloads) this.emit(payload, meta);
   }
 
   private onUpdate(update: SessionUpdate, frame: unknown, at: number): void {
-    if (update.sessionUpdate === 'config_option_update') this.configOptions = update.configOptions;
-    if (update.sessionUpdate === 'current_mode_update' && this.modes)
-      this.modes = { ...this.modes, currentModeId: update.currentModeId };
-    const payloads = translateUpdate(this.state, update, { inTurn: this.running !== undefined });
-    this.emitAll(payloads, { native: { source: 'acp', method: 'session/update', frame }, at });
+    const native: NativeFrame = { source: 'acp', method: 'session/update', frame };
+    const inTurn = this.chassis.running !== undefined;
+    if (inTurn && update.sessionUpdate === 'user_message_chunk') {
+      // The chassis gives every turn its user_message item; an agent echoing the prompt inside
+      // the turn would make it twice (none of the tested agents does; load replays stay items).
+      this.chassis.activity();
+      this.emit({ type: 'passthrough', frame }, { native, at });
+      return;
+    }
+    const payloads = this.chassis.translate(native, at, () => {
+      this.settings.observe(update);
+      return translateUpdate(this.state, update, { inTurn });
+    });
+    this.emitAll(payloads, { native, at });
+  }
+
+  private onPassthrough(frame: unknown, method: string | undefined, at: number, reason?: PassthroughReason): void {
+    this.chassis.activity();
+    const why = reason ?? (method && !KNOWN_EXTENSIONS.has(method) ? 'unknown' : undefined);
+    this.emit(
+      { type: 'passthrough', frame, ...(why ? { reason: why } : {}) },
+      { native: { source: 'acp', ...(method ? { method } : {}), frame }, at },
+    );
   }
 
   private async onRequest(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    this.chassis.activity();
     switch (method) {
       case 'session/request_permission':
-        return this.onPermission(params, signal);
+        return this.approvals.request(params, signal);
       case 'fs/read_text_file':
         return this.fs.read(params);
       case 'fs/write_text_file':
         return this.fs.write(params);
-      default: {
+      default:
         // Extension requests (Qwen Code 0.24.4 sends craft/drainMidTurnQueue mid-turn): answered
         // with method-not-found at once so the agent goes on, and shown as passthrough.
-        const frame = { jsonrpc: '2.0', method, params };
-        this.emit({ type: 'passthrough', frame }, { native: { source: 'acp', method, frame } });
+        this.onPassthrough({ jsonrpc: '2.0', method, params }, method, Date.now());
         throw RequestError.methodNotFound(method);
-      }
     }
-  }
-
-  private onPermission(params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    const requestId = `perm_${++this.permissionCounter}`;
-    const options = (Array.isArray(params.options) ? params.options : []) as PermissionOption[];
-    const toolCall = isRecord(params.toolCall) ? params.toolCall : {};
-    const frame = { jsonrpc: '2.0', method: 'session/request_permission', params };
-    const native = { source: 'acp', method: 'session/request_permission', frame };
-    const { payloads } = translatePermission(this.state, requestId, toolCall, options);
-    this.emitAll(payloads, { native });
-    const posture = this.context.spec.posture ?? 'bypass';
-    if (posture === 'bypass' || this.cancelRequested) {
-      const decision: PermissionDecision = this.cancelRequested ? { behavior: 'deny' } : { behavior: 'allow' };
-      const optionId = this.cancelRequested ? undefined : pickPermissionOption(options, decision);
-      this.emit({
-        type: 'permission.resolved',
-        requestId,
-        decision: optionId ? { ...decision, optionId } : decision,
-        by: 'client',
-      });
-      return Promise.resolve({ outcome: optionId ? { outcome: 'selected', optionId } : { outcome: 'cancelled' } });
-    }
-    this.emit({ type: 'session.status', status: 'requires_action' });
-    return new Promise((resolve) => {
-      const finish = (response: unknown) => {
-        this.permissions.delete(requestId);
-        signal.removeEventListener('abort', onAbort);
-        if (this.running) this.emit({ type: 'session.status', status: 'running' });
-        resolve(response);
-      };
-      const onAbort = () => {
-        // The agent withdrew the request ($/cancel_request) or the connection ended.
-        this.emit({ type: 'permission.resolved', requestId, decision: { behavior: 'deny' }, by: 'harness' });
-        finish({ outcome: { outcome: 'cancelled' } });
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.permissions.set(requestId, { options, resolve: finish });
-    });
   }
 
   private onEnded(error: ReinsError): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.stream.close('process_exited', error.toInfo());
-    void this.context.release();
+    if (this.closing) return;
+    this.chassis.end('process_exited', error.toInfo());
+    void this.context.release().catch(() => {});
   }
 
-  // ---- turns ----
+  // ---- TurnHost: a turn is one session/prompt ------------------------------------------------
 
-  send(input: TurnInput | string, options: SendOptions = {}): Promise<SendResult> {
-    if (this.closed) {
-      return Promise.reject(
-        new ReinsError('process_exited', 'This session is closed; start or resume another one.', {
-          harness: this.harness,
-          operation: 'send',
-        }),
-      );
-    }
-    const turnInput: TurnInput = typeof input === 'string' ? { text: input } : input;
-    const busy = this.running !== undefined || this.queue.length > 0;
-    if (busy && options.mode === 'steer' && options.steerFallback === 'fail') {
-      return Promise.reject(
-        new ReinsError(
-          'unsupported_capability',
-          `${this.context.label} cannot steer a running turn: ACP has no way to add input to it.`,
-          {
-            harness: this.harness,
-            operation: 'send',
-            data: { capability: 'steer' },
-          },
-        ),
-      );
-    }
-    const turn: QueuedTurn = {
-      turnId: `turn_${++this.turnCounter}`,
-      input: turnInput,
-      outputSchema: options.outputSchema ?? this.context.spec.outputSchema,
-    };
-    if (busy) {
-      this.queue.push(turn);
-      if (options.mode === 'steer') {
-        this.emit({
-          type: 'notice',
-          kind: 'info',
-          message: `ACP has no steering: the input was queued and runs as turn ${turn.turnId} after the current turn.`,
-          data: { turnId: turn.turnId, delivery: 'queued' },
-        });
-      }
-      return Promise.resolve({ turnId: turn.turnId, delivery: 'queued' });
-    }
-    this.start(turn);
-    return Promise.resolve({ turnId: turn.turnId, delivery: 'started' });
-  }
-
-  private start(turn: QueuedTurn): void {
-    this.running = turn;
-    this.turnDone = this.runTurn(turn).finally(() => {
-      this.running = undefined;
-      if (this.closed) return;
-      this.emit({ type: 'session.status', status: 'idle' });
-      const next = this.queue.shift();
-      if (next) this.start(next);
-    });
-  }
-
-  private async runTurn(turn: QueuedTurn): Promise<void> {
-    this.emitAll(beginTurn(this.state), {});
-    this.cancelRequested = false;
-    this.stream.startTurn(turn.input, { turnId: turn.turnId });
+  async beginTurn(turn: ChassisTurn): Promise<void> {
+    this.emitAll(beginTurn(this.state));
     this.emit({ type: 'session.status', status: 'running' });
-    let response: PromptResponse | undefined;
+    const prompt = this.prompt(turn);
+    this.prompts.set(turn, prompt);
+    let response: unknown;
     let failure: ReinsError | undefined;
     try {
-      if (this.needsReopen) await this.reopen();
-      const prompt = await this.promptBlocks(turn);
-      // No deadline on a prompt: turns run as long as the work takes; interrupt() ends them.
-      response = await this.connection.request<PromptResponse>(
-        'session/prompt',
-        { sessionId: this.native, prompt },
-        { timeoutMs: 0 },
-      );
+      response = await prompt;
     } catch (error) {
       failure = ReinsError.from(error, 'protocol_error', { harness: this.harness, operation: 'session/prompt' });
     }
     // Updates read before the answer may still be in the SDK's dispatch: let them land first.
     await new Promise((resolve) => setImmediate(resolve));
-    if (this.stream.isClosed || this.stream.activeTurnId !== turn.turnId) return;
-    const closing = endTurn(this.state);
-    this.emitAll(closing, {});
-    const native = response ? { source: 'acp', method: 'session/prompt', frame: response } : undefined;
-    if (failure) {
-      const cancelled =
-        this.cancelRequested && (failure.data?.rpcCode === RPC.requestCancelled || failure.code === 'timeout');
-      const outcome: TurnOutcome = cancelled
-        ? { status: 'cancelled' }
-        : { status: 'failed', error: classifyPromptError(failure, this.state.current.model) };
-      if (cancelled && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
-      this.afterCancel = cancelled;
-      this.stream.completeTurn({ outcome });
+    const at = Date.now();
+    const native: NativeFrame = {
+      source: 'acp',
+      method: 'session/prompt',
+      frame: response === NOT_SENT ? null : (response ?? null),
+    };
+    if (this.chassis.running !== turn) {
+      // The chassis ended this turn already (stall, interrupt grace, close): the agent's late
+      // answer stays visible but ends nothing.
+      if (response !== undefined && response !== NOT_SENT)
+        this.emit({ type: 'passthrough', frame: response }, { native, at });
       return;
     }
-    const answer = response as PromptResponse;
-    let outcome = outcomeOf(answer.stopReason);
+    this.emitAll(endTurn(this.state));
+    if (failure || response === NOT_SENT) {
+      const completion: Completion = failure
+        ? this.failedCompletion(turn, failure)
+        : { outcome: { status: 'cancelled' } };
+      this.chassis.complete(turn, completion);
+    } else {
+      const completion = this.chassis.translate(native, at, () => [
+        this.answerCompletion(turn, response, native, at),
+      ])[0] ?? { outcome: { status: 'completed' as const } };
+      this.chassis.complete(turn, completion, { native, at });
+    }
+    this.emit({ type: 'session.status', status: 'idle' });
+  }
+
+  /** Reopens when a quirk asks, builds the blocks, sends the prompt; resolves with the agent's answer. */
+  private async prompt(turn: ChassisTurn): Promise<unknown> {
+    if (this.needsReopen) await this.reopen();
+    const prefix = this.firstTurn ? this.context.spec.systemPrompt?.append : undefined;
+    this.firstTurn = false;
+    const blocks = await promptBlocks(
+      turn.prompt,
+      {
+        harness: this.harness,
+        label: this.context.label,
+        cwd: this.context.spec.cwd,
+        acceptsImages: this.agentCapabilities.promptCapabilities?.image === true,
+      },
+      prefix,
+    );
+    // Interrupted while reopening: nothing to send, nothing for the agent to answer.
+    if (this.cancelRequested.has(turn)) return NOT_SENT;
+    // No deadline on a prompt: turns run as long as the work takes; interrupt and the stall watchdog end them.
+    return this.connection.request<unknown>(
+      'session/prompt',
+      { sessionId: this.native, prompt: blocks },
+      { timeoutMs: 0 },
+    );
+  }
+
+  private failedCompletion(turn: ChassisTurn, failure: ReinsError): Completion {
+    const cancelled =
+      this.cancelRequested.has(turn) && (failure.data?.rpcCode === RPC.requestCancelled || failure.code === 'timeout');
+    this.afterCancel = cancelled;
+    const outcome: TurnOutcome = cancelled
+      ? { status: 'cancelled' }
+      : { status: 'failed', error: classifyPromptError(failure, this.state.current.model) };
+    return { outcome };
+  }
+
+  /** What the agent's PromptResponse says about the turn. */
+  private answerCompletion(turn: ChassisTurn, response: unknown, native: NativeFrame, at: number): Completion {
+    const answer = isRecord(response) ? response : {};
+    const stopReason = answer.stopReason;
+    let outcome: TurnOutcome;
+    if (isKnownStopReason(stopReason)) {
+      outcome = outcomeOf(stopReason);
+    } else {
+      // A stop reason newer than the pinned SDK (or none at all): the agent did end the prompt, so
+      // the turn ends completed with the agent's value kept; the answer is passed through too.
+      const reason = typeof stopReason === 'string' ? 'unknown' : 'unparsable';
+      this.emit({ type: 'passthrough', frame: response ?? null, reason }, { native, at });
+      outcome = { status: 'completed' };
+    }
     // OpenCode 1.18.33 answers end_turn to a cancel that lands during provider retries: the
     // caller asked to stop and the agent stopped, so the turn is cancelled (stopReason kept).
-    if (this.cancelRequested && answer.stopReason === 'end_turn') outcome = { status: 'cancelled' };
-    if (outcome.status === 'cancelled' && this.context.quirks.reopenAfterCancel) this.needsReopen = true;
+    if (this.cancelRequested.has(turn) && outcome.status === 'completed') {
+      outcome = { status: 'cancelled' };
+    }
     // claude-agent-acp 0.23.1 without the reopen: right after a cancel, the next prompt is answered
     // at once with an empty end_turn and its real answer comes with the prompt after. Say so.
-    if (this.afterCancel && answer.stopReason === 'end_turn' && this.state.turnUpdates === 0) {
+    if (this.afterCancel && stopReason === 'end_turn' && this.state.turnUpdates === 0) {
       this.emit({
         type: 'notice',
         kind: 'warning',
@@ -533,345 +445,137 @@ export class AcpSession implements Session {
       });
     }
     this.afterCancel = outcome.status === 'cancelled';
-    const tokens = turnTokens(answer.usage) ?? quotaTokens(answer._meta);
-    const usage: Usage | undefined = tokens ? { turn: tokens } : undefined;
-    if (usage) this.emit({ type: 'usage.updated', ...usage }, native ? { native } : {});
-    let structuredOutput: unknown;
-    if (outcome.status === 'completed') {
-      const providerError = this.state.providerError;
-      if (providerError) {
-        outcome = {
-          status: 'failed',
-          error: providerFailure(providerError, { reportedAs: 'message_text' }, this.state.current.model),
-        };
-      } else if (turn.outputSchema) {
-        try {
-          structuredOutput = acceptStructuredOutput(turn.outputSchema, { text: this.state.lastAgentText });
-        } catch (error) {
-          outcome = { status: 'failed', error: ReinsError.from(error, 'structured_output_invalid').toInfo() };
-        }
-      }
+    const tokens = turnTokens(answer.usage as Parameters<typeof turnTokens>[0]) ?? quotaTokens(answer._meta);
+    const usage = tokens ? { turn: tokens } : undefined;
+    if (usage) this.emit({ type: 'usage.updated', ...usage }, { native, at });
+    const reported = this.state.providerError;
+    if (outcome.status === 'completed' && reported) {
+      outcome = {
+        status: 'failed',
+        error: providerError(reported, { reportedAs: 'message_text' }, this.state.current.model),
+      };
     }
-    this.stream.completeTurn(
-      {
-        outcome,
-        stopReason: answer.stopReason,
-        ...(usage ? { usage } : {}),
-        ...(structuredOutput !== undefined ? { structuredOutput } : {}),
-      },
-      native ? { native } : {},
-    );
+    return {
+      outcome,
+      ...(typeof stopReason === 'string' ? { stopReason } : {}),
+      ...(usage ? { usage } : {}),
+    };
   }
 
   /** claude-agent-acp 0.23.1 off-by-one after cancel: a fresh native session drops the stale queue. */
   private async reopen(): Promise<void> {
     this.needsReopen = false;
-    const id = this.native as string;
+    const sessionId = this.native as string;
     const model = this.state.current.model;
-    await this.connection.request('session/close', { sessionId: id });
+    await this.connection.request('session/close', { sessionId });
     const setup = await this.connection.request<SessionSetupResponse | null>('session/resume', {
-      sessionId: id,
-      cwd: this.context.spec.cwd,
-      mcpServers: this.mcpServers(),
+      ...this.sessionParams(),
+      sessionId,
     });
-    this.takeSetup(setup ?? {});
+    this.settings.take(isRecord(setup) ? setup : {});
     // The agent reverts to its default model on resume; put the session's model back.
-    if (model && settingsFromConfigOptions(this.configOptions).model !== model) await this.applyModel(model);
+    if (model && this.settings.reportedModel() !== model) await this.settings.applyModel(model);
   }
 
-  private async promptBlocks(turn: QueuedTurn): Promise<ContentBlock[]> {
-    const { spec } = this.context;
-    let text = turn.input.text;
-    if (this.firstTurn && spec.systemPrompt?.append) text = `${spec.systemPrompt.append}\n\n${text}`;
-    this.firstTurn = false;
-    if (turn.outputSchema) text = `${text}\n\n${structuredOutputInstruction(turn.outputSchema)}`;
-    const blocks: ContentBlock[] = [{ type: 'text', text }];
-    if (turn.input.images?.length) {
-      if (this.agentCapabilities.promptCapabilities?.image !== true) {
-        throw new ReinsError('unsupported_capability', `${this.context.label} does not accept images in a prompt.`, {
-          harness: this.harness,
-          operation: 'send',
-          data: { capability: 'images' },
-        });
-      }
-      for (const image of turn.input.images) {
-        if (image.source === 'data' && image.data) {
-          blocks.push({ type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' });
-        } else if (image.path) {
-          const path = isAbsolute(image.path) ? image.path : resolve(spec.cwd, image.path);
-          const data = (await readFile(path)).toString('base64');
-          const mimeType = image.mediaType ?? IMAGE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-          blocks.push({ type: 'image', data, mimeType, uri: `file://${path}` });
-        } else {
-          throw new ReinsError('invalid_input', 'An image needs inline data or a path.', {
-            harness: this.harness,
-            operation: 'send',
-          });
-        }
-      }
-    }
-    for (const file of turn.input.files ?? []) {
-      const path = isAbsolute(file.path) ? file.path : resolve(spec.cwd, file.path);
-      const lines = file.lines ? `#L${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : '';
-      blocks.push({ type: 'resource_link', uri: `file://${path}${lines}`, name: basename(path) });
-    }
-    return blocks;
-  }
-
-  async interrupt(): Promise<void> {
-    const turn = this.running;
-    if (!turn || this.closed) return;
-    this.cancelRequested = true;
-    // ACP: the client answers pending permission requests with `cancelled` when it cancels.
-    for (const [requestId, pending] of [...this.permissions]) {
-      this.emit({ type: 'permission.resolved', requestId, decision: { behavior: 'deny' }, by: 'client' });
-      pending.resolve({ outcome: { outcome: 'cancelled' } });
-    }
+  /** ACP's session/cancel; pending permission requests are answered `cancelled`, as ACP asks. */
+  async interruptTurn(turn: ChassisTurn): Promise<void> {
+    this.cancelRequested.add(turn);
+    this.approvals.cancelAll(true);
+    if (this.context.quirks.reopenAfterCancel) this.needsReopen = true;
     this.connection.notify('session/cancel', { sessionId: this.native });
-    const deadline = this.context.requestTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      this.turnDone.then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), deadline);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut && this.stream.activeTurnId === turn.turnId) {
-      // The agent never confirmed: end the turn here; its late answer is ignored (turn ids differ).
+  }
+
+  /** The chassis ended `turn` itself; the next turn waits (bounded) until its prompt settled. */
+  turnAbandoned(turn: ChassisTurn, why: 'stalled' | 'interrupt_grace'): Promise<void> {
+    if (why === 'interrupt_grace') {
       this.emit({
         type: 'notice',
         kind: 'warning',
-        message: `${this.context.label} did not confirm the cancel within ${deadline} ms; the turn was ended by Reins.`,
+        message: `${this.context.label} did not confirm the cancel within ${this.interruptGraceMs} ms; the turn was ended by Reins.`,
       });
-      this.emitAll(endTurn(this.state), {});
-      this.stream.completeTurn({ outcome: { status: 'cancelled' } });
     }
+    this.emitAll(endTurn(this.state));
+    this.emit({ type: 'session.status', status: 'idle' });
+    const prompt = this.prompts.get(turn) ?? Promise.resolve();
+    return prompt.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
-  // ---- settings ----
+  // ---- Session -----------------------------------------------------------------------------------
 
-  private option(category: string): SessionConfigOption | undefined {
-    return this.configOptions.find((option) => option.category === category && option.type === 'select');
+  async send(input: TurnInput | string, options: SendOptions = {}): Promise<SendResult> {
+    const result = await this.chassis.send(input, options);
+    if (options?.mode === 'steer' && result.delivery === 'queued') {
+      this.emit({
+        type: 'notice',
+        kind: 'info',
+        message: `ACP has no steering: the input was queued and runs as turn ${result.turnId} after the current turn.`,
+        data: { turnId: result.turnId, delivery: 'queued' },
+      });
+    }
+    return result;
   }
 
-  private visibleModels(): { value: string; name: string }[] {
-    const option = this.option('model');
-    const all = option
-      ? optionValues(option)
-      : (this.models?.availableModels ?? []).map((model) => ({
-          value: model.modelId,
-          name: model.name ?? model.modelId,
-        }));
-    const hide = this.context.quirks.hideModel;
-    return hide ? all.filter((model) => !hide(model.value, this.context.env)) : all;
+  interrupt(): Promise<void> {
+    return this.chassis.interrupt();
   }
 
   /** Models this session can switch to, as the agent listed them (minus the ones a quirk hides). */
   availableModels(): { id: string; displayName: string; isDefault: boolean }[] {
-    const current = this.state.current.model;
-    return this.visibleModels().map((model) => ({
-      id: model.value,
-      displayName: model.name,
-      isDefault: model.value === current,
-    }));
+    return this.settings.availableModels();
   }
 
   async setModel(model: string): Promise<SettingChange> {
-    const listed = this.visibleModels();
-    if (listed.length > 0 && !listed.some((entry) => entry.value === model)) {
-      throw unsupportedModelError(
-        model,
-        `${this.context.label} offers ${listed.map((entry) => entry.value).join(', ')}`,
-        {
-          harness: this.harness,
-          operation: 'setModel',
-        },
-      );
-    }
-    await this.applyModel(model);
-    return { applied: 'live' };
-  }
-
-  private async applyModel(model: string): Promise<void> {
-    const option = this.option('model');
-    try {
-      if (option) {
-        const answer = await this.connection.request<{ configOptions?: SessionConfigOption[] } | null>(
-          'session/set_config_option',
-          {
-            sessionId: this.native,
-            configId: option.id,
-            value: model,
-          },
-        );
-        if (Array.isArray(answer?.configOptions)) this.configOptions = answer.configOptions;
-        else
-          this.configOptions = this.configOptions.map((entry) =>
-            entry.id === option.id ? ({ ...entry, currentValue: model } as SessionConfigOption) : entry,
-          );
-      } else {
-        // Not in the 2.4.0 schema, but Gemini 0.61.0, Qwen 0.24.4, Copilot 1.0.102 and claude-agent-acp 0.23.1 take it.
-        await this.connection.request('session/set_model', { sessionId: this.native, modelId: model });
-        if (this.models) this.models = { ...this.models, currentModelId: model };
-      }
-    } catch (error) {
-      const reins = ReinsError.from(error, 'protocol_error', { harness: this.harness, operation: 'setModel' });
-      if (reins.code === 'unsupported_capability') {
-        throw new ReinsError(
-          'unsupported_capability',
-          `${this.context.label} cannot switch models in a live session.`,
-          {
-            harness: this.harness,
-            operation: 'setModel',
-            cause: reins,
-          },
-        );
-      }
-      if (reins.code === 'protocol_error')
-        throw unsupportedModelError(model, reins.message, { harness: this.harness, operation: 'setModel' });
-      throw reins;
-    }
-    this.state.current.model = model;
-    this.emit({ type: 'session.updated', model });
+    this.chassis.assertOpen('setModel', this.native);
+    return this.settings.setModel(model);
   }
 
   async setEffort(effort: Effort): Promise<SettingChange> {
-    const option = this.option('thought_level');
-    if (!option) {
-      throw new ReinsError(
-        'unsupported_capability',
-        `${this.context.label} offers no reasoning effort setting for this session.`,
-        {
-          harness: this.harness,
-          operation: 'setEffort',
-          data: { capability: 'liveEffortSwitch' },
-        },
-      );
-    }
-    const values = optionValues(option);
-    const match = values.find((entry) => entry.value === effort || entry.name.toLowerCase() === effort);
-    if (!match) {
-      throw new ReinsError(
-        'invalid_input',
-        `${this.context.label} has no effort "${effort}"; it offers ${values.map((v) => v.value).join(', ')}.`,
-        {
-          harness: this.harness,
-          operation: 'setEffort',
-        },
-      );
-    }
-    await this.setConfig(option, match.value, 'setEffort');
-    this.state.current.effort = effort;
-    this.emit({ type: 'session.updated', effort });
-    return { applied: 'live' };
+    this.chassis.assertOpen('setEffort', this.native);
+    return this.settings.setEffort(effort);
   }
 
   /** Selects one of the agent's modes (config option of category mode, else session/set_mode). */
   async setMode(modeId: string): Promise<SettingChange> {
-    const option = this.option('mode');
-    if (option) {
-      const values = optionValues(option);
-      if (!values.some((entry) => entry.value === modeId)) {
-        throw new ReinsError(
-          'invalid_input',
-          `${this.context.label} has no mode "${modeId}"; it offers ${values.map((v) => v.value).join(', ')}.`,
-          {
-            harness: this.harness,
-            operation: 'setMode',
-          },
-        );
-      }
-      await this.setConfig(option, modeId, 'setMode');
-    } else if (this.modes) {
-      if (!this.modes.availableModes.some((mode) => mode.id === modeId)) {
-        throw new ReinsError(
-          'invalid_input',
-          `${this.context.label} has no mode "${modeId}"; it offers ${this.modes.availableModes.map((m) => m.id).join(', ')}.`,
-          {
-            harness: this.harness,
-            operation: 'setMode',
-          },
-        );
-      }
-      await this.connection.request('session/set_mode', { sessionId: this.native, modeId });
-      this.modes = { ...this.modes, currentModeId: modeId };
-    } else {
-      throw new ReinsError('unsupported_capability', `${this.context.label} offers no modes.`, {
-        harness: this.harness,
-        operation: 'setMode',
-      });
-    }
-    this.state.current.mode = modeId;
-    this.emit({ type: 'session.updated', mode: modeId });
-    return { applied: 'live' };
-  }
-
-  private async setConfig(option: SessionConfigOption, value: string, operation: string): Promise<void> {
-    const answer = await this.connection
-      .request<{ configOptions?: SessionConfigOption[] } | null>('session/set_config_option', {
-        sessionId: this.native,
-        configId: option.id,
-        value,
-      })
-      .catch((error: unknown) => {
-        throw ReinsError.from(error, 'protocol_error', { harness: this.harness, operation });
-      });
-    if (Array.isArray(answer?.configOptions)) this.configOptions = answer.configOptions;
+    this.chassis.assertOpen('setMode', this.native);
+    return this.settings.setMode(modeId);
   }
 
   async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
-    const pending = this.permissions.get(requestId);
-    if (!pending) {
-      throw new ReinsError(
-        'invalid_input',
-        `No permission request ${requestId} is waiting (it was answered, withdrawn or never asked).`,
-        {
-          harness: this.harness,
-          operation: 'respondToPermission',
-        },
-      );
-    }
-    const optionId = pickPermissionOption(pending.options, decision);
-    if (!optionId && decision.behavior === 'allow') {
-      throw new ReinsError(
-        'invalid_input',
-        `The agent offered no option that allows this request; options: ${pending.options.map((o) => o.optionId).join(', ')}.`,
-        {
-          harness: this.harness,
-          operation: 'respondToPermission',
-        },
-      );
-    }
-    this.emit({
-      type: 'permission.resolved',
-      requestId,
-      decision: optionId ? { ...decision, optionId } : decision,
-      by: 'client',
-    });
-    pending.resolve({ outcome: optionId ? { outcome: 'selected', optionId } : { outcome: 'cancelled' } });
+    this.chassis.assertOpen('respondToPermission', this.native);
+    this.approvals.respond(requestId, decision);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const pending of this.permissions.values()) pending.resolve({ outcome: { outcome: 'cancelled' } });
-    this.queue.length = 0;
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.chassis.markClosing('closed by request');
+    this.approvals.cancelAll(false);
     const connection = this.connection;
-    if (this.native && !connection.ended) {
-      if (this.running) connection.notify('session/cancel', { sessionId: this.native });
-      if (this.agentCapabilities.sessionCapabilities?.close) {
-        await connection
-          .request(
-            'session/close',
-            { sessionId: this.native },
-            { timeoutMs: Math.min(this.context.requestTimeoutMs, 5000) },
-          )
-          .catch(() => {});
+    const sessionId = this.native;
+    if (sessionId && !connection.ended) {
+      if (this.chassis.running) connection.notify('session/cancel', { sessionId });
+      const deadline = { timeoutMs: Math.min(this.context.requestTimeoutMs, 5000) };
+      const caps = this.agentCapabilities.sessionCapabilities;
+      if (caps?.close) await connection.request('session/close', { sessionId }, deadline).catch(() => {});
+      // An ephemeral session is deleted from the agent's store (createSession checked it can be).
+      if (this.context.spec.ephemeral) {
+        await connection.request('session/delete', { sessionId }, deadline).catch((error: unknown) => {
+          this.emit({
+            type: 'notice',
+            kind: 'warning',
+            message: `${this.context.label} did not delete the ephemeral session ${sessionId}: ${ReinsError.from(error, 'protocol_error').message}`,
+          });
+        });
       }
-      connection.unregister(this.native);
+      connection.unregister(sessionId);
     }
-    this.stream.close('requested');
-    await this.context.release();
+    this.chassis.end('requested');
+    await this.context.release().catch(() => {});
   }
 }

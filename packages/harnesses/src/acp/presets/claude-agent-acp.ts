@@ -10,6 +10,9 @@ export const claudeAgentAcpPreset: AcpPreset = {
   binary: binarySpec('claude-agent-acp', ['claude-agent-acp']),
   args: () => [],
   multiSession: true,
+  // 0.23.1 passes `_meta.claudeCode.options` of session/new, load and resume into the Agent SDK's
+  // query options (acp-agent.js createSession), where allowedTools lets those tools run unasked.
+  allowedToolsMeta: (tools) => ({ claudeCode: { options: { allowedTools: tools } } }),
   quirks: { reopenAfterCancel: true },
   testedVersions: ['0.23.1'],
 };

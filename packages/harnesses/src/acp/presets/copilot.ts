@@ -1,4 +1,5 @@
 // GitHub Copilot CLI over ACP (`copilot --acp`), tested with @github/copilot 1.0.102.
+import { providerFailureOf } from '../../runtime/chassis/index.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
 import { binarySpec } from '../discovery.js';
 import type { AcpPreset } from '../preset.js';
@@ -24,24 +25,12 @@ function copilotProviderError(trimmed: string): ProviderErrorMatch | undefined {
   if (!match) return undefined;
   const body = (match[1] ?? '').trim();
   // The last status in the text is the one that counts ("retried 5 times ... Last error: 500 ...").
-  const statuses = [...body.matchAll(/\b([45]\d\d)\b/g)].map((m) => Number(m[1]));
-  const status = statuses.at(-1) ?? Number.NaN;
+  const status = [...body.matchAll(/\b([45]\d\d)\b/g)].map((m) => Number(m[1])).at(-1);
   const words =
     /rate.?limit|overloaded|timed? ?out|ECONNREFUSED|fetch failed|server error|bad request|unauthorized|not found/i;
-  if (Number.isNaN(status) && !words.test(body)) return undefined;
-  const kind =
-    status === 429 || /rate.?limit/i.test(body)
-      ? 'rate_limited'
-      : /overloaded/i.test(body)
-        ? 'overloaded'
-        : status >= 500 || /server error/i.test(body)
-          ? 'server_error'
-          : /ECONNREFUSED|fetch failed|timed? ?out/i.test(body)
-            ? 'connection_failed'
-            : status >= 400
-              ? 'bad_request'
-              : 'unknown';
-  return { kind, ...(Number.isNaN(status) ? {} : { status }), message: body.slice(0, 500) };
+  if (status === undefined && !words.test(body)) return undefined;
+  // What the status and the words mean is the shared rule set's call (runtime/chassis/provider-failure.ts).
+  return providerFailureOf(status, body.slice(0, 500));
 }
 
 export const copilotPreset: AcpPreset = {

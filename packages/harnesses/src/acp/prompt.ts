@@ -1,0 +1,114 @@
+// One `session/prompt` of an ACP session, both ways: the turn input as ACP content blocks (text,
+// images inline or read from a path, file references as resource links), and what the agent's
+// answer or error means (the stop reasons this SDK knows, provider failures inside a JSON-RPC
+// error, Gemini's token counts in `_meta`). The rules for what a provider failure is live in
+// runtime/chassis/provider-failure.ts; only where each agent puts the status and words is here.
+import { readFile } from 'node:fs/promises';
+import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { type ErrorInfo, ErrorInfoSchema, type HarnessId, isRecord, ReinsError, type TurnInput } from '@reins/core';
+import { providerError, providerFailureOf, statusIn } from '../runtime/chassis/index.js';
+import type { ContentBlock, StopReason } from './wire.js';
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+/** The stop reasons of the pinned SDK's schema; any other value is from a newer agent. */
+const STOP_REASONS: Record<StopReason, true> = {
+  end_turn: true,
+  max_tokens: true,
+  max_turn_requests: true,
+  refusal: true,
+  cancelled: true,
+};
+
+export function isKnownStopReason(value: unknown): value is StopReason {
+  return typeof value === 'string' && Object.hasOwn(STOP_REASONS, value);
+}
+
+export interface PromptContext {
+  harness: HarnessId;
+  label: string;
+  cwd: string;
+  /** The agent said in initialize that it takes images. */
+  acceptsImages: boolean;
+}
+
+/** The turn's input as ACP content blocks; `prefix` goes before the text (system prompt additions). */
+export async function promptBlocks(input: TurnInput, context: PromptContext, prefix?: string): Promise<ContentBlock[]> {
+  const text = prefix ? `${prefix}\n\n${input.text}` : input.text;
+  const blocks: ContentBlock[] = [{ type: 'text', text }];
+  if (input.images?.length) {
+    if (!context.acceptsImages) {
+      throw new ReinsError('unsupported_capability', `${context.label} does not accept images in a prompt.`, {
+        harness: context.harness,
+        operation: 'send',
+        data: { capability: 'images' },
+      });
+    }
+    for (const image of input.images) {
+      if (image.source === 'data' && image.data) {
+        blocks.push({ type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' });
+      } else if (image.path) {
+        const path = isAbsolute(image.path) ? image.path : resolve(context.cwd, image.path);
+        const data = await readFile(path)
+          .then((bytes) => bytes.toString('base64'))
+          .catch((error: NodeJS.ErrnoException) => {
+            throw new ReinsError('invalid_input', `Cannot read the image ${path}: ${error.code ?? error.message}.`, {
+              harness: context.harness,
+              operation: 'send',
+            });
+          });
+        const mimeType = image.mediaType ?? IMAGE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+        blocks.push({ type: 'image', data, mimeType, uri: `file://${path}` });
+      } else {
+        throw new ReinsError('invalid_input', 'An image needs inline data or a path.', {
+          harness: context.harness,
+          operation: 'send',
+        });
+      }
+    }
+  }
+  for (const file of input.files ?? []) {
+    const path = isAbsolute(file.path) ? file.path : resolve(context.cwd, file.path);
+    const lines = file.lines ? `#L${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : '';
+    blocks.push({ type: 'resource_link', uri: `file://${path}${lines}`, name: basename(path) });
+  }
+  return blocks;
+}
+
+/** A provider failure inside a JSON-RPC error: an HTTP status in the code, message or data. */
+export function classifyPromptError(error: ReinsError, model?: string): ErrorInfo {
+  if (error.code !== 'protocol_error') return error.toInfo();
+  const rpcCode = error.data?.rpcCode;
+  const rpcData = error.data?.rpcData;
+  // An agent that speaks Reins errors (our own ACP bridge) puts the ErrorInfo in data: keep it as is.
+  const reins = ErrorInfoSchema.safeParse(rpcData);
+  if (reins.success) return reins.data;
+  const haystack = `${String(error.data?.rpcMessage ?? '')} ${JSON.stringify(rpcData ?? '')}`;
+  // Gemini CLI 0.61.0 answers with the HTTP status as the JSON-RPC code (400); Qwen 0.24.4,
+  // OpenCode 1.18.33 and claude-agent-acp 0.23.1 say -32603 with the status in the text.
+  const status = typeof rpcCode === 'number' && rpcCode >= 400 && rpcCode < 600 ? rpcCode : statusIn(haystack);
+  const apiError = /APIError|API Error|invalid_request|rate.?limit|overloaded/i.test(haystack);
+  if (status === undefined && !apiError) return error.toInfo();
+  // Qwen 0.24.4 says only "Internal error" and puts the provider's words in data.details.
+  const details = isRecord(rpcData) && typeof rpcData.details === 'string' ? rpcData.details : undefined;
+  const message = [String(error.data?.rpcMessage ?? error.message), details].filter(Boolean).join(': ');
+  const failure = { ...providerFailureOf(status, haystack), message };
+  return providerError(failure, { ...error.data }, model);
+}
+
+/** Gemini CLI 0.61.0 reports a turn's tokens only in PromptResponse._meta.quota.token_count. */
+export function quotaTokens(meta: unknown): { input?: number; output?: number } | undefined {
+  const quota = isRecord(meta) && isRecord(meta.quota) ? meta.quota : undefined;
+  const count = quota && isRecord(quota.token_count) ? quota.token_count : undefined;
+  if (!count) return undefined;
+  const out: { input?: number; output?: number } = {};
+  if (typeof count.input_tokens === 'number') out.input = count.input_tokens;
+  if (typeof count.output_tokens === 'number') out.output = count.output_tokens;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
