@@ -16,11 +16,20 @@ export {
   promptAnswer,
   translateEvent,
 } from './acp/translate.js';
+export { type BlocksBridgeOptions, serveBlocksStdio } from './codex-app-server/blocks.js';
+export {
+  type Attachment,
+  Attachments,
+  BlockError,
+  blockInputOf,
+  parseBlock,
+} from './codex-app-server/blocks-input.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { RpcConnection, type RpcConnectionOptions, RpcError, type RpcId } from './codex-app-server/connection.js';
 export { codexErrorInfoOf, turnErrorOf } from './codex-app-server/errors.js';
 export { historyTurns } from './codex-app-server/history.js';
 export { childThreadId, threadItemOf } from './codex-app-server/items.js';
+export { configValueOf, type LaunchOptions, launchOptionsOf } from './codex-app-server/launch.js';
 export {
   type ApprovalAnswer,
   approvalAnswerOf,

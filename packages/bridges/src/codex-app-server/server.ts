@@ -19,9 +19,7 @@ import {
   type ModelInfo,
   type Posture,
   ReinsError,
-  type SendResult,
   type SessionSpec,
-  type TurnInput,
 } from '@reins/core';
 import { reinsHome } from '@reins/harnesses';
 import {
@@ -45,20 +43,15 @@ import {
 } from './reads.js';
 import {
   approvalPolicyOf,
-  checkTurnOverrides,
-  effortOf,
-  optionalString,
-  outputSchemaOf,
   ParamsError,
   paramsObject,
   requiredString,
   type ThreadRequest,
   threadRequestOf,
-  turnInputOf,
 } from './requests.js';
-import { type CompletedItemsView, codexTurnIdFor, createThreadState } from './state.js';
+import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread, type Outbound } from './thread.js';
-import { beginSteer, endSteer, requestInterrupt, startedTurn } from './turns.js';
+import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
 import {
   CODEX_PROTOCOL_VERSION,
   type GetAccountResponse,
@@ -68,8 +61,6 @@ import {
   type ThreadStartResponse,
   type ThreadUnsubscribeResponse,
   type Turn,
-  type TurnStartResponse,
-  type TurnSteerResponse,
 } from './wire.js';
 
 export interface CodexAppServerBridgeOptions {
@@ -192,9 +183,9 @@ export class CodexAppServerBridge {
     'thread/loaded/list': async (params) => listLoaded(this.reads, params),
     'thread/turns/list': (params) => listTurns(this.reads, params),
     'thread/items/list': (params) => listItems(this.reads, params),
-    'turn/start': (params) => this.startTurn(params),
-    'turn/steer': (params) => this.steer(params),
-    'turn/interrupt': (params) => this.interrupt(params),
+    'turn/start': (params) => startTurn(this.turnContext(params), params),
+    'turn/steer': (params) => steerTurn(this.turnContext(params), params),
+    'turn/interrupt': (params) => interruptTurn(this.turnContext(params), params),
     'model/list': async (params) =>
       listModels(
         await this.catalog(),
@@ -519,92 +510,9 @@ export class CodexAppServerBridge {
     return {};
   }
 
-  // ---- turns ----
+  // ---- turns (turn-requests.ts) ----
 
-  /** Model and effort ride on turn/start in Codex ("this turn and subsequent turns"). */
-  private async applySettings(thread: BridgeThread, params: Record<string, unknown>): Promise<void> {
-    const model = optionalString(params, 'model');
-    const effort = effortOf(params.effort);
-    if (model && model !== thread.state.model) {
-      await withDeadline(thread.session.setModel(model), this.requestTimeoutMs, 'setModel');
-      thread.state.model = model;
-    }
-    if (effort && effort !== thread.state.effort) {
-      await withDeadline(thread.session.setEffort(effort), this.requestTimeoutMs, 'setEffort');
-      thread.state.effort = effort;
-    }
-  }
-
-  private async startTurn(params: Record<string, unknown>): Promise<TurnStartResponse> {
-    const thread = this.threadFor(requiredString(params, 'threadId'));
-    const input = turnInputOf(params.input);
-    const outputSchema = outputSchemaOf(params.outputSchema);
-    checkTurnOverrides(params, { cwd: thread.state.cwd, posture: thread.request.posture });
-    await this.applySettings(thread, params);
-    const open = thread.state.turn;
-    if (open) {
-      // Codex 0.169.0 adds a turn/start that arrives during a turn to that turn, like a steer.
-      if (outputSchema) throw new ParamsError('outputSchema', 'belongs to a new turn; this thread has a turn running.');
-      await this.deliverIntoTurn(thread, input);
-      return { turn: startedTurn(open.id) };
-    }
-    const release = thread.hold();
-    try {
-      const sent = await withDeadline(
-        thread.session.send(input, { mode: 'queue', ...(outputSchema ? { outputSchema } : {}) }),
-        this.requestTimeoutMs,
-        'send',
-      );
-      const codexTurnId = codexTurnIdFor(thread.state, sent.turnId);
-      // The pump may not have seen the turn start yet; an interrupt may come before it does.
-      if (thread.state.turn?.id !== codexTurnId && thread.state.lastTurnId !== codexTurnId)
-        thread.unstarted.add(codexTurnId);
-      return { turn: startedTurn(codexTurnId) };
-    } finally {
-      release();
-    }
-  }
-
-  /** Input for the running Codex turn: steered where the harness can, else run next inside the same turn. */
-  private async deliverIntoTurn(thread: BridgeThread, input: TurnInput): Promise<string> {
-    const codexTurnId = beginSteer(thread.state);
-    if (!codexTurnId) throw new RpcError(RPC.invalidRequest, 'no active turn to steer', { threadId: thread.id });
-    const release = thread.hold();
-    let delivered: SendResult | undefined;
-    try {
-      delivered = await withDeadline(thread.session.send(input, { mode: 'steer' }), this.requestTimeoutMs, 'send');
-      return codexTurnId;
-    } finally {
-      thread.emit(endSteer(thread.state, codexTurnId, input, delivered, Date.now()));
-      release();
-    }
-  }
-
-  private async steer(params: Record<string, unknown>): Promise<TurnSteerResponse> {
-    const thread = this.threadFor(requiredString(params, 'threadId'));
-    const expected = requiredString(params, 'expectedTurnId');
-    const input = turnInputOf(params.input);
-    const open = thread.state.turn;
-    if (!open) throw new RpcError(RPC.invalidRequest, 'no active turn to steer', { threadId: thread.id });
-    if (open.id !== expected) {
-      // Codex 0.169.0's wording, which clients match to fall back to a new turn.
-      throw new RpcError(RPC.invalidRequest, `expected active turn id \`${expected}\` but found \`${open.id}\``, {
-        threadId: thread.id,
-      });
-    }
-    return { turnId: await this.deliverIntoTurn(thread, input) };
-  }
-
-  private async interrupt(params: Record<string, unknown>): Promise<Record<string, never>> {
-    const thread = this.threadFor(requiredString(params, 'threadId'));
-    const turnId = requiredString(params, 'turnId');
-    if (!requestInterrupt(thread.state, turnId)) {
-      if (!thread.unstarted.has(turnId)) {
-        throw new RpcError(RPC.invalidRequest, `no active turn ${turnId} in thread ${thread.id}`, { turnId });
-      }
-      thread.interruptOnStart.add(turnId);
-    }
-    await thread.interruptNow();
-    return {};
+  private turnContext(params: Record<string, unknown>): TurnRequestContext {
+    return { thread: this.threadFor(requiredString(params, 'threadId')), requestTimeoutMs: this.requestTimeoutMs };
   }
 }

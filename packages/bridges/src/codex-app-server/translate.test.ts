@@ -313,12 +313,14 @@ describe('failed and cancelled turns', () => {
       error: { code: 'unsupported_model', message: 'unsupported model "x": not found', data: { model: 'x' } },
     });
     expectValid(h.sent);
+    // As Codex: the failure is told as an error notification, then the turn ends failed.
     expect(h.methods()).toEqual([
       'turn/started',
       'item/started',
       'item/completed',
       'item/started',
       'item/agentMessage/delta',
+      'error',
       'turn/completed',
     ]);
     const turn = h.of('turn/completed')[0]?.params.turn;

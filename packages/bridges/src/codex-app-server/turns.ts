@@ -185,10 +185,45 @@ export function finishTurn(state: ThreadState, atMs: number): BridgeNotification
     startedAtMs: turn.startedAtMs,
     completedAtMs: atMs,
   });
+  // Codex tells a failure as an error notification (willRetry false) before the failed turn ends.
+  if (outcome.status === 'failed') out.push(errorNotification(state, outcome.error, turn.id));
   out.push({
     method: 'turn/completed',
     params: { threadId: state.threadId, turn: turnObject(state, turn, status, error, atMs) },
   });
+  return out;
+}
+
+/**
+ * A turn that never reached the harness (blocks mode: a model the harness refused, an attachment
+ * that is not there): it still starts, shows its input and ends failed, as every turn does.
+ */
+export function refusedTurn(
+  state: ThreadState,
+  input: TurnInput,
+  error: ErrorInfo,
+  atMs: number,
+): BridgeNotification[] {
+  const turn = newTurn(uuidv7(atMs), atMs);
+  addInput(turn, input, atMs);
+  turn.lastTerminal = {
+    type: 'turn.completed',
+    seq: 0,
+    harness: '',
+    sessionId: '',
+    turnId: null,
+    at: atMs,
+    outcome: { status: 'failed', error },
+  };
+  // The turn in progress (if any) and the thread's usage are not this turn's business.
+  const { turn: open, lastTurnId, turnsUsage, turnUsage } = state;
+  state.turn = turn;
+  state.turnUsage = undefined;
+  const out: BridgeNotification[] = [
+    { method: 'turn/started', params: { threadId: state.threadId, turn: turnObject(state, turn, 'inProgress', null) } },
+    ...finishTurn(state, atMs),
+  ];
+  Object.assign(state, { turn: open, turnsUsage, turnUsage, lastTurnId: open ? lastTurnId : turn.id });
   return out;
 }
 

@@ -1,40 +1,58 @@
 // `reins bridge acp -H <harness>`: runs as an Agent Client Protocol agent on stdin/stdout in front of
 // any Reins harness, so any ACP client (Zed, an editor, Reins' own ACP adapter) can drive it.
 // `reins bridge codex-app-server -H <harness>`: the same, speaking `codex app-server` (v2), for any
-// Codex app-server client (Codex SDKs, IDE extensions, Reins' own Codex adapter). stdout carries only
-// protocol frames; everything else, console output included, goes to stderr.
+// Codex app-server client (Codex SDKs, IDE extensions, Reins' own Codex adapter); it takes the
+// arguments such clients launch `codex app-server` with. `--mode blocks`: NDJSON blocks in, App
+// Server v2 notifications out, one thread. stdout carries only protocol frames; everything else,
+// console output included, goes to stderr.
 import { parseArgs } from 'node:util';
-import { CODEX_PROTOCOL_VERSION, serveAcpStdio, serveCodexAppServerStdio } from '@reins/bridges';
+import {
+  CODEX_PROTOCOL_VERSION,
+  fileRecords,
+  launchOptionsOf,
+  ParamsError,
+  recordsDir,
+  serveAcpStdio,
+  serveBlocksStdio,
+  serveCodexAppServerStdio,
+} from '@reins/bridges';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
-import { createHarness } from '@reins/harnesses';
+import { createHarness, reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { harnessFlags, usageFromReinsError } from '../session-options.js';
 import { REINS_VERSION } from '../version.js';
 
 const PROTOCOLS = ['acp', 'codex-app-server'] as const;
 type Protocol = (typeof PROTOCOLS)[number];
+const MODES = ['app-server', 'blocks'] as const;
 
 export const BRIDGE_HELP = `Usage: reins bridge acp -H <harness> [options]
-       reins bridge codex-app-server -H <harness> [options]
+       reins bridge codex-app-server -H <harness> [codex app-server options] [options]
+       reins bridge codex-app-server --mode blocks -H <harness> [--resume <thread>] [options]
 
 Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
   acp               an Agent Client Protocol agent (protocol version 1); each ACP session is a Reins
                     session of that harness
   codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${CODEX_PROTOCOL_VERSION}, JSON-RPC lines); each
-                    Codex thread is a Reins session. Accepts the \`app-server\` argument and the
-                    --strict-config flag Codex clients launch it with (the bridge has no config file),
-                    and --version
-stdout carries only protocol messages; diagnostics go to stderr. The bridge ends when stdin closes or
-on SIGTERM, and closes every harness process first.
+                    Codex thread is a Reins session. Takes what Codex clients launch it with: the
+                    \`app-server\` argument, --listen stdio:// (the only transport served) or --stdio,
+                    --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
+                    sandbox_mode are honoured; Codex-only tuning is ignored; other keys are refused),
+                    --enable/--disable <feature> (Codex features: ignored), and --version
+  --mode blocks     NDJSON blocks on stdin (user, attachment.chunk, interrupt), App Server v2
+                    notifications on stdout, one thread on one harness process
+stdout carries only protocol messages; diagnostics go to stderr. The bridge ends when stdin closes
+(blocks mode: once the turns sent have ended) or on SIGTERM, and closes every harness process first.
 
 Options:
   -H, --harness <id>          ${HARNESS_IDS.join(', ')}
   -m, --model <id>            model every session starts with
       --effort <level>        ${EFFORT_LEVELS.join(' | ')}
-      --posture <p>           bypass (default: tools run without asking) | ask (session/request_permission;
+      --posture <p>           bypass (default: tools run without asking) | ask (approval requests;
                               codex-app-server: a thread's approvalPolicy chooses, this is the default)
       --binary <path>         the harness binary to run (default: discovery, or REINS_<ID>_BIN)
       --request-timeout <ms>  deadline for every request but a turn (default 60000)
+      --resume <thread>       blocks mode: continue this thread (the harness's session id)
   -h, --help                  this help
 
 Exit codes: 0 stopped (stdin closed or a signal), 2 bad usage or the harness is not installed.
@@ -42,8 +60,24 @@ Exit codes: 0 stopped (stdin closed or a signal), 2 bad usage or the harness is 
 Examples:
   reins bridge acp -H codex
   reins bridge acp -H claude-code -m sonnet --posture ask
-  reins bridge codex-app-server -H claude-code     (a Codex client's codex binary: a script that runs this)
+  reins bridge codex-app-server -H claude-code app-server --listen stdio://
+  echo '{"type":"user","text":"hi"}' | reins bridge codex-app-server --mode blocks -H pi
+  A Codex client's codex binary: #!/bin/sh + exec reins bridge codex-app-server -H claude-code "$@"
   Zed settings.json: "agent_servers": { "Reins Codex": { "command": "reins", "args": ["bridge", "acp", "-H", "codex"] } }`;
+
+/** Options only the codex-app-server bridge takes (the ACP bridge refuses them). */
+const CODEX_ONLY = [
+  'strict-config',
+  'version',
+  'listen',
+  'stdio',
+  'config',
+  'enable',
+  'disable',
+  'analytics-default-enabled',
+  'mode',
+  'resume',
+] as const;
 
 function parse(argv: string[]) {
   try {
@@ -60,6 +94,14 @@ function parse(argv: string[]) {
         // codex-app-server only (see the help).
         'strict-config': { type: 'boolean' },
         version: { type: 'boolean' },
+        listen: { type: 'string' },
+        stdio: { type: 'boolean' },
+        config: { type: 'string', short: 'c', multiple: true },
+        enable: { type: 'string', multiple: true },
+        disable: { type: 'string', multiple: true },
+        'analytics-default-enabled': { type: 'boolean' },
+        mode: { type: 'string' },
+        resume: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -67,6 +109,15 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
+}
+
+function requestTimeoutOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new UsageError(`--request-timeout takes a positive number of milliseconds (got "${value}").`);
+  }
+  return ms;
 }
 
 export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -81,29 +132,52 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(`Unknown bridge protocol "${name}".`, `Protocols: ${PROTOCOLS.join(', ')}.`);
   }
   const protocol = name as Protocol;
-  const codexOnly = (['strict-config', 'version'] as const).find((flag) => values[flag] !== undefined);
+  const codexOnly = CODEX_ONLY.find((flag) => values[flag] !== undefined);
   if (protocol === 'acp' && codexOnly) throw new UsageError(`Unknown option '--${codexOnly}'`);
-  // Codex clients run `<codex> app-server [--strict-config]`: a launcher that runs this bridge passes that on.
+  // Codex clients run `<codex> app-server [options]`: a launcher that runs this bridge passes that on.
   const extra = protocol === 'codex-app-server' && rest[0] === 'app-server' ? rest.slice(1) : rest;
-  if (extra.length > 0)
+  if (extra.length > 0) {
     throw new UsageError(`bridge ${protocol} takes no further arguments (got "${extra.join(' ')}").`);
+  }
   if (values.version) {
-    // Codex clients read the binary's version; this names the bridge, not a Codex release.
+    // Codex clients read the binary's version; this names the bridge and the protocol it speaks.
     io.stdout.write(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
     return EXIT.completed;
   }
-  const { harness: id, effort, posture } = harnessFlags(values);
-  let requestTimeoutMs: number | undefined;
-  if (values['request-timeout'] !== undefined) {
-    requestTimeoutMs = Number(values['request-timeout']);
-    if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) {
-      throw new UsageError(
-        `--request-timeout takes a positive number of milliseconds (got "${values['request-timeout']}").`,
-      );
-    }
+  const mode = values.mode ?? 'app-server';
+  if (!(MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`Unknown mode "${mode}".`, `Modes: ${MODES.join(', ')}.`);
   }
+  if (values.resume !== undefined && mode !== 'blocks') {
+    throw new UsageError('--resume is for --mode blocks; in app-server mode a client resumes with thread/resume.');
+  }
+  const flags = harnessFlags(values);
+  if (mode === 'blocks' && flags.posture === 'ask') {
+    throw new UsageError('--mode blocks has no client to ask for approvals; it runs with --posture bypass.');
+  }
+  let launch: ReturnType<typeof launchOptionsOf>;
+  try {
+    launch = launchOptionsOf({
+      ...(values.listen !== undefined ? { listen: values.listen } : {}),
+      config: values.config ?? [],
+      features: [...(values.enable ?? []), ...(values.disable ?? [])],
+      ...(flags.posture ? { posture: flags.posture } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ParamsError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (values.model && launch.model && values.model !== launch.model) {
+    throw new UsageError(`-m ${values.model} and -c model=${launch.model} name two models; give one.`);
+  }
+  const model = values.model ?? launch.model;
+  const effort = flags.effort ?? launch.effort;
+  const posture = flags.posture ?? launch.posture;
+  const requestTimeoutMs = requestTimeoutOf(values['request-timeout']);
+  const id = flags.harness;
 
   const log = (message: string) => io.stderr.write(`reins bridge: ${message}\n`);
+  if (launch.ignored.length > 0) log(`ignored Codex-only settings: ${launch.ignored.join(', ')}`);
   let harness: Awaited<ReturnType<typeof createHarness>>;
   let harnessVersion: string | undefined;
   try {
@@ -122,27 +196,29 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   // stdout is the protocol channel: anything a library logs goes to stderr instead.
   const restore = routeConsoleToStderr();
   try {
+    const defaults = { ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(posture ? { posture } : {}) };
+    const records = fileRecords(recordsDir(reinsHome(io.env), protocol, id), log);
     const common = {
       harness,
       stdin: io.stdin,
       stdout: io.stdout,
-      defaults: {
-        ...(values.model ? { model: values.model } : {}),
-        ...(effort ? { effort } : {}),
-        ...(posture ? { posture } : {}),
-      },
+      defaults,
+      records,
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       log,
       version: REINS_VERSION,
     };
-    const reason =
-      protocol === 'acp'
-        ? await serveAcpStdio(common)
-        : await serveCodexAppServerStdio({
-            ...common,
-            cwd: io.cwd,
-            ...(harnessVersion ? { harnessVersion } : {}),
-          });
+    let reason: string;
+    if (protocol === 'acp') reason = await serveAcpStdio(common);
+    else if (mode === 'blocks') {
+      reason = await serveBlocksStdio({ ...common, cwd: io.cwd, ...(values.resume ? { resume: values.resume } : {}) });
+    } else {
+      reason = await serveCodexAppServerStdio({
+        ...common,
+        cwd: io.cwd,
+        ...(harnessVersion ? { harnessVersion } : {}),
+      });
+    }
     log(`stopped (${reason})`);
   } finally {
     restore();
