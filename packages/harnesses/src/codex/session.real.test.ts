@@ -15,7 +15,7 @@ describe('codex real: session', () => {
     rig = await codexRig('resume');
     rig.server.enqueue(reply().text('I will remember PINEAPPLE.'));
     const first = await rig.open();
-    const one = await first.session.send('Remember the word PINEAPPLE.');
+    const one = await first.session.send('Remember the word PINEAPPLE.', { clientMessageId: 'bubble-pineapple' });
     expect((await first.recorder.terminalOf(one)).outcome).toEqual({ status: 'completed' });
     const nativeSessionId = first.session.nativeSessionId as string;
     expect(nativeSessionId).toBeTruthy();
@@ -45,6 +45,13 @@ describe('codex real: session', () => {
       'What was the word?',
       'The word was PINEAPPLE.',
     ]);
+    // The clientUserMessageId Reins sent on turn/start comes back from Codex's own history as clientId.
+    const users = history?.flatMap((item) => (item.kind === 'user_message' ? [item] : []));
+    expect(users?.map((item) => item.clientMessageId)).toEqual(['bubble-pineapple', undefined]);
+    const live = first.recorder
+      .turnEvents(one.turnId)
+      .flatMap((event) => (event.type === 'item.completed' && event.item.kind === 'user_message' ? [event.item] : []));
+    expect(live).toMatchObject([{ text: 'Remember the word PINEAPPLE.', clientMessageId: 'bubble-pineapple' }]);
     const listed = await rig.harness.listSessions?.({ cwd: rig.workdir });
     expect(listed?.map((summary) => summary.nativeSessionId)).toContain(nativeSessionId);
     await second.recorder.close();
