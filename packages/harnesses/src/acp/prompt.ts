@@ -5,9 +5,22 @@
 // runtime/chassis/provider-failure.ts; only where each agent puts the status and words is here.
 import { readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
-import { type ErrorInfo, ErrorInfoSchema, type HarnessId, isRecord, ReinsError, type TurnInput } from '@reins/core';
-import { providerError, providerFailureOf, statusIn } from '../runtime/chassis/index.js';
-import type { ContentBlock, StopReason } from './wire.js';
+import {
+  type ErrorInfo,
+  ErrorInfoSchema,
+  type EventPayload,
+  type HarnessId,
+  isRecord,
+  type PayloadOf,
+  ReinsError,
+  type TurnInput,
+  type TurnOutcome,
+} from '@reins/core';
+import { type ProviderFailure, providerError, providerFailureOf, statusIn } from '../runtime/chassis/index.js';
+import { outcomeOf, turnTokens } from './translate.js';
+import { type ContentBlock, RPC, type StopReason } from './wire.js';
+
+export type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -111,4 +124,80 @@ export function quotaTokens(meta: unknown): { input?: number; output?: number } 
   if (typeof count.input_tokens === 'number') out.input = count.input_tokens;
   if (typeof count.output_tokens === 'number') out.output = count.output_tokens;
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** What the session knew of the turn when the agent answered its prompt. */
+export interface AnswerContext {
+  label: string;
+  /** Reins asked the agent to cancel this turn. */
+  cancelRequested: boolean;
+  /** The previous turn ended cancelled. */
+  afterCancel: boolean;
+  /** Output updates (text, thoughts, tools, plans) the agent sent in this turn. */
+  turnUpdates: number;
+  /** A provider failure the agent reported as message text in this turn. */
+  providerError: ProviderFailure | undefined;
+  model: string | undefined;
+}
+
+/** The turn's terminal from the agent's PromptResponse, and what to emit before it. */
+export function readPromptAnswer(
+  response: unknown,
+  context: AnswerContext,
+): { completion: Completion; before: EventPayload[] } {
+  const before: EventPayload[] = [];
+  const answer = isRecord(response) ? response : {};
+  const stopReason = answer.stopReason;
+  let outcome: TurnOutcome;
+  if (isKnownStopReason(stopReason)) {
+    outcome = outcomeOf(stopReason);
+  } else {
+    // A stop reason newer than the pinned SDK (or none at all): the agent did end the prompt, so
+    // the turn ends completed with the agent's value kept; the answer is passed through too.
+    const reason = typeof stopReason === 'string' ? 'unknown' : 'unparsable';
+    before.push({ type: 'passthrough', frame: response ?? null, reason });
+    outcome = { status: 'completed' };
+  }
+  // OpenCode 1.18.33 answers end_turn to a cancel that lands during provider retries: the
+  // caller asked to stop and the agent stopped, so the turn is cancelled (stopReason kept).
+  if (context.cancelRequested && outcome.status === 'completed') outcome = { status: 'cancelled' };
+  // claude-agent-acp 0.23.1 without the reopen: right after a cancel, the next prompt is answered
+  // at once with an empty end_turn and its real answer comes with the prompt after. Say so.
+  if (context.afterCancel && stopReason === 'end_turn' && context.turnUpdates === 0) {
+    before.push({
+      type: 'notice',
+      kind: 'warning',
+      message: `${context.label} ended this turn at once with no output right after a cancelled turn; its answer may arrive with the next prompt (an agent-side queue out of step).`,
+      data: { quirk: 'empty_end_turn_after_cancel' },
+    });
+  }
+  const tokens = turnTokens(answer.usage as Parameters<typeof turnTokens>[0]) ?? quotaTokens(answer._meta);
+  const usage = tokens ? { turn: tokens } : undefined;
+  if (usage) before.push({ type: 'usage.updated', ...usage });
+  if (outcome.status === 'completed' && context.providerError) {
+    outcome = {
+      status: 'failed',
+      error: providerError(context.providerError, { reportedAs: 'message_text' }, context.model),
+    };
+  }
+  const completion: Completion = {
+    outcome,
+    ...(typeof stopReason === 'string' ? { stopReason } : {}),
+    ...(usage ? { usage } : {}),
+  };
+  return { completion, before };
+}
+
+/** The turn's terminal when session/prompt failed: cancelled when Reins asked for it, else the classified error. */
+export function readPromptFailure(
+  failure: ReinsError,
+  context: Pick<AnswerContext, 'cancelRequested' | 'model'>,
+): Completion {
+  const cancelled =
+    context.cancelRequested && (failure.data?.rpcCode === RPC.requestCancelled || failure.code === 'timeout');
+  return {
+    outcome: cancelled
+      ? { status: 'cancelled' }
+      : { status: 'failed', error: classifyPromptError(failure, context.model) },
+  };
 }

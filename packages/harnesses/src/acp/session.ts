@@ -14,7 +14,6 @@ import {
   isRecord,
   type NativeFrame,
   type PassthroughReason,
-  type PayloadOf,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -24,12 +23,10 @@ import {
   type SessionSpec,
   type SettingChange,
   type TurnInput,
-  type TurnOutcome,
 } from '@reins/core';
 import {
   type ChassisTurn,
   DEFAULT_INTERRUPT_GRACE_MS,
-  providerError,
   SessionChassis,
   type TurnHost,
 } from '../runtime/chassis/index.js';
@@ -37,20 +34,18 @@ import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
 import type { AcpQuirks } from './preset.js';
-import { classifyPromptError, isKnownStopReason, promptBlocks, quotaTokens } from './prompt.js';
+import { type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
 import { AcpSettings } from './settings.js';
 import {
   beginTurn,
   createTranslateState,
   endTurn,
   finishReplay,
-  outcomeOf,
   type TranslateState,
   translatePermission,
   translateUpdate,
-  turnTokens,
 } from './translate.js';
-import { RPC, type SessionSetupResponse, type SessionUpdate } from './wire.js';
+import type { SessionSetupResponse, SessionUpdate } from './wire.js';
 
 // Kept exported from here: tests and older imports read them from the session module.
 export { classifyPromptError, quotaTokens } from './prompt.js';
@@ -74,8 +69,6 @@ export interface AcpSessionContext {
   /** Gives the shared process back (closes it when this was the last session). */
   release: () => Promise<void>;
 }
-
-type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
 
 /**
  * Extension traffic an agent sends that Reins knows and deliberately passes through (answered
@@ -366,17 +359,26 @@ export class AcpSession implements Session, TurnHost {
       return;
     }
     this.emitAll(endTurn(this.state));
+    const context = {
+      label: this.context.label,
+      cancelRequested: this.cancelRequested.has(turn),
+      afterCancel: this.afterCancel,
+      turnUpdates: this.state.turnUpdates,
+      providerError: this.state.providerError,
+      model: this.state.current.model,
+    };
+    let completion: Completion;
     if (failure || response === NOT_SENT) {
-      const completion: Completion = failure
-        ? this.failedCompletion(turn, failure)
-        : { outcome: { status: 'cancelled' } };
-      this.chassis.complete(turn, completion);
+      completion = failure ? readPromptFailure(failure, context) : { outcome: { status: 'cancelled' } };
     } else {
-      const completion = this.chassis.translate(native, at, () => [
-        this.answerCompletion(turn, response, native, at),
-      ])[0] ?? { outcome: { status: 'completed' as const } };
-      this.chassis.complete(turn, completion, { native, at });
+      completion = this.chassis.translate(native, at, () => {
+        const read = readPromptAnswer(response, context);
+        this.emitAll(read.before, { native, at });
+        return [read.completion];
+      })[0] ?? { outcome: { status: 'completed' } };
     }
+    this.afterCancel = completion.outcome.status === 'cancelled';
+    this.chassis.complete(turn, completion, failure || response === NOT_SENT ? {} : { native, at });
     this.emit({ type: 'session.status', status: 'idle' });
   }
 
@@ -403,63 +405,6 @@ export class AcpSession implements Session, TurnHost {
       { sessionId: this.native, prompt: blocks },
       { timeoutMs: 0 },
     );
-  }
-
-  private failedCompletion(turn: ChassisTurn, failure: ReinsError): Completion {
-    const cancelled =
-      this.cancelRequested.has(turn) && (failure.data?.rpcCode === RPC.requestCancelled || failure.code === 'timeout');
-    this.afterCancel = cancelled;
-    const outcome: TurnOutcome = cancelled
-      ? { status: 'cancelled' }
-      : { status: 'failed', error: classifyPromptError(failure, this.state.current.model) };
-    return { outcome };
-  }
-
-  /** What the agent's PromptResponse says about the turn. */
-  private answerCompletion(turn: ChassisTurn, response: unknown, native: NativeFrame, at: number): Completion {
-    const answer = isRecord(response) ? response : {};
-    const stopReason = answer.stopReason;
-    let outcome: TurnOutcome;
-    if (isKnownStopReason(stopReason)) {
-      outcome = outcomeOf(stopReason);
-    } else {
-      // A stop reason newer than the pinned SDK (or none at all): the agent did end the prompt, so
-      // the turn ends completed with the agent's value kept; the answer is passed through too.
-      const reason = typeof stopReason === 'string' ? 'unknown' : 'unparsable';
-      this.emit({ type: 'passthrough', frame: response ?? null, reason }, { native, at });
-      outcome = { status: 'completed' };
-    }
-    // OpenCode 1.18.33 answers end_turn to a cancel that lands during provider retries: the
-    // caller asked to stop and the agent stopped, so the turn is cancelled (stopReason kept).
-    if (this.cancelRequested.has(turn) && outcome.status === 'completed') {
-      outcome = { status: 'cancelled' };
-    }
-    // claude-agent-acp 0.23.1 without the reopen: right after a cancel, the next prompt is answered
-    // at once with an empty end_turn and its real answer comes with the prompt after. Say so.
-    if (this.afterCancel && stopReason === 'end_turn' && this.state.turnUpdates === 0) {
-      this.emit({
-        type: 'notice',
-        kind: 'warning',
-        message: `${this.context.label} ended this turn at once with no output right after a cancelled turn; its answer may arrive with the next prompt (an agent-side queue out of step).`,
-        data: { quirk: 'empty_end_turn_after_cancel' },
-      });
-    }
-    this.afterCancel = outcome.status === 'cancelled';
-    const tokens = turnTokens(answer.usage as Parameters<typeof turnTokens>[0]) ?? quotaTokens(answer._meta);
-    const usage = tokens ? { turn: tokens } : undefined;
-    if (usage) this.emit({ type: 'usage.updated', ...usage }, { native, at });
-    const reported = this.state.providerError;
-    if (outcome.status === 'completed' && reported) {
-      outcome = {
-        status: 'failed',
-        error: providerError(reported, { reportedAs: 'message_text' }, this.state.current.model),
-      };
-    }
-    return {
-      outcome,
-      ...(typeof stopReason === 'string' ? { stopReason } : {}),
-      ...(usage ? { usage } : {}),
-    };
   }
 
   /** claude-agent-acp 0.23.1 off-by-one after cancel: a fresh native session drops the stale queue. */
