@@ -280,7 +280,8 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   /**
    * The chassis gave up on the turn (stalled, or no terminal within the interrupt grace). Codex may
    * still hold it as its active turn, and a turn/start during an active turn is taken as a steer
-   * (0.169.0), so the next queued turn waits until Codex ends this one (the chassis bounds the wait).
+   * (0.169.0; on 0.171.0 a queued turn sent at once stalled with the abandoned one), so the next
+   * queued turn waits until Codex ends this one (the chassis bounds the wait).
    */
   turnAbandoned(turn: CodexTurn): Promise<void> | undefined {
     return this.turns.abandon(turn);

@@ -37,6 +37,22 @@ describe('codex real: turn control', () => {
     await recorder.close();
   });
 
+  it('stall watchdog: a stalled stream fails the turn with timeout; the queued turn still gets its own answer', async () => {
+    // The queued turn/start must wait until Codex ended the stalled turn: Codex takes a turn/start
+    // during its active turn as a steer.
+    rig = await codexRig('stall');
+    rig.server.enqueue(reply().text('This answer stalls').stall(), reply().text('A fresh answer.'));
+    const { session, recorder } = await rig.open({ stallTimeoutMs: 1_000 });
+    const first = await session.send('Start a long answer.');
+    const second = await session.send('Next question.');
+    expect(second.delivery).toBe('queued');
+    expect((await recorder.terminalOf(first)).outcome).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
+    expect((await recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    expect(agentTexts(recorder.turnEvents(second.turnId))).toEqual(['A fresh answer.']);
+    expect(recorder.ofType('turn.completed')).toHaveLength(2);
+    await recorder.close();
+  });
+
   it('interrupts a running command: the dangling tool_call is closed as cancelled', async () => {
     rig = await codexRig('interrupt-command');
     rig.server.enqueue(reply().shell('sleep 30'));
