@@ -216,6 +216,7 @@ export class DaemonConnection {
       );
     }
     this.inFlight++;
+    this.context.log.debug('request', { connection: this.label, method });
     try {
       const handler = this.handlers[method] as Handler<MethodName>;
       const pending = handler(checked.data as ParamsOf<MethodName>);

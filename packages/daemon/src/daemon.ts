@@ -291,7 +291,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.sessions.startSweeping();
     this.snapshotTimer = setInterval(() => this.broadcastSnapshot(), this.options.snapshotIntervalMs ?? 15_000);
     this.snapshotTimer.unref();
-    this.log.info('daemon listening', { url: this.url, pid: process.pid, infoPath: this.infoPath });
+    this.log.info('daemon listening', { url: this.url, infoPath: this.infoPath });
   }
 
   sessionIds(): string[] {

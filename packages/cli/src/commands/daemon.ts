@@ -1,33 +1,46 @@
 // `reins daemon`: the Reins daemon in the foreground. It prints where it listens and where its
-// daemon.json is (never the token), logs JSON lines on stderr, and on SIGINT or SIGTERM closes every
-// session (ending each harness process group), every socket, removes daemon.json and exits 0.
+// daemon.json is (never the token), logs JSON lines on stderr (pino, --log-level), and on SIGINT or
+// SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
+// the next send after a restart), closes every socket, removes daemon.json and exits 0.
 import { parseArgs } from 'node:util';
-import { startDaemon } from '@reins/daemon';
+import { createLogger, LOG_LEVELS, type LogLevel, startDaemon } from '@reins/daemon';
 import { reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
-export const DAEMON_HELP = `Usage: reins daemon [--port <n>] [--allow-origin <url>]...
+export const DAEMON_HELP = `Usage: reins daemon [--port <n>] [--allow-origin <url>]... [--idle-ttl <duration>]
+                    [--max-live-sessions <n>] [--log-level <level>]
 
-Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (JSON-RPC, protocol 1)
-through which a web UI, a bot or another program drives any harness with the same session model
-(use @reins/client). Sessions belong to the daemon and survive a client's disconnect; a client
-that reconnects resumes its event stream exactly where it left off.
+Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (JSON-RPC, protocol 2;
+protocol 1 clients keep working) through which a web UI, a bot or another program drives any
+harness with the same session model (use @reins/client).
+
+Sessions are durable: each one's settings, native conversation id and whole event log are kept in
+$REINS_HOME/reins.db (SQLite). They survive a client's disconnect, a restart of the daemon and a
+crash: after one, a session is "dormant" and the next send resumes its conversation in a new
+harness process. Idle sessions are put to sleep the same way (--idle-ttl, --max-live-sessions);
+a session with a running turn, a pending approval or background work never is.
 
 The url, pid and a fresh secret token are written to $REINS_HOME/daemon.json (default ~/.reins,
-mode 0600); every connection must present the token. Browsers are refused unless their origin is
-allowed with --allow-origin. Logs are JSON lines on stderr. Ctrl+C (or SIGTERM) closes every session
-and its harness processes, removes daemon.json and exits 0.
+mode 0600); every connection must present the token. $REINS_HOME must not be writable by group
+or others. Browsers are refused unless their origin is allowed with --allow-origin. Logs are JSON
+lines on stderr. Ctrl+C (or SIGTERM) stops every harness process, removes daemon.json and exits 0.
 
 Options:
-      --port <n>            port on 127.0.0.1 (default 0: any free port, see daemon.json)
-      --allow-origin <url>  let web pages from this origin connect (repeatable), e.g. http://localhost:5173
-  -h, --help                this help
+      --port <n>               port on 127.0.0.1 (default 0: any free port, see daemon.json)
+      --allow-origin <url>     let web pages from this origin connect (repeatable), e.g. http://localhost:5173
+      --idle-ttl <duration>    stop an idle session's process after this long: 90s, 30m, 2h (default 30m; 0: never)
+      --max-live-sessions <n>  at most this many harness processes; the least recently used idle
+                               session sleeps first (default 32)
+      --log-level <level>      ${LOG_LEVELS.join(', ')} (default info)
+  -h, --help                   this help
 
-Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed, 2 bad usage (or the port is taken).
+Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed, 2 bad usage (or the port is taken, or
+another daemon runs on this $REINS_HOME).
 
 Examples:
   reins daemon
-  reins daemon --port 7777 --allow-origin http://localhost:5173`;
+  reins daemon --port 7777 --allow-origin http://localhost:5173
+  reins daemon --idle-ttl 10m --max-live-sessions 8 --log-level debug`;
 
 function parseDaemonArgs(argv: string[]) {
   try {
@@ -36,6 +49,9 @@ function parseDaemonArgs(argv: string[]) {
       options: {
         port: { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
+        'idle-ttl': { type: 'string' },
+        'max-live-sessions': { type: 'string' },
+        'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -44,6 +60,18 @@ function parseDaemonArgs(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** "90s", "30m", "2h", "500ms" or "0" -> ms. */
+export function parseDuration(value: string, flag: string): number {
+  if (value.trim() === '0') return 0;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
+  if (!match) {
+    throw new UsageError(`${flag} must be a duration like 90s, 30m or 2h (or 0 for never), got "${value}".`);
+  }
+  return Math.round(Number(match[1]) * (UNITS[match[2] as string] as number));
 }
 
 export async function daemonCommand(argv: string[], io: CliIo): Promise<number> {
@@ -56,25 +84,34 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}".`);
   }
+  const idleTtlMs = values['idle-ttl'] === undefined ? undefined : parseDuration(values['idle-ttl'], '--idle-ttl');
+  const maxLive = values['max-live-sessions'];
+  if (maxLive !== undefined && (!/^\d+$/.test(maxLive) || Number(maxLive) < 1)) {
+    throw new UsageError(`--max-live-sessions must be a whole number of at least 1, got "${maxLive}".`);
+  }
+  const level = values['log-level'] ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".`);
+  }
   const daemon = await startDaemon({
     port,
     allowOrigins: values['allow-origin'] ?? [],
     home: reinsHome(io.env),
+    logger: createLogger({ level: level as LogLevel }),
+    ...(idleTtlMs !== undefined ? { idleTtlMs } : {}),
+    ...(maxLive !== undefined ? { maxLiveSessions: Number(maxLive) } : {}),
   });
-  io.stdout.write(`Reins daemon listening on ${daemon.url}\n`);
-  io.stdout.write(`Connection details (url, token): ${daemon.infoPath}\n`);
-  io.stdout.write('Press Ctrl+C to stop.\n');
-
-  const code = await new Promise<number>((resolve) => {
+  // Signal handlers first: whoever waits for "Press Ctrl+C" may signal right after reading it.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
         // A second signal: stop waiting. The exit hooks still kill every harness process group
-        // and remove daemon.json.
+        // and remove daemon.json; the next start reaps anything left over.
         process.exit(EXIT.failed);
       }
       stopping = true;
-      io.stdout.write(`Stopping (${signal}): closing every session...\n`);
+      io.stdout.write(`Stopping (${signal}): stopping every session's process (they resume on the next start)...\n`);
       daemon.close().then(
         () => resolve(EXIT.completed),
         (error: unknown) => {
@@ -86,6 +123,11 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  io.stdout.write(`Reins daemon listening on ${daemon.url}\n`);
+  io.stdout.write(`Connection details (url, token): ${daemon.infoPath}\n`);
+  io.stdout.write(`Sessions are kept in ${daemon.storeLocation}\n`);
+  io.stdout.write('Press Ctrl+C to stop.\n');
+  const code = await stopped;
   if (code === EXIT.completed) io.stdout.write('Stopped.\n');
   return code;
 }
