@@ -1,5 +1,5 @@
-// Shared by the Claude Code tests: fixture paths, the fake CLI, and the real-CLI rig (pinned 2.1.197,
-// hermetic home, scripted Anthropic server, optional fixture recording with REINS_RECORD_FIXTURES=1).
+// Shared by the Claude Code tests: fixture paths, the fake CLI, and the real-CLI rig (either pin of
+// harness-clis, hermetic home, scripted Anthropic server, optional fixture recording with REINS_RECORD_FIXTURES=1).
 // Sessions are read through the testkit's SessionRecorder, whose close() checks the stream invariants.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   fixtureRecorder,
   type HarnessBinary,
   type HarnessHome,
+  type HarnessPin,
   harnessBinary,
   type ModelServer,
   makeTempHome,
@@ -45,9 +46,12 @@ export interface ClaudeRig {
 }
 
 /** A hermetic Claude Code rig on the pinned CLI against the scripted Anthropic server. */
-export async function claudeRig(scenario: string, options: { strict?: boolean } = {}): Promise<ClaudeRig> {
+export async function claudeRig(
+  scenario: string,
+  options: { strict?: boolean; pin?: HarnessPin } = {},
+): Promise<ClaudeRig> {
   await assertHermetic();
-  const binary = harnessBinary('claude-code');
+  const binary = harnessBinary('claude-code', undefined, options.pin ?? 'current');
   const server = await startModelServer({ strict: options.strict ?? false });
   const tempHome = await makeTempHome('reins-cc-');
   const home = await buildClaudeCodeHome({ modelServerUrl: server.url, tempHome, binary });

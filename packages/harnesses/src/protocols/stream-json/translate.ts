@@ -12,7 +12,9 @@
 // - Provider errors arrive as a synthetic assistant message (`model: "<synthetic>"`, top-level
 //   `error`), followed by `result` with is_error.
 // - `result` is exactly one per user turn. Its `usage` counts this turn; `modelUsage` and
-//   `total_cost_usd` are cumulative over the process (not the turn).
+//   `total_cost_usd` are cumulative over the process (not the turn). 2.1.332: `usage` is the main
+//   loop only, `model_usage_since_last_result` counts the whole turn per model (subagents too), and a
+//   turn Claude Code starts by itself (after a background task ended, tasks.ts) has its own `result`.
 import {
   type ErrorInfo,
   type EventPayload,
@@ -25,6 +27,15 @@ import {
   type Usage,
   unsupportedModelError,
 } from '@reins/core';
+import {
+  backgroundLaunch,
+  createTaskState,
+  inBackgroundLanes,
+  retainBackgroundLanes,
+  type TaskState,
+  translateTaskFrame,
+  turnEndedForTasks,
+} from './tasks.js';
 import type {
   WireApiRetry,
   WireAssistantMessage,
@@ -51,6 +62,8 @@ export interface StreamJsonOptions {
 export interface Emission {
   payload: EventPayload;
   parentItemId?: string;
+  /** Background work whose launching turn has ended (tasks.ts): emitted outside any turn. */
+  background?: boolean;
 }
 
 interface BlockState {
@@ -90,6 +103,10 @@ export interface TranslationState {
   /** Prompt size of the last main-thread API call (input + cache), the context in use. */
   contextUsed: number | undefined;
   compactions: number;
+  /** Tasks that run past their turn (tasks.ts). */
+  tasks: TaskState;
+  /** API message id -> its lane ('' = the main thread), so a turn's reset keeps background lanes. */
+  messageLanes: Map<string, string>;
 }
 
 export function defaultClassifyTool(name: string): ToolKind | 'plan' {
@@ -138,15 +155,15 @@ export function createTranslationState(options: StreamJsonOptions): TranslationS
     interruptRequested: false,
     contextUsed: undefined,
     compactions: 0,
+    tasks: createTaskState(),
+    messageLanes: new Map(),
   };
 }
 
 /** Forget per-turn bookkeeping (call after a turn's terminal). */
 export function resetTurnState(state: TranslationState): void {
-  state.currentMessage.clear();
-  state.blocks.clear();
-  state.assistantFrames.clear();
-  state.tools.clear();
+  // Background work outlives the turn: its lanes stay (tasks.ts), everything else is forgotten.
+  retainBackgroundLanes(state);
   state.declined.clear();
   state.turnError = undefined;
   state.interruptRequested = false;
@@ -168,6 +185,10 @@ function withLane(payload: EventPayload, parentItemId: string | undefined): Emis
 
 /** Translates one native frame. Unknown frames become passthrough; nothing is dropped unseen. */
 export function translateFrame(state: TranslationState, frame: unknown): Emission[] {
+  return inBackgroundLanes(state.tasks, translateNative(state, frame));
+}
+
+function translateNative(state: TranslationState, frame: unknown): Emission[] {
   if (!isObject(frame) || typeof frame.type !== 'string') return passthrough(frame);
   switch (frame.type) {
     case 'system':
@@ -230,7 +251,7 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
       ];
     }
     default:
-      return passthrough(frame);
+      return translateTaskFrame(state, frame) ?? passthrough(frame);
   }
 }
 
@@ -298,6 +319,7 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
   switch (event.type) {
     case 'message_start': {
       state.currentMessage.set(laneKey, event.message.id);
+      state.messageLanes.set(event.message.id, laneKey);
       if (lane === undefined) state.contextUsed = promptTokens(event.message.usage) ?? state.contextUsed;
       return [];
     }
@@ -454,6 +476,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
     return [withLane({ type: 'error', ...error, fatal: false }, lane)];
   }
   if (lane === undefined) state.contextUsed = promptTokens(message.usage) ?? state.contextUsed;
+  state.messageLanes.set(message.id, lane ?? '');
   const out: Emission[] = [];
   const first = state.assistantFrames.get(message.id) ?? 0;
   state.assistantFrames.set(message.id, first + message.content.length);
@@ -546,6 +569,12 @@ function translateUser(state: TranslationState, frame: WireUserMessage): Emissio
     }
     const text = resultText(block);
     const structured = results.length === 1 ? frame.tool_use_result : undefined;
+    // A Task whose subagent runs in the background is not done yet (tasks.ts).
+    const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
+    if (launch) {
+      out.push(...launch.map((emission) => withLane(emission.payload, lane)));
+      continue;
+    }
     // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
     const interrupted =
       INTERRUPT_MARKER.test(text) ||
@@ -601,20 +630,13 @@ function tokenUsage(usage: WireUsage | undefined): TokenUsage | undefined {
 /** Usage of a `result` frame: this turn's tokens, process totals, context window and cost. */
 export function resultUsage(state: TranslationState, result: WireResult): Usage | undefined {
   const usage: Usage = {};
-  const turn = tokenUsage(result.usage);
+  // 2.1.332 counts the turn per model, subagents included; `usage` is the main loop only.
+  const turn = modelTokens(result.model_usage_since_last_result) ?? tokenUsage(result.usage);
   if (turn) usage.turn = turn;
   const models = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
   if (models.length > 0) {
-    const total: TokenUsage = {};
-    for (const [, model] of models) {
-      const cacheRead = num(model.cacheReadInputTokens) ?? 0;
-      const cacheWrite = num(model.cacheCreationInputTokens) ?? 0;
-      total.input = (total.input ?? 0) + (num(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
-      total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
-      total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
-      total.output = (total.output ?? 0) + (num(model.outputTokens) ?? 0);
-    }
-    usage.total = total;
+    const total = modelTokens(result.modelUsage);
+    if (total) usage.total = total;
     // The window of the model in use, else of the only model reported.
     const current =
       models.find(([name]) => name === state.facts.model) ?? (models.length === 1 ? models[0] : undefined);
@@ -629,6 +651,22 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
   const cost = num(result.total_cost_usd);
   if (cost !== undefined) usage.costUsd = { amount: cost, currency: 'USD', source: 'provider' };
   return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Tokens summed over a per-model usage map (modelUsage, model_usage_since_last_result); undefined when empty. */
+function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined {
+  const models = isObject(byModel) ? Object.values(byModel).filter(isObject) : [];
+  if (models.length === 0) return undefined;
+  const total: TokenUsage = {};
+  for (const model of models) {
+    const cacheRead = num(model.cacheReadInputTokens) ?? 0;
+    const cacheWrite = num(model.cacheCreationInputTokens) ?? 0;
+    total.input = (total.input ?? 0) + (num(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
+    total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
+    total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
+    total.output = (total.output ?? 0) + (num(model.outputTokens) ?? 0);
+  }
+  return total;
 }
 
 /** The outcome of a turn from its `result` frame and what the turn showed before it. */
@@ -688,6 +726,7 @@ function translateResult(state: TranslationState, result: WireResult): Emission[
       ...(typeof result.stop_reason === 'string' ? { stopReason: result.stop_reason } : {}),
     },
   });
+  turnEndedForTasks(state.tasks);
   resetTurnState(state);
   return out;
 }

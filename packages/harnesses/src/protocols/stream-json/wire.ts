@@ -137,4 +137,49 @@ export interface WireResult {
   total_cost_usd?: number;
   structured_output?: unknown;
   session_id?: string;
+  /** Per model, this turn only: every call since the previous result, subagents included (2.1.332). */
+  model_usage_since_last_result?: Record<string, WireModelUsage>;
+  /** User sends still queued in the CLI when this result was written (2.1.332). */
+  queued_turn_count?: number;
+}
+
+/** Claude Code 2.1.332: a task starts (a subagent, a shell, ...); a Task subagent may run in the background. */
+export interface WireTaskStarted {
+  type: 'system';
+  subtype: 'task_started';
+  task_id: string;
+  /** The tool call that started it (the Task call of a subagent). */
+  tool_use_id?: string;
+  description: string;
+  /** True: the task runs past the tool call that started it (and past its turn). */
+  is_backgrounded?: boolean;
+  task_type?: string;
+  ambient?: boolean;
+}
+
+/** Claude Code 2.1.332: a task changed; `patch.is_backgrounded` moves a foreground task to the background. */
+export interface WireTaskUpdated {
+  type: 'system';
+  subtype: 'task_updated';
+  task_id: string;
+  patch: { status?: string; is_backgrounded?: boolean; error?: string };
+}
+
+/** Claude Code 2.1.197 and 2.1.332: a task ended. */
+export interface WireTaskNotification {
+  type: 'system';
+  subtype: 'task_notification';
+  task_id: string;
+  tool_use_id?: string;
+  status: 'completed' | 'failed' | 'stopped';
+  summary: string;
+  usage?: { total_tokens: number; tool_uses: number; duration_ms: number };
+  ambient?: boolean;
+}
+
+/** Claude Code 2.1.332: the whole set of live background tasks, sent whenever it changes (replace, never merge). */
+export interface WireBackgroundTasksChanged {
+  type: 'system';
+  subtype: 'background_tasks_changed';
+  tasks: Array<{ task_id: string; description: string; task_type: string; ambient?: boolean }>;
 }

@@ -1,0 +1,252 @@
+// One streaming-input Agent SDK `query()` and the `claude` process under it: how it is launched
+// (always the discovered binary, never the SDK's bundled CLI; the SDK's env replaces the child's, so
+// the whole merged environment goes in), how a turn's message reaches it, how it is read, and how it
+// is retired. The session replaces it to apply launch-time settings (effort, output schema).
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { query } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type DiscoveredBinary,
+  type Effort,
+  type JsonSchema,
+  ReinsError,
+  type SessionSpec,
+  type TurnInput,
+  withDeadline,
+} from '@reins/core';
+import type { ClaudeCodeHarnessOptions } from './adapter.js';
+import { InputChannel } from './input-channel.js';
+import { SdkProcessBridge } from './process-bridge.js';
+import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkOptions } from './wire.js';
+
+export const HARNESS = 'claude-code';
+
+export const CLAUDE_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type ClaudeEffort = (typeof CLAUDE_EFFORTS)[number];
+
+/** A Reins effort as Claude Code's, else `invalid_input` naming the ones it has. */
+export function claudeEffort(effort: Effort): ClaudeEffort {
+  if ((CLAUDE_EFFORTS as readonly string[]).includes(effort)) return effort as ClaudeEffort;
+  throw new ReinsError(
+    'invalid_input',
+    `Claude Code has no "${effort}" effort; use one of ${CLAUDE_EFFORTS.join(', ')}.`,
+    { harness: HARNESS, operation: 'effort', data: { effort } },
+  );
+}
+
+/** Everything a launch needs that does not change while the session lives. */
+export interface LaunchContext {
+  spec: SessionSpec;
+  binary: DiscoveredBinary;
+  env: Record<string, string>;
+  options: ClaudeCodeHarnessOptions;
+  /** Present in posture `ask`: the approvals' callback. */
+  canUseTool: CanUseTool | undefined;
+}
+
+/** What this launch applies: the settings the CLI takes only at launch, and which conversation. */
+export interface LaunchSettings {
+  model: string | undefined;
+  effort: ClaudeEffort | undefined;
+  schema: JsonSchema | undefined;
+  conversation: { resume: string } | { sessionId: string };
+}
+
+export interface QueryHooks {
+  /** One SDK message (a native frame); must not throw. */
+  onMessage(message: SDKMessage): void;
+  /** A stdout line that is not JSON (the SDK never sees it). */
+  onGarbage(line: string): void;
+  /** The query ended on its own (not retired): the CLI went away. */
+  onEnded(query: ClaudeQuery, failure: unknown): void;
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+/** The user message for a turn: text, @-mentions for file references, images inline as base64. */
+export async function userMessage(input: TurnInput): Promise<SDKUserMessage> {
+  const mentions = (input.files ?? []).map((file) => {
+    const range = file.lines ? `#L${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : '';
+    return `@${file.path}${range}`;
+  });
+  const text = [input.text, ...mentions].join(mentions.length > 0 ? '\n' : '');
+  if (!input.images || input.images.length === 0) {
+    return { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null };
+  }
+  const blocks: Array<Record<string, unknown>> = [{ type: 'text', text }];
+  for (const image of input.images) {
+    let data = image.data;
+    let mediaType = image.mediaType;
+    if (image.source === 'path') {
+      if (!image.path) throw new ReinsError('invalid_input', 'An image with source "path" needs a path.');
+      data = (await readFile(image.path)).toString('base64');
+      mediaType ??= IMAGE_TYPES[extname(image.path).toLowerCase()];
+    }
+    if (!data || !mediaType) {
+      throw new ReinsError('invalid_input', 'An image needs its data (or a readable path) and a media type.', {
+        harness: HARNESS,
+        operation: 'send',
+      });
+    }
+    blocks.push({ type: 'image', source: { type: 'base64', media_type: mediaType, data } });
+  }
+  return {
+    type: 'user',
+    message: { role: 'user', content: blocks as unknown as SDKUserMessage['message']['content'] },
+    parent_tool_use_id: null,
+  };
+}
+
+function sdkOptions(
+  context: LaunchContext,
+  settings: LaunchSettings,
+  onSpawn: (bridge: SdkProcessBridge) => void,
+  hooks: QueryHooks,
+): SdkOptions {
+  const { spec, binary, env, options } = context;
+  const ask = spec.posture === 'ask';
+  const extraArgs = options.extraArgs ?? [];
+  return {
+    // The discovered binary, always: the SDK's bundled CLI is not installed and must never run.
+    pathToClaudeCodeExecutable: binary.path,
+    cwd: spec.cwd,
+    // The SDK's env REPLACES the child's environment: pass the whole merged environment.
+    env,
+    includePartialMessages: options.includePartialMessages ?? true,
+    // Subagent text and thinking too, with parent_tool_use_id, so clients can render subagent lanes.
+    forwardSubagentText: true,
+    // A coding session gets Claude Code's own system prompt (the SDK default is an empty one).
+    systemPrompt: {
+      type: 'preset',
+      preset: 'claude_code',
+      ...(spec.systemPrompt ? { append: spec.systemPrompt.append } : {}),
+    },
+    permissionMode: ask ? 'default' : 'bypassPermissions',
+    ...(ask && context.canUseTool ? { canUseTool: context.canUseTool } : { allowDangerouslySkipPermissions: true }),
+    persistSession: spec.ephemeral !== true,
+    // 2.1.197 predates initialize-delivered MCP servers (2.1.261): keep them on the command line.
+    mcpServersDelivery: 'argv',
+    ...(settings.model ? { model: settings.model } : {}),
+    ...(settings.effort ? { effort: settings.effort } : {}),
+    ...(settings.schema ? { outputFormat: { type: 'json_schema', schema: settings.schema } } : {}),
+    ...(spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
+    ...(spec.mcpServers ? { mcpServers: mcpServers(spec.mcpServers) } : {}),
+    ...settings.conversation,
+    spawnClaudeCodeProcess: (spawnOptions) => {
+      const bridge = new SdkProcessBridge(
+        { ...spawnOptions, args: [...spawnOptions.args, ...extraArgs] },
+        { label: 'claude (stream-json)', ...(options.tap ? { tap: options.tap } : {}), onGarbage: hooks.onGarbage },
+      );
+      onSpawn(bridge);
+      return bridge;
+    },
+  };
+}
+
+function mcpServers(servers: NonNullable<SessionSpec['mcpServers']>): SdkOptions['mcpServers'] {
+  return Object.fromEntries(
+    servers.map((server) => [
+      server.name,
+      server.transport === 'stdio'
+        ? {
+            type: 'stdio' as const,
+            command: server.command,
+            ...(server.args ? { args: server.args } : {}),
+            ...(server.env ? { env: server.env } : {}),
+          }
+        : { type: server.transport, url: server.url, ...(server.headers ? { headers: server.headers } : {}) },
+    ]),
+  );
+}
+
+/** One running `query()` and its process; the session replaces it on restart. */
+export class ClaudeQuery {
+  readonly settings: LaunchSettings;
+  private readonly channel = new InputChannel<SDKUserMessage>();
+  private readonly sdk: Query;
+  private bridge: SdkProcessBridge | undefined;
+  private readonly loop: Promise<void>;
+  /** Set when the session ends this query itself (restart, close): its end is not a crash. */
+  private retiring = false;
+
+  constructor(
+    context: LaunchContext,
+    settings: LaunchSettings,
+    private readonly hooks: QueryHooks,
+  ) {
+    this.settings = settings;
+    const options = sdkOptions(context, settings, (bridge) => (this.bridge = bridge), hooks);
+    this.sdk = query({ prompt: this.channel, options });
+    this.loop = this.read();
+  }
+
+  get isRetiring(): boolean {
+    return this.retiring;
+  }
+
+  /** The CLI's exit status, once it exited. */
+  get exitStatus() {
+    return this.bridge?.process.exitStatus;
+  }
+
+  /** Waits until the CLI answered `initialize`. */
+  initialized(timeoutMs: number): Promise<unknown> {
+    return withDeadline(this.sdk.initializationResult(), timeoutMs, 'Claude Code initialize', {
+      harness: HARNESS,
+      operation: 'initialize',
+    });
+  }
+
+  /** Hands a turn's message to the CLI; false when the query is gone. */
+  push(message: SDKUserMessage): boolean {
+    return !this.retiring && this.channel.push(message);
+  }
+
+  async interrupt(timeoutMs: number): Promise<{ still_queued?: string[] } | undefined> {
+    return withDeadline(this.sdk.interrupt(), timeoutMs, 'Claude Code interrupt', {
+      harness: HARNESS,
+      operation: 'interrupt',
+    });
+  }
+
+  setModel(model: string, timeoutMs: number): Promise<void> {
+    return withDeadline(this.sdk.setModel(model), timeoutMs, 'Claude Code set_model', {
+      harness: HARNESS,
+      operation: 'setModel',
+    });
+  }
+
+  /** What the CLI's exit said (stderr tail, code, signal), waiting a little for it to exit. */
+  async describeExit(): Promise<string | undefined> {
+    const bridge = this.bridge;
+    if (!bridge) return undefined;
+    await Promise.race([bridge.process.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    return bridge.process.describeExit();
+  }
+
+  /** Ends this query and its process (stdin end, SIGTERM, SIGKILL); its end is not reported. */
+  async retire(): Promise<void> {
+    this.retiring = true;
+    this.channel.end();
+    this.sdk.close();
+    await this.bridge?.process.close();
+    await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  }
+
+  private async read(): Promise<void> {
+    let failure: unknown;
+    try {
+      for await (const message of this.sdk) this.hooks.onMessage(message);
+    } catch (error) {
+      failure = error;
+    }
+    if (this.retiring) return;
+    this.hooks.onEnded(this, failure);
+  }
+}

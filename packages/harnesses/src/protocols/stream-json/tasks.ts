@@ -1,0 +1,260 @@
+// Background work in stream-json (docs/architecture/contract.md, "Events"): tasks Claude Code keeps
+// running after the tool call and the turn that started them. Pure, like translate.ts, whose state it
+// extends: which Task calls run in the background, their lanes (what their subagent does carries
+// parent_tool_use_id = the Task call's id), and the frames that report on tasks.
+//
+// Facts (Claude Code 2.1.332, against the scripted model; 2.1.197 ran every subagent in the foreground):
+// - A Task call's subagent starts in the background: `system/task_started` with `is_backgrounded: true`
+//   and `tool_use_id` = the Task call, then at once the Task's tool_result ("Async agent launched
+//   successfully", `tool_use_result.status: "async_launched"`). The main turn's `result` follows while
+//   the subagent still works; its tool calls, results and text keep arriving with parent_tool_use_id.
+// - `system/task_notification` (status completed | failed | stopped, `summary`) says the task ended:
+//   the Task item completes then. Claude Code then starts a main-thread turn by itself to answer the
+//   notification (its own system/init and `result`; the notification text is not echoed on stdout).
+// - `system/background_tasks_changed` is the level signal: the whole set of live background tasks.
+// - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
+import type { EventPayload, ToolCallItem } from '@reins/core';
+import type { Emission, TranslationState } from './translate.js';
+import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
+
+export interface BackgroundTask {
+  /** The Task call's tool_use id: the item, and the lane of what its subagent does. */
+  toolUseId: string;
+  taskId: string | undefined;
+  description: string | undefined;
+  /** The turn that launched it has ended: what the task does now belongs to no turn. */
+  outlivedTurn: boolean;
+}
+
+export interface TaskState {
+  /** Background tasks by the Task call's tool_use id, from launch until their task_notification. */
+  background: Map<string, BackgroundTask>;
+  /** The harness's own level signal (background_tasks_changed): ids of live background tasks; undefined before the first. */
+  live: Set<string> | undefined;
+  /** Sentences on background tasks that ended since the last turn began: the input of the turn the harness starts to answer them. */
+  ended: string[];
+}
+
+export function createTaskState(): TaskState {
+  return { background: new Map(), live: undefined, ended: [] };
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+function passthrough(frame: unknown): Emission[] {
+  return [{ payload: { type: 'passthrough', frame } }];
+}
+
+/** Live background work: the harness's own level signal where it sent one, else the tasks Reins saw start. */
+export function liveBackgroundTasks(tasks: TaskState): number {
+  return tasks.live?.size ?? tasks.background.size;
+}
+
+/** The system frames about tasks; undefined for any other subtype. */
+export function translateTaskFrame(state: TranslationState, frame: JsonObject): Emission[] | undefined {
+  switch (frame.subtype) {
+    case 'task_started':
+      return taskStarted(state, frame as unknown as WireTaskStarted);
+    case 'task_updated': {
+      const patch = (frame as unknown as WireTaskUpdated).patch;
+      if (isObject(patch) && patch.is_backgrounded === true) {
+        const toolUseId = toolOfTask(state, frame.task_id);
+        if (toolUseId) return markBackground(state, toolUseId, frame.task_id, undefined);
+      }
+      return passthrough(frame);
+    }
+    case 'task_notification':
+      return taskEnded(state, frame as unknown as WireTaskNotification);
+    case 'background_tasks_changed': {
+      const list = (frame as unknown as WireBackgroundTasksChanged).tasks;
+      if (!Array.isArray(list)) return passthrough(frame);
+      // Ambient tasks are not activity (the SDK's own rule): they keep nothing alive.
+      state.tasks.live = new Set(
+        list
+          .filter((task) => isObject(task) && task.ambient !== true && typeof task.task_id === 'string')
+          .map((task) => task.task_id),
+      );
+      const status = liveBackgroundTasks(state.tasks) > 0 ? 'running' : 'idle';
+      // The adapter turns this into the session's status (a running turn keeps it running).
+      return [{ payload: { type: 'session.status', status } }];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A task_id's Task call, when Reins knows it. */
+function toolOfTask(state: TranslationState, taskId: unknown): string | undefined {
+  for (const task of state.tasks.background.values()) if (task.taskId === taskId) return task.toolUseId;
+  return undefined;
+}
+
+function taskStarted(state: TranslationState, frame: WireTaskStarted): Emission[] {
+  const toolUseId = text(frame.tool_use_id);
+  const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
+  if (frame.is_backgrounded !== true || !toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') {
+    return passthrough(frame);
+  }
+  return markBackground(state, toolUseId, frame.task_id, text(frame.description));
+}
+
+function markBackground(
+  state: TranslationState,
+  toolUseId: string,
+  taskId: unknown,
+  description: string | undefined,
+): Emission[] {
+  const known = state.tasks.background.get(toolUseId);
+  if (known) {
+    known.taskId ??= text(taskId);
+    return [];
+  }
+  const tool = state.tools.get(toolUseId);
+  const title = description ?? (tool?.kind === 'tool_call' ? tool.tool.title : undefined);
+  state.tasks.background.set(toolUseId, {
+    toolUseId,
+    taskId: text(taskId),
+    description: title,
+    outlivedTurn: false,
+  });
+  return [
+    {
+      payload: {
+        type: 'notice',
+        kind: 'info',
+        message: `The subagent${title ? ` "${title}"` : ''} runs in the background; its tool call completes when the task ends.`,
+        data: { toolUseId, ...(text(taskId) ? { taskId } : {}) },
+      },
+    },
+  ];
+}
+
+/**
+ * The Task call's own tool_result when its subagent was launched in the background (2.1.332: "Async
+ * agent launched successfully", `tool_use_result.status: "async_launched"`): the call does not complete
+ * here. Undefined when this result is not such a launch.
+ */
+export function backgroundLaunch(
+  state: TranslationState,
+  toolUseId: string,
+  structured: unknown,
+  frame: unknown,
+): Emission[] | undefined {
+  const launched =
+    state.tasks.background.has(toolUseId) ||
+    (isObject(structured) && (structured.status === 'async_launched' || structured.isAsync === true));
+  const tool = state.tools.get(toolUseId);
+  if (!launched || tool?.kind !== 'tool_call') return undefined;
+  const marked = markBackground(state, toolUseId, isObject(structured) ? structured.agentId : undefined, undefined);
+  // The launch text is metadata for the model ("never quote it"): the frame stays visible as it is.
+  return marked.length > 0 ? marked : passthrough(frame);
+}
+
+const ENDED: Record<WireTaskNotification['status'], ToolCallItem['status']> = {
+  completed: 'completed',
+  failed: 'failed',
+  // Stopped by the harness or the user through it (TaskStop): Claude Code cancelled it, not Reins.
+  stopped: 'cancelled',
+};
+
+function taskEnded(state: TranslationState, frame: WireTaskNotification): Emission[] {
+  const toolUseId = text(frame.tool_use_id) ?? toolOfTask(state, frame.task_id);
+  const task = toolUseId ? state.tasks.background.get(toolUseId) : undefined;
+  const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
+  // Foreground tasks (every task on 2.1.197) end with their tool call's own result; this is a note.
+  if (!task || !toolUseId || tool?.kind !== 'tool_call') return passthrough(frame);
+  state.tasks.background.delete(toolUseId);
+  state.tools.delete(toolUseId);
+  if (typeof frame.task_id === 'string') state.tasks.live?.delete(frame.task_id);
+  const status = ENDED[frame.status] ?? 'failed';
+  const summary = typeof frame.summary === 'string' ? frame.summary : '';
+  const item: ToolCallItem = {
+    ...tool,
+    status,
+    output: {
+      text: summary,
+      structured: {
+        taskId: frame.task_id,
+        status: frame.status,
+        ...(isObject(frame.usage) ? { usage: frame.usage } : {}),
+      },
+    },
+  };
+  const what = task.description ? `The background task "${task.description}"` : 'A background task';
+  state.tasks.ended.push(
+    `${what} ${status === 'completed' ? 'completed' : status === 'cancelled' ? 'was stopped' : 'failed'}${summary ? `: ${summary}` : '.'}`,
+  );
+  const payload: EventPayload = { type: 'item.completed', item };
+  return [task.outlivedTurn ? { payload, background: true } : { payload }];
+}
+
+/** The launching turn ended (its `result`, or Reins ended it): background work belongs to no turn from now on. */
+export function turnEndedForTasks(tasks: TaskState): void {
+  for (const task of tasks.background.values()) task.outlivedTurn = true;
+}
+
+/** Marks what a background task's subagent does once its launching turn has ended. */
+export function inBackgroundLanes(tasks: TaskState, emissions: Emission[]): Emission[] {
+  if (tasks.background.size === 0) return emissions;
+  return emissions.map((emission) =>
+    emission.parentItemId !== undefined && tasks.background.get(emission.parentItemId)?.outlivedTurn
+      ? { ...emission, background: true }
+      : emission,
+  );
+}
+
+/** Items of background work still open: the adapter keeps them open past the turn that is ending. */
+export function openBackgroundItems(state: TranslationState): string[] {
+  const ids = [...state.tasks.background.keys()];
+  for (const [key, block] of state.blocks) {
+    const lane = state.messageLanes.get(key.slice(0, key.lastIndexOf(':')));
+    if (lane === undefined || !state.tasks.background.has(lane)) continue;
+    // Tool calls and plans stay open until their result; text and reasoning until their full frame.
+    const open = block.kind === 'tool' || block.kind === 'plan' ? state.tools.has(block.itemId) : !block.completed;
+    if (open) ids.push(block.itemId);
+  }
+  return ids;
+}
+
+/**
+ * The per-turn reset, for everything but background work: what a background task's subagent started
+ * (its messages, blocks and open tool calls) must still match its later frames.
+ */
+export function retainBackgroundLanes(state: TranslationState): void {
+  const kept = (lane: string) => state.tasks.background.has(lane);
+  for (const lane of state.currentMessage.keys()) if (!kept(lane)) state.currentMessage.delete(lane);
+  for (const [messageId, lane] of state.messageLanes) if (!kept(lane)) state.messageLanes.delete(messageId);
+  const keptTools = new Set(state.tasks.background.keys());
+  for (const [key, block] of state.blocks) {
+    if (state.messageLanes.has(key.slice(0, key.lastIndexOf(':')))) keptTools.add(block.itemId);
+    else state.blocks.delete(key);
+  }
+  for (const messageId of state.assistantFrames.keys()) {
+    if (!state.messageLanes.has(messageId)) state.assistantFrames.delete(messageId);
+  }
+  for (const id of state.tools.keys()) if (!keptTools.has(id)) state.tools.delete(id);
+}
+
+/**
+ * The process that ran the background tasks is going away (a restart): the tool calls of background
+ * work still open, for the adapter to close, and the tasks forgotten.
+ */
+export function abandonBackgroundWork(state: TranslationState): ToolCallItem[] {
+  const items: ToolCallItem[] = [];
+  for (const id of openBackgroundItems(state)) {
+    const tool = state.tools.get(id);
+    if (tool?.kind === 'tool_call') items.push(tool);
+  }
+  state.tasks.background.clear();
+  state.tasks.live = undefined;
+  retainBackgroundLanes(state);
+  return items;
+}
+
+/** The sentences on background tasks that ended since the last turn began (and forgets them). */
+export function takeEndedTasks(tasks: TaskState): string[] {
+  return tasks.ended.splice(0);
+}
