@@ -37,8 +37,21 @@ class MemoryCodex {
     return connection;
   };
 
+  /** The adapter's answers to our requests, by request id. */
+  readonly answers = new Map<number | string, unknown>();
+
   private fromClient(line: string): boolean {
-    const message = JSON.parse(line) as { id?: number; method?: string; params?: Record<string, unknown> };
+    const message = JSON.parse(line) as {
+      id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
+      result?: unknown;
+      error?: unknown;
+    };
+    if (message.method === undefined && message.id !== undefined) {
+      this.answers.set(message.id, message.error !== undefined ? { error: message.error } : message.result);
+      return true;
+    }
     if (message.method === undefined || message.id === undefined) return true;
     const { id, method } = message;
     this.requests.push({ method, params: message.params ?? {} });
@@ -104,12 +117,16 @@ async function open(spec: Partial<SessionSpec> = {}, options: { interruptGraceMs
     }
   })();
   await session.start();
-  /** Resolves once an event matches (every test here has a bounded script, so it cannot wait forever). */
+  /** Resolves once the condition holds (every test here has a bounded script, and vitest a deadline). */
   const until = async (predicate: (event: ReinsEvent) => boolean): Promise<ReinsEvent> => {
     for (;;) {
       const found = events.find(predicate);
       if (found) return found;
-      await new Promise<void>((resolve) => waiters.push(resolve));
+      // The next event, or a moment later for conditions that are not events (what Codex received).
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 5);
+      });
     }
   };
   const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -235,6 +252,48 @@ describe('codex session (in-memory app-server)', () => {
     codex.turnStarted('native_2');
     codex.turnCompleted('native_2');
     expect(await until(terminalOf(next.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+  });
+
+  it('a pending approval holds the stall watchdog; the decision goes back as Codex decision string', async () => {
+    const { codex, session, events, until, settle } = await open({ stallTimeoutMs: 300, posture: 'ask' });
+    const sent = await session.send('touch a file');
+    await settle();
+    codex.turnStarted('native_1');
+    codex.send({
+      id: 'req_1',
+      method: 'item/commandExecution/requestApproval',
+      params: { threadId: THREAD, turnId: 'native_1', itemId: 'cmd_1', command: 'touch f' },
+    });
+    const asked = await until((event) => event.type === 'permission.requested');
+    expect(asked).toMatchObject({ requestId: 'req_1', itemId: 'cmd_1', tool: { kind: 'command', title: 'touch f' } });
+    // Far longer than stallTimeoutMs: a turn waiting for a person is not stalled.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(events.some(terminalOf(sent.turnId))).toBe(false);
+    await session.respondToPermission('req_1', { behavior: 'allow', scope: 'session' });
+    codex.turnCompleted('native_1');
+    expect(await until(terminalOf(sent.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+    await until(() => codex.answers.has('req_1'));
+    expect(codex.answers.get('req_1')).toEqual({ decision: 'acceptForSession' });
+    await expect(session.respondToPermission('req_1', { behavior: 'deny' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
+  it('a server request Reins has no event for is refused with an error answer and stays visible', async () => {
+    const { codex, events, until } = await open();
+    codex.send({ id: 7, method: 'item/tool/requestUserInput', params: { threadId: THREAD, questions: [] } });
+    await until(() => codex.answers.has(7));
+    expect(codex.answers.get(7)).toMatchObject({
+      error: { message: expect.stringContaining('item/tool/requestUserInput') },
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'passthrough',
+        reason: 'unknown',
+        native: expect.objectContaining({ method: 'item/tool/requestUserInput' }),
+      }),
+    );
+    expect(events).toContainEqual(expect.objectContaining({ type: 'notice', kind: 'warning' }));
   });
 
   it('model and effort changes go on the next turn/start, and only that one', async () => {
