@@ -1,8 +1,8 @@
 // claude-agent-acp 0.23.1 (pinned in harness-clis) through the Reins ACP adapter, against the
 // scripted model server inside the loopback-only namespace.
-import { assertHermetic, type ModelServer, startModelServer } from '@reins/testkit';
+import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AcpRig, acpRig } from '../../../test/support/acp-real.js';
+import { type AcpRig, acpRig, agentText } from '../../../test/support/acp-real.js';
 import {
   cancelTurn,
   modelSwitch,
@@ -49,4 +49,46 @@ describe('claude-agent-acp 0.23.1', () => {
   // The home puts its extra model on 2.1.83's list through ANTHROPIC_CUSTOM_MODEL_OPTION.
   it('model switch to the extra model of the home', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2'));
   it('provider error', () => providerError(rig));
+
+  // 0.23.1 queues prompts itself (agentCapabilities._meta.claudeCode.promptQueueing): a queued turn
+  // that reached it would be answered after the cancel. Interrupt ends the running turn and every
+  // queued one without sending them, and the next turn still gets its own answer (the reopen).
+  it('interrupt with queued turns: every one cancelled, none sent, the next turn answered in step', async () => {
+    rig.server.enqueue(reply().text('partial answer').stall());
+    const { session, recorder } = await rig.open();
+    const first = await session.send('Start something long.');
+    const queued = [await session.send('Queued one.'), await session.send('Queued two.')];
+    await recorder.waitFor((event) => event.type === 'item.delta' && event.kind === 'text', 'a text delta');
+    await session.interrupt();
+    const cancelled = await recorder.terminalOf(first);
+    expect(cancelled.outcome).toEqual({ status: 'cancelled' });
+    for (const sent of queued) expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'cancelled' });
+    rig.server.enqueue(reply().text('Answer after the cancel.'));
+    const next = await recorder.terminalOf(await session.send('And now something short.'));
+    expect(next.outcome).toEqual({ status: 'completed' });
+    const afterCancel = recorder.events.slice(
+      recorder.events.indexOf(cancelled) + 1,
+      recorder.events.indexOf(next) + 1,
+    );
+    expect(agentText(afterCancel)).toBe('Answer after the cancel.');
+    expect(JSON.stringify(rig.server.requests.map((request) => request.body))).not.toContain('Queued');
+    await recorder.close();
+  });
+
+  // The stall watchdog ends a turn whose model never answers and cancels it at the agent; after that
+  // cancel 0.23.1 is off by one like after an interrupt, so the next turn must still get its own answer.
+  it('a stalled turn ends with timeout, and the queued turn after it gets its own answer', async () => {
+    rig.server.enqueue(reply().text('partial answer').stall());
+    const { session, recorder } = await rig.open({ stallTimeoutMs: 3000 });
+    const stalled = await session.send('Start something long.');
+    rig.server.enqueue(reply().text('Answer after the stall.'));
+    const next = await session.send('And now something short.');
+    expect((await recorder.terminalOf(stalled)).outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'timeout' },
+    });
+    expect((await recorder.terminalOf(next)).outcome).toEqual({ status: 'completed' });
+    expect(agentText(recorder.turnEvents(next.turnId))).toBe('Answer after the stall.');
+    await recorder.close();
+  });
 });
