@@ -1,9 +1,10 @@
-// harnessBinary(): the error that names the setup command when harness-clis is not installed.
-import { mkdtemp, rm } from 'node:fs/promises';
+// harnessBinary(): the error that names the setup command when harness-clis is not installed, and the
+// previous pin found under its npm alias with its nested platform package.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HARNESS_IDS, HarnessNotInstalledError, harnessBinary } from './binaries.js';
+import { HARNESS_IDS, HarnessNotInstalledError, harnessBinary, pinnedVersion, pinnedVersions } from './binaries.js';
 import { makeTempHome } from './temp-home.js';
 
 describe('harnessBinary', () => {
@@ -27,5 +28,53 @@ describe('makeTempHome', () => {
     await temp.cleanup();
     const { existsSync } = await import('node:fs');
     expect(existsSync(temp.dir)).toBe(false);
+  });
+});
+
+describe('two pins', () => {
+  let root = '';
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  /** A harness-clis layout: the current Claude Code hoisted, the previous one under its alias with a nested platform package. */
+  async function layout(): Promise<string> {
+    root = await mkdtemp(join(tmpdir(), 'reins-two-pins-'));
+    const cpu = process.arch === 'arm64' ? 'arm64' : 'x64';
+    const put = async (path: string, content: string) => {
+      await mkdir(join(root, path, '..'), { recursive: true });
+      await writeFile(join(root, path), content);
+    };
+    await put(
+      'package.json',
+      JSON.stringify({
+        dependencies: {
+          '@anthropic-ai/claude-code': '2.1.332',
+          '@anthropic-ai/claude-code-previous': 'npm:@anthropic-ai/claude-code@2.1.197',
+        },
+      }),
+    );
+    await put('node_modules/@anthropic-ai/claude-code/package.json', '{"version":"2.1.332"}');
+    await put(`node_modules/@anthropic-ai/claude-code-linux-${cpu}/claude`, 'new');
+    const alias = 'node_modules/@anthropic-ai/claude-code-previous';
+    await put(`${alias}/package.json`, '{"version":"2.1.197"}');
+    await put(`${alias}/node_modules/@anthropic-ai/claude-code-linux-${cpu}/claude`, 'old');
+    return root;
+  }
+
+  it('finds the previous pin under its alias, with its own nested platform package', async () => {
+    const dir = await layout();
+    const current = harnessBinary('claude-code', dir);
+    const previous = harnessBinary('claude-code', dir, 'previous');
+    expect(current).toMatchObject({ pin: 'current', version: '2.1.332', packageName: '@anthropic-ai/claude-code' });
+    expect(previous).toMatchObject({ pin: 'previous', version: '2.1.197', packageName: '@anthropic-ai/claude-code' });
+    expect(previous.command).toContain('claude-code-previous/node_modules/@anthropic-ai/claude-code-linux-');
+    expect(current.command).not.toContain('previous');
+    expect(pinnedVersion('claude-code', 'previous', dir)).toBe('2.1.197');
+    expect(pinnedVersions(dir)['@anthropic-ai/claude-code-previous']).toBe('2.1.197');
+  });
+
+  it('refuses a previous pin for a harness that keeps none', () => {
+    expect(() => harnessBinary('gemini', root || tmpdir(), 'previous')).toThrow(/no previous pin/);
   });
 });
