@@ -204,11 +204,10 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
 
     async createSession(raw: SessionSpec): Promise<Session> {
       // Every refusal comes before a process starts: the spec, the cwd, the fields Codex cannot honour,
-      // a session schema outside Codex's strict subset, then a missing binary.
+      // a session schema outside Codex's strict subset (then connect finds the binary, or says how to).
       const spec = acceptSessionSpec(raw, CODEX_SPEC_SUPPORT, { id: HARNESS, displayName: DISPLAY_NAME });
       assertCodexSpec(spec);
       if (spec.outputSchema) toCodexStrictSchema(spec.outputSchema);
-      await runtime.binary();
       const session = new CodexSession(spec, {
         connect: runtime.connect,
         permissionTimeoutMs: options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
