@@ -193,6 +193,15 @@ describe('acp session on the chassis', () => {
     expect(recorder.ofType('turn.completed')).toHaveLength(4);
   });
 
+  it('images to an agent that takes none are refused at send, before any turn starts', async () => {
+    const { session, recorder } = await open(harness({ agentCapabilities: { promptCapabilities: { image: false } } }));
+    await expect(
+      session.send({ text: 'Look.', images: [{ source: 'data', data: 'aGk=', mediaType: 'image/png' }] }),
+    ).rejects.toMatchObject({ code: 'unsupported_capability', data: { capability: 'images' } });
+    expect(recorder.ofType('turn.started')).toEqual([]);
+    expect((await recorder.turn('Words only.')).outcome).toEqual({ status: 'completed' });
+  });
+
   it('a closed session answers every call with the one closed-session error', async () => {
     const { session, recorder } = await open(harness());
     await recorder.close();

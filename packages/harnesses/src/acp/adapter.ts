@@ -18,6 +18,7 @@ import {
   type Health,
   type ImplementedCapabilities,
   type Item,
+  isRecord,
   type ModelInfo,
   ReinsError,
   type Session,
@@ -30,7 +31,7 @@ import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import type { AcpPreset } from './preset.js';
 import { AcpSession } from './session.js';
-import { optionValues } from './settings.js';
+import { AcpSettings } from './settings.js';
 import { createTranslateState, finishReplay, translateUpdate } from './translate.js';
 import type { AcpAgentCapabilities, ListSessionsResponse, SessionSetupResponse, SessionUpdate } from './wire.js';
 
@@ -270,25 +271,29 @@ export class AcpHarness implements Harness {
     try {
       return await this.probe(dir, async (connection) => {
         const setup = await connection.request<SessionSetupResponse>('session/new', { cwd: dir, mcpServers: [] });
-        const option = setup.configOptions?.find((entry) => entry.category === 'model' && entry.type === 'select');
-        const current = option?.type === 'select' ? String(option.currentValue) : setup.models?.currentModelId;
-        const listed = option
-          ? optionValues(option)
-          : (setup.models?.availableModels ?? []).map((model) => ({
-              value: model.modelId,
-              name: model.name ?? model.modelId,
-            }));
-        if (connection.initializeResponse?.agentCapabilities?.sessionCapabilities?.close && setup.sessionId) {
-          await connection.request('session/close', { sessionId: setup.sessionId }).catch(() => {});
-        }
+        const answer: SessionSetupResponse = isRecord(setup) ? setup : {};
+        const sessionId = typeof answer.sessionId === 'string' ? answer.sessionId : undefined;
         const hide = this.preset.quirks.hideModel;
-        return listed
-          .filter((model) => !hide?.(model.value, this.baseEnv()))
-          .map((model) => ({
-            id: model.value,
-            displayName: model.name,
-            ...(model.value === current ? { isDefault: true } : {}),
-          }));
+        // The same reading of the agent's lists as a live session's (settings.ts).
+        const settings = new AcpSettings({
+          harness: this.id,
+          label: this.displayName,
+          request: (method, params) => connection.request(method, params),
+          nativeSessionId: () => sessionId,
+          current: {},
+          emit: () => {},
+          ...(hide ? { hideModel: (model: string) => hide(model, this.baseEnv()) } : {}),
+        });
+        settings.take(answer);
+        settings.current();
+        if (connection.initializeResponse?.agentCapabilities?.sessionCapabilities?.close && sessionId) {
+          await connection.request('session/close', { sessionId }).catch(() => {});
+        }
+        return settings.availableModels().map((model) => ({
+          id: model.id,
+          displayName: model.displayName,
+          ...(model.isDefault ? { isDefault: true } : {}),
+        }));
       });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -314,14 +319,16 @@ export class AcpHarness implements Harness {
           ...(options.cwd ? { cwd: options.cwd } : {}),
           ...(cursor ? { cursor } : {}),
         });
-        for (const info of answer.sessions ?? []) {
+        const sessions = isRecord(answer) && Array.isArray(answer.sessions) ? answer.sessions : [];
+        for (const info of sessions) {
+          if (!isRecord(info) || typeof info.sessionId !== 'string') continue;
           const summary: SessionSummary = { nativeSessionId: info.sessionId, cwd: info.cwd };
-          if (info.title) summary.title = info.title;
-          const updated = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
+          if (typeof info.title === 'string' && info.title) summary.title = info.title;
+          const updated = typeof info.updatedAt === 'string' ? Date.parse(info.updatedAt) : Number.NaN;
           if (!Number.isNaN(updated)) summary.updatedAt = updated;
           out.push(summary);
         }
-        cursor = answer.nextCursor ?? undefined;
+        cursor = isRecord(answer) && typeof answer.nextCursor === 'string' ? answer.nextCursor : undefined;
         if (!cursor) break;
       }
       return out;

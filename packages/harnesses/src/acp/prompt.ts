@@ -47,8 +47,16 @@ export interface PromptContext {
   harness: HarnessId;
   label: string;
   cwd: string;
-  /** The agent said in initialize that it takes images. */
-  acceptsImages: boolean;
+}
+
+/** Images only go to an agent that said in initialize that it takes them; refused at send time. */
+export function assertAcceptsImages(input: TurnInput, acceptsImages: boolean, context: PromptContext): void {
+  if (!input.images?.length || acceptsImages) return;
+  throw new ReinsError('unsupported_capability', `${context.label} does not accept images in a prompt.`, {
+    harness: context.harness,
+    operation: 'send',
+    data: { capability: 'images' },
+  });
 }
 
 /** The turn's input as ACP content blocks; `prefix` goes before the text (system prompt additions). */
@@ -56,13 +64,6 @@ export async function promptBlocks(input: TurnInput, context: PromptContext, pre
   const text = prefix ? `${prefix}\n\n${input.text}` : input.text;
   const blocks: ContentBlock[] = [{ type: 'text', text }];
   if (input.images?.length) {
-    if (!context.acceptsImages) {
-      throw new ReinsError('unsupported_capability', `${context.label} does not accept images in a prompt.`, {
-        harness: context.harness,
-        operation: 'send',
-        data: { capability: 'images' },
-      });
-    }
     for (const image of input.images) {
       if (image.source === 'data' && image.data) {
         blocks.push({ type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' });

@@ -34,7 +34,7 @@ import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
 import type { AcpQuirks } from './preset.js';
-import { type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
+import { assertAcceptsImages, type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
 import { AcpSettings } from './settings.js';
 import {
   beginTurn,
@@ -382,21 +382,22 @@ export class AcpSession implements Session, TurnHost {
     this.emit({ type: 'session.status', status: 'idle' });
   }
 
+  private promptContext() {
+    return { harness: this.harness, label: this.context.label, cwd: this.context.spec.cwd };
+  }
+
+  /** Refuses at send time what the agent cannot take (images without promptCapabilities.image). */
+  planTurn(input: TurnInput): undefined {
+    assertAcceptsImages(input, this.agentCapabilities.promptCapabilities?.image === true, this.promptContext());
+    return undefined;
+  }
+
   /** Reopens when a quirk asks, builds the blocks, sends the prompt; resolves with the agent's answer. */
   private async prompt(turn: ChassisTurn): Promise<unknown> {
     if (this.needsReopen) await this.reopen();
     const prefix = this.firstTurn ? this.context.spec.systemPrompt?.append : undefined;
     this.firstTurn = false;
-    const blocks = await promptBlocks(
-      turn.prompt,
-      {
-        harness: this.harness,
-        label: this.context.label,
-        cwd: this.context.spec.cwd,
-        acceptsImages: this.agentCapabilities.promptCapabilities?.image === true,
-      },
-      prefix,
-    );
+    const blocks = await promptBlocks(turn.prompt, this.promptContext(), prefix);
     // Interrupted while reopening: nothing to send, nothing for the agent to answer.
     if (this.cancelRequested.has(turn)) return NOT_SENT;
     // No deadline on a prompt: turns run as long as the work takes; interrupt and the stall watchdog end them.

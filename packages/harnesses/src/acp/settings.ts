@@ -97,7 +97,7 @@ export class AcpSettings {
     const option = this.option('model');
     const all = option
       ? optionValues(option)
-      : (this.models?.availableModels ?? []).map((model) => ({
+      : (this.models?.availableModels ?? []).filter(isRecord).map((model) => ({
           value: String(model.modelId),
           name: String(model.name ?? model.modelId),
         }));
