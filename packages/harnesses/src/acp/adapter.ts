@@ -71,11 +71,11 @@ export const ACP_IMPLEMENTED: ImplementedCapabilities = {
 };
 
 /**
- * What every ACP agent is offered of the session spec (docs/architecture/contract.md, honest
- * settings): model and effort through config options, resume through session/load or resume,
- * system prompt additions at the head of the first prompt, MCP servers in session/new. `ephemeral`
- * depends on the agent (session/delete, checked once it has initialized); `allowedTools` on the
- * preset (`allowedToolsMeta`).
+ * What every ACP agent is offered of the session spec (docs/architecture/contract.md, "Harness and
+ * session": every field honoured or refused): model and effort through config options, resume
+ * through session/load or resume, system prompt additions at the head of the first prompt, MCP
+ * servers in session/new. `ephemeral` depends on the agent (session/delete, checked once it has
+ * initialized); `allowedTools` on the preset (`allowedToolsMeta`).
  */
 export function acpSpecSupport(preset: AcpPreset): SpecSupport {
   return {

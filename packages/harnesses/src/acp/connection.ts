@@ -8,7 +8,7 @@
 // handlers validate params with zod and log-and-drop a notification that fails, and real agents
 // send frames a strict schema rejects (claude-agent-acp 0.23.1 sends `"input": null` in commands).
 //
-// Nothing an agent sends may throw out of here (docs/architecture/contract.md, fault isolation):
+// Nothing an agent sends may throw out of here (docs/architecture/contract.md, principle 8):
 // every callback the SDK or the process calls (lines, notifications, requests, the exit) is
 // guarded; a session whose handler fails sees the frame as a passthrough (`untranslatable`), and a
 // request it fails on is answered with a JSON-RPC error, never left to the SDK's console logging.

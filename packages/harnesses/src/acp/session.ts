@@ -1,5 +1,5 @@
 // One Reins session over one ACP session, on the session chassis (docs/architecture/contract.md,
-// "One chassis"): the chassis owns the turn queue, send guards, the `user_message` item of every
+// "Turn rules"): the chassis owns the turn queue, send guards, the `user_message` item of every
 // turn, interrupt semantics, the stall watchdog, emulated structured output and the closed-session
 // error. What is ACP's own stays here: opening, loading or resuming the native session, a turn as
 // one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client half of fs.
