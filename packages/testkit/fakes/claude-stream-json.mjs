@@ -13,13 +13,23 @@
 //   FAKE_CLAUDE_HANG             take user messages and never answer them (interrupt still works)
 //   FAKE_CLAUDE_FRAME_DELAY_MS   pause between replayed frames (default 2)
 //   FAKE_CLAUDE_LOGGED_IN        "0" makes `auth status` report loggedIn:false
+//   FAKE_CLAUDE_SILENT_TURN      the k-th user message (1-based) gets only its turn's system/init, then
+//                                silence until interrupted; it uses up no fixture turn
+//   FAKE_CLAUDE_LATE_RESULT_MS   on interrupt, wait this long before the interrupted turn's result;
+//                                "never": no result at all, the next queued message just runs
+//   FAKE_CLAUDE_INJECT           a line written after the first frame of every turn (a frame from a
+//                                newer or broken CLI, mid-turn)
+//   FAKE_CLAUDE_ARGV_FILE        write the launch arguments (JSON) to this file
+//   FAKE_CLAUDE_AFTER_RESULT     "1": also replay what the CLI printed on its own after a turn's
+//                                result (background work, a turn it started itself), right after it
 // Also: `--version` prints the fixture's version; `auth status` prints JSON like the real CLI.
 // Plain Node ESM, no dependencies.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const env = process.env;
 const argv = process.argv.slice(2);
+if (env.FAKE_CLAUDE_ARGV_FILE && argv.includes('--input-format')) writeFileSync(env.FAKE_CLAUDE_ARGV_FILE, JSON.stringify(argv));
 const fixture = env.FAKE_CLAUDE_FIXTURE ? loadFixture(env.FAKE_CLAUDE_FIXTURE) : undefined;
 
 function loadFixture(path) {
@@ -39,7 +49,7 @@ function loadFixture(path) {
       initialize = frame.response?.response;
     } else if (dir === 'out' && current && typeof frame === 'object' && frame?.type !== 'control_response') {
       current.push(frame);
-      if (frame.type === 'result') current = undefined;
+      if (frame.type === 'result' && env.FAKE_CLAUDE_AFTER_RESULT !== '1') current = undefined;
     }
   }
   return { header, turns, initialize };
@@ -73,6 +83,7 @@ if (env.FAKE_CLAUDE_STDERR_NOISE) {
 }
 
 let turnIndex = 0;
+let messageCount = 0;
 let running; // { interrupted: boolean }
 const queue = [];
 
@@ -81,12 +92,17 @@ function withSession(frame) {
 }
 
 async function runTurn() {
+  const silent = Number(env.FAKE_CLAUDE_SILENT_TURN ?? 0) === ++messageCount;
   const frames = fixture?.turns[turnIndex] ?? [];
-  turnIndex++;
+  if (!silent) turnIndex++;
   const turn = { interrupted: false };
   running = turn;
   if (env.FAKE_CLAUDE_GARBAGE) write('this is not json {oops');
-  if (env.FAKE_CLAUDE_HANG) {
+  if (silent) {
+    const init = frames.find((frame) => frame?.type === 'system' && frame.subtype === 'init');
+    if (init) write(withSession(init));
+    while (!turn.interrupted) await sleep(10);
+  } else if (env.FAKE_CLAUDE_HANG) {
     while (!turn.interrupted) await sleep(10);
   } else {
     let written = 0;
@@ -98,10 +114,13 @@ async function runTurn() {
       }
       write(withSession(frame));
       written++;
+      if (written === 1 && env.FAKE_CLAUDE_INJECT) write(env.FAKE_CLAUDE_INJECT);
       if (frameDelay > 0) await sleep(frameDelay);
     }
   }
-  if (turn.interrupted) {
+  const late = env.FAKE_CLAUDE_LATE_RESULT_MS;
+  if (turn.interrupted && late && late !== 'never') await sleep(Number(late));
+  if (turn.interrupted && late !== 'never') {
     write({
       type: 'user',
       message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },

@@ -43,6 +43,7 @@ import {
   type Emission,
   liveBackgroundTasks,
   openBackgroundItems,
+  resetTurnState,
   takeEndedTasks,
   turnEndedForTasks,
 } from '../protocols/stream-json/index.js';
@@ -72,6 +73,12 @@ function gone(): ReinsError {
 function methodOf(frame: unknown): string | undefined {
   if (!isRecord(frame) || typeof frame.type !== 'string') return undefined;
   return typeof frame.subtype === 'string' ? `${frame.type}/${frame.subtype}` : frame.type;
+}
+
+/** Not a subagent's frame (those carry parent_tool_use_id), nor news of background tasks. */
+function mainLane(frame: unknown): boolean {
+  if (!isRecord(frame) || typeof frame.parent_tool_use_id === 'string') return false;
+  return !(frame.type === 'system' && frame.subtype === 'background_tasks_changed');
 }
 
 /** A frame of a main-thread turn: its init, the model's output, its tool results, its result. */
@@ -263,8 +270,9 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   private route(frame: unknown, method: string | undefined, native: NativeFrame, at: number): void {
     const mainThread = mainThreadFrame(frame, method);
     if (method === 'system/init') this.onInit();
-    // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended.
-    const stale = mainThread && this.owed.length > 0;
+    // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended
+    // (news of background tasks excepted: they belong to no turn anyway).
+    const stale = this.owed.length > 0 && mainLane(frame) && !method?.startsWith('system/task_');
     if (mainThread && !stale && this.opened && !this.chassis.running) this.beginHarnessTurn(native, at, method);
     const emissions = this.chassis.translate(native, at, () => translateFrame(this.translation, frame));
     const base: EmitMeta = { native, at };
@@ -278,7 +286,9 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
 
   /** Claude Code starts every turn with system/init. */
   private onInit(): void {
-    // An abandoned turn whose init came already is over: the CLI moved on without its result.
+    // An abandoned turn whose init came already is over: the CLI moved on without its result, so
+    // what the translation held for it (its tools, the interrupt flag) is forgotten too.
+    if (this.owed[0]?.initSeen) resetTurnState(this.translation);
     while (this.owed[0]?.initSeen) this.settleOwed();
     const next = this.owed[0];
     if (next) next.initSeen = true;

@@ -4,20 +4,28 @@
 import type {
   SDKAPIRetryMessage,
   SDKAssistantMessage,
+  SDKBackgroundTasksChangedMessage,
   SDKCompactBoundaryMessage,
   SDKPartialAssistantMessage,
   SDKResultMessage,
   SDKSystemMessage,
+  SDKTaskNotificationMessage,
+  SDKTaskStartedMessage,
+  SDKTaskUpdatedMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { Assert } from '@reins/core';
 import type {
   WireApiRetry,
   WireAssistantMessage,
+  WireBackgroundTasksChanged,
   WireCompactBoundary,
   WireInit,
   WirePartialMessage,
   WireResult,
+  WireTaskNotification,
+  WireTaskStarted,
+  WireTaskUpdated,
   WireUserMessage,
 } from '../protocols/stream-json/index.js';
 
@@ -39,3 +47,7 @@ type _Init = Assert<Fits<SDKSystemMessage, WireInit>>;
 type _Compact = Assert<Fits<SDKCompactBoundaryMessage, WireCompactBoundary>>;
 type _Retry = Assert<Fits<SDKAPIRetryMessage, WireApiRetry>>;
 type _Result = Assert<Fits<SDKResultMessage, WireResult>>;
+type _TaskStarted = Assert<Fits<SDKTaskStartedMessage, WireTaskStarted>>;
+type _TaskUpdated = Assert<Fits<SDKTaskUpdatedMessage, WireTaskUpdated>>;
+type _TaskNotification = Assert<Fits<SDKTaskNotificationMessage, WireTaskNotification>>;
+type _BackgroundTasks = Assert<Fits<SDKBackgroundTasksChangedMessage, WireBackgroundTasksChanged>>;
