@@ -17,7 +17,6 @@ import {
   type EmitMeta,
   type Harness,
   type Health,
-  type ImplementedCapabilities,
   isRecord,
   type PayloadOf,
   type PermissionDecision,
@@ -42,36 +41,13 @@ import { HarnessProcess } from '../runtime/child-process.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { AMP_BINARY } from './discovery.js';
+import { AMP_IMPLEMENTED } from './manifest.js';
 import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 import type { AmpUserInput } from './wire.js';
 
 export type AmpHarnessOptions = HarnessOptions;
 
 const SOURCE = 'amp.stream-json';
-
-/** Implemented mappings; nothing here was observed against a live Amp (see header). */
-export const AMP_IMPLEMENTED: ImplementedCapabilities = {
-  queue: 'adapter',
-  tokenDeltas: false, // whole assistant messages; partial-message streaming not requested
-  usage: true, // from `result` when Amp sends one
-  cost: true,
-  subagents: true, // parent_tool_use_id lanes, as in Claude stream-json
-  resume: false,
-  interrupt: false,
-  steer: false,
-  liveModelSwitch: false,
-  liveEffortSwitch: false,
-  reasoningDeltas: false,
-  images: false,
-  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
-  approvals: false,
-  contextWindow: false,
-  sessionList: false,
-  history: false,
-  mcpStatus: false,
-  compaction: false,
-  fork: false,
-};
 
 export const AMP_LAUNCH_ARGS = ['-x', '--stream-json', '--stream-json-input'];
 
@@ -314,3 +290,5 @@ class AmpHarness implements Harness {
 export function createAmpHarness(options: AmpHarnessOptions = {}): Harness {
   return new AmpHarness(options);
 }
+
+export { AMP_IMPLEMENTED };

@@ -6,7 +6,6 @@ import {
   type Discovery,
   type Harness,
   type Health,
-  type ImplementedCapabilities,
   type Item,
   type ModelInfo,
   ReinsError,
@@ -21,6 +20,7 @@ import { capabilitiesFor } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
 import { CodexRuntime, HARNESS } from './connection.js';
+import { CODEX_IMPLEMENTED } from './manifest.js';
 import { CodexSession } from './session.js';
 import { assertCodexSpec, CODEX_SPEC_SUPPORT } from './thread-params.js';
 import { modelInfoOf, toItem } from './translate.js';
@@ -41,31 +41,6 @@ export interface CodexHarnessOptions extends HarnessOptions {
 
 const DISPLAY_NAME = 'Codex';
 const INSTALL = 'npm install -g @openai/codex';
-
-/** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
-export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
-  resume: true,
-  fork: false,
-  interrupt: true,
-  steer: 'native',
-  queue: 'adapter',
-  // turn/start takes model and effort for "this turn and subsequent turns": they apply at the next turn.
-  liveModelSwitch: 'next_turn',
-  liveEffortSwitch: 'next_turn',
-  tokenDeltas: true,
-  reasoningDeltas: true,
-  images: 'path',
-  structuredOutput: 'native',
-  usage: true,
-  cost: false,
-  contextWindow: true,
-  approvals: true,
-  sessionList: true,
-  history: true,
-  mcpStatus: false,
-  compaction: true,
-  subagents: true,
-};
 
 /** A thread item from thread/items/list as a history item; undefined for kinds Reins has no item for. */
 function historyItem(entry: ThreadItem): Item | undefined {
@@ -218,3 +193,5 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     },
   };
 }
+
+export { CODEX_IMPLEMENTED };

@@ -20,7 +20,6 @@ import {
   type Discovery,
   type Harness,
   type Health,
-  type ImplementedCapabilities,
   type Item,
   ReinsError,
   type Session,
@@ -33,6 +32,7 @@ import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY } from './discovery.js';
 import { startLocalGateway } from './gateway.js';
+import { OPENCLAW_IMPLEMENTED } from './manifest.js';
 import { DEFAULT_OPENCLAW_TIMEOUT_MS, OpenClawSession } from './session.js';
 import { openClawHistoryItems } from './translate.js';
 
@@ -49,29 +49,6 @@ export interface OpenClawHarnessOptions extends HarnessOptions {
   gatewayPort?: number;
   gatewayCommandPrefix?: string[];
 }
-
-export const OPENCLAW_IMPLEMENTED: ImplementedCapabilities = {
-  resume: 'native', // the session key, any gateway process
-  interrupt: true,
-  steer: 'native', // chat.send queueMode "steer"
-  queue: 'adapter',
-  liveModelSwitch: true, // sessions.patch {model}
-  liveEffortSwitch: true, // sessions.patch {thinkingLevel}
-  tokenDeltas: true,
-  reasoningDeltas: false,
-  images: false,
-  usage: true,
-  cost: 'provider', // reported by OpenClaw per transcript row
-  contextWindow: false,
-  sessionList: true,
-  history: true,
-  compaction: false,
-  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
-  approvals: false,
-  fork: false,
-  mcpStatus: false,
-  subagents: false,
-};
 
 function unsupported(what: string, operation: string): ReinsError {
   return new ReinsError('unsupported_capability', what, { harness: 'openclaw', operation });
@@ -207,3 +184,5 @@ class OpenClawHarness implements Harness {
 export function createOpenClawHarness(options: OpenClawHarnessOptions = {}): Harness {
   return new OpenClawHarness(options);
 }
+
+export { OPENCLAW_IMPLEMENTED };

@@ -22,7 +22,6 @@ import {
   type Discovery,
   type Harness,
   type Health,
-  type ImplementedCapabilities,
   type Item,
   isRecord,
   type ModelInfo,
@@ -37,6 +36,7 @@ import { capabilitiesFor } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY } from './discovery.js';
+import { PI_IMPLEMENTED } from './manifest.js';
 import {
   DEFAULT_PI_TIMEOUT_MS,
   type PiLaunch,
@@ -54,30 +54,6 @@ export interface PiHarnessOptions extends HarnessOptions {
   /** Passed as `--session-dir`; default Pi's own (~/.pi/agent/sessions/--<cwd>--). */
   sessionDir?: string;
 }
-
-/** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
-export const PI_IMPLEMENTED: ImplementedCapabilities = {
-  resume: 'restart', // a new process with --session <file>
-  interrupt: true,
-  steer: 'native',
-  queue: 'adapter', // Reins queues and prompts after the turn (see header)
-  liveModelSwitch: true,
-  liveEffortSwitch: true,
-  tokenDeltas: true,
-  reasoningDeltas: true,
-  images: 'native', // inline base64; path images are read by Reins
-  usage: true,
-  cost: 'provider', // Pi reports cost priced from its model table (models.json `cost`)
-  contextWindow: true,
-  sessionList: true,
-  history: true,
-  compaction: true,
-  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
-  approvals: false, // Pi has no permission system: tools always run
-  fork: false,
-  mcpStatus: false,
-  subagents: false,
-};
 
 /** What Pi 0.73.1 honours of the session spec (launch flags: see piLaunchArgs). */
 export const PI_SPEC_SUPPORT: SpecSupport = {
@@ -267,3 +243,5 @@ function safeJson(text: string): unknown {
 export function createPiHarness(options: PiHarnessOptions = {}): Harness {
   return new PiHarness(options);
 }
+
+export { PI_IMPLEMENTED };

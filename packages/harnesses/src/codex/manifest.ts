@@ -1,0 +1,40 @@
+// Codex (`codex app-server`): what Reins knows without loading the adapter.
+import type { ImplementedCapabilities } from '@reins/core';
+import type { HarnessManifest } from '../manifest.js';
+import { codexBinarySpec } from './discovery.js';
+
+/** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
+export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
+  resume: true,
+  fork: false,
+  interrupt: true,
+  steer: 'native',
+  queue: 'adapter',
+  // turn/start takes model and effort for "this turn and subsequent turns": they apply at the next turn.
+  liveModelSwitch: 'next_turn',
+  liveEffortSwitch: 'next_turn',
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: 'path',
+  structuredOutput: 'native',
+  usage: true,
+  cost: false,
+  contextWindow: true,
+  approvals: true,
+  sessionList: true,
+  history: true,
+  mcpStatus: false,
+  compaction: true,
+  subagents: true,
+};
+
+export const CODEX_MANIFEST: HarnessManifest = {
+  id: 'codex',
+  displayName: 'Codex',
+  binary: codexBinarySpec,
+  install: 'npm install -g @openai/codex',
+  npmPackage: '@openai/codex',
+  implemented: CODEX_IMPLEMENTED,
+  testedVersions: ['0.169.0', '0.171.0'],
+  load: async (options) => (await import('./index.js')).createCodexHarness(options),
+};

@@ -1,0 +1,39 @@
+// Pi (`pi --mode rpc`): what Reins knows without loading the adapter.
+import type { ImplementedCapabilities } from '@reins/core';
+import type { HarnessManifest } from '../manifest.js';
+import { PI_BINARY, PI_TESTED_VERSIONS } from './discovery.js';
+
+/** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
+export const PI_IMPLEMENTED: ImplementedCapabilities = {
+  resume: 'restart', // a new process with --session <file>
+  interrupt: true,
+  steer: 'native',
+  queue: 'adapter', // Reins queues and prompts after the turn (see header)
+  liveModelSwitch: true,
+  liveEffortSwitch: true,
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: 'native', // inline base64; path images are read by Reins
+  usage: true,
+  cost: 'provider', // Pi reports cost priced from its model table (models.json `cost`)
+  contextWindow: true,
+  sessionList: true,
+  history: true,
+  compaction: true,
+  structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
+  approvals: false, // Pi has no permission system: tools always run
+  fork: false,
+  mcpStatus: false,
+  subagents: false,
+};
+
+export const PI_MANIFEST: HarnessManifest = {
+  id: 'pi',
+  displayName: 'Pi',
+  binary: PI_BINARY,
+  install: 'npm install -g @mariozechner/pi-coding-agent',
+  npmPackage: '@mariozechner/pi-coding-agent',
+  implemented: PI_IMPLEMENTED,
+  testedVersions: PI_TESTED_VERSIONS,
+  load: async (options) => (await import('./index.js')).createPiHarness(options),
+};
