@@ -1,5 +1,7 @@
-// Real Claude Code 2.1.197: interrupt mid-stream and mid-tool. The turn ends cancelled (the CLI
-// reports aborted_streaming / aborted_tools) and the same session takes the next turn.
+// Real Claude Code (the current pin): interrupt mid-stream and mid-tool. The turn ends cancelled (the
+// CLI reports aborted_streaming / aborted_tools) and the same session takes the next turn. A turn the CLI
+// accepted whose model request then hangs ends by the stall watchdog (issue 14 saw no terminal after
+// 45 s); the CLI's own late result for it does not end the next turn.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '@reins/testkit';
@@ -38,6 +40,29 @@ describe('claude-code real: interrupt', () => {
       .turnEvents(second.turnId)
       .find((event) => event.type === 'item.completed' && event.item.kind === 'agent_message');
     expect(text?.type === 'item.completed' && text.item.kind === 'agent_message' && text.item.text).toBe('Back again.');
+    await recorder.close();
+  });
+
+  test('a silent model request: the stall watchdog ends the turn; the late result ends nothing', async () => {
+    rig = await claudeRig('stalled-request');
+    rig.server.enqueue(reply().stall());
+    rig.server.enqueue(reply().text('Back again.'));
+    const { session, recorder } = await rig.open({ stallTimeoutMs: 2000 });
+    const first = await session.send('Hello?');
+    const stalled = await recorder.terminalOf(first, 0, 20_000);
+    expect(stalled.outcome).toMatchObject({ status: 'failed', error: { code: 'timeout', retryable: true } });
+    const second = await session.send('Are you there?');
+    const done = await recorder.terminalOf(second, 0, 30_000);
+    expect(done.outcome).toEqual({ status: 'completed' });
+    const text = recorder
+      .turnEvents(second.turnId)
+      .filter((event) => event.type === 'item.completed' && event.item.kind === 'agent_message');
+    expect(
+      text.map((event) => event.type === 'item.completed' && event.item.kind === 'agent_message' && event.item.text),
+    ).toEqual(['Back again.']);
+    expect(
+      recorder.events.filter((event) => event.type === 'passthrough' && event.native?.method?.startsWith('result')),
+    ).toEqual([]);
     await recorder.close();
   });
 
