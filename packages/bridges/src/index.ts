@@ -1,20 +1,17 @@
 // @reins/bridges: stdio bridges that speak a protocol outward in front of any Reins harness.
 // ACP out: `reins bridge acp -H <harness>` runs as an Agent Client Protocol agent.
 export { AcpBridge, type AcpBridgeOptions } from './acp/agent.js';
+export { acpErrorOf, permissionRequestOf, promptAnswer, promptUsageOf } from './acp/answers.js';
+export { type BridgeSettings, configOptionsOf, currentModelOf, modesOf } from './acp/options.js';
 export { decisionOf, fileRefOf, mcpServersOf, promptInput, settingRequestOf } from './acp/requests.js';
-export { type StdioBridgeOptions, type StopReason, serveAcpStdio } from './acp/stdio.js';
+export { acpStdioStream, type StdioBridgeOptions, type StopReason, serveAcpStdio } from './acp/stdio.js';
+export { acpToolKindOf, diffTexts, inputDiffs } from './acp/tools.js';
 export {
-  acpErrorOf,
-  acpToolKindOf,
-  type BridgeSettings,
   type BridgeState,
-  configOptionsOf,
   createBridgeState,
-  diffTexts,
   historyUpdates,
-  permissionRequestOf,
-  promptAnswer,
   translateEvent,
+  translateSafely as translateAcpEventSafely,
 } from './acp/translate.js';
 export { type BlocksBridgeOptions, serveBlocksStdio } from './codex-app-server/blocks.js';
 export {
@@ -49,15 +46,17 @@ export {
   serveCodexAppServerStdio,
 } from './codex-app-server/stdio.js';
 export {
-  type TranslationFault,
   translateEvent as translateCodexEvent,
   translateSafely as translateCodexEventSafely,
 } from './codex-app-server/translate.js';
 export { beginSteer, endSteer, requestInterrupt } from './codex-app-server/turns.js';
 export { tokenUsageOf } from './codex-app-server/usage.js';
 export { type BridgeNotification, CODEX_PROTOCOL_VERSION } from './codex-app-server/wire.js';
-// Shared by both bridges: bounded line framing and what a bridge remembers across processes.
+// Shared by both bridges: the event check, bounded line framing, bounded JSON, and what a bridge
+// remembers across processes.
+export { checkedEvent, guarded, type TranslationFault } from './events.js';
 export { DEFAULT_MAX_LINE_BYTES, LineReader, leadingId } from './framing.js';
+export { boundedJson, type Json } from './json.js';
 export {
   fileRecords,
   memoryRecords,

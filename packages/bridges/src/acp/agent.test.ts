@@ -15,8 +15,26 @@ import {
   type SessionSpec,
   type TurnInput,
 } from '@reins/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acpViolations } from '../../test/support/acp-schema.js';
+import { memoryRecords, type RecordStore } from '../records.js';
 import { AcpBridge } from './agent.js';
+
+/** Every message each bridge wrote, checked against the ACP SDK's schema when the test ends. */
+const wires: { sent: Record<string, unknown>[]; received: Record<string, unknown>[] }[] = [];
+afterEach(() => {
+  const violations = wires.splice(0).flatMap((wire) => acpViolations(wire.sent, wire.received));
+  expect(violations).toEqual([]);
+});
+
+function tap(into: Record<string, unknown>[]): TransformStream<AnyMessage, AnyMessage> {
+  return new TransformStream<AnyMessage, AnyMessage>({
+    transform(message, controller) {
+      into.push(structuredClone(message) as Record<string, unknown>);
+      controller.enqueue(message);
+    },
+  });
+}
 
 class FakeSession implements Session {
   readonly id = 'reins-session-1';
@@ -30,9 +48,16 @@ class FakeSession implements Session {
   constructor(
     readonly spec: SessionSpec,
     readonly nativeSessionId: string | undefined,
+    /** The harness names its model at once (Claude Code 2.1.197 does only at the first turn). */
+    reportsModel = true,
   ) {
-    this.stream.emit({ type: 'session.started', cwd: spec.cwd, model: 'fake-model' });
-    this.stream.emit({ type: 'session.updated', model: 'fake-model', ...(nativeSessionId ? { nativeSessionId } : {}) });
+    const model = spec.model ?? 'fake-model';
+    this.stream.emit({ type: 'session.started', cwd: spec.cwd, ...(reportsModel ? { model } : {}) });
+    this.stream.emit({
+      type: 'session.updated',
+      ...(reportsModel ? { model } : {}),
+      ...(nativeSessionId ? { nativeSessionId } : {}),
+    });
   }
 
   get events() {
@@ -84,6 +109,11 @@ class FakeHarness implements Harness {
   constructor(
     private readonly implemented: ImplementedCapabilities = { resume: true, liveEffortSwitch: true },
     private readonly nativeIds = true,
+    private readonly catalog: { id: string; isDefault?: boolean; efforts?: Effort[] }[] = [
+      { id: 'fake-model' },
+      { id: 'fake-model-2', efforts: ['low', 'high'] },
+    ],
+    private readonly reportsModel = true,
   ) {}
 
   async discover() {
@@ -96,11 +126,11 @@ class FakeHarness implements Harness {
     return computeCapabilities({ implemented: this.implemented });
   }
   async models() {
-    return [{ id: 'fake-model' }, { id: 'fake-model-2', efforts: ['low', 'high'] as Effort[] }];
+    return this.catalog;
   }
   async createSession(spec: SessionSpec) {
     const native = spec.resume?.nativeSessionId ?? (this.nativeIds ? `thread-${this.sessions.length + 1}` : undefined);
-    const session = new FakeSession(spec, native);
+    const session = new FakeSession(spec, native, this.reportsModel);
     this.sessions.push(session);
     return session;
   }
@@ -112,10 +142,13 @@ type Received = { kind: 'update'; sessionId: string; update: Record<string, unkn
 function connect(
   harness: FakeHarness,
   onPermission?: (params: Record<string, unknown>, signal: AbortSignal) => unknown,
+  records: RecordStore = memoryRecords(),
 ) {
-  const toAgent = new TransformStream<AnyMessage, AnyMessage>();
-  const toClient = new TransformStream<AnyMessage, AnyMessage>();
-  const bridge = new AcpBridge({ harness, requestTimeoutMs: 2_000, permissionTimeoutMs: 2_000 });
+  const wire = { sent: [] as Record<string, unknown>[], received: [] as Record<string, unknown>[] };
+  wires.push(wire);
+  const toAgent = tap(wire.sent);
+  const toClient = tap(wire.received);
+  const bridge = new AcpBridge({ harness, requestTimeoutMs: 2_000, permissionTimeoutMs: 2_000, records });
   bridge.connect({ readable: toAgent.readable, writable: toClient.writable });
   const received: Received[] = [];
   const connection = client()
@@ -144,10 +177,21 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   throw new Error(`never saw ${what}`);
 }
 
-async function started(harness = new FakeHarness(), onPermission?: Parameters<typeof connect>[1]) {
-  const joined = connect(harness, onPermission);
-  const init = await joined.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  const created = await joined.request<{ sessionId: string; configOptions: Record<string, unknown>[] }>('session/new', {
+async function started(
+  harness = new FakeHarness(),
+  onPermission?: Parameters<typeof connect>[1],
+  options: { clientCapabilities?: Record<string, unknown>; records?: RecordStore } = {},
+) {
+  const joined = connect(harness, onPermission, options.records);
+  const init = await joined.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: options.clientCapabilities ?? {},
+  });
+  const created = await joined.request<{
+    sessionId: string;
+    configOptions: Record<string, unknown>[];
+    modes?: { currentModeId: string; availableModes: { id: string }[] };
+  }>('session/new', {
     cwd: '/work',
     mcpServers: [],
   });
@@ -204,6 +248,10 @@ describe('AcpBridge', () => {
     const answer = request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Hi' }] });
     await until(() => session.inputs.length === 1, 'the turn');
     expect(session.inputs[0]).toEqual({ text: 'Hi' });
+    session.stream.emit({
+      type: 'item.started',
+      item: { kind: 'agent_message', id: 'msg_1', status: 'running', text: '' },
+    });
     session.stream.emit({ type: 'item.delta', itemId: 'msg_1', kind: 'text', text: 'Hello.' });
     session.stream.completeTurn({ outcome: { status: 'completed' } });
     expect(await answer).toEqual({ stopReason: 'end_turn' });
@@ -353,5 +401,127 @@ describe('AcpBridge', () => {
       code: -32602,
       message: expect.stringMatching(/absolute path/),
     });
+  });
+
+  it('sends notices only to a client that advertised session.notices', async () => {
+    for (const [capabilities, expected] of [
+      [{}, 0],
+      [{ session: { notices: {} } }, 2],
+    ] as const) {
+      const { request, received, session, created } = await started(new FakeHarness(), undefined, {
+        clientCapabilities: capabilities,
+      });
+      const answer = request('session/prompt', {
+        sessionId: created.sessionId,
+        prompt: [{ type: 'text', text: 'Hi' }],
+      });
+      await until(() => session.inputs.length === 1, 'the turn');
+      session.stream.emit({ type: 'notice', kind: 'retry', message: 'Retrying in 2 s.' });
+      session.stream.emit({ type: 'error', code: 'provider_error', message: 'Upstream hiccup.', fatal: false });
+      session.stream.completeTurn({ outcome: { status: 'completed' } });
+      await answer;
+      const notices = received.filter((entry) => entry.kind === 'update' && entry.update.sessionUpdate === 'notice');
+      expect(notices).toHaveLength(expected);
+    }
+  });
+
+  it('offers the model option at session/new even before the harness names its model (Claude Code)', async () => {
+    const harness = new FakeHarness(
+      { resume: true },
+      true,
+      [{ id: 'default', isDefault: true }, { id: 'haiku' }],
+      false,
+    );
+    const { request, created, session } = await started(harness);
+    expect(created.configOptions).toEqual([
+      expect.objectContaining({
+        id: 'model',
+        currentValue: 'default',
+        options: [
+          { value: 'default', name: 'default' },
+          { value: 'haiku', name: 'haiku' },
+        ],
+      }),
+    ]);
+    await request('session/set_config_option', { sessionId: created.sessionId, configId: 'model', value: 'haiku' });
+    expect(session.calls).toEqual(['setModel:haiku']);
+  });
+
+  it('resumes a session in a new bridge on the model it ran', async () => {
+    const records = memoryRecords();
+    const first = await started(new FakeHarness(), undefined, { records });
+    await first.request('session/set_config_option', {
+      sessionId: first.created.sessionId,
+      configId: 'model',
+      value: 'fake-model-2',
+    });
+    first.connection.close();
+    const harness = new FakeHarness();
+    const second = connect(harness, undefined, records);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const resumed = await second.request<{ configOptions: { id: string; currentValue: string }[] }>('session/resume', {
+      sessionId: 'thread-1',
+      cwd: '/work',
+    });
+    expect(harness.sessions[0]?.spec).toMatchObject({ model: 'fake-model-2', resume: { nativeSessionId: 'thread-1' } });
+    expect(resumed.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'fake-model-2' });
+  });
+
+  it('switches modes (the postures) by restarting the harness on the same conversation, between prompts', async () => {
+    const harness = new FakeHarness({ resume: true, approvals: true });
+    const { request, created, received } = await started(harness);
+    expect(created.modes).toEqual({
+      currentModeId: 'bypass',
+      availableModes: [expect.objectContaining({ id: 'ask' }), expect.objectContaining({ id: 'bypass' })],
+    });
+    expect(await request('session/set_mode', { sessionId: created.sessionId, modeId: 'ask' })).toEqual({});
+    expect(
+      harness.sessions.map((session) => [session.spec.posture, session.spec.resume?.nativeSessionId, session.closed]),
+    ).toEqual([
+      ['bypass', undefined, true],
+      ['ask', 'thread-1', false],
+    ]);
+    await until(
+      () => received.some((entry) => entry.kind === 'update' && entry.update.sessionUpdate === 'current_mode_update'),
+      'current_mode_update',
+    );
+    await expect(request('session/set_mode', { sessionId: created.sessionId, modeId: 'plan' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const prompt = request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Hi' }] });
+    await until(() => harness.sessions[1]?.inputs.length === 1, 'the turn');
+    await expect(request('session/set_mode', { sessionId: created.sessionId, modeId: 'bypass' })).rejects.toMatchObject(
+      {
+        message: expect.stringMatching(/prompt is running/),
+      },
+    );
+    harness.sessions[1]?.stream.completeTurn({ outcome: { status: 'completed' } });
+    await prompt;
+    // A harness without approvals has no modes.
+    const plain = await started(new FakeHarness());
+    expect(plain.created.modes).toBeUndefined();
+    await expect(
+      plain.request('session/set_mode', { sessionId: plain.created.sessionId, modeId: 'ask' }),
+    ).rejects.toMatchObject({
+      code: -32601,
+    });
+  });
+
+  it('a session whose harness stream breaks fails its own prompt; another session goes on', async () => {
+    const harness = new FakeHarness();
+    const { request, created } = await started(harness);
+    const other = await request<{ sessionId: string }>('session/new', { cwd: '/work', mcpServers: [] });
+    const [broken, healthy] = harness.sessions as [FakeSession, FakeSession];
+    const failing = request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Hi' }] });
+    await until(() => broken.inputs.length === 1, 'the turn');
+    broken.stream.close('error', { code: 'protocol_error', message: 'the harness went silent' });
+    await expect(failing).rejects.toMatchObject({ code: -32603, data: { code: 'protocol_error' } });
+    const fine = request('session/prompt', {
+      sessionId: other.sessionId,
+      prompt: [{ type: 'text', text: 'Still there?' }],
+    });
+    await until(() => healthy.inputs.length === 1, 'the other turn');
+    healthy.stream.completeTurn({ outcome: { status: 'completed' } });
+    expect(await fine).toEqual({ stopReason: 'end_turn' });
   });
 });

@@ -1,14 +1,14 @@
 // The ACP agent side of the bridge: one ACP connection in front of one Reins harness. Each ACP
-// session is one Reins session; a pump per session turns its events into `session/update`
-// notifications (translate.ts) and settles `session/prompt` requests with their turn's terminal.
-// The transport is injected (any SDK Stream), so this runs over stdio (stdio.ts) or in memory.
+// session is one Reins session (session.ts pumps its events). The transport is injected (any SDK
+// Stream), so this runs over stdio (stdio.ts) or in memory.
 //
 // Session ids: the ACP session id IS the harness's native session id whenever the harness knows it
 // when the session is created (every adapter so far does: Codex thread id, Claude Code's preset
 // uuid, ACP agents' own ids), so `session/load` of that id works from any bridge process. A harness
 // that learns its id only later gets a bridge-made `reins-<uuid>` instead, because an ACP session id
 // cannot change; the native id is then sent in `session_info_update._meta.reins.nativeSessionId`,
-// and this bridge process maps the made-up id to it for `session/load`.
+// and the bridge's records map the made-up id to it for `session/load`, in this process and the next.
+// The records also keep each session's model, effort and mode, so a resumed session runs as it ran.
 import { randomUUID } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import {
@@ -23,13 +23,9 @@ import {
   type Effort,
   type Harness,
   type ModelInfo,
-  type PermissionDecision,
-  type PermissionRequestedEvent,
   type Posture,
   ReinsError,
-  type Session,
   type SessionSpec,
-  type TurnCompletedEvent,
 } from '@reins/core';
 import {
   DEFAULT_PERMISSION_TIMEOUT_MS,
@@ -37,26 +33,21 @@ import {
   isImplemented,
   withDeadline,
 } from '../lifecycle.js';
-import { decisionOf, mcpServersOf, promptInput, type SettingRequest, settingRequestOf } from './requests.js';
+import { memoryRecords, type RecordStore } from '../records.js';
+import { acpErrorOf, promptAnswer } from './answers.js';
+import { HARNESS_DEFAULT, MODE_IDS, modesOf } from './options.js';
+import { mcpServersOf, promptInput, type SettingRequest, settingRequestOf } from './requests.js';
+import { BridgeSession } from './session.js';
+import { createBridgeState, historyUpdates, modeUpdate, takeConfigOptions } from './translate.js';
 import {
-  acpErrorOf,
-  type BridgeState,
-  createBridgeState,
-  historyUpdates,
-  permissionRequestOf,
-  promptAnswer,
-  takeConfigOptions,
-  translateEvent,
-} from './translate.js';
-import {
+  type ClientCapabilities,
   type InitializeResponse,
   type McpServer,
   PROTOCOL_VERSION,
   type PromptResponse,
-  type RequestPermissionResponse,
   RPC,
   type SessionConfigOption,
-  type SessionUpdate,
+  type SessionModeState,
 } from './wire.js';
 
 export interface AcpBridgeOptions {
@@ -67,15 +58,12 @@ export interface AcpBridgeOptions {
   requestTimeoutMs?: number;
   /** How long a permission request waits for the client before it counts as denied. */
   permissionTimeoutMs?: number;
+  /** What the bridge remembers across processes (default: in memory only). */
+  records?: RecordStore;
   /** Diagnostics; never stdout, which carries only protocol frames. */
   log?: (message: string) => void;
   version?: string;
 }
-
-/** Updates held for a session the client has not been told about yet (bounded). */
-const MAX_HELD_UPDATES = 10_000;
-/** Terminals of turns nobody waits for yet (send() answers after the turn may have ended). */
-const MAX_UNCLAIMED_TERMINALS = 100;
 
 /** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo). */
 function toRequestError(error: unknown, operation: string): RequestError {
@@ -93,190 +81,22 @@ function toSettingError(error: unknown, operation: string): RequestError {
   return toRequestError(error, operation);
 }
 
-interface TurnWaiter {
-  resolve: (event: TurnCompletedEvent) => void;
-  reject: (error: ReinsError) => void;
-}
-
-interface SessionContext {
-  connection: () => AgentConnection | undefined;
-  permissionTimeoutMs: number;
-  log: (message: string) => void;
-}
-
-/** One ACP session over one Reins session. */
-class BridgeSession {
-  readonly state: BridgeState;
-  readonly pump: Promise<void>;
-  /** Items settled outside any turn (history a resume replayed). */
-  replayedItems = 0;
-  private announced: boolean;
-  private held: SessionUpdate[] = [];
-  private outbox: Promise<void> = Promise.resolve();
-  private readonly waiters = new Map<string, TurnWaiter>();
-  private readonly unclaimed = new Map<string, TurnCompletedEvent>();
-  private readonly permissions = new Map<string, AbortController>();
-  private ended: ReinsError | undefined;
-
-  constructor(
-    readonly acpId: string,
-    readonly session: Session,
-    state: BridgeState,
-    private readonly context: SessionContext,
-    options: { announced: boolean },
-  ) {
-    this.state = state;
-    this.announced = options.announced;
-    this.pump = this.run();
-  }
-
-  /** The client now knows the session id: send what was held (its config options went with the answer). */
-  announce(): void {
-    if (this.announced) return;
-    this.announced = true;
-    const held = this.held.filter((update) => update.sessionUpdate !== 'config_option_update');
-    this.held = [];
-    for (const update of held) void this.send(update);
-  }
-
-  /** Queues one update; updates reach the client in the order they were sent. */
-  send(update: SessionUpdate): Promise<void> {
-    if (!this.announced) {
-      if (this.held.length < MAX_HELD_UPDATES) this.held.push(update);
-      return Promise.resolve();
-    }
-    this.outbox = this.outbox.then(() => this.write(update));
-    return this.outbox;
-  }
-
-  private async write(update: SessionUpdate): Promise<void> {
-    const connection = this.context.connection();
-    if (!connection || connection.signal.aborted) return;
-    try {
-      await connection.client.notify('session/update', { sessionId: this.acpId, update });
-    } catch (error) {
-      if (!connection.signal.aborted) this.context.log(`could not send session/update: ${String(error)}`);
-    }
-  }
-
-  private async run(): Promise<void> {
-    try {
-      for await (const event of this.session.events) {
-        for (const update of translateEvent(this.state, event)) await this.send(update);
-        switch (event.type) {
-          case 'item.completed':
-            if (event.turnId === null) this.replayedItems++;
-            break;
-          case 'permission.requested':
-            void this.askPermission(event);
-            break;
-          case 'permission.resolved':
-            // The harness withdrew the request or its own deadline passed: stop asking the client.
-            if (event.by !== 'client') this.permissions.get(event.requestId)?.abort();
-            break;
-          case 'turn.completed':
-            if (event.turnId) this.settle(event.turnId, event);
-            break;
-          case 'session.closed':
-            this.end(
-              event.error
-                ? ReinsError.fromInfo(event.error)
-                : new ReinsError('process_exited', `The ${event.harness} session was closed (${event.reason}).`),
-            );
-            break;
-          default:
-            break;
-        }
-      }
-    } catch (error) {
-      this.context.log(`the event stream of session ${this.acpId} failed: ${String(error)}`);
-    }
-    this.end(new ReinsError('process_exited', `The session ${this.acpId} has ended.`));
-  }
-
-  private settle(turnId: string, event: TurnCompletedEvent): void {
-    const waiter = this.waiters.get(turnId);
-    if (waiter) {
-      this.waiters.delete(turnId);
-      waiter.resolve(event);
-      return;
-    }
-    if (this.unclaimed.size >= MAX_UNCLAIMED_TERMINALS) {
-      const oldest = this.unclaimed.keys().next().value;
-      if (oldest !== undefined) this.unclaimed.delete(oldest);
-    }
-    this.unclaimed.set(turnId, event);
-  }
-
-  private end(error: ReinsError): void {
-    this.ended ??= error;
-    for (const [turnId, waiter] of this.waiters) {
-      this.waiters.delete(turnId);
-      waiter.reject(this.ended);
-    }
-    for (const controller of this.permissions.values()) controller.abort();
-  }
-
-  /** The terminal of a turn `send` started or queued. */
-  waitForTurn(turnId: string): Promise<TurnCompletedEvent> {
-    const done = this.unclaimed.get(turnId);
-    if (done) {
-      this.unclaimed.delete(turnId);
-      return Promise.resolve(done);
-    }
-    if (this.ended) return Promise.reject(this.ended);
-    return new Promise((resolve, reject) => this.waiters.set(turnId, { resolve, reject }));
-  }
-
-  private async askPermission(event: PermissionRequestedEvent): Promise<void> {
-    const connection = this.context.connection();
-    const { toolCall, options } = permissionRequestOf(this.state, event);
-    const controller = new AbortController();
-    this.permissions.set(event.requestId, controller);
-    const timer = setTimeout(() => controller.abort(), this.context.permissionTimeoutMs);
-    let decision: PermissionDecision = { behavior: 'deny' };
-    try {
-      if (!connection) throw new Error('no client connection');
-      const answer = await connection.client.request<RequestPermissionResponse>(
-        'session/request_permission',
-        { sessionId: this.acpId, toolCall, options },
-        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
-      );
-      decision = decisionOf(answer.outcome, event.options);
-    } catch (error) {
-      // Withdrawn, timed out, or the client failed to answer: the tool does not run.
-      if (!controller.signal.aborted) this.context.log(`permission request failed, denying: ${String(error)}`);
-    } finally {
-      clearTimeout(timer);
-      this.permissions.delete(event.requestId);
-    }
-    if (this.ended) return;
-    await this.session.respondToPermission(event.requestId, decision).catch((error: unknown) => {
-      // Already settled by the harness (withdrawn or its own deadline): nothing waits for this answer.
-      if (!(ReinsError.isInstance(error) && error.code === 'invalid_input')) {
-        this.context.log(`respondToPermission failed: ${String(error)}`);
-      }
-    });
-  }
-
-  close(): Promise<void> {
-    return this.session.close();
-  }
-}
+type SessionAnswer = { configOptions: SessionConfigOption[]; modes?: SessionModeState };
 
 export class AcpBridge {
   private readonly sessions = new Map<string, BridgeSession>();
-  /** Bridge-made ACP ids -> the native id learned later (see the header). */
-  private readonly nativeIds = new Map<string, string>();
   private connection: AgentConnection | undefined;
   private capabilityMatrix: Promise<CapabilityMatrix | undefined> | undefined;
   private modelCatalog: Promise<ModelInfo[] | undefined> | undefined;
+  private clientNotices = false;
   private closing: Promise<void> | undefined;
   private readonly requestTimeoutMs: number;
+  private readonly records: RecordStore;
   private readonly log: (message: string) => void;
 
   constructor(private readonly options: AcpBridgeOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.records = options.records ?? memoryRecords();
     this.log = options.log ?? (() => {});
   }
 
@@ -311,7 +131,9 @@ export class AcpBridge {
 
   private app(): AgentApp {
     return agent({ name: 'reins-acp-bridge' })
-      .onRequest('initialize', () => this.guard('initialize', () => this.initialize()))
+      .onRequest('initialize', ({ params }) =>
+        this.guard('initialize', () => this.initialize(params.clientCapabilities)),
+      )
       .onRequest('session/new', ({ params }) =>
         this.guard('session/new', () => this.newSession(params.cwd, params.mcpServers)),
       )
@@ -340,6 +162,9 @@ export class AcpBridge {
           await this.applySetting(this.sessionFor(params.sessionId), { setting: 'model', model: params.modelId });
           return {};
         }),
+      )
+      .onRequest('session/set_mode', ({ params }) =>
+        this.guardSetting('session/set_mode', () => this.setMode(params.sessionId, params.modeId)),
       )
       .onRequest('session/close', ({ params }) =>
         this.guard('session/close', () => this.closeSession(params.sessionId)),
@@ -386,7 +211,10 @@ export class AcpBridge {
     return this.modelCatalog;
   }
 
-  private async initialize(): Promise<InitializeResponse> {
+  private async initialize(client: ClientCapabilities | undefined): Promise<InitializeResponse> {
+    // Notices only for a client that said it can show them (ACP: an agent MUST NOT send them otherwise).
+    this.clientNotices = client?.session?.notices !== undefined && client.session.notices !== null;
+    void this.catalog();
     const matrix = await this.capabilities();
     const canResume = isImplemented(matrix, 'resume');
     return {
@@ -407,7 +235,11 @@ export class AcpBridge {
     };
   }
 
-  private specFor(cwd: string, mcpServers: McpServer[]): SessionSpec {
+  private specFor(
+    cwd: string,
+    mcpServers: McpServer[],
+    saved?: { model?: string; effort?: string; mode?: string },
+  ): SessionSpec {
     if (!isAbsolute(cwd)) {
       throw new ReinsError('invalid_input', `The session cwd must be an absolute path; got "${cwd}".`, {
         operation: 'session/new',
@@ -415,21 +247,43 @@ export class AcpBridge {
     }
     const defaults = this.options.defaults ?? {};
     const servers = mcpServersOf(mcpServers);
+    const model = saved?.model ?? defaults.model;
+    const effort = (saved?.effort as Effort | undefined) ?? defaults.effort;
+    const posture = (MODE_IDS as readonly string[]).includes(saved?.mode ?? '')
+      ? (saved?.mode as Posture)
+      : (defaults.posture ?? 'bypass');
     return {
       cwd,
-      posture: defaults.posture ?? 'bypass',
-      ...(defaults.model ? { model: defaults.model } : {}),
-      ...(defaults.effort ? { effort: defaults.effort } : {}),
+      posture,
+      ...(model ? { model } : {}),
+      ...(effort ? { effort } : {}),
       ...(servers.length > 0 ? { mcpServers: servers } : {}),
     };
   }
 
-  private assertOpen(): void {
-    if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
+  private async remember(bridged: BridgeSession): Promise<void> {
+    const now = Date.now();
+    const record = (await this.records.get(bridged.acpId)) ?? {
+      id: bridged.acpId,
+      cwd: bridged.spec.cwd,
+      createdAtMs: now,
+      updatedAtMs: now,
+      turns: [],
+    };
+    const settings = bridged.state.settings;
+    const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
+    await this.records.put({
+      ...record,
+      ...(native ? { nativeSessionId: native } : {}),
+      ...(settings.model ? { model: settings.model } : {}),
+      ...(settings.effort ? { effort: settings.effort } : {}),
+      mode: settings.posture,
+      updatedAtMs: now,
+    });
   }
 
   private async open(spec: SessionSpec, acpId: string | undefined, announced: boolean): Promise<BridgeSession> {
-    this.assertOpen();
+    if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
     const catalog = this.catalog();
     const matrix = await this.capabilities();
     const session = await withDeadline(
@@ -443,21 +297,29 @@ export class AcpBridge {
       throw new ReinsError('process_exited', 'The bridge is shutting down.');
     }
     const id = acpId ?? session.nativeSessionId ?? `reins-${randomUUID()}`;
-    const state = createBridgeState({
-      effortSwitch: isImplemented(matrix, 'liveEffortSwitch'),
-      ...(spec.model ? { model: spec.model } : {}),
-      ...(spec.effort ? { effort: spec.effort } : {}),
-    });
+    const state = createBridgeState(
+      {
+        effortSwitch: isImplemented(matrix, 'liveEffortSwitch'),
+        posture: spec.posture ?? 'bypass',
+        // Modes are postures: switching one restarts the harness on the same conversation.
+        modes: isImplemented(matrix, 'approvals') && isImplemented(matrix, 'resume'),
+        ...(spec.model ? { model: spec.model } : {}),
+        ...(spec.effort ? { effort: spec.effort } : {}),
+      },
+      { notices: this.clientNotices },
+    );
     const models = await catalog;
     if (models) state.settings.catalog = models;
     const bridged = new BridgeSession(
       id,
       session,
       state,
+      spec,
       {
         connection: () => this.connection,
         permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
         log: this.log,
+        changed: (changed) => void this.remember(changed),
       },
       { announced },
     );
@@ -466,18 +328,21 @@ export class AcpBridge {
     // pump take them in before the answer is built from its state.
     await new Promise((resolve) => setImmediate(resolve));
     if (!session.nativeSessionId) this.log(`session ${id}: the harness has no native session id yet`);
+    void this.remember(bridged);
     return bridged;
   }
 
-  private async newSession(
-    cwd: string,
-    mcpServers: McpServer[],
-  ): Promise<{ sessionId: string; configOptions: SessionConfigOption[] }> {
+  private answerOf(bridged: BridgeSession): SessionAnswer {
+    const modes = modesOf(bridged.state.settings);
+    return { configOptions: takeConfigOptions(bridged.state), ...(modes ? { modes } : {}) };
+  }
+
+  private async newSession(cwd: string, mcpServers: McpServer[]): Promise<SessionAnswer & { sessionId: string }> {
     const bridged = await this.open(this.specFor(cwd, mcpServers), undefined, false);
-    const configOptions = takeConfigOptions(bridged.state);
+    const answer = this.answerOf(bridged);
     // After the answer is on the wire (it is written before the next macrotask), updates may name the id.
     setImmediate(() => bridged.announce());
-    return { sessionId: bridged.acpId, configOptions };
+    return { sessionId: bridged.acpId, ...answer };
   }
 
   /** session/load (history replayed as updates before the answer) and session/resume (no replay). */
@@ -486,18 +351,20 @@ export class AcpBridge {
     cwd: string,
     mcpServers: McpServer[],
     replay: boolean,
-  ): Promise<{ configOptions: SessionConfigOption[] }> {
-    const nativeId = this.nativeIds.get(sessionId) ?? sessionId;
+  ): Promise<SessionAnswer> {
+    const record = await this.records.get(sessionId);
+    const nativeId = record?.nativeSessionId ?? this.sessions.get(sessionId)?.state.nativeSessionId ?? sessionId;
     if (sessionId.startsWith('reins-') && nativeId === sessionId) {
       throw new ReinsError(
         'resume_failed',
-        `Session ${sessionId} was named by another bridge process before its harness had an id; load it by the native id that bridge reported (session_info_update _meta.reins.nativeSessionId).`,
+        `Session ${sessionId} was named by a bridge before its harness had an id, and no record says which conversation it is; load it by the native id that bridge reported (session_info_update _meta.reins.nativeSessionId).`,
         { operation: 'session/load' },
       );
     }
     // Loading a session this bridge has open replaces it (one Reins session per ACP id).
     await this.closeSession(sessionId);
-    const spec: SessionSpec = { ...this.specFor(cwd, mcpServers), resume: { nativeSessionId: nativeId } };
+    // A resumed session keeps the model, effort and mode it ran with.
+    const spec: SessionSpec = { ...this.specFor(cwd, mcpServers, record), resume: { nativeSessionId: nativeId } };
     const bridged = await this.open(spec, sessionId, true);
     if (replay && bridged.replayedItems === 0 && this.harness.history) {
       // The adapter replayed nothing itself (Codex resumes silently): read the stored conversation.
@@ -508,7 +375,7 @@ export class AcpBridge {
         this.log(`session ${sessionId} resumed, but its history could not be replayed: ${String(error)}`);
       }
     }
-    return { configOptions: takeConfigOptions(bridged.state) };
+    return this.answerOf(bridged);
   }
 
   private sessionFor(sessionId: string): BridgeSession {
@@ -527,19 +394,20 @@ export class AcpBridge {
     signal: AbortSignal,
   ): Promise<PromptResponse> {
     const bridged = this.sessionFor(sessionId);
+    // A client that prompts a session knows its id: nothing about it needs holding back any more.
+    bridged.announce();
     const input = promptInput(prompt);
     const sent = await withDeadline(bridged.session.send(input), this.requestTimeoutMs, 'send');
     // A client that abandons the request ($/cancel_request) wants the turn stopped, like session/cancel.
     const onAbort = () => void bridged.session.interrupt().catch(() => {});
     signal.addEventListener('abort', onAbort, { once: true });
-    let terminal: TurnCompletedEvent;
+    let terminal: Awaited<ReturnType<BridgeSession['waitForTurn']>>;
     try {
       terminal = await bridged.waitForTurn(sent.turnId);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
-    if (native && native !== sessionId) this.nativeIds.set(sessionId, native);
+    void this.remember(bridged);
     const answer = promptAnswer(terminal);
     if (!answer.ok) throw new RequestError(answer.error.code, answer.error.message, answer.error.data);
     return answer.response;
@@ -554,20 +422,69 @@ export class AcpBridge {
   }
 
   private async applySetting(bridged: BridgeSession, request: SettingRequest): Promise<SessionConfigOption[]> {
+    const settings = bridged.state.settings;
     if (request.setting === 'model') {
+      if (request.model === HARNESS_DEFAULT && !settings.catalog?.some((model) => model.id === HARNESS_DEFAULT)) {
+        throw new ReinsError(
+          'invalid_input',
+          `"${HARNESS_DEFAULT}" stands for the harness's own choice and cannot be set; pick a listed model.`,
+        );
+      }
       await withDeadline(bridged.session.setModel(request.model), this.requestTimeoutMs, 'setModel');
-      bridged.state.settings.model = request.model;
+      settings.model = request.model;
     } else {
       await withDeadline(bridged.session.setEffort(request.effort), this.requestTimeoutMs, 'setEffort');
-      bridged.state.settings.effort = request.effort;
+      settings.effort = request.effort;
     }
+    await this.remember(bridged);
     return takeConfigOptions(bridged.state);
+  }
+
+  /**
+   * session/set_mode: the mode is the session's posture, which a harness takes only when it starts,
+   * so the harness restarts on the same conversation (resume) with the new posture, between turns.
+   */
+  private async setMode(sessionId: string, modeId: string): Promise<Record<string, never>> {
+    const bridged = this.sessionFor(sessionId);
+    const settings = bridged.state.settings;
+    if (!settings.modes) {
+      throw new ReinsError(
+        'unsupported_capability',
+        `The ${this.harness.id} harness has no modes to switch through Reins.`,
+      );
+    }
+    if (!(MODE_IDS as readonly string[]).includes(modeId)) {
+      throw new ReinsError('invalid_input', `Unknown mode "${modeId}"; this agent's modes are ${MODE_IDS.join(', ')}.`);
+    }
+    if (modeId === settings.posture) return {};
+    if (bridged.busy) throw new ReinsError('invalid_input', 'A prompt is running; set the mode once it has ended.');
+    const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
+    if (!native)
+      throw new ReinsError(
+        'resume_failed',
+        'The harness has not named its conversation yet, so it cannot restart in another mode.',
+      );
+    const spec: SessionSpec = {
+      ...bridged.spec,
+      posture: modeId as Posture,
+      resume: { nativeSessionId: native },
+      ...(settings.model && settings.model !== HARNESS_DEFAULT ? { model: settings.model } : {}),
+      ...(settings.effort ? { effort: settings.effort as Effort } : {}),
+    };
+    this.sessions.delete(sessionId);
+    await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
+    const next = await this.open(spec, sessionId, true);
+    next.state.settings.catalog ??= settings.catalog;
+    for (const update of modeUpdate(next.state)) await next.send(update);
+    await this.remember(next);
+    return {};
   }
 
   private async closeSession(sessionId: string): Promise<Record<string, never>> {
     const bridged = this.sessions.get(sessionId);
     if (!bridged) return {};
     this.sessions.delete(sessionId);
+    await this.remember(bridged);
     await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
     return {};
   }

@@ -1,8 +1,8 @@
 // ACP client requests -> Reins calls: prompt blocks, MCP servers, permission answers, settings.
 import { ReinsError } from '@reins/core';
 import { describe, expect, it } from 'vitest';
+import { FALLBACK_ALLOW } from './answers.js';
 import { decisionOf, fileRefOf, mcpServersOf, promptInput, settingRequestOf } from './requests.js';
-import { FALLBACK_ALLOW } from './translate.js';
 
 function invalidInput(run: () => unknown): string {
   try {

@@ -13,7 +13,8 @@ import {
   type PermissionOption as ReinsPermissionOption,
   type TurnInput,
 } from '@reins/core';
-import { EFFORT_OPTION, FALLBACK_ALLOW, HARNESS_DEFAULT_EFFORT, MODEL_OPTION } from './translate.js';
+import { FALLBACK_ALLOW } from './answers.js';
+import { EFFORT_OPTION, HARNESS_DEFAULT, MODEL_OPTION } from './options.js';
 import type { ContentBlock, McpServer, RequestPermissionOutcome } from './wire.js';
 
 function invalid(message: string): ReinsError {
@@ -139,9 +140,9 @@ export function settingRequestOf(configId: string, value: unknown): SettingReque
   }
   if (configId === MODEL_OPTION) return { setting: 'model', model: value };
   if (configId === EFFORT_OPTION) {
-    if (value === HARNESS_DEFAULT_EFFORT) {
+    if (value === HARNESS_DEFAULT) {
       throw invalid(
-        `"${HARNESS_DEFAULT_EFFORT}" stands for the harness's own choice and cannot be set; pick one of ${EFFORT_LEVELS.join(', ')}.`,
+        `"${HARNESS_DEFAULT}" stands for the harness's own choice and cannot be set; pick one of ${EFFORT_LEVELS.join(', ')}.`,
       );
     }
     if (!(EFFORT_LEVELS as readonly string[]).includes(value)) {

@@ -9,20 +9,25 @@ import {
   type TurnOutcome,
 } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import {
-  acpErrorOf,
-  type BridgeSettings,
-  configOptionsOf,
-  createBridgeState,
-  diffTexts,
-  historyUpdates,
-  permissionRequestOf,
-  promptAnswer,
-  promptUsageOf,
-  takeConfigOptions,
-  translateEvent,
-} from './translate.js';
+import { acpSchema } from '../../test/support/acp-schema.js';
+import { acpErrorOf, permissionRequestOf, promptAnswer, promptUsageOf } from './answers.js';
+import { type BridgeSettings, configOptionsOf } from './options.js';
+import { diffTexts } from './tools.js';
+import { createBridgeState, historyUpdates, takeConfigOptions, translateEvent } from './translate.js';
 import type { SessionUpdate } from './wire.js';
+
+const SETTINGS: BridgeSettings = { effortSwitch: false, posture: 'bypass', modes: false };
+
+/** Every update validates against the ACP SDK's own schema, as a session/update notification. */
+function valid(updates: SessionUpdate[]): SessionUpdate[] {
+  const schema = acpSchema();
+  const broken = updates.flatMap((update) => {
+    const errors = schema.check('SessionNotification', { sessionId: 's1', update });
+    return errors ? [`${update.sessionUpdate}: ${errors}`] : [];
+  });
+  expect(broken).toEqual([]);
+  return updates;
+}
 
 /** Runs payloads through a real event stream as one turn; returns the stamped events. */
 function turn(payloads: EventPayload[], outcome: TurnOutcome = { status: 'completed' }, stopReason?: string) {
@@ -34,9 +39,9 @@ function turn(payloads: EventPayload[], outcome: TurnOutcome = { status: 'comple
   return events;
 }
 
-function translateAll(events: ReinsEvent[], settings: BridgeSettings = { effortSwitch: false }) {
-  const state = createBridgeState(settings);
-  return { state, updates: events.flatMap((event) => translateEvent(state, event)) };
+function translateAll(events: ReinsEvent[], settings: Partial<BridgeSettings> = {}, notices = true) {
+  const state = createBridgeState({ ...SETTINGS, ...settings }, { notices });
+  return { state, updates: valid(events.flatMap((event) => translateEvent(state, event))) };
 }
 
 const terminalOf = (events: ReinsEvent[]) => events.at(-1) as TurnCompletedEvent;
@@ -299,13 +304,14 @@ describe('plan, usage, notices, settings', () => {
 
   it('offers model and effort options, and sends them again only when they change', () => {
     const settings: BridgeSettings = {
+      ...SETTINGS,
       effortSwitch: true,
       catalog: [
         { id: 'fake-model', displayName: 'Fake', efforts: ['low', 'high'] },
         { id: 'fake-model-2', efforts: ['medium'] },
       ],
     };
-    const state = createBridgeState(settings);
+    const state = createBridgeState(settings, { notices: true });
     const stream = new SessionEventStream({
       harness: 'codex',
       sessionId: 's1',
@@ -354,8 +360,8 @@ describe('plan, usage, notices, settings', () => {
   });
 
   it('offers no model option without a catalog, and a harness-default effort when none is known', () => {
-    expect(configOptionsOf({ model: 'm', effortSwitch: false })).toEqual([]);
-    const [effort] = configOptionsOf({ model: 'm', effortSwitch: true });
+    expect(configOptionsOf({ ...SETTINGS, model: 'm' })).toEqual([]);
+    const [effort] = configOptionsOf({ ...SETTINGS, model: 'm', effortSwitch: true });
     expect(effort).toMatchObject({ id: 'effort', currentValue: 'default' });
     expect(effort?.type === 'select' && effort.options[0]).toEqual({ value: 'default', name: 'Harness default' });
   });
@@ -397,8 +403,8 @@ describe('the session/prompt answer', () => {
 
 describe('permissions and history', () => {
   it('names the tool call, maps the options, and makes the next update for that call an update', () => {
-    const state = createBridgeState({ effortSwitch: false });
-    const request = permissionRequestOf(state, {
+    const state = createBridgeState(SETTINGS);
+    const request = permissionRequestOf(state.tools, {
       type: 'permission.requested',
       seq: 3,
       harness: 'codex',
@@ -438,8 +444,8 @@ describe('permissions and history', () => {
   });
 
   it('offers a plain allow/reject pair when the harness gave no options', () => {
-    const state = createBridgeState({ effortSwitch: false });
-    const { options, toolCall } = permissionRequestOf(state, {
+    const state = createBridgeState(SETTINGS);
+    const { options, toolCall } = permissionRequestOf(state.tools, {
       type: 'permission.requested',
       seq: 1,
       harness: 'pi',

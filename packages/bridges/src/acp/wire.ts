@@ -1,8 +1,10 @@
 // The ACP types the bridge speaks, from the pinned SDK's generated schema (@agentclientprotocol/sdk
 // 2.4.0). The unstable v1 entry is stable v1 plus fields clients already read (PromptResponse.usage);
 // stable clients ignore what they do not know.
+export type { AnyMessage } from '@agentclientprotocol/sdk';
 export { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 export type {
+  ClientCapabilities,
   ContentBlock,
   InitializeRequest,
   InitializeResponse,
@@ -18,6 +20,7 @@ export type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionConfigOption,
+  SessionModeState,
   SessionUpdate,
   StopReason,
   ToolCallContent,

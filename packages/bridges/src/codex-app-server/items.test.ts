@@ -2,7 +2,8 @@
 // against the pinned Codex's own schema of a ThreadItem (inside an item/completed notification).
 import { describe, expect, it } from 'vitest';
 import { codexSchema } from '../../test/support/codex-schema.js';
-import { boundedJson, threadItemOf, userInputOf } from './items.js';
+import { boundedJson } from '../json.js';
+import { threadItemOf, userInputOf } from './items.js';
 import type { ThreadItem } from './wire.js';
 
 const THREAD = 'thread-1';

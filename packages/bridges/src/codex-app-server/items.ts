@@ -3,7 +3,8 @@
 // webSearch / collabAgentToolCall (subagent) / dynamicToolCall (anything else), plan -> plan,
 // compaction -> contextCompaction, user_message (and a turn's input) -> userMessage.
 import type { FileChange, Item, ItemStatus, PlanEntry, ToolCallItem, TurnInput, UserMessageItem } from '@reins/core';
-import type { FileUpdateChange, JsonValue, ThreadItem, ThreadItemOf, TurnPlanStep, UserInput } from './wire.js';
+import { boundedJson } from '../json.js';
+import type { FileUpdateChange, ThreadItem, ThreadItemOf, TurnPlanStep, UserInput } from './wire.js';
 
 export interface ItemContext {
   threadId: string;
@@ -26,30 +27,6 @@ function stringField(value: unknown, key: string): string | undefined {
   if (!isRecord(value)) return undefined;
   const field = value[key];
   return typeof field === 'string' ? field : undefined;
-}
-
-/** Nesting kept of a harness-supplied value (tool arguments, results); deeper parts become a marker. */
-const MAX_JSON_DEPTH = 64;
-
-/**
- * A harness-supplied value as JSON the client can take: `undefined` becomes null, values nested past
- * 64 levels are cut with a marker string (a harness may send 50,000 levels, which no writer can
- * serialise), and anything JSON has no place for (a function, a bigint) becomes its description.
- */
-export function boundedJson(value: unknown, depth = 0): JsonValue | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (depth >= MAX_JSON_DEPTH) return '[nested too deep: cut by the Reins bridge]';
-  if (Array.isArray(value)) return value.map((entry) => boundedJson(entry, depth + 1));
-  if (typeof value === 'object') {
-    const out: Record<string, JsonValue | null> = {};
-    for (const [key, entry] of Object.entries(value)) {
-      if (entry !== undefined) out[key] = boundedJson(entry, depth + 1);
-    }
-    return out;
-  }
-  return String(value);
 }
 
 function commandOf(item: ToolCallItem): string {

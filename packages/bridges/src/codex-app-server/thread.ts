@@ -3,14 +3,15 @@
 // the bridge's records. Whatever the harness sends, the pump only ever hurts this thread: an event
 // that cannot be translated is left out with a warning, and a session whose stream breaks ends its
 // turn (failed) and its thread (thread/closed), while every other thread goes on.
-import { type PermissionRequestedEvent, ReinsError, type Session } from '@reins/core';
+import { type PermissionRequestedEvent, type PermissionResolvedEvent, ReinsError, type Session } from '@reins/core';
+import { checkedEvent, guarded, type TranslationFault } from '../events.js';
 import { withDeadline } from '../lifecycle.js';
 import type { TurnRecord } from '../records.js';
 import { approvalRequestOf } from './approvals.js';
 import type { RpcId } from './connection.js';
 import { approvalAnswerOf, type ThreadRequest } from './requests.js';
 import type { ThreadState } from './state.js';
-import { translateSafely } from './translate.js';
+import { translateEvent } from './translate.js';
 import { finishTurn, requestInterrupt } from './turns.js';
 import type { BridgeNotification } from './wire.js';
 
@@ -95,40 +96,49 @@ export class BridgeThread {
     for (const turn of this.state.endedTurns.splice(0)) this.context.turnEnded(this, turn);
   }
 
-  private onEvent(event: Parameters<typeof translateSafely>[1]): void {
+  private fault(fault: TranslationFault): void {
+    this.context.log(`thread ${this.id}: left out a ${fault.eventType} event (${fault.reason})`);
+    if (this.faults.has(fault.eventType)) return;
+    this.faults.add(fault.eventType);
+    this.emit([
+      {
+        method: 'warning',
+        params: {
+          threadId: this.id,
+          message: `The Reins bridge could not pass on a ${fault.eventType} event of the harness; it was left out.`,
+        },
+      },
+    ]);
+  }
+
+  private onEvent(raw: unknown): void {
+    const checked = checkedEvent(raw);
+    if ('fault' in checked) {
+      this.fault(checked.fault);
+      return;
+    }
+    const event = checked.event;
     this.emit(
-      translateSafely(this.state, event, (fault) => {
-        this.context.log(`thread ${this.id}: left out a ${fault.eventType} event (${fault.reason})`);
-        if (this.faults.has(fault.eventType)) return;
-        this.faults.add(fault.eventType);
-        this.emit([
-          {
-            method: 'warning',
-            params: {
-              threadId: this.id,
-              message: `The Reins bridge could not pass on a ${fault.eventType} event of the harness; it was left out.`,
-            },
-          },
-        ]);
-      }),
+      guarded(
+        event,
+        (valid) => translateEvent(this.state, valid),
+        (fault) => this.fault(fault),
+      ),
     );
-    const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
-    if (type === 'turn.started') {
-      if (this.state.turn && this.interruptOnStart.delete(this.state.turn.id))
-        requestInterrupt(this.state, this.state.turn.id);
-      if (this.state.turn) this.unstarted.delete(this.state.turn.id);
+    if (event.type === 'turn.started') {
+      const open = this.state.turn;
+      if (open && this.interruptOnStart.delete(open.id)) requestInterrupt(this.state, open.id);
+      if (open) this.unstarted.delete(open.id);
       // Input that joined a Codex turn being interrupted is stopped too.
-      if (this.state.turn?.interruptRequested) void this.interruptNow();
-    } else if (type === 'permission.requested') {
-      const request = event as PermissionRequestedEvent;
-      if (typeof request.requestId === 'string') this.out(() => void this.askApproval(request));
-    } else if (type === 'permission.resolved') {
-      this.resolved(event as { requestId?: unknown; by?: unknown });
+      if (open?.interruptRequested) void this.interruptNow();
+    } else if (event.type === 'permission.requested') {
+      this.out(() => void this.askApproval(event));
+    } else if (event.type === 'permission.resolved') {
+      this.resolved(event);
     }
   }
 
-  private resolved(event: { requestId?: unknown; by?: unknown }): void {
-    if (typeof event.requestId !== 'string') return;
+  private resolved(event: PermissionResolvedEvent): void {
     const rpcId = this.approvals.get(event.requestId);
     if (rpcId === undefined) return;
     this.approvals.delete(event.requestId);

@@ -11,7 +11,8 @@
 //   methods carry it, not notifications.
 // - An event that does not validate against the Reins schema, or whose translation fails, never
 //   reaches the client and never stops the thread: translateSafely reports it and sends nothing.
-import { type NoticeKind, type ReinsEvent, ReinsEventSchema, type SessionStatus } from '@reins/core';
+import type { NoticeKind, ReinsEvent, SessionStatus } from '@reins/core';
+import { guarded, type TranslationFault } from '../events.js';
 import { childThreadId, completesOnWire, type ItemContext, planStepsOf, threadItemOf, timed } from './items.js';
 import { openTurnIdOf, type ThreadState } from './state.js';
 import {
@@ -26,6 +27,7 @@ import {
 } from './turns.js';
 import type { BridgeNotification, ThreadStatus } from './wire.js';
 
+export type { TranslationFault } from '../events.js';
 export { childThreadId } from './items.js';
 export { type CodexTurn, createThreadState, type ThreadState } from './state.js';
 
@@ -220,32 +222,10 @@ export function translateEvent(state: ThreadState, event: ReinsEvent): BridgeNot
   }
 }
 
-/** Why an event was not translated, for the bridge's log. */
-export interface TranslationFault {
-  eventType: string;
-  reason: string;
-}
-
-/**
- * translateEvent behind the guard every bridge uses: an event is checked against the Reins event
- * schema first (a harness can only ever hurt its own thread), and a translation that throws gives
- * no notifications. `onFault` hears of either; the thread goes on.
- */
 export function translateSafely(
   state: ThreadState,
   event: unknown,
   onFault: (fault: TranslationFault) => void = () => {},
 ): BridgeNotification[] {
-  const type = typeof event === 'object' && event !== null ? String((event as { type?: unknown }).type) : typeof event;
-  const parsed = ReinsEventSchema.safeParse(event);
-  if (!parsed.success) {
-    onFault({ eventType: type, reason: `not a valid Reins event: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-    return [];
-  }
-  try {
-    return translateEvent(state, parsed.data);
-  } catch (error) {
-    onFault({ eventType: type, reason: error instanceof Error ? error.message : String(error) });
-    return [];
-  }
+  return guarded(event, (checked) => translateEvent(state, checked), onFault);
 }
