@@ -129,6 +129,16 @@ describe('claude-code against the fake CLI', () => {
     expect(capabilities.liveEffortSwitch.implemented).toMatchObject({ state: 'yes', how: 'restart' });
   });
 
+  test('models are the CLI own list, as it answers initialize: 2.1.332 aliases (fable; no opus[1m] or sonnet[1m])', async () => {
+    const harness = fakeHarness({ FAKE_CLAUDE_FIXTURE: join(FIXTURES_DIR, 'background-subagent.2.1.332.jsonl') });
+    const models = (await harness.models?.()) ?? [];
+    expect(models.map((model) => model.id)).toEqual(['default', 'opus', 'fable', 'sonnet', 'haiku', 'fake-model']);
+    expect(models.find((model) => model.id === 'default')).toMatchObject({ isDefault: true });
+    expect(models.find((model) => model.id === 'fable')?.efforts).toContain('max');
+    const previous = (await fakeHarness({}).models?.())?.map((model) => model.id);
+    expect(previous).toEqual(expect.arrayContaining(['opus[1m]', 'sonnet[1m]']));
+  });
+
   test('root with posture bypass and no IS_SANDBOX fails up front with the fix named', async () => {
     const harness = createClaudeCodeHarness({
       binaryPath: FAKE_CLAUDE,

@@ -7,11 +7,8 @@
 // turn). Settings the CLI takes only at launch (effort, output schema) are applied by restarting the
 // query on the same conversation (drain, close, resume).
 //
-// Which turn a frame belongs to: `result` frames carry no turn id, and every CLI turn starts with
-// `system/init` (2.1.197, 2.1.332). So:
-// - A turn Reins ended itself (stalled, interrupt grace) still owes its `result`: until the CLI starts
-//   another turn (its init), main-thread frames are that turn's leftovers, outside any turn, and its
-//   `result` ends nothing.
+// Which turn a frame belongs to (`result` frames carry no turn id):
+// - A turn Reins ended itself still owes its `result`, which ends nothing (turns.ts).
 // - A main-thread frame while no turn runs is a turn Claude Code started by itself (2.1.332: to answer
 //   a background task's notification): it becomes its own turn (chassis.beginHarnessTurn).
 // - 2.1.332: a `result` with `queued_turn_count > 0` answers a turn the CLI ran before the message
@@ -51,44 +48,16 @@ import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chas
 import { ClaudeApprovals } from './approvals.js';
 import { type ClaudeEffort, ClaudeQuery, claudeEffort, HARNESS, type LaunchContext, userMessage } from './query.js';
 import { CLAUDE_SOURCE, createClaudeTranslation, translateFrame } from './translate.js';
+import { inMainTurn, methodOf, OwedResults, startsMainTurn } from './turns.js';
 import type { SDKMessage, SDKUserMessage } from './wire.js';
 
 /** A sent turn's message for the CLI (made at send time); a turn Claude Code started itself has none. */
 type Plan = SDKUserMessage | undefined;
 
-/** A turn Reins ended itself whose `result` the CLI still owes. */
-interface OwedResult {
-  turnId: string;
-  /** Its system/init came already: the next init means the CLI moved on. */
-  initSeen: boolean;
-  settle: () => void;
-}
-
 function gone(): ReinsError {
   return new ReinsError('process_exited', 'The Claude Code process of this session is gone; open a new session.', {
     harness: HARNESS,
   });
-}
-
-function methodOf(frame: unknown): string | undefined {
-  if (!isRecord(frame) || typeof frame.type !== 'string') return undefined;
-  return typeof frame.subtype === 'string' ? `${frame.type}/${frame.subtype}` : frame.type;
-}
-
-/** Not a subagent's frame (those carry parent_tool_use_id), nor news of background tasks. */
-function mainLane(frame: unknown): boolean {
-  if (!isRecord(frame) || typeof frame.parent_tool_use_id === 'string') return false;
-  return !(frame.type === 'system' && frame.subtype === 'background_tasks_changed');
-}
-
-/** A frame of a main-thread turn: its init, the model's output, its tool results, its result. */
-function mainThreadFrame(frame: unknown, method: string | undefined): boolean {
-  if (!isRecord(frame)) return false;
-  if (method === 'system/init' || frame.type === 'result') return true;
-  if (typeof frame.parent_tool_use_id === 'string') return false;
-  if (frame.type === 'stream_event' || frame.type === 'assistant') return true;
-  const content = frame.type === 'user' && isRecord(frame.message) ? frame.message.content : undefined;
-  return Array.isArray(content) && content.some((block) => isRecord(block) && block.type === 'tool_result');
 }
 
 export class ClaudeCodeSession implements Session, TurnHost<Plan> {
@@ -109,9 +78,8 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   private opened = false;
   /** The failure a `result` frame reported before the session opened (e.g. an unknown --resume id). */
   private earlyFailure: ErrorInfo | undefined;
-  private readonly owed: OwedResult[] = [];
-  /** The running turn's system/init arrived. */
-  private initSeen = false;
+  /** Results the CLI still owes for turns Reins ended itself (turns.ts). */
+  private readonly owed = new OwedResults();
 
   constructor(context: Omit<LaunchContext, 'canUseTool'>) {
     const { spec, options } = context;
@@ -249,7 +217,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     if (this.query === query) this.query = undefined;
     await query.retire();
     // That process owes nothing any more.
-    while (this.owed.length > 0) this.settleOwed();
+    this.owed.settleAll();
   }
 
   // ---- native frames ---------------------------------------------------------------------------
@@ -268,12 +236,16 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   }
 
   private route(frame: unknown, method: string | undefined, native: NativeFrame, at: number): void {
-    const mainThread = mainThreadFrame(frame, method);
-    if (method === 'system/init') this.onInit();
-    // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended
-    // (news of background tasks excepted: they belong to no turn anyway).
-    const stale = this.owed.length > 0 && mainLane(frame) && !method?.startsWith('system/task_');
-    if (mainThread && !stale && this.opened && !this.chassis.running) this.beginHarnessTurn(native, at, method);
+    // Claude Code starts every turn with system/init: an abandoned turn whose init came already is over,
+    // and what the translation held for it (its tools, the interrupt flag) is forgotten too.
+    if (method === 'system/init' && this.owed.onInit(this.chassis.running !== undefined)) {
+      resetTurnState(this.translation);
+    }
+    // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended.
+    const stale = this.owed.pending && inMainTurn(frame, method);
+    if (!stale && this.opened && !this.chassis.running && startsMainTurn(frame, method)) {
+      this.beginHarnessTurn(native, at, method);
+    }
     const emissions = this.chassis.translate(native, at, () => translateFrame(this.translation, frame));
     const base: EmitMeta = { native, at };
     let ended = false;
@@ -282,17 +254,6 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       this.emitOne(emission, base, stale);
     }
     if (isRecord(frame) && frame.type === 'result' && !ended) this.unreadableResult(base, stale);
-  }
-
-  /** Claude Code starts every turn with system/init. */
-  private onInit(): void {
-    // An abandoned turn whose init came already is over: the CLI moved on without its result, so
-    // what the translation held for it (its tools, the interrupt flag) is forgotten too.
-    if (this.owed[0]?.initSeen) resetTurnState(this.translation);
-    while (this.owed[0]?.initSeen) this.settleOwed();
-    const next = this.owed[0];
-    if (next) next.initSeen = true;
-    else if (this.chassis.running) this.initSeen = true;
   }
 
   private emitOne(emission: Emission, base: EmitMeta, stale: boolean): void {
@@ -321,14 +282,13 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
 
   private onResult(payload: PayloadOf<'turn.completed'>, meta: EmitMeta, stale: boolean, frame: unknown): void {
     if (stale) {
-      const owed = this.owed[0];
-      this.settleOwed();
+      const owed = this.owed.settleOne();
       this.stream.emit(
         {
           type: 'notice',
           kind: 'info',
-          message: `Claude Code finished ${owed?.turnId ?? 'a turn'} after Reins had ended it; this result ends nothing.`,
-          data: { turnId: owed?.turnId, outcome: payload.outcome.status },
+          message: `Claude Code finished ${owed ?? 'a turn'} after Reins had ended it; this result ends nothing.`,
+          data: { turnId: owed, outcome: payload.outcome.status },
         },
         meta,
       );
@@ -390,12 +350,8 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     const text = ended.length > 0 ? ended.join('\n') : 'Claude Code started a turn by itself.';
     const turn = this.chassis.beginHarnessTurn({ text }, { origin: 'notification', meta: { native, at } });
     if (!turn) return;
-    this.initSeen = method === 'system/init';
+    this.owed.began(method === 'system/init');
     this.stream.emit({ type: 'session.status', status: 'running' });
-  }
-
-  private settleOwed(): void {
-    this.owed.shift()?.settle();
   }
 
   // ---- TurnHost: how a turn reaches Claude Code -----------------------------------------------
@@ -409,7 +365,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   async beginTurn(turn: ChassisTurn<Plan>): Promise<void> {
     // Notes on ended background tasks belong to a turn Claude Code starts itself, not to this one.
     takeEndedTasks(this.translation.tasks);
-    this.initSeen = false;
+    this.owed.began(false);
     await this.ensureQuery(turn.outputSchema);
     if (!turn.plan || !this.query?.push(turn.plan)) throw gone();
     this.stream.emit({ type: 'session.status', status: 'running' });
@@ -437,7 +393,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   turnAbandoned(turn: ChassisTurn<Plan>): Promise<void> {
     for (const id of openBackgroundItems(this.translation)) this.stream.keepAfterTurn(id);
     turnEndedForTasks(this.translation.tasks);
-    return new Promise((settle) => this.owed.push({ turnId: turn.turnId, initSeen: this.initSeen, settle }));
+    return this.owed.abandoned(turn.turnId);
   }
 
   /** The query fits the turn's launch-time settings, else it is restarted on the same conversation. */
