@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: `/compact` is a turn of its own; the CLI's compact_boundary becomes ONE
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): `/compact` is a turn of its own; the CLI's compact_boundary becomes ONE
 // compaction item carrying the CLI's trigger and token numbers verbatim.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: the CLI killed mid-turn ends the turn failed with process_exited (no hang),
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): the CLI killed mid-turn ends the turn failed with process_exited (no hang),
 // and closing a session leaves no process of its group behind.
 import { liveProcessCount } from '@reins/harnesses';
 import { ProcessGroupWatch, reply } from '@reins/testkit';

@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: effort is a launch-time setting. setEffort drains, closes and resumes
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): effort is a launch-time setting. setEffort drains, closes and resumes
 // the same conversation in a new process (applied: 'restart'): the next request carries the history.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';

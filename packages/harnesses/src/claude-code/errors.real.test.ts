@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197 with CLAUDE_CODE_MAX_RETRIES=0: provider errors become failed turns with
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332) with CLAUDE_CODE_MAX_RETRIES=0: provider errors become failed turns with
 // mapped codes (the CLI reports them as a synthetic assistant message plus an error result).
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';

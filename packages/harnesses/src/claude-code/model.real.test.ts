@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: live model switch (the next request names the new model), and a model
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): live model switch (the next request names the new model), and a model
 // the provider does not know (accepted by set_model, 404 on the next turn) -> unsupported_model.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';

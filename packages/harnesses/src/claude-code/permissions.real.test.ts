@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197 in posture ask: the CLI asks through the SDK's canUseTool; Reins emits
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332) in posture ask: the CLI asks through the SDK's canUseTool; Reins emits
 // permission.requested and waits for respondToPermission. Allow runs the Write, deny leaves no file
 // and settles the tool call as declined.
 import { existsSync } from 'node:fs';

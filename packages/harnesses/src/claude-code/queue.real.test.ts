@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: a follow-up sent while a turn runs is queued by Reins and runs next,
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): a follow-up sent while a turn runs is queued by Reins and runs next,
 // with the first turn's answer in its history. Claude has no mid-turn steer: steer queues, or fails
 // when the caller asked for that.
 import { ReinsError } from '@reins/core';

@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: resume in a new process keeps the same conversation (the server sees
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): resume in a new process keeps the same conversation (the server sees
 // the earlier exchange and the native id stays); an unknown id is resume_failed, never a fresh start.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: structured output through the SDK's outputFormat (the CLI offers a
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): structured output through the SDK's outputFormat (the CLI offers a
 // StructuredOutput tool whose input_schema is the schema); core validates the result against the
 // ORIGINAL schema. The CLI's own retries ending in error_max_structured_output_retries -> structured_output_invalid.
 import { reply } from '@reins/testkit';

@@ -1,4 +1,4 @@
-// Real Claude Code 2.1.197: tool turns. Bash becomes a command item (output text + structured
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): tool turns. Bash becomes a command item (output text + structured
 // stdout/stderr, exit code), Write a file_change item whose file really exists afterwards.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
