@@ -5,7 +5,7 @@
 // scripted model server, prints a table and writes bench/results/<timestamp>.json.
 // Not part of `npm test` or CI; nothing here asserts a timing. See bench/README.md.
 //
-//   node bench/run.mjs [--quick] [--only turns,translate,latency,memory]
+//   node bench/run.mjs [--quick] [--only turns,translate,latency,memory,store]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
-const SECTIONS = ['turns', 'translate', 'latency', 'memory'];
+const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store'];
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +28,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run bench [-- --quick] [-- --only turns,translate,latency,memory]\n' +
-      '  --quick  fewer runs and smaller corpora, for working on the bench itself (figures are rougher)\n',
+      '  --quick  fewer runs and smaller corpora, for working on the bench itself (figures are rougher)\n' +
+      '  sections: turns, translate, latency, memory, store\n',
   );
   process.exit(0);
 }
@@ -98,4 +99,7 @@ await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 
 const { renderTable } = await import('./lib/table.mjs');
 process.stdout.write(renderTable(results));
+// Sections that render their own figure (store) hand it over as `report`.
+for (const section of Object.values(results.sections))
+  if (typeof section?.report === 'string') process.stdout.write(section.report);
 process.stdout.write(`\nAll figures: ${file}\n`);

@@ -171,9 +171,12 @@ export class HostedSession {
     return this.deleted;
   }
 
-  /** A harness process is up (or being started) for it. */
+  /**
+   * A harness process is up for it (or being started), counted against the live-session cap. One
+   * being stopped is on its way out and no longer counts (else one wake-up evicts twice).
+   */
   get isLive(): boolean {
-    return this.live !== undefined || this.state === 'starting';
+    return this.live?.mode === 'running' || this.state === 'starting';
   }
 
   /** Why it must not be evicted now (undefined: it may be). */

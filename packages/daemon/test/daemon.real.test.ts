@@ -2,16 +2,19 @@
 // Codex talks to the scripted model server on 127.0.0.1 inside the loopback-only namespace. The
 // RemoteSession is a core Session, so the testkit's SessionRecorder checks the stream invariants on
 // it unchanged; and the whole conformance suite runs through the daemon with the same behaviours
-// as against a local Codex session.
+// as against a local Codex session. Restarts: with real Codex and real Claude Code, a session
+// survives a daemon restart dormant, and the next turn continues the same conversation (the
+// scripted model server sees the turn from before the restart in its request).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type ReinsClient, type WireHarnessOptions } from '@reins/client';
-import type { Harness, ToolCallItem } from '@reins/core';
+import type { Harness, ReinsEvent, ToolCallItem } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import {
   assertHermetic,
   BEHAVIOURS,
   type ConformanceTarget,
+  type HarnessLaunch,
   harnessBinary,
   harnessLaunch,
   type ModelServer,
@@ -156,4 +159,97 @@ describe('daemon real: the conformance suite on Codex through the daemon', () =>
       expect(liveProcessCount()).toBe(0);
     }, 300_000);
   }
+});
+
+/** Reads a RemoteSession until `done` matches (deadline). */
+async function readUntil(
+  events: AsyncIterable<ReinsEvent>,
+  done: (event: ReinsEvent) => boolean,
+): Promise<ReinsEvent[]> {
+  const seen: ReinsEvent[] = [];
+  const iterator = events[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out; events: ${seen.map((e) => e.type).join(', ')}`)), 90_000);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), deadline]);
+      if (next.done) return seen;
+      seen.push(next.value);
+      if (done(next.value)) return seen;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.each(['codex', 'claude-code'] as const)('daemon real: %s across a daemon restart', (id) => {
+  let server: ModelServer | undefined;
+  let tempHome: TempHome | undefined;
+  let daemon: Daemon | undefined;
+  const clients: ReinsClient[] = [];
+  afterEach(async () => {
+    for (const reins of clients.splice(0)) reins.close();
+    await daemon?.close();
+    daemon = undefined;
+    await server?.close();
+    server = undefined;
+    await tempHome?.cleanup();
+    tempHome = undefined;
+    expect(liveProcessCount()).toBe(0);
+  });
+
+  it('the session comes back dormant and the next turn continues the same conversation', async () => {
+    await assertHermetic();
+    server = await startModelServer({ strict: id === 'codex' });
+    tempHome = await makeTempHome(`reins-daemon-restart-${id}-`);
+    const binary = harnessBinary(id);
+    const launch: HarnessLaunch = await harnessLaunch(id, { modelServerUrl: server.url, tempHome, binary });
+    const workdir = join(tempHome.dir, 'work');
+    await mkdir(workdir, { recursive: true });
+    // Daemon-level options: what a restarted daemon uses to resume (a client's env is never stored).
+    const options = {
+      home: join(tempHome.dir, 'reins'),
+      harnesses: [id],
+      logger: silent,
+      harnessOptions: { [id]: { binaryPath: binary.command, baseEnv: launch.env, requestTimeoutMs: 30_000 } },
+    };
+    const open = async () => {
+      daemon = await startDaemon(options);
+      const reins = await connect({ url: daemon.url, token: daemon.token, WebSocket, requestTimeoutMs: 90_000 });
+      clients.push(reins);
+      return reins;
+    };
+    const turnEnd = (turnId: string) => (e: ReinsEvent) => e.type === 'turn.completed' && e.turnId === turnId;
+
+    const first = await open();
+    const session = await first.createSession(id, { cwd: workdir });
+    server.enqueue(reply().text('I will remember the word pelican.'));
+    const sent = await session.send('Remember the word pelican.');
+    const before = await readUntil(session.events, turnEnd(sent.turnId));
+    expect(before.at(-1)).toMatchObject({ type: 'turn.completed', outcome: { status: 'completed' } });
+    const nativeSessionId = session.nativeSessionId;
+    expect(nativeSessionId).toBeTruthy();
+    for (const reins of clients.splice(0)) reins.close();
+    await daemon?.close();
+    expect(liveProcessCount()).toBe(0);
+
+    const second = await open();
+    const [listing] = await second.listSessions();
+    expect(listing).toMatchObject({ sessionId: session.id, status: 'dormant', nativeSessionId });
+    const resumed = await second.attach(session.id, { afterSeq: listing?.lastSeq ?? 0 });
+    server.enqueue(reply().text('The word was pelican.'));
+    const next = await resumed.send('Which word did I ask you to remember?');
+    const after = await readUntil(resumed.events, turnEnd(next.turnId));
+    expect(after.at(-1)).toMatchObject({ type: 'turn.completed', outcome: { status: 'completed' } });
+    expect(after[0]?.seq).toBe((listing?.lastSeq ?? 0) + 1);
+    expect(resumed.nativeSessionId).toBe(nativeSessionId);
+    // The model sees the turn from before the restart: the same conversation, not a fresh one.
+    const last = server.requests.filter((request) => request.scripted).at(-1);
+    const body = JSON.stringify(last?.body);
+    expect(body).toContain('Remember the word pelican.');
+    expect(body).toContain('I will remember the word pelican.');
+    expect(body).toContain('Which word did I ask you to remember?');
+  });
 });

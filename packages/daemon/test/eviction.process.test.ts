@@ -64,7 +64,8 @@ async function argvLines(): Promise<string[][]> {
 
 describe('eviction on the fake CLIs', () => {
   it('by TTL: an idle session sleeps and wakes on send; a running turn and a pending approval keep their process', async () => {
-    const target = await start({ idleTtlMs: 400 });
+    // Long enough that no session sleeps between its create and its first send on a loaded machine.
+    const target = await start({ idleTtlMs: 1_500 });
     // A turn that never ends: the fake takes the message and never answers.
     const hanging = await target.createSession(
       'claude-code',

@@ -92,6 +92,11 @@ export class SqliteStore implements DaemonStore {
   private flushScheduled = false;
   private closed = false;
   private readonly statements;
+  /** Each session's number (the events table's compact key). */
+  private readonly sessionNos = new Map<string, number>();
+  private lastSessionNo = 0;
+  /** Newest event time per session appended in the running transaction. */
+  private readonly touched = new Map<string, number>();
   /** updateSession statements by the columns they set. */
   private readonly updates = new Map<string, Database.Statement>();
 
@@ -138,6 +143,20 @@ export class SqliteStore implements DaemonStore {
       throw error;
     }
     this.statements = this.prepare(options.schemaVersion);
+    for (const row of this.statements.sessionNumbers.all() as Array<{ session_id: string; session_no: number }>) {
+      this.sessionNos.set(row.session_id, row.session_no);
+      this.lastSessionNo = Math.max(this.lastSessionNo, row.session_no);
+    }
+  }
+
+  private sessionNo(sessionId: string): number {
+    const number = this.sessionNos.get(sessionId);
+    if (number === undefined) {
+      throw new ReinsError('invalid_input', `The Reins store has no session ${sessionId} to append events to.`, {
+        data: { sessionId },
+      });
+    }
+    return number;
   }
 
   /** Opens (creating and migrating when needed) the store at `path`; refuses one another process holds. */
@@ -148,20 +167,30 @@ export class SqliteStore implements DaemonStore {
   private prepare(schemaVersion: number | undefined) {
     const db = this.db;
     const groups = schemaVersion === undefined || schemaVersion >= 2;
+    // Schema 2 added had_base_env (tests still open schema-1 stores).
+    const baseEnv = groups
+      ? { column: 'had_base_env, ', value: '@hadBaseEnv, ', update: 'had_base_env = excluded.had_base_env, ' }
+      : { column: '', value: '', update: '' };
     return {
       insertSession: db.prepare(
-        `INSERT OR REPLACE INTO sessions (session_id, harness, cwd, spec, harness_options, ${groups ? 'had_base_env, ' : ''}native_session_id, title, model, effort, state, generation, created_at, updated_at, closed_at)
-         VALUES (@sessionId, @harness, @cwd, @spec, @harnessOptions, ${groups ? '@hadBaseEnv, ' : ''}@nativeSessionId, @title, @model, @effort, @state, @generation, @createdAt, @updatedAt, @closedAt)`,
+        `INSERT INTO sessions (session_no, session_id, harness, cwd, spec, harness_options, ${baseEnv.column}native_session_id, title, model, effort, state, generation, created_at, updated_at, closed_at)
+         VALUES (@sessionNo, @sessionId, @harness, @cwd, @spec, @harnessOptions, ${baseEnv.value}@nativeSessionId, @title, @model, @effort, @state, @generation, @createdAt, @updatedAt, @closedAt)
+         ON CONFLICT (session_id) DO UPDATE SET harness = excluded.harness, cwd = excluded.cwd, spec = excluded.spec,
+           harness_options = excluded.harness_options, ${baseEnv.update}native_session_id = excluded.native_session_id,
+           title = excluded.title, model = excluded.model, effort = excluded.effort, state = excluded.state,
+           generation = excluded.generation, created_at = excluded.created_at, updated_at = excluded.updated_at,
+           closed_at = excluded.closed_at`,
       ),
       loadSessions: db.prepare(
-        `SELECT s.*, (SELECT MAX(seq) FROM events e WHERE e.session_id = s.session_id) AS last_seq
+        `SELECT s.*, (SELECT MAX(seq) FROM events e WHERE e.session_no = s.session_no) AS last_seq
          FROM sessions s ORDER BY s.created_at, s.session_id`,
       ),
+      sessionNumbers: db.prepare('SELECT session_id, session_no FROM sessions'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE session_id = ?'),
-      deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
-      insertEvent: db.prepare('INSERT INTO events (session_id, seq, type, body) VALUES (?, ?, ?, ?)'),
+      deleteEvents: db.prepare('DELETE FROM events WHERE session_no = ?'),
+      insertEvent: db.prepare('INSERT INTO events (session_no, seq, type, body) VALUES (?, ?, ?, ?)'),
       touchSession: db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE session_id = ?'),
-      readEvents: db.prepare('SELECT body FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      readEvents: db.prepare('SELECT body FROM events WHERE session_no = ? AND seq > ? ORDER BY seq LIMIT ?'),
       ...(groups
         ? {
             insertGroup: db.prepare(
@@ -189,36 +218,53 @@ export class SqliteStore implements DaemonStore {
     });
   }
 
-  /** Commits every pending write in one transaction; each write is its own savepoint, so one bad write fails alone. */
+  /**
+   * Commits every pending write in one transaction. If one of them fails the transaction rolls
+   * back, and the writes are redone one transaction each, so that only the bad one fails.
+   */
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    const failed = new Map<PendingWrite, unknown>();
-    const each = this.db.transaction((write: PendingWrite) => write.run());
     try {
       this.db.transaction(() => {
-        for (const write of batch) {
-          try {
-            each(write);
-          } catch (error) {
-            failed.set(write, error);
-          }
-        }
+        for (const write of batch) write.run();
+        this.applyTouches();
       })();
-    } catch (error) {
-      for (const write of batch) write.reject(error);
+    } catch {
+      this.touched.clear();
+      for (const write of batch) {
+        try {
+          this.db.transaction(() => {
+            write.run();
+            this.applyTouches();
+          })();
+          write.resolve();
+        } catch (error) {
+          this.touched.clear();
+          write.reject(error);
+        }
+      }
       return;
     }
-    for (const write of batch) {
-      if (failed.has(write)) write.reject(failed.get(write));
-      else write.resolve();
-    }
+    for (const write of batch) write.resolve();
+  }
+
+  /** Sessions' updatedAt moves once per transaction, not once per append. */
+  private applyTouches(): void {
+    for (const [sessionId, at] of this.touched) this.statements.touchSession.run(at, sessionId);
+    this.touched.clear();
   }
 
   putSession(session: StoredSession): Promise<void> {
+    let sessionNo = this.sessionNos.get(session.sessionId);
+    if (sessionNo === undefined) {
+      sessionNo = ++this.lastSessionNo;
+      this.sessionNos.set(session.sessionId, sessionNo);
+    }
     const row = {
+      sessionNo,
       sessionId: session.sessionId,
       harness: session.harness,
       cwd: session.cwd,
@@ -256,8 +302,10 @@ export class SqliteStore implements DaemonStore {
   }
 
   deleteSession(sessionId: string): Promise<void> {
+    const sessionNo = this.sessionNos.get(sessionId);
+    this.sessionNos.delete(sessionId);
     return this.write(() => {
-      this.statements.deleteEvents.run(sessionId);
+      if (sessionNo !== undefined) this.statements.deleteEvents.run(sessionNo);
       this.statements.deleteSession.run(sessionId);
     });
   }
@@ -265,10 +313,12 @@ export class SqliteStore implements DaemonStore {
   appendEvents(sessionId: string, events: readonly ReinsEvent[], serialized?: readonly string[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return this.write(() => {
+      const sessionNo = this.sessionNo(sessionId);
       events.forEach((event, index) => {
-        this.statements.insertEvent.run(sessionId, event.seq, event.type, serialized?.[index] ?? JSON.stringify(event));
+        this.statements.insertEvent.run(sessionNo, event.seq, event.type, serialized?.[index] ?? JSON.stringify(event));
       });
-      this.statements.touchSession.run((events.at(-1) as ReinsEvent).at, sessionId);
+      const at = (events.at(-1) as ReinsEvent).at;
+      this.touched.set(sessionId, Math.max(at, this.touched.get(sessionId) ?? at));
     });
   }
 
@@ -323,7 +373,9 @@ export class SqliteStore implements DaemonStore {
 
   async readEvents(sessionId: string, afterSeq: number, limit: number): Promise<ReinsEvent[]> {
     this.flush();
-    const rows = this.statements.readEvents.all(sessionId, afterSeq, limit) as Array<{ body: string }>;
+    const sessionNo = this.sessionNos.get(sessionId);
+    if (sessionNo === undefined) return [];
+    const rows = this.statements.readEvents.all(sessionNo, afterSeq, limit) as Array<{ body: string }>;
     return rows.map((row) => JSON.parse(row.body) as ReinsEvent);
   }
 
