@@ -29,7 +29,8 @@ import { createInterface } from 'node:readline';
 
 const env = process.env;
 const argv = process.argv.slice(2);
-if (env.FAKE_CLAUDE_ARGV_FILE && argv.includes('--input-format')) writeFileSync(env.FAKE_CLAUDE_ARGV_FILE, JSON.stringify(argv));
+if (env.FAKE_CLAUDE_ARGV_FILE && argv.includes('--input-format'))
+  writeFileSync(env.FAKE_CLAUDE_ARGV_FILE, JSON.stringify(argv));
 const fixture = env.FAKE_CLAUDE_FIXTURE ? loadFixture(env.FAKE_CLAUDE_FIXTURE) : undefined;
 
 function loadFixture(path) {
