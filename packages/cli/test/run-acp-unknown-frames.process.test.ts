@@ -50,7 +50,10 @@ describe('reins run -H acp with frames from a newer agent', () => {
       stopReason: 'future_reason',
     });
     const warning = events.find(
-      (event) => event.type === 'notice' && event.kind === 'warning' && event.data?.reason === 'unknown',
+      (event) =>
+        event.type === 'notice' &&
+        event.kind === 'warning' &&
+        (event.data as { reason?: string } | undefined)?.reason === 'unknown',
     );
     expect(warning).toBeDefined();
     const text = events

@@ -59,6 +59,15 @@ function guarded(run: () => void, fallback?: (error: unknown) => void): void {
   }
 }
 
+/**
+ * What the connection needs of the agent's process: its stdout lines, its stdin, how it ended. A
+ * HarnessProcess is one; unit tests inject an in-memory agent (no process).
+ */
+export type AcpTransport = Pick<
+  HarnessProcess,
+  'onLine' | 'onFault' | 'writeLine' | 'exited' | 'exitStatus' | 'describeExit' | 'close'
+>;
+
 export interface ConnectOptions {
   requestTimeoutMs: number;
   /** Auth method id to use when the agent lists it (harness-specific option). */
@@ -85,8 +94,8 @@ export class AcpConnection {
   private closing: Promise<void> | undefined;
 
   private constructor(
-    readonly process: HarnessProcess,
-    readonly launch: AcpLaunch,
+    readonly process: AcpTransport,
+    readonly launch: Pick<AcpLaunch, 'harness' | 'label'>,
     private readonly options: ConnectOptions,
   ) {}
 
@@ -101,7 +110,16 @@ export class AcpConnection {
       harness: launch.harness,
       ...(launch.tap ? { tap: launch.tap } : {}),
     });
-    const connection = new AcpConnection(child, launch, options);
+    return AcpConnection.over(child, launch, options);
+  }
+
+  /** A connection over a running transport (the agent's process, or an in-memory one in unit tests). */
+  static async over(
+    transport: AcpTransport,
+    launch: Pick<AcpLaunch, 'harness' | 'label'>,
+    options: ConnectOptions,
+  ): Promise<AcpConnection> {
+    const connection = new AcpConnection(transport, launch, options);
     connection.connect();
     try {
       await connection.initialize();
