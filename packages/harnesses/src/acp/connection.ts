@@ -91,6 +91,8 @@ export class AcpConnection {
   private readonly endListeners = new Set<(error: ReinsError) => void>();
   private connection!: ClientConnection;
   private endedWith: ReinsError | undefined;
+  /** Ids of the requests Reins sent that have no answer yet. */
+  private readonly outgoing = new Set<string | number>();
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -170,6 +172,11 @@ export class AcpConnection {
             this.stray(message);
             return;
           }
+          if (message.method === undefined && !this.outgoing.delete(message.id as string | number)) {
+            // An answer to no request Reins sent (the SDK would only log it to the console).
+            this.stray(message, 'unknown');
+            return;
+          }
           try {
             controller.enqueue(message as AnyMessage);
           } catch {
@@ -196,6 +203,7 @@ export class AcpConnection {
     });
     const writable = new WritableStream<AnyMessage>({
       write: (message) => {
+        if ('method' in message && 'id' in message && message.id !== null) this.outgoing.add(message.id);
         if (!this.process.writeLine(JSON.stringify(message))) {
           throw new ReinsError('process_exited', `${this.launch.label} is gone: ${this.process.describeExit()}`, {
             harness: this.launch.harness,
@@ -374,9 +382,9 @@ export class AcpConnection {
     }
   }
 
-  private stray(frame: unknown): void {
+  private stray(frame: unknown, reason: PassthroughReason = 'unparsable'): void {
     const at = Date.now();
-    for (const sink of [...this.sinks.values()]) guarded(() => sink.passthrough(frame, undefined, at, 'unparsable'));
+    for (const sink of [...this.sinks.values()]) guarded(() => sink.passthrough(frame, undefined, at, reason));
   }
 
   private end(error: ReinsError): void {

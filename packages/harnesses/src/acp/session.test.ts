@@ -166,10 +166,11 @@ describe('AcpSession over an in-memory agent', () => {
     ]);
   });
 
-  it('an unknown stop reason and a line that is no JSON: passthroughs with their warnings, and the session goes on', async () => {
+  it('an unknown stop reason, a line that is no JSON, an answer to no request: passthroughs with warnings, and the session goes on', async () => {
     const { agent, session, recorder } = await openSession(async (memory, text) => {
       if (text !== 'first') return echo(memory, text);
       memory.line('progress 50%');
+      memory.line(JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} }));
       memory.text('done');
       return { stopReason: 'future_reason' };
     });
@@ -182,10 +183,12 @@ describe('AcpSession over an in-memory agent', () => {
     expect(of(events, 'passthrough').map((event) => [event.reason, event.frame])).toEqual(
       expect.arrayContaining([
         ['unparsable', { stdout: 'progress 50%' }],
+        ['unknown', { jsonrpc: '2.0', id: 999, result: {} }],
         ['unknown', { stopReason: 'future_reason' }],
       ]),
     );
-    expect(of(events, 'notice').map((event) => event.kind)).toEqual(['warning', 'warning']);
+    // One warning per kind of frame (reason and method).
+    expect(of(events, 'notice').map((event) => event.kind)).toEqual(['warning', 'warning', 'warning']);
     expect((await recorder.turn('second')).outcome).toEqual({ status: 'completed' });
     expect(agent.prompts()).toEqual(['first', 'second']);
   });
