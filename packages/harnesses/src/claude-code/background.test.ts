@@ -134,6 +134,54 @@ describe('stream-json translation of Claude Code 2.1.332 background subagents (r
     expect(emissions.some((emission) => emission.background)).toBe(false);
   });
 
+  test('a task moved to the background later (task_updated), and an ending status this version does not know', () => {
+    for (const [status, expected] of [
+      ['stopped', 'cancelled'],
+      ['vanished', 'failed'],
+      ['__proto__', 'failed'],
+    ] as const) {
+      const state = createClaudeTranslation();
+      const task = { type: 'tool_use', id: 'toolu_t', name: 'Task', input: { description: 'Look around' } };
+      translateFrame(state, { type: 'assistant', message: { id: 'm1', content: [task] }, parent_tool_use_id: null });
+      translateFrame(state, {
+        type: 'system',
+        subtype: 'task_started',
+        task_id: 'a1',
+        tool_use_id: 'toolu_t',
+        description: 'Look around',
+      });
+      expect(state.tasks.background.size).toBe(0);
+      const moved = translateFrame(state, {
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: 'a1',
+        patch: { is_backgrounded: true },
+      });
+      // Started in the foreground, moved later: from here it is background work.
+      expect(payloads(moved)[0]).toMatchObject({ type: 'notice', kind: 'info' });
+      const launched = translateFrame(state, {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'Async agent launched' }],
+        },
+        parent_tool_use_id: null,
+        tool_use_result: { status: 'async_launched', agentId: 'a1' },
+      });
+      // The Task call's own result does not complete it.
+      expect(payloads(launched).map((payload) => payload.type)).toEqual(['passthrough']);
+      const ended = translateFrame(state, {
+        type: 'system',
+        subtype: 'task_notification',
+        task_id: 'a1',
+        tool_use_id: 'toolu_t',
+        status,
+        summary: '',
+      });
+      expect(completions(ended).map((done) => done.item.status)).toEqual([expected]);
+    }
+  });
+
   test('2.1.197 foreground subagents are untouched: task frames stay notes, the Task completes by its own result', () => {
     const state = createClaudeTranslation();
     const frames = readFixtureSync(join(FIXTURES_DIR, 'subagent.2.1.197.jsonl'))

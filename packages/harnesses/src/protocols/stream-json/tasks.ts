@@ -13,7 +13,7 @@
 //   notification (its own system/init and `result`; the notification text is not echoed on stdout).
 // - `system/background_tasks_changed` is the level signal: the whole set of live background tasks.
 // - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
-import type { EventPayload, ToolCallItem } from '@reins/core';
+import { type EventPayload, isSerialisable, type ToolCallItem } from '@reins/core';
 import type { Emission, TranslationState } from './translate.js';
 import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
 
@@ -33,10 +33,12 @@ export interface TaskState {
   live: Set<string> | undefined;
   /** Sentences on background tasks that ended since the last turn began: the input of the turn the harness starts to answer them. */
   ended: string[];
+  /** task_id -> the Task call of every subagent task still running (a foreground one may move to the background). */
+  subagents: Map<string, string>;
 }
 
 export function createTaskState(): TaskState {
-  return { background: new Map(), live: undefined, ended: [] };
+  return { background: new Map(), live: undefined, ended: [], subagents: new Map() };
 }
 
 type JsonObject = Record<string, unknown>;
@@ -88,17 +90,17 @@ export function translateTaskFrame(state: TranslationState, frame: JsonObject): 
 
 /** A task_id's Task call, when Reins knows it. */
 function toolOfTask(state: TranslationState, taskId: unknown): string | undefined {
-  for (const task of state.tasks.background.values()) if (task.taskId === taskId) return task.toolUseId;
-  return undefined;
+  return typeof taskId === 'string' ? state.tasks.subagents.get(taskId) : undefined;
 }
 
 function taskStarted(state: TranslationState, frame: WireTaskStarted): Emission[] {
   const toolUseId = text(frame.tool_use_id);
   const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
-  if (frame.is_backgrounded !== true || !toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') {
-    return passthrough(frame);
-  }
-  return markBackground(state, toolUseId, frame.task_id, text(frame.description));
+  if (!toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') return passthrough(frame);
+  const taskId = text(frame.task_id);
+  if (taskId) state.tasks.subagents.set(taskId, toolUseId);
+  if (frame.is_backgrounded !== true) return passthrough(frame);
+  return markBackground(state, toolUseId, taskId, text(frame.description));
 }
 
 function markBackground(
@@ -112,6 +114,7 @@ function markBackground(
     known.taskId ??= text(taskId);
     return [];
   }
+  if (text(taskId)) state.tasks.subagents.set(taskId as string, toolUseId);
   const tool = state.tools.get(toolUseId);
   const title = description ?? (tool?.kind === 'tool_call' ? tool.tool.title : undefined);
   state.tasks.background.set(toolUseId, {
@@ -162,6 +165,7 @@ const ENDED: Record<WireTaskNotification['status'], ToolCallItem['status']> = {
 
 function taskEnded(state: TranslationState, frame: WireTaskNotification): Emission[] {
   const toolUseId = text(frame.tool_use_id) ?? toolOfTask(state, frame.task_id);
+  if (typeof frame.task_id === 'string') state.tasks.subagents.delete(frame.task_id);
   const task = toolUseId ? state.tasks.background.get(toolUseId) : undefined;
   const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
   // Foreground tasks (every task on 2.1.197) end with their tool call's own result; this is a note.
@@ -169,7 +173,8 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
   state.tasks.background.delete(toolUseId);
   state.tools.delete(toolUseId);
   if (typeof frame.task_id === 'string') state.tasks.live?.delete(frame.task_id);
-  const status = ENDED[frame.status] ?? 'failed';
+  // A status this version does not know still ends the task; 'failed' claims no success.
+  const status = Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
   const summary = typeof frame.summary === 'string' ? frame.summary : '';
   const item: ToolCallItem = {
     ...tool,
@@ -179,7 +184,7 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
       structured: {
         taskId: frame.task_id,
         status: frame.status,
-        ...(isObject(frame.usage) ? { usage: frame.usage } : {}),
+        ...(isObject(frame.usage) && isSerialisable(frame.usage) ? { usage: frame.usage } : {}),
       },
     },
   };
@@ -249,6 +254,7 @@ export function abandonBackgroundWork(state: TranslationState): ToolCallItem[] {
     if (tool?.kind === 'tool_call') items.push(tool);
   }
   state.tasks.background.clear();
+  state.tasks.subagents.clear();
   state.tasks.live = undefined;
   retainBackgroundLanes(state);
   return items;
