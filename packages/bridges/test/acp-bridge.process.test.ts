@@ -59,6 +59,8 @@ function bridgeEnv(transcript: string, marker: string): Record<string, string> {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     FAKE_CODEX_TRANSCRIPT: fixture(transcript),
     REINS_BRIDGE_TEST_MARKER: marker,
+    // What the bridge remembers goes to the test's folder, never the user's home.
+    REINS_HOME: join(cwd, 'reins-home'),
   };
 }
 

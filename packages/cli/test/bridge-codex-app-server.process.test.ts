@@ -51,4 +51,46 @@ describe('reins bridge codex-app-server usage', () => {
     await usage(['bridge', 'codex-app-server', '-H', 'codex', '--posture', 'yolo'], /Unknown posture "yolo"/);
     await usage(['bridge', 'mcp', '-H', 'codex'], /Protocols: acp, codex-app-server/);
   });
+
+  it('takes what Codex clients launch it with, and refuses with a sentence what it cannot serve', async () => {
+    // Accepted up to the harness check (the binary does not exist), so the usage error is about that.
+    await usage(
+      [
+        'bridge',
+        'codex-app-server',
+        '-H',
+        'codex',
+        '--binary',
+        '/nonexistent/codex',
+        'app-server',
+        '--listen',
+        'stdio://',
+        '-c',
+        'model="o3"',
+        '--enable',
+        'x',
+      ],
+      /\/nonexistent\/codex/,
+    );
+    await usage(
+      ['bridge', 'codex-app-server', '-H', 'codex', '--binary', '/nonexistent/codex', '--stdio'],
+      /\/nonexistent\/codex/,
+    );
+    await usage(
+      ['bridge', 'codex-app-server', '-H', 'codex', '--listen', 'ws://127.0.0.1:4500'],
+      /--listen: the Reins bridge serves the app-server protocol on stdio only/,
+    );
+    await usage(
+      ['bridge', 'codex-app-server', '-H', 'codex', '-c', 'model_provider="azure"'],
+      /-c model_provider: the Reins bridge cannot honour/,
+    );
+    await usage(['bridge', 'codex-app-server', '-H', 'codex', '-m', 'a', '-c', 'model=b'], /name two models/);
+    await usage(['bridge', 'codex-app-server', '-H', 'codex', '--mode', 'tui'], /Unknown mode "tui"/);
+    await usage(['bridge', 'codex-app-server', '-H', 'codex', '--resume', 'abc'], /--resume is for --mode blocks/);
+    await usage(
+      ['bridge', 'codex-app-server', '--mode', 'blocks', '-H', 'codex', '--posture', 'ask'],
+      /no client to ask for approvals/,
+    );
+    await usage(['bridge', 'acp', '-H', 'codex', '--listen', 'stdio://'], /Unknown option '--listen'/);
+  });
 });
