@@ -5,13 +5,15 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
-import { type FrameTap, HarnessProcess, LineSplitter } from '../runtime/index.js';
+import { type FrameTap, HarnessProcess, LineSplitter, type ProcessFault } from '../runtime/index.js';
 
 export interface BridgeHooks {
   label: string;
   tap?: FrameTap;
   /** A stdout line that is not JSON: the adapter reports it (passthrough), the SDK never sees it. */
   onGarbage: (line: string) => void;
+  /** A stdout line over the limit was skipped, or the line handler threw (the child is then stopped). */
+  onFault?: (fault: ProcessFault) => void;
 }
 
 export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
@@ -31,6 +33,7 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
       ...(hooks.tap ? { tap: hooks.tap } : {}),
     });
     const child = this.process;
+    if (hooks.onFault) child.onFault(hooks.onFault);
     child.onLine((line) => {
       const trimmed = line.trim();
       if (trimmed === '') return;

@@ -57,6 +57,8 @@ export interface QueryHooks {
   onMessage(message: SDKMessage): void;
   /** A stdout line that is not JSON (the SDK never sees it). */
   onGarbage(line: string): void;
+  /** A stdout line over Reins' limit was skipped whole (its size in bytes). */
+  onOversizeLine(bytes: number): void;
   /** The query ended on its own (not retired): the CLI went away. */
   onEnded(query: ClaudeQuery, failure: unknown): void;
 }
@@ -141,7 +143,14 @@ function sdkOptions(
     spawnClaudeCodeProcess: (spawnOptions) => {
       const bridge = new SdkProcessBridge(
         { ...spawnOptions, args: [...spawnOptions.args, ...extraArgs] },
-        { label: 'claude (stream-json)', ...(options.tap ? { tap: options.tap } : {}), onGarbage: hooks.onGarbage },
+        {
+          label: 'claude (stream-json)',
+          ...(options.tap ? { tap: options.tap } : {}),
+          onGarbage: hooks.onGarbage,
+          onFault: (fault) => {
+            if (fault.kind === 'oversize_line') hooks.onOversizeLine(fault.bytes);
+          },
+        },
       );
       onSpawn(bridge);
       return bridge;

@@ -188,6 +188,13 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
             { native: { source: CLAUDE_SOURCE, frame: line } },
           );
         },
+        onOversizeLine: (bytes) =>
+          this.stream.emit({
+            type: 'notice',
+            kind: 'warning',
+            message: `Claude Code wrote a ${bytes}-byte line, over Reins' limit; it was skipped.`,
+            data: { bytes },
+          }),
         onEnded: (ended, failure) => void this.onQueryEnded(ended, failure),
       },
     );
