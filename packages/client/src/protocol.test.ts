@@ -4,18 +4,27 @@ import { describe, expect, it } from 'vitest';
 import {
   DaemonInfoSchema,
   describeInvalidParams,
+  HOSTED_SESSION_STATES,
   isMethodName,
   METHODS,
   type MethodName,
+  negotiateProtocolVersion,
   RPC_ERROR,
   RpcIncomingSchema,
   RpcResponseSchema,
   rpcErrorNumber,
   SessionEventParamsSchema,
+  SessionsChangedParamsSchema,
+  StatusSnapshotParamsSchema,
+  v1Status,
 } from './protocol.js';
 
 const good: Record<MethodName, unknown[]> = {
-  initialize: [{ token: 't0k' }, { token: 't0k', client: { name: 'web', version: '1.0.0' } }],
+  initialize: [
+    { token: 't0k' },
+    { token: 't0k', client: { name: 'web', version: '1.0.0' } },
+    { token: 't0k', protocolVersion: 2 },
+  ],
   'harness/list': [undefined, {}],
   'session/create': [
     { harness: 'codex', spec: { cwd: '/w' } },
@@ -36,18 +45,27 @@ const good: Record<MethodName, unknown[]> = {
   'session/send': [
     { sessionId: 's1', input: 'hello' },
     { sessionId: 's1', input: { text: 'hi', files: [{ path: 'a.ts' }] }, options: { mode: 'steer' } },
+    { sessionId: 's1', input: 'hi', options: { clientMessageId: 'bubble-1' } },
   ],
   'session/interrupt': [{ sessionId: 's1' }],
   'session/setModel': [{ sessionId: 's1', model: 'gpt-5' }],
   'session/setEffort': [{ sessionId: 's1', effort: 'low' }],
   'session/respondToPermission': [{ sessionId: 's1', requestId: 'r1', decision: { behavior: 'allow', scope: 'once' } }],
   'session/close': [{ sessionId: 's1' }],
+  'session/delete': [{ sessionId: 's1' }],
 };
 
 const bad: Array<[MethodName, unknown, RegExp]> = [
   ['initialize', {}, /params\.token/],
   ['initialize', { token: '' }, /params\.token: Too small/],
   ['initialize', { token: 't', client: { name: 'x' } }, /params\.client\.version/],
+  ['initialize', { token: 't', protocolVersion: 0 }, /params\.protocolVersion/],
+  [
+    'session/send',
+    { sessionId: 's1', input: 'hi', options: { clientMessageId: '' } },
+    /params\.options\.clientMessageId/,
+  ],
+  ['session/delete', {}, /params\.sessionId/],
   ['session/create', { harness: 'cursor', spec: { cwd: '/w' } }, /params\.harness/],
   ['session/create', { harness: 'codex', spec: { cwd: '' } }, /params\.spec\.cwd/],
   ['session/create', { harness: 'codex', spec: { cwd: '/w', posture: 'yolo' } }, /params\.spec\.posture/],
@@ -185,5 +203,50 @@ describe('protocol results and envelopes', () => {
     const info = { url: 'ws://127.0.0.1:1234', pid: 10, token: 'x', protocolVersion: 1, startedAt: 5 };
     expect(DaemonInfoSchema.safeParse(info).success).toBe(true);
     expect(DaemonInfoSchema.safeParse({ ...info, token: '' }).success).toBe(false);
+  });
+});
+
+describe('version negotiation and version 1 shapes', () => {
+  it('serves version 1 to a client that asks for none (or for 1), version 2 to one that asks for 2 or more', () => {
+    expect(negotiateProtocolVersion(undefined)).toBe(1);
+    expect(negotiateProtocolVersion(1)).toBe(1);
+    expect(negotiateProtocolVersion(2)).toBe(2);
+    expect(negotiateProtocolVersion(7)).toBe(2);
+  });
+
+  it('maps the seven states onto the four a version 1 client knows', () => {
+    expect(HOSTED_SESSION_STATES).toEqual([
+      'starting',
+      'idle',
+      'running',
+      'requires_action',
+      'dormant',
+      'closed',
+      'lost',
+    ]);
+    expect(HOSTED_SESSION_STATES.map(v1Status)).toEqual([
+      'idle',
+      'idle',
+      'running',
+      'requires_action',
+      'idle',
+      'closed',
+      'closed',
+    ]);
+  });
+
+  it('checks the notifications', () => {
+    expect(
+      StatusSnapshotParamsSchema.safeParse({
+        sessions: [{ sessionId: 's', status: 'dormant', lastSeq: 3, updatedAt: 1 }],
+      }).success,
+    ).toBe(true);
+    expect(
+      StatusSnapshotParamsSchema.safeParse({
+        sessions: [{ sessionId: 's', status: 'asleep', lastSeq: 3, updatedAt: 1 }],
+      }).success,
+    ).toBe(false);
+    expect(SessionsChangedParamsSchema.safeParse({ sessionId: 's', change: 'deleted' }).success).toBe(true);
+    expect(SessionsChangedParamsSchema.safeParse({ sessionId: 's', change: 'renamed' }).success).toBe(false);
   });
 });
