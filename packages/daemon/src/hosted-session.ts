@@ -17,6 +17,7 @@ import {
   type EventPayload,
   type Harness,
   type HarnessId,
+  type Item,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -299,22 +300,68 @@ export class HostedSession {
       incarnation.closedEvent = event;
       if (incarnation.mode !== 'closing') return;
     }
-    this.log.append(
-      reenvelope(event, { seq: this.log.nextSeq(), sessionId: this.id, generation: incarnation.generation }),
-    );
+    const logged = reenvelope(event, {
+      seq: this.log.nextSeq(),
+      sessionId: this.id,
+      generation: incarnation.generation,
+    });
+    if (logged.type === 'turn.started' && logged.turnId !== null) {
+      // Stored no later than the event itself: a crash can then never leave a started turn unknown.
+      this.record.openTurn = { turnId: logged.turnId, seq: logged.seq };
+      this.persist({ openTurn: this.record.openTurn });
+    }
+    this.log.append(logged);
   }
 
   /** Appends an event the daemon itself says (notices, a dormant session's close, a failed resume). */
-  private say(payload: EventPayload): void {
+  private say(payload: EventPayload, turnId: string | null = null): void {
     if (this.deleted) return;
     this.log.append({
       ...payload,
       seq: this.log.nextSeq(),
       harness: this.harness,
       sessionId: this.id,
-      turnId: null,
+      turnId,
       at: Date.now(),
     } as ReinsEvent);
+  }
+
+  /**
+   * After a crash (the daemon was killed mid-turn): the turn that was running has no terminal in
+   * the log. Its open items are closed and it ends `failed` (process_exited), so that every turn
+   * of the log has exactly one terminal. Runs once, at start, before any client is served.
+   */
+  async endTurnLeftByCrash(): Promise<boolean> {
+    const open = this.record.openTurn;
+    if (!open) return false;
+    const items = new Map<string, Item>();
+    let ended = false;
+    let after = open.seq - 1;
+    for (;;) {
+      const page = await this.log.read(after, 500);
+      if (page.length === 0) break;
+      for (const { event } of page) {
+        after = event.seq;
+        if (event.turnId !== open.turnId) continue;
+        if (event.type === 'item.started') items.set(event.item.id, event.item);
+        else if (event.type === 'item.completed') items.delete(event.item.id);
+        else if (event.type === 'turn.completed') ended = true;
+      }
+    }
+    if (!ended) {
+      for (const item of items.values())
+        this.say({ type: 'item.completed', item: { ...item, status: 'failed' } }, open.turnId);
+      const message =
+        'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.';
+      this.say(
+        { type: 'turn.completed', outcome: { status: 'failed', error: { code: 'process_exited', message } } },
+        open.turnId,
+      );
+    }
+    delete this.record.openTurn;
+    this.persist({ openTurn: null });
+    await this.log.idle();
+    return !ended;
   }
 
   private incarnationEnded(incarnation: Incarnation): void {
@@ -575,6 +622,10 @@ export class HostedSession {
     this.lastUsed = Date.now();
     this.record.updatedAt = Math.max(this.record.updatedAt, event.at);
     this.activity.observe(event);
+    if (event.type === 'turn.completed' && this.record.openTurn?.turnId === event.turnId) {
+      delete this.record.openTurn;
+      this.persist({ openTurn: null });
+    }
     if (event.type === 'session.status' && this.live && this.state !== 'starting') this.setStatus(event.status);
     if (event.type === 'session.updated') this.noteUpdate(event);
   }

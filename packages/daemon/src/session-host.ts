@@ -56,6 +56,9 @@ export class SessionHost {
       const hosted = HostedSession.restore(this.deps, record);
       this.sessions.set(hosted.id, hosted);
       if (hosted.status === 'dormant') dormant++;
+      if (await hosted.endTurnLeftByCrash()) {
+        this.options.log.warn('ended a turn a dead daemon left running', { sessionId: hosted.id });
+      }
     }
     await this.forgetOldClosedSessions();
     return { dormant, closed: loaded.length - dormant };

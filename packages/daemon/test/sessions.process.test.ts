@@ -6,7 +6,7 @@
 // another conversation, is resume_failed and never a fresh start; settings changed while dormant
 // are used by the resume; close and delete of dormant sessions; background work, pending
 // permissions and running turns are never evicted.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReinsClient } from '@reins/client';
@@ -151,6 +151,57 @@ describe('restart', () => {
     const whole = await replay(await connected(second), target.sessionId, resumed.lastSeq);
     expect(streamViolations(whole, { settled: true })).toEqual([]);
     expect((await again.listSessions()).find((entry) => entry.sessionId === target.sessionId)?.status).toBe('idle');
+  });
+});
+
+describe('crash', () => {
+  it('a turn a killed daemon left running is ended failed at the next start, so the log stays sound', async () => {
+    const harness = scripted();
+    const first = await start(harness);
+    const reins = await connected(first);
+    const session = await reins.createSession('codex', { cwd: home });
+    const reader = new EventReader(session.events);
+    harness.last.hold = true;
+    const sent = await session.send('a long one');
+    await reader.waitFor((e) => e.type === 'item.completed' && e.item.kind === 'user_message', 'the turn under way');
+    harness.last.stream.emit({
+      type: 'item.started',
+      item: { kind: 'agent_message', id: 'half', status: 'running', text: '' },
+    });
+    await reader.waitFor((e) => e.type === 'item.started' && e.item.id === 'half', 'an item left open');
+    // The store files as a SIGKILL would leave them right now (every write so far is committed).
+    const crashed = join(home, 'crashed');
+    await mkdir(crashed, { mode: 0o700 });
+    for (const name of ['reins.db', 'reins.db-wal'])
+      await copyFile(join(home, name), join(crashed, name)).catch(() => {});
+    const copy = await startDaemon({
+      home: crashed,
+      harnesses: ['codex'],
+      logger: silent,
+      createHarness: async () => harness,
+    });
+    try {
+      const other = await client(copy.url, copy.token);
+      clients.push(other);
+      const [listing] = await other.listSessions();
+      expect(listing).toMatchObject({ sessionId: session.id, status: 'dormant' });
+      const replay = await other.attach(session.id, { afterSeq: 0 });
+      const log = new EventReader(replay.events);
+      await log.waitFor((e) => e.seq === listing?.lastSeq, 'the whole log');
+      expect(log.events.at(-2)).toMatchObject({
+        type: 'item.completed',
+        turnId: sent.turnId,
+        item: { id: 'half', status: 'failed' },
+      });
+      expect(log.events.at(-1)).toMatchObject({
+        type: 'turn.completed',
+        turnId: sent.turnId,
+        outcome: { status: 'failed', error: { code: 'process_exited' } },
+      });
+      expect(streamViolations(log.events, { settled: true })).toEqual([]);
+    } finally {
+      await copy.close();
+    }
   });
 });
 

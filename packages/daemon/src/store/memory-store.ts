@@ -25,7 +25,8 @@ export class MemoryStore implements DaemonStore {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     for (const [key, value] of Object.entries(patch)) {
-      if (value !== undefined) (session as unknown as Record<string, unknown>)[key] = structuredClone(value);
+      if (value === null) delete (session as unknown as Record<string, unknown>)[key];
+      else if (value !== undefined) (session as unknown as Record<string, unknown>)[key] = structuredClone(value);
     }
   }
 

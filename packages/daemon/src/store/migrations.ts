@@ -49,7 +49,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    description: 'process groups the daemon started (reaped after a crash), and whether a client gave an environment',
+    description:
+      'process groups the daemon started (reaped after a crash), the turn in progress, whether a client gave an environment',
     sql: `
       CREATE TABLE process_groups (
         id TEXT PRIMARY KEY,
@@ -65,6 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX process_groups_open ON process_groups (ended_at) WHERE ended_at IS NULL;
       ALTER TABLE sessions ADD COLUMN had_base_env INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN open_turn TEXT;
     `,
   },
 ];

@@ -16,6 +16,7 @@ import { migrate } from './migrations.js';
 import type {
   DaemonStore,
   LoadedSession,
+  OpenTurn,
   ProcessGroupRecord,
   SessionPatch,
   StoredSession,
@@ -36,6 +37,7 @@ interface SessionRow {
   spec: string;
   harness_options: string | null;
   had_base_env: number;
+  open_turn: string | null;
   native_session_id: string | null;
   title: string | null;
   model: string | null;
@@ -77,6 +79,7 @@ const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
   generation: 'generation',
   updatedAt: 'updated_at',
   closedAt: 'closed_at',
+  openTurn: 'open_turn',
 };
 
 /** Creates the file with mode 0600 first, so SQLite (and its -wal file, which copies the mode) never makes it readable to others. */
@@ -167,9 +170,13 @@ export class SqliteStore implements DaemonStore {
   private prepare(schemaVersion: number | undefined) {
     const db = this.db;
     const groups = schemaVersion === undefined || schemaVersion >= 2;
-    // Schema 2 added had_base_env (tests still open schema-1 stores).
+    // Schema 2 added had_base_env and open_turn (tests still open schema-1 stores).
     const baseEnv = groups
-      ? { column: 'had_base_env, ', value: '@hadBaseEnv, ', update: 'had_base_env = excluded.had_base_env, ' }
+      ? {
+          column: 'had_base_env, open_turn, ',
+          value: '@hadBaseEnv, @openTurn, ',
+          update: 'had_base_env = excluded.had_base_env, open_turn = excluded.open_turn, ',
+        }
       : { column: '', value: '', update: '' };
     return {
       insertSession: db.prepare(
@@ -271,6 +278,7 @@ export class SqliteStore implements DaemonStore {
       spec: JSON.stringify(session.spec),
       harnessOptions: session.harnessOptions ? JSON.stringify(session.harnessOptions) : null,
       hadBaseEnv: session.hadBaseEnv ? 1 : 0,
+      openTurn: session.openTurn ? JSON.stringify(session.openTurn) : null,
       nativeSessionId: session.nativeSessionId ?? null,
       title: session.title ?? null,
       model: session.model ?? null,
@@ -288,9 +296,11 @@ export class SqliteStore implements DaemonStore {
     const entries = Object.entries(patch).filter(([, value]) => value !== undefined) as Array<
       [keyof SessionPatch, unknown]
     >;
+    const encode = (key: keyof SessionPatch, value: unknown) =>
+      key === 'spec' || (key === 'openTurn' && value !== null) ? JSON.stringify(value) : value;
     if (entries.length === 0) return Promise.resolve();
     const sql = `UPDATE sessions SET ${entries.map(([key]) => `${PATCH_COLUMNS[key]} = ?`).join(', ')} WHERE session_id = ?`;
-    const values = entries.map(([key, value]) => (key === 'spec' ? JSON.stringify(value) : value));
+    const values = entries.map(([key, value]) => encode(key, value));
     return this.write(() => {
       let statement = this.updates.get(sql);
       if (!statement) {
@@ -358,6 +368,7 @@ export class SqliteStore implements DaemonStore {
       spec: JSON.parse(row.spec) as StoredSession['spec'],
       ...(row.harness_options ? { harnessOptions: JSON.parse(row.harness_options) as Record<string, unknown> } : {}),
       ...(row.had_base_env ? { hadBaseEnv: true } : {}),
+      ...(row.open_turn ? { openTurn: JSON.parse(row.open_turn) as OpenTurn } : {}),
       ...(row.native_session_id !== null ? { nativeSessionId: row.native_session_id } : {}),
       ...(row.title !== null ? { title: row.title } : {}),
       ...(row.model !== null ? { model: row.model } : {}),

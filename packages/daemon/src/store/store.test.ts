@@ -74,6 +74,11 @@ describe.each(implementations)('DaemonStore contract (%s)', (_name, make) => {
       updatedAt: 1_002,
     });
     expect(loaded[1]).toMatchObject({ state: 'closed', closedAt: 300, lastSeq: 0, spec: { model: 'm9' } });
+    // The turn in progress is kept, and cleared with null.
+    await store.updateSession('a', { openTurn: { turnId: 'r1.turn_2', seq: 2 } });
+    expect((await store.loadSessions())[0]?.openTurn).toEqual({ turnId: 'r1.turn_2', seq: 2 });
+    await store.updateSession('a', { openTurn: null });
+    expect((await store.loadSessions())[0]?.openTurn).toBeUndefined();
   });
 
   it('reads events back after a seq, in order, limited', async () => {

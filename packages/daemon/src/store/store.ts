@@ -34,15 +34,26 @@ export interface StoredSession {
   createdAt: number;
   updatedAt: number;
   closedAt?: number;
+  /**
+   * The turn running right now, if any (its id as logged, and the seq of its turn.started): a
+   * daemon that starts and finds one left by a crash ends it in the log (failed), so every turn
+   * of a log has its one terminal.
+   */
+  openTurn?: OpenTurn;
 }
 
-/** What can change on a stored session after it was created. */
+export interface OpenTurn {
+  turnId: string;
+  seq: number;
+}
+
+/** What can change on a stored session after it was created (openTurn: null clears it). */
 export type SessionPatch = Partial<
   Pick<
     StoredSession,
     'spec' | 'nativeSessionId' | 'title' | 'model' | 'effort' | 'state' | 'generation' | 'updatedAt' | 'closedAt'
   >
->;
+> & { openTurn?: OpenTurn | null };
 
 /** A stored session together with the seq of its newest stored event. */
 export interface LoadedSession extends StoredSession {
