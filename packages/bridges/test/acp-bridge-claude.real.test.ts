@@ -1,0 +1,104 @@
+// Real tier, judged by the protocol: `reins bridge acp -H claude-code` in front of the REAL pinned
+// Claude Code on the scripted model server, spoken to in raw ndjson. What strict ACP clients
+// measured, on the real CLI: the model option offered at session/new (Claude Code names its model
+// only at its first turn) and a switch to another listed model, diff content on a file write, no
+// notice for a client that did not advertise them, and a session resumed in a new process on the
+// model it ran. Every message is validated against the ACP SDK's schema.
+// Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/acp-bridge-claude.real.test.ts
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { reply } from '@reins/testkit';
+import { describe, expect, it } from 'vitest';
+import { acpViolations } from './support/acp-schema.js';
+import { JsonLinesPeer, type Message, REINS } from './support/processes.js';
+import { type RealBridgeHome, realBridgeHome } from './support/real-bridge.js';
+
+type Options = { configOptions: { id: string; currentValue: string; options: { value: string }[] }[] };
+
+function acp(home: RealBridgeHome): JsonLinesPeer {
+  return new JsonLinesPeer(
+    process.execPath,
+    [REINS, 'bridge', 'acp', '-H', 'claude-code', '--binary', home.binaryPath],
+    home.env,
+    {
+      jsonrpc: true,
+      cwd: home.cwd,
+    },
+  );
+}
+
+const updates = (frames: Message[], kind: string) =>
+  frames.filter(
+    (frame) =>
+      frame.method === 'session/update' &&
+      ((frame.params?.update ?? {}) as { sessionUpdate?: string }).sessionUpdate === kind,
+  );
+
+describe('reins bridge acp in front of the real Claude Code', () => {
+  it('offers the model at session/new, writes with a diff, keeps notices to itself, and resumes on its model', async () => {
+    const home = await realBridgeHome('claude-code');
+    const peers: JsonLinesPeer[] = [];
+    try {
+      const first = acp(home);
+      peers.push(first);
+      await first.request('initialize', { protocolVersion: 1, clientCapabilities: {} }, 60_000);
+      const created = await first.request('session/new', { cwd: home.cwd, mcpServers: [] }, 60_000);
+      const sessionId = (created.result as { sessionId: string }).sessionId;
+      const [model] = (created.result as Options).configOptions;
+      expect(model?.id).toBe('model');
+      const listed = model?.options.map((option) => option.value) ?? [];
+      expect(listed).toContain(model?.currentValue);
+      const other = listed.find((value) => value !== model?.currentValue) as string;
+      const set = await first.request(
+        'session/set_config_option',
+        { sessionId, configId: 'model', value: other },
+        60_000,
+      );
+      expect((set.result as Options).configOptions[0]?.currentValue).toBe(other);
+      // Back to the configured model for the turn (the scripted server answers any model).
+      await first.request('session/set_config_option', { sessionId, configId: 'model', value: home.model }, 60_000);
+
+      const path = join(home.cwd, 'written.txt');
+      home.server.enqueue(reply().writeFile(path, 'written by the scripted model\n'), reply().text('Wrote it.'));
+      const answer = await first.request(
+        'session/prompt',
+        { sessionId, prompt: [{ type: 'text', text: 'Write the file.' }] },
+        180_000,
+      );
+      expect(answer.result).toMatchObject({ stopReason: 'end_turn' });
+      expect(await readFile(path, 'utf8')).toBe('written by the scripted model\n');
+      const diffs = updates(first.frames(), 'tool_call_update').flatMap((frame) =>
+        (
+          ((frame.params?.update ?? {}) as { content?: { type: string; path?: string; newText?: string }[] }).content ??
+          []
+        ).filter((content) => content.type === 'diff'),
+      );
+      expect(diffs).toEqual([
+        expect.objectContaining({ type: 'diff', path, newText: 'written by the scripted model\n' }),
+      ]);
+      // The client advertised no session.notices: Claude Code's metered-key notice stays on stderr.
+      expect(updates(first.frames(), 'notice')).toEqual([]);
+      await first.close();
+
+      const second = acp(home);
+      peers.push(second);
+      await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} }, 60_000);
+      const resumed = await second.request('session/resume', { sessionId, cwd: home.cwd }, 60_000);
+      expect((resumed.result as Options).configOptions[0]).toMatchObject({ id: 'model', currentValue: home.model });
+      home.server.enqueue(reply().text('Resumed on the same model.'));
+      const after = await second.request(
+        'session/prompt',
+        { sessionId, prompt: [{ type: 'text', text: 'Still there?' }] },
+        180_000,
+      );
+      expect(after.result).toMatchObject({ stopReason: 'end_turn' });
+      const last = home.server.requests.filter((request) => request.scripted).at(-1);
+      expect(last?.model).toBe(home.model);
+      await second.close();
+    } finally {
+      for (const peer of peers) await peer.close();
+      await home.dispose();
+      for (const peer of peers) expect(acpViolations(peer.sent, peer.frames())).toEqual([]);
+    }
+  }, 600_000);
+});
