@@ -158,6 +158,29 @@ describe('SessionChassis', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(terminals(events)).toEqual(['turn_1:failed']);
     expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1']);
+    // A fresh send while the harness is still settling waits too.
+    expect(await chassis.send('three')).toMatchObject({ delivery: 'queued' });
+    settle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1', 'turn_2']);
+    harness.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1', 'turn_2', 'turn_3']);
+  });
+
+  it('a send on an idle session waits for an abandoned turn to settle', async () => {
+    vi.useFakeTimers();
+    const { harness, chassis } = setup({ stallTimeoutMs: 1000, interruptGraceMs: 10_000 });
+    let settle: () => void = () => {};
+    harness.turnAbandoned = () =>
+      new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+    await chassis.send('one');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(chassis.running).toBeUndefined();
+    expect(await chassis.send('two')).toMatchObject({ delivery: 'queued' });
+    expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1']);
     settle();
     await vi.advanceTimersByTimeAsync(0);
     expect(harness.begun.map((t) => t.turnId)).toEqual(['turn_1', 'turn_2']);

@@ -203,7 +203,7 @@ export class SessionChassis<Plan = undefined> {
       outputSchema,
       plan,
     };
-    if (this.current || this.queue.length > 0) {
+    if (this.current || this.settling || this.queue.length > 0) {
       this.queue.push(turn);
       return { turnId: turn.turnId, delivery: 'queued' };
     }
@@ -339,12 +339,7 @@ export class SessionChassis<Plan = undefined> {
 
   private startNext(): void {
     if (this.current || this.isClosed) return;
-    const settling = this.settling;
-    if (settling) {
-      this.settling = undefined;
-      void settling.then(() => this.startNext());
-      return;
-    }
+    if (this.settling) return; // abandon() starts the next turn once the harness settled
     const next = this.queue.shift();
     if (next) void this.begin(next);
   }
@@ -494,7 +489,12 @@ export class SessionChassis<Plan = undefined> {
     const bound = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, grace);
     });
-    this.settling = Promise.race([settled.catch(() => {}), bound]).finally(() => clearTimeout(timer));
+    const settling: Promise<void> = Promise.race([settled.catch(() => {}), bound]).finally(() => {
+      clearTimeout(timer);
+      if (this.settling === settling) this.settling = undefined;
+      this.startNext();
+    });
+    this.settling = settling;
   }
 
   private clearTimers(): void {
