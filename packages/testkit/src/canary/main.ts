@@ -142,7 +142,8 @@ export async function main(argv: string[]): Promise<number> {
     log('Codex protocol and build check');
     const report: CanaryReport = {
       date: new Date().toISOString().slice(0, 10),
-      cache,
+      // Home-relative, so a committed report names no machine.
+      cache: cache.startsWith(`${homedir()}/`) ? `~/${cache.slice(homedir().length + 1)}` : cache,
       packages: install.packages,
       ...(newest.sdks ? { sdksLoaded: newest.sdks } : {}),
       harnesses,

@@ -39,6 +39,7 @@ describe('compareHarness', () => {
     ]);
     const comparison = compareHarness(pinned, newest, false);
     expect(comparison).toMatchObject({ pinned: '2.1.197', newest: '2.1.332', passedNewest: 2, behaviours: 3 });
+    expect(comparison.newestRuns).toBe(newest.behaviours);
     expect(comparison.verdictChanges).toEqual([
       { behaviour: 'interrupt', pinned: 'passed', newest: 'failed', regressed: true, reason: 'no turn.completed' },
       { behaviour: 'resume in a new process', pinned: 'limited', newest: 'passed', regressed: false },
@@ -111,7 +112,9 @@ describe('rendering', () => {
   it('prints one table with the verdicts, the changes and the new frame types, then the regressions', () => {
     const text = renderText(report);
     const row = text.split('\n').find((line) => line.startsWith('claude-code'));
-    expect(row).toMatch(/2\.1\.197\s+2\.1\.332\s+no\s+0\/1 passed\s+text turn: passed->failed \(!\)\s+system\/x/);
+    expect(row).toMatch(
+      /2\.1\.197\s+2\.1\.332\s+no\s+0\/1 passed, 1 failed\s+text turn: passed->failed \(!\)\s+system\/x/,
+    );
     expect(text).toContain('Codex protocol: not compared (codex not installed)');
     expect(text).toContain('new errors with the newest: 1');
     expect(text).toContain('REGRESSIONS (1):');
@@ -119,8 +122,9 @@ describe('rendering', () => {
 
   it('writes the same as Markdown', () => {
     const markdown = renderMarkdown(report);
-    expect(markdown).toContain('| claude-code | 2.1.197 | 2.1.332 | no | 0/1 passed |');
+    expect(markdown).toContain('| claude-code | 2.1.197 | 2.1.332 | no | 0/1 passed, 1 failed |');
     expect(markdown).toContain('- text turn: new passthrough `system/x` x1');
     expect(markdown).toContain('- REGRESSION: claude-code 2.1.332 / text turn: passed -> failed (broke)');
+    expect(markdown).toContain('- claude-code 2.1.332 / text turn: `system/x` x1');
   });
 });

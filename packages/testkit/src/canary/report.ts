@@ -61,6 +61,8 @@ export interface HarnessComparison {
   sameAsPin: boolean;
   passedNewest: number;
   behaviours: number;
+  /** Every behaviour of the newest run: its verdict and the passthrough frame types it counted. */
+  newestRuns: BehaviourRun[];
   error?: string;
   verdictChanges: VerdictChange[];
   /** Frame types the newest sends as passthrough that the pinned did not, per behaviour. */
@@ -152,6 +154,7 @@ export function compareHarness(
     sameAsPin,
     passedNewest: newest.behaviours.filter((run) => run.status === 'passed').length,
     behaviours: newest.behaviours.length,
+    newestRuns: newest.behaviours,
     ...(newest.error ? { error: newest.error } : {}),
     verdictChanges,
     newFrameTypes,
@@ -178,7 +181,11 @@ const dash = (items: readonly string[]) => (items.length > 0 ? items.join(', ') 
 
 function verdictCell(harness: HarnessComparison): string {
   if (harness.error) return 'not run';
-  return `${harness.passedNewest}/${harness.behaviours} passed`;
+  const others = (['limited', 'failed', 'skipped'] as const)
+    .map((status) => [status, harness.newestRuns.filter((run) => run.status === status).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `, ${count} ${status}`);
+  return `${harness.passedNewest}/${harness.behaviours} passed${others.join('')}`;
 }
 
 function changesCell(harness: HarnessComparison): string {
@@ -288,6 +295,17 @@ export function renderMarkdown(report: CanaryReport): string {
     ];
     return lines.length > 0 ? [`### ${harness.id}`, '', ...lines, ''] : [];
   });
+  const passthrough = report.harnesses.flatMap((harness) =>
+    harness.newestRuns
+      .filter((run) => Object.keys(run.passthrough).length > 0)
+      .map(
+        (run) =>
+          `- ${harness.id} ${harness.newest ?? ''} / ${run.behaviour}: ` +
+          Object.entries(run.passthrough)
+            .map(([type, count]) => `\`${type}\` x${count}`)
+            .join(', '),
+      ),
+  );
   return [
     `# Drift report ${report.date}`,
     '',
@@ -310,6 +328,10 @@ export function renderMarkdown(report: CanaryReport): string {
     '```',
     '',
     ...(details.length > 0 ? ['## Changes by harness', '', ...details] : []),
+    '## Passthrough frame types in the newest run (the baseline for the next canary)',
+    '',
+    ...(passthrough.length > 0 ? passthrough : ['None.']),
+    '',
     '## Verdict',
     '',
     report.regressions.length > 0
