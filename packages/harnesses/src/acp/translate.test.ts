@@ -318,14 +318,81 @@ describe('translation edge cases', () => {
       })[0]?.type,
     ).toBe('passthrough');
     expect(translateUpdate(state, update({ sessionUpdate: 'brand_new_kind', x: 1 }), { inTurn: true })).toEqual([
-      { type: 'passthrough', frame: { sessionUpdate: 'brand_new_kind', x: 1 } },
+      { type: 'passthrough', frame: { sessionUpdate: 'brand_new_kind', x: 1 }, reason: 'unknown' },
     ]);
   });
 
-  it('stop reasons: refusal and max_tokens complete, cancelled cancels', () => {
+  // What a newer or broken agent sends (issue 14): nothing throws, nothing invalid is emitted.
+  it.each([
+    ['a chunk with no content', { sessionUpdate: 'agent_message_chunk' }],
+    [
+      'a chunk whose text is not a string',
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 5 } },
+    ],
+    ['a tool call with no id', { sessionUpdate: 'tool_call', title: 'x', kind: 'execute' }],
+    ['a notice with no title', { sessionUpdate: 'notice', severity: 'info' }],
+    ['a usage update with counts of the wrong type', { sessionUpdate: 'usage_update', used: 'many', size: null }],
+    ['a mode update with no mode', { sessionUpdate: 'current_mode_update' }],
+    ['a plan with no entries', { sessionUpdate: 'plan', entries: 'soon' }],
+    ['no sessionUpdate at all', { content: { type: 'text', text: 'x' } }],
+  ])('passes %s through as unparsable', (_what, raw) => {
+    const state = createTranslateState();
+    expect(translateUpdate(state, update(raw as Record<string, unknown>), { inTurn: true })).toEqual([
+      { type: 'passthrough', frame: expect.anything(), reason: 'unparsable' },
+    ]);
+  });
+
+  it('a tool kind or compaction status newer than the SDK is other / passed through; a compaction is one item', () => {
+    const state = createTranslateState();
+    const [started] = translateUpdate(
+      state,
+      update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'x', kind: 'teleport', status: 'pending' }),
+      { inTurn: true },
+    );
+    expect(started).toMatchObject({ type: 'item.started', item: { tool: { kind: 'other', name: 'x' } } });
+    const compaction = (status: string) =>
+      translateUpdate(state, update({ sessionUpdate: 'compaction_update', compactionId: 'c', status }), {
+        inTurn: true,
+      }).map((payload) => ('reason' in payload ? `passthrough ${payload.reason}` : payload.type));
+    expect(compaction('paused')).toEqual(['passthrough unknown']);
+    expect(compaction('in_progress')).toEqual(['item.started']);
+    expect(compaction('in_progress')).toEqual(['passthrough']);
+    expect(compaction('completed')).toEqual(['item.completed']);
+    expect(compaction('completed')).toEqual(['passthrough duplicate']);
+  });
+
+  it('usage: negative or missing counts and a cost without an amount stay absent', () => {
+    const state = createTranslateState();
+    expect(
+      translateUpdate(
+        state,
+        update({ sessionUpdate: 'usage_update', used: -5, size: 1000, cost: { amount: 'x', currency: 'USD' } }),
+        { inTurn: true },
+      ),
+    ).toEqual([{ type: 'usage.updated', context: { window: 1000 } }]);
+  });
+
+  it('permission options Reins cannot offer (no id, an unknown kind) are left out, never invented', () => {
+    const state = createTranslateState();
+    const options = [
+      { optionId: 'a', kind: 'allow_once', name: 'Allow' },
+      { optionId: 'b', kind: 'allow_forever', name: 'Forever' },
+      { kind: 'reject_once', name: 'No id' },
+      null,
+    ] as never[];
+    const { payloads } = translatePermission(state, 'perm_1', { toolCallId: 't9', title: 'ls' }, options);
+    expect(payloads.at(-1)).toMatchObject({ options: [{ id: 'a', kind: 'allow_once', label: 'Allow' }] });
+    expect(pickPermissionOption(options, { behavior: 'deny' })).toBeUndefined();
+    expect(pickPermissionOption(options, { behavior: 'allow' })).toBe('a');
+  });
+
+  it('stop reasons: refusal and max_tokens complete, cancelled cancels, one newer than the SDK completes', () => {
     for (const reason of ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal'] as const)
       expect(outcomeOf(reason)).toEqual({ status: 'completed' });
     expect(outcomeOf('cancelled')).toEqual({ status: 'cancelled' });
+    // The agent ended the prompt without a JSON-RPC error: the turn is over; the session keeps the value.
+    expect(outcomeOf('future_reason')).toEqual({ status: 'completed' });
+    expect(outcomeOf(undefined)).toEqual({ status: 'completed' });
   });
 
   it('picks permission options by decision and scope', () => {

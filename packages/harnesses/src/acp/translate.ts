@@ -12,34 +12,37 @@
 //   `rawInput: {}` on tool_call and the real input only in the next update).
 // - Updates that arrive outside a turn are history replayed by session/load or session/resume:
 //   user messages are marked `replay: true` and nothing of it opens a turn.
+// - A compaction_update is an upsert (one item per compactionId: started once, completed once).
+//
+// Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
+// nothing here throws on what an agent sends. An update kind or enum value newer than the pinned SDK
+// passes through with reason `unknown` (a tool kind becomes `other`); an update whose fields lack the
+// schema's types passes through with reason `unparsable`; fields of the wrong type are left out, never
+// guessed (absent is not zero). Tool calls and permissions: tool-calls.ts.
 import {
-  assertNever,
   type ErrorInfo,
   type EventPayload,
-  type FileChange,
   type Item,
   type ItemStatus,
+  isRecord,
   type ProviderErrorKind,
-  type PermissionOption as ReinsPermissionOption,
   type PlanEntry as ReinsPlanEntry,
-  type ToolKind as ReinsToolKind,
   type TokenUsage,
-  type ToolCallItem,
-  type ToolInfo,
   type TurnOutcome,
   type Usage,
-  unsupportedModelError,
 } from '@reins/core';
-import type {
-  Usage as AcpUsage,
-  ContentBlock,
-  PermissionOption,
-  PromptResponse,
-  SessionConfigOption,
-  SessionUpdate,
-  ToolCallContent,
-  ToolKind,
-} from './wire.js';
+import { providerError } from '../runtime/chassis/provider-failure.js';
+import { blockText, permissionPayloads, type ToolState, toolUpdate } from './tool-calls.js';
+import type { Usage as AcpUsage, PermissionOption, SessionConfigOption, SessionUpdate } from './wire.js';
+
+export {
+  jsonText,
+  permissionOptions,
+  pickPermissionOption,
+  type ToolState,
+  toolKindOf,
+  wholeFileDiff,
+} from './tool-calls.js';
 
 type TextKind = 'agent_message' | 'reasoning' | 'user_message';
 
@@ -50,13 +53,6 @@ interface OpenText {
   /** OpenCode 1.18 tags chunks with a messageId; a new id starts a new item. */
   messageId?: string;
   replay: boolean;
-}
-
-interface ToolState {
-  item: ToolCallItem;
-  /** The output text seen so far, to emit only what is new as a delta. */
-  outputText: string;
-  settled: boolean;
 }
 
 export interface TranslateState {
@@ -77,6 +73,8 @@ export interface TranslateState {
   turnUpdates: number;
   /** What the agent last reported through config options / modes. */
   current: { model?: string; effort?: string; mode?: string };
+  /** compactionId -> whether its item was started / completed (an upsert per id). */
+  compactions?: Map<string, 'started' | 'completed'>;
   options: TranslateOptions;
 }
 
@@ -119,6 +117,7 @@ export function createTranslateState(options: TranslateOptions = {}): TranslateS
     providerError: undefined,
     turnUpdates: 0,
     current: {},
+    compactions: new Map(),
   };
 }
 
@@ -142,19 +141,8 @@ export interface UpdateContext {
   inTurn: boolean;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function freshId(state: TranslateState, prefix: string): string {
   const id = `${prefix}_${state.nextId++}`;
-  state.usedIds.add(id);
-  return id;
-}
-
-function toolItemId(state: TranslateState, toolCallId: string): string {
-  let id = toolCallId;
-  for (let n = 2; state.usedIds.has(id); n++) id = `${toolCallId}#${n}`;
   state.usedIds.add(id);
   return id;
 }
@@ -174,27 +162,29 @@ function textItem(open: OpenText, status: ItemStatus): Item {
   return { kind: open.kind, id: open.id, status, text: open.text };
 }
 
-function chunkText(content: ContentBlock): string | undefined {
-  if (content.type === 'text') return content.text;
-  if (content.type === 'resource_link') return content.uri;
-  return undefined;
-}
-
 function textChunk(
   state: TranslateState,
   kind: TextKind,
-  content: ContentBlock,
-  messageId: string | null | undefined,
+  update: Record<string, unknown>,
   replay: boolean,
 ): EventPayload[] {
-  const raw = chunkText(content);
-  // Images, audio and embedded resources in a message have no item field: the caller passes them through.
-  if (raw === undefined) return [{ type: 'passthrough', frame: content }];
+  const content = update.content;
+  if (!isRecord(content) || typeof content.type !== 'string') {
+    return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+  }
+  const raw = blockText(content);
+  // Images, audio and embedded resources in a message have no item field: they pass through. A text
+  // block whose text is not a string is not one the schema allows.
+  if (raw === undefined) {
+    const malformed = content.type === 'text' || content.type === 'resource_link';
+    return [{ type: 'passthrough', frame: content, ...(malformed ? { reason: 'unparsable' as const } : {}) }];
+  }
+  const messageId = typeof update.messageId === 'string' ? update.messageId : undefined;
   const open = state.openText;
   const sameItem =
     open !== undefined &&
     open.kind === kind &&
-    (messageId == null || open.messageId == null || open.messageId === messageId);
+    (messageId === undefined || open.messageId === undefined || open.messageId === messageId);
   const thought = kind === 'reasoning' ? state.options.thoughtChunk : undefined;
   const text = thought ? thought(raw, sameItem) : raw;
   // claude-agent-acp 0.23.1 opens every message with an empty chunk; it carries nothing.
@@ -210,7 +200,7 @@ function textChunk(
     out.push(...closeText(state));
     const prefix = kind === 'agent_message' ? 'msg' : kind === 'reasoning' ? 'reasoning' : 'user';
     const next: OpenText = { id: freshId(state, prefix), kind, text: '', replay };
-    if (messageId != null) next.messageId = messageId;
+    if (messageId !== undefined) next.messageId = messageId;
     state.openText = next;
     out.push({ type: 'item.started', item: textItem(next, 'running') });
   }
@@ -227,204 +217,11 @@ function textChunk(
   return out;
 }
 
-/** ACP tool kind -> Reins tool kind. */
-export function toolKindOf(kind: ToolKind | null | undefined): ReinsToolKind {
-  if (kind === null || kind === undefined) return 'other';
-  switch (kind) {
-    case 'execute':
-      return 'command';
-    case 'edit':
-    case 'delete':
-    case 'move':
-      return 'file_change';
-    // fetch is network access (claude-agent-acp files WebFetch and WebSearch under it): web_search.
-    case 'fetch':
-      return 'web_search';
-    // search is a LOCAL file search (Grep/Glob, Gemini's search_file_content), not the web: other.
-    case 'search':
-    case 'read':
-    case 'think':
-    case 'switch_mode':
-    case 'other':
-      return 'other';
-    default:
-      return assertNever(kind, 'ACP tool kind');
-  }
-}
-
-/** The tool's own name: ACP `name`, else the agent's _meta tool name, else the title, else the kind. */
-function toolNameOf(update: Record<string, unknown>): string | undefined {
-  if (typeof update.name === 'string' && update.name) return update.name;
-  const meta = isRecord(update._meta) ? update._meta : undefined;
-  if (meta) {
-    // claude-agent-acp 0.23.1: _meta.claudeCode.toolName; Qwen Code 0.24.4: _meta.toolName.
-    const claude = isRecord(meta.claudeCode) ? meta.claudeCode.toolName : undefined;
-    if (typeof claude === 'string' && claude) return claude;
-    if (typeof meta.toolName === 'string' && meta.toolName) return meta.toolName;
-  }
-  return undefined;
-}
-
-function toolStatusOf(status: unknown): ItemStatus | undefined {
-  switch (status) {
-    case 'pending':
-    case 'in_progress':
-      return 'running';
-    case 'completed':
-      return 'completed';
-    case 'failed':
-      return 'failed';
-    default:
-      return undefined;
-  }
-}
-
-function hasInput(raw: unknown): boolean {
-  if (raw === undefined || raw === null) return false;
-  if (isRecord(raw)) return Object.keys(raw).length > 0;
-  return true;
-}
-
-/** A plain unified diff of two texts (whole-file hunk): readable, and exact about what changed. */
-export function wholeFileDiff(path: string, oldText: string | null | undefined, newText: string): string {
-  const split = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
-  const before = split(oldText ?? '');
-  const after = split(newText);
-  const header = [`--- ${oldText == null ? '/dev/null' : `a/${path}`}`, `+++ b/${path}`];
-  const hunk = `@@ -${before.length === 0 ? 0 : 1},${before.length} +${after.length === 0 ? 0 : 1},${after.length} @@`;
-  return [...header, hunk, ...before.map((line) => `-${line}`), ...after.map((line) => `+${line}`)].join('\n');
-}
-
-function contentParts(content: ToolCallContent[]): { text: string; changes: FileChange[] } {
-  const texts: string[] = [];
-  const changes: FileChange[] = [];
-  for (const part of content) {
-    if (part.type === 'content') {
-      const text = chunkText(part.content);
-      if (text !== undefined) texts.push(text);
-    } else if (part.type === 'diff') {
-      changes.push({
-        path: part.path,
-        kind: part.oldText == null ? 'add' : 'update',
-        diff: wholeFileDiff(part.path, part.oldText, part.newText),
-      });
-    }
-    // 'terminal' content points at a client terminal; Reins offers none, so it stays in structured output.
-  }
-  return { text: texts.join('\n'), changes };
-}
-
-function exitCodeOf(rawOutput: unknown): number | undefined {
-  if (!isRecord(rawOutput)) return undefined;
-  const candidates = [
-    rawOutput.exitCode,
-    rawOutput.exit_code,
-    // OpenCode 1.18.33: rawOutput.metadata.exit
-    isRecord(rawOutput.metadata) ? rawOutput.metadata.exit : undefined,
-  ];
-  for (const value of candidates) if (typeof value === 'number' && Number.isInteger(value)) return value;
-  return undefined;
-}
-
-/** Opens or updates the tool_call item for one tool_call / tool_call_update / permission toolCall. */
-function toolUpdate(state: TranslateState, update: Record<string, unknown>, fromPermission = false): EventPayload[] {
-  const toolCallId = String(update.toolCallId);
-  const out: EventPayload[] = [];
-  let tool = state.tools.get(toolCallId);
-  if (tool?.settled) {
-    // A late update for a settled call (some agents repeat the final frame): nothing new to say.
-    return [{ type: 'passthrough', frame: update }];
-  }
-  const kind = (update.kind ?? undefined) as ToolKind | undefined;
-  const title = typeof update.title === 'string' && update.title ? update.title : undefined;
-  const name = toolNameOf(update);
-  const status = fromPermission ? undefined : toolStatusOf(update.status);
-  const content = Array.isArray(update.content) ? (update.content as ToolCallContent[]) : undefined;
-  const parts = content ? contentParts(content) : undefined;
-
-  if (!tool) {
-    out.push(...closeText(state));
-    const idName = state.options.toolNameFromId?.(toolCallId);
-    const info: ToolInfo = { kind: toolKindOf(kind), name: name ?? idName ?? title ?? kind ?? 'tool' };
-    if (title) info.title = title;
-    const item: ToolCallItem = {
-      kind: 'tool_call',
-      id: toolItemId(state, toolCallId),
-      status: 'running',
-      tool: info,
-      input: hasInput(update.rawInput) ? update.rawInput : {},
-    };
-    tool = { item, outputText: '', settled: false };
-    state.tools.set(toolCallId, tool);
-    out.push({ type: 'item.started', item: { ...item } });
-  } else {
-    const info = tool.item.tool;
-    // The established name stays; a real name only replaces a placeholder taken from the title or kind.
-    const placeholder = info.name === info.title || info.name === 'tool' || info.name === kind;
-    if (name && placeholder) info.name = name;
-    if (kind) info.kind = toolKindOf(kind);
-    if (title) info.title = title;
-    if (hasInput(update.rawInput)) {
-      const before = JSON.stringify(tool.item.input);
-      tool.item.input = update.rawInput;
-      const after = JSON.stringify(update.rawInput);
-      if (after !== before) out.push({ type: 'item.delta', itemId: tool.item.id, kind: 'tool_input', text: after });
-    }
-  }
-  const item = tool.item;
-  if (parts) {
-    // ACP: `content` REPLACES the collection. Gemini CLI 0.61.0 puts the call's description in the
-    // opening frame and sends `content: []` on completion: that description is not output.
-    if (!parts.text && tool.outputText) {
-      tool.outputText = '';
-      const { text: _dropped, ...rest } = item.output ?? {};
-      if (Object.keys(rest).length > 0) item.output = rest;
-      else delete item.output;
-    }
-    if (parts.text) {
-      if (parts.text.startsWith(tool.outputText) && parts.text.length > tool.outputText.length) {
-        out.push({
-          type: 'item.delta',
-          itemId: item.id,
-          kind: 'tool_output',
-          text: parts.text.slice(tool.outputText.length),
-        });
-      }
-      tool.outputText = parts.text;
-      item.output = { ...item.output, text: parts.text };
-    }
-    if (parts.changes.length > 0) item.changes = parts.changes;
-  }
-  if (update.rawOutput !== undefined && update.rawOutput !== null) {
-    item.output = { ...item.output, structured: update.rawOutput };
-    const exitCode = exitCodeOf(update.rawOutput);
-    if (exitCode !== undefined) item.exitCode = exitCode;
-  }
-  if ((kind === 'delete' || kind === 'move') && !item.changes && Array.isArray(update.locations)) {
-    const paths = (update.locations as { path?: unknown }[]).map((l) => l.path).filter((p) => typeof p === 'string');
-    if (paths.length > 0) {
-      item.changes =
-        kind === 'move' && paths.length >= 2
-          ? [{ path: paths[0] as string, kind: 'move', movePath: paths[1] as string }]
-          : paths.map((path) => ({ path: path as string, kind: kind === 'move' ? 'move' : 'delete' }));
-    }
-  }
-  if (state.options.commandFromTitle && item.tool.kind === 'command' && !hasInput(item.input) && item.tool.title) {
-    item.input = { command: item.tool.title };
-  }
-  if (status === 'completed' || status === 'failed') {
-    item.status = status;
-    tool.settled = true;
-    out.push({ type: 'item.completed', item: { ...item } });
-  }
-  return out;
-}
-
 function planEntries(entries: unknown): ReinsPlanEntry[] {
   if (!Array.isArray(entries)) return [];
   return entries.filter(isRecord).map((entry) => {
     const out: ReinsPlanEntry = {
-      text: String(entry.content ?? ''),
+      text: typeof entry.content === 'string' ? entry.content : '',
       status: entry.status === 'completed' || entry.status === 'in_progress' ? entry.status : 'pending',
     };
     if (entry.priority === 'high' || entry.priority === 'medium' || entry.priority === 'low')
@@ -434,18 +231,19 @@ function planEntries(entries: unknown): ReinsPlanEntry[] {
 }
 
 /** Model, effort and mode as the agent's config options state them (categories model, thought_level, mode). */
-export function settingsFromConfigOptions(options: SessionConfigOption[] | null | undefined): {
+export function settingsFromConfigOptions(options: SessionConfigOption[] | null | undefined | unknown): {
   model?: string;
   effort?: string;
   mode?: string;
 } {
   const out: { model?: string; effort?: string; mode?: string } = {};
-  for (const option of options ?? []) {
-    if (option.type !== 'select') continue;
-    const value = String(option.currentValue);
-    if (option.category === 'model') out.model = value;
-    else if (option.category === 'thought_level') out.effort = value;
-    else if (option.category === 'mode') out.mode = value;
+  for (const option of Array.isArray(options) ? options : []) {
+    if (!isRecord(option) || option.type !== 'select') continue;
+    const value = option.currentValue;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    if (option.category === 'model') out.model = String(value);
+    else if (option.category === 'thought_level') out.effort = String(value);
+    else if (option.category === 'mode') out.mode = String(value);
   }
   return out;
 }
@@ -471,29 +269,42 @@ function sessionUpdatedFrom(
   return changed ? [payload] : [];
 }
 
-export function usageFromUpdate(update: {
-  used: number;
-  size: number;
-  cost?: { amount: number; currency: string } | null;
-}): Usage {
-  const usage: Usage = { context: { used: update.used, window: update.size } };
+/** A token count or size the agent reported; anything else is absent (never zero, never negative). */
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+export function usageFromUpdate(update: { used?: unknown; size?: unknown; cost?: unknown } | unknown): Usage {
+  const record = isRecord(update) ? update : {};
+  const used = count(record.used);
+  const window = count(record.size);
+  const usage: Usage = {};
+  if (used !== undefined || window !== undefined) {
+    usage.context = { ...(used !== undefined ? { used } : {}), ...(window !== undefined ? { window } : {}) };
+  }
   // Only USD has a field; another currency stays in the native frame.
-  if (update.cost && update.cost.currency.toUpperCase() === 'USD') {
-    usage.costUsd = { amount: update.cost.amount, currency: 'USD', source: 'provider' };
+  const cost = isRecord(record.cost) ? record.cost : undefined;
+  const amount = count(cost?.amount);
+  if (amount !== undefined && typeof cost?.currency === 'string' && cost.currency.toUpperCase() === 'USD') {
+    usage.costUsd = { amount, currency: 'USD', source: 'provider' };
   }
   return usage;
 }
 
 /** PromptResponse.usage -> the turn's token counts; fields the agent did not send stay absent. */
-export function turnTokens(usage: AcpUsage | null | undefined): TokenUsage | undefined {
-  if (!usage) return undefined;
+export function turnTokens(usage: AcpUsage | null | undefined | unknown): TokenUsage | undefined {
+  if (!isRecord(usage)) return undefined;
   const out: TokenUsage = {};
-  if (typeof usage.inputTokens === 'number') out.input = usage.inputTokens;
-  if (typeof usage.outputTokens === 'number') out.output = usage.outputTokens;
-  if (typeof usage.totalTokens === 'number') out.total = usage.totalTokens;
-  if (typeof usage.thoughtTokens === 'number') out.reasoning = usage.thoughtTokens;
-  if (typeof usage.cachedReadTokens === 'number') out.cachedInput = usage.cachedReadTokens;
-  if (typeof usage.cachedWriteTokens === 'number') out.cacheWrite = usage.cachedWriteTokens;
+  const take = (key: keyof TokenUsage, value: unknown) => {
+    const n = count(value);
+    if (n !== undefined) out[key] = n;
+  };
+  take('input', usage.inputTokens);
+  take('output', usage.outputTokens);
+  take('total', usage.totalTokens);
+  take('reasoning', usage.thoughtTokens);
+  take('cachedInput', usage.cachedReadTokens);
+  take('cacheWrite', usage.cachedWriteTokens);
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -507,29 +318,63 @@ const TURN_OUTPUT = new Set<string>([
   'plan',
 ]);
 
+/** compaction_update: one item per compactionId, started once (in_progress) and completed once. */
+function compaction(state: TranslateState, update: Record<string, unknown>): EventPayload[] {
+  if (typeof update.compactionId !== 'string') return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+  const status: ItemStatus | undefined =
+    update.status === 'in_progress'
+      ? 'running'
+      : update.status === 'completed'
+        ? 'completed'
+        : update.status === 'failed'
+          ? 'failed'
+          : update.status === 'cancelled'
+            ? 'cancelled'
+            : undefined;
+  // CompactionStatus is open ("custom or future statuses"): one this SDK does not name passes through.
+  if (status === undefined) return [{ type: 'passthrough', frame: update, reason: 'unknown' }];
+  state.compactions ??= new Map();
+  const seen = state.compactions.get(update.compactionId);
+  const item: Item = { kind: 'compaction', id: `compaction_${update.compactionId}`, status };
+  if (status === 'running') {
+    // A later in_progress upsert patches the same compaction: nothing new for the item.
+    if (seen) return [{ type: 'passthrough', frame: update }];
+    state.compactions.set(update.compactionId, 'started');
+    return [...closeText(state), { type: 'item.started', item }];
+  }
+  if (seen === 'completed') return [{ type: 'passthrough', frame: update, reason: 'duplicate' }];
+  state.compactions.set(update.compactionId, 'completed');
+  return [...closeText(state), { type: 'item.completed', item }];
+}
+
 /** One `session/update` notification -> event payloads. Unknown kinds come back as passthrough. */
 export function translateUpdate(state: TranslateState, update: SessionUpdate, context: UpdateContext): EventPayload[] {
+  const record = update as unknown as Record<string, unknown>;
+  if (!isRecord(record) || typeof record.sessionUpdate !== 'string') {
+    return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+  }
   const replay = !context.inTurn;
+  const kind = record.sessionUpdate;
   // Only the turn's own output counts: agents also send chatter (available commands, config) at any time.
-  if (context.inTurn && TURN_OUTPUT.has(update.sessionUpdate)) state.turnUpdates++;
-  const kind = update.sessionUpdate;
+  if (context.inTurn && TURN_OUTPUT.has(kind)) state.turnUpdates++;
   switch (kind) {
     case 'user_message_chunk':
-      return textChunk(state, 'user_message', update.content, update.messageId, replay);
+      return textChunk(state, 'user_message', record, replay);
     case 'agent_message_chunk':
-      return textChunk(state, 'agent_message', update.content, update.messageId, replay);
+      return textChunk(state, 'agent_message', record, replay);
     case 'agent_thought_chunk':
-      return textChunk(state, 'reasoning', update.content, update.messageId, replay);
+      return textChunk(state, 'reasoning', record, replay);
     case 'tool_call':
     case 'tool_call_update':
-      return toolUpdate(state, update as unknown as Record<string, unknown>);
+      return toolUpdate(state, record, () => closeText(state));
     case 'plan': {
       // Each plan frame is a complete snapshot: one plan item per snapshot, settled at once.
+      if (!Array.isArray(record.entries)) return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
       const item: Item = {
         kind: 'plan',
         id: freshId(state, 'plan'),
         status: 'completed',
-        entries: planEntries(update.entries),
+        entries: planEntries(record.entries),
       };
       return [
         ...closeText(state),
@@ -537,32 +382,43 @@ export function translateUpdate(state: TranslateState, update: SessionUpdate, co
         { type: 'item.completed', item },
       ];
     }
-    case 'usage_update':
-      return [{ type: 'usage.updated', ...usageFromUpdate(update) }];
+    case 'usage_update': {
+      const usage = usageFromUpdate(record);
+      return Object.keys(usage).length > 0
+        ? [{ type: 'usage.updated', ...usage }]
+        : [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+    }
     case 'session_info_update':
-      return typeof update.title === 'string'
-        ? sessionUpdatedFrom(state, { title: update.title })
+      return typeof record.title === 'string'
+        ? sessionUpdatedFrom(state, { title: record.title })
         : [{ type: 'passthrough', frame: update }];
     case 'current_mode_update': {
-      const out = sessionUpdatedFrom(state, { mode: update.currentModeId });
+      if (typeof record.currentModeId !== 'string') {
+        return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+      }
+      const out = sessionUpdatedFrom(state, { mode: record.currentModeId });
       return out.length > 0 ? out : [{ type: 'passthrough', frame: update }];
     }
     case 'config_option_update': {
-      const out = sessionUpdatedFrom(state, settingsFromConfigOptions(update.configOptions));
+      const out = sessionUpdatedFrom(state, settingsFromConfigOptions(record.configOptions));
       return out.length > 0 ? out : [{ type: 'passthrough', frame: update }];
     }
     case 'notice': {
-      const message = update.description ? `${update.title}: ${update.description}` : update.title;
+      if (typeof record.title !== 'string') return [{ type: 'passthrough', frame: update, reason: 'unparsable' }];
+      const description = typeof record.description === 'string' ? record.description : undefined;
+      const severity = typeof record.severity === 'string' ? record.severity : undefined;
       return [
-        { type: 'notice', kind: NOTICE_KIND[update.severity] ?? 'info', message, data: { severity: update.severity } },
+        {
+          type: 'notice',
+          // NoticeSeverity is open ("custom or future severities"): one ACP does not name is info.
+          kind: (severity !== undefined && NOTICE_KIND[severity]) || 'info',
+          message: description ? `${record.title}: ${description}` : record.title,
+          data: { severity: typeof record.severity === 'string' ? record.severity : null },
+        },
       ];
     }
-    case 'compaction_update': {
-      const status: ItemStatus =
-        update.status === 'completed' ? 'completed' : update.status === 'failed' ? 'failed' : 'running';
-      const item: Item = { kind: 'compaction', id: `compaction_${update.compactionId}`, status };
-      return [...closeText(state), { type: status === 'running' ? 'item.started' : 'item.completed', item }];
-    }
+    case 'compaction_update':
+      return compaction(state, record);
     // No normalized field for these: commands are not tools, the rest is unstable draft protocol.
     case 'available_commands_update':
     case 'compaction_summary_chunk':
@@ -573,13 +429,9 @@ export function translateUpdate(state: TranslateState, update: SessionUpdate, co
     case 'session_message_chunk':
       return [{ type: 'passthrough', frame: update }];
     default:
-      return assertNeverUpdate(kind, update);
+      // A kind newer than this SDK's schema (the agent may be newer).
+      return [{ type: 'passthrough', frame: update, reason: 'unknown' }];
   }
-}
-
-/** A kind newer than this SDK's schema is passed through, not thrown at (the agent may be newer). */
-function assertNeverUpdate(_kind: never, update: unknown): EventPayload[] {
-  return [{ type: 'passthrough', frame: update }];
 }
 
 /** Closes what a replay left open (session/load, session/resume) so every replayed item is settled. */
@@ -588,7 +440,7 @@ export function finishReplay(state: TranslateState): EventPayload[] {
   for (const tool of state.tools.values()) {
     if (tool.settled) continue;
     tool.settled = true;
-    out.push({ type: 'item.completed', item: { ...tool.item, status: 'cancelled' } });
+    out.push({ type: 'item.completed', item: { ...tool.item, tool: { ...tool.item.tool }, status: 'cancelled' } });
   }
   state.tools.clear();
   return out;
@@ -604,18 +456,12 @@ export function endTurn(state: TranslateState): EventPayload[] {
   return out;
 }
 
-export function outcomeOf(stopReason: PromptResponse['stopReason']): TurnOutcome {
-  switch (stopReason) {
-    case 'end_turn':
-    case 'max_tokens':
-    case 'max_turn_requests':
-    case 'refusal':
-      return { status: 'completed' };
-    case 'cancelled':
-      return { status: 'cancelled' };
-    default:
-      return assertNever(stopReason, 'ACP stop reason');
-  }
+/**
+ * The outcome of a prompt's stopReason. A reason newer than the pinned SDK (or none) still means the agent
+ * ended the prompt normally (errors come as JSON-RPC errors): completed, with the value kept by the caller.
+ */
+export function outcomeOf(stopReason: unknown): TurnOutcome {
+  return stopReason === 'cancelled' ? { status: 'cancelled' } : { status: 'completed' };
 }
 
 /** A permission request -> the tool item (when the agent never announced it) and permission.requested. */
@@ -623,89 +469,26 @@ export function translatePermission(
   state: TranslateState,
   requestId: string,
   toolCall: Record<string, unknown>,
-  options: PermissionOption[],
+  options: PermissionOption[] | readonly unknown[],
 ): { payloads: EventPayload[]; itemId: string | undefined } {
-  const payloads: EventPayload[] = [];
-  const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;
-  let itemId: string | undefined;
-  let tool: ToolInfo = {
-    kind: toolKindOf(toolCall.kind as ToolKind | undefined),
-    name: toolNameOf(toolCall) ?? 'tool',
-  };
-  let input: unknown = toolCall.rawInput;
-  if (toolCallId) {
-    payloads.push(...toolUpdate(state, toolCall, true));
-    const known = state.tools.get(toolCallId);
-    if (known) {
-      itemId = known.item.id;
-      tool = { ...known.item.tool };
-      input = known.item.input;
-    }
-  }
-  const mapped: ReinsPermissionOption[] = options.map((option) => ({
-    id: option.optionId,
-    kind: option.kind,
-    label: option.name,
-  }));
-  payloads.push({
-    type: 'permission.requested',
+  return permissionPayloads(
+    state,
     requestId,
-    tool,
-    ...(input !== undefined ? { input } : {}),
-    ...(itemId ? { itemId } : {}),
-    options: mapped,
-  });
-  return { payloads, itemId };
-}
-
-/** The option that carries out a decision: the caller's pick, else the first of the right kind. */
-export function pickPermissionOption(
-  options: PermissionOption[],
-  decision: { behavior: 'allow' | 'deny'; scope?: 'once' | 'session'; optionId?: string },
-): string | undefined {
-  if (decision.optionId && options.some((option) => option.optionId === decision.optionId)) return decision.optionId;
-  const order =
-    decision.behavior === 'allow'
-      ? decision.scope === 'session'
-        ? ['allow_always', 'allow_once']
-        : ['allow_once', 'allow_always']
-      : decision.scope === 'session'
-        ? ['reject_always', 'reject_once']
-        : ['reject_once', 'reject_always'];
-  for (const kind of order) {
-    const found = options.find((option) => option.kind === kind);
-    if (found) return found.optionId;
-  }
-  return undefined;
+    isRecord(toolCall) ? toolCall : {},
+    Array.isArray(options) ? options : [],
+    () => closeText(state),
+  );
 }
 
 /**
- * A provider failure as a turn error, with the same rules as the other adapters: a 404 from the
- * model endpoint (or a message saying the model was not found) is `unsupported_model` (its message carries the BINDING words; the model is named
- * when known), 401/403 is `auth_required`, everything else `provider_error` with the kind in data.
+ * A provider failure as a turn error: the shared rules of runtime/chassis/provider-failure.ts (a 404
+ * or "model not found" words are `unsupported_model`, 401/403 `auth_required`, the rest
+ * `provider_error`). Gemini CLI 0.61.0 relabels the provider's 404 as JSON-RPC 500 but keeps its words.
  */
 export function providerFailure(
   match: ProviderErrorMatch,
   data: Record<string, unknown> = {},
   model?: string,
 ): ErrorInfo {
-  const details = { kind: match.kind, ...(match.status !== undefined ? { status: match.status } : {}), ...data };
-  // Gemini CLI 0.61.0 relabels the provider's 404 as JSON-RPC 500 but keeps its words.
-  if (match.status === 404 || /\bmodels?\b.*\b(not found|does not exist)/i.test(match.message)) {
-    const info = unsupportedModelError(model ?? 'unknown', match.message).toInfo();
-    return { ...info, data: { ...info.data, ...details } };
-  }
-  if (match.status === 401 || match.status === 403) {
-    return {
-      code: 'auth_required',
-      message: `The model provider refused the credentials: ${match.message}`,
-      data: details,
-    };
-  }
-  return {
-    code: 'provider_error',
-    message: `The model provider failed: ${match.message}`,
-    retryable: match.kind === 'rate_limited' || match.kind === 'overloaded' || match.kind === 'server_error',
-    data: details,
-  };
+  return providerError(match, data, model);
 }

@@ -28,13 +28,20 @@ interface Replay {
   turns: Turn[];
 }
 
-/** Feeds a fixture's notifications the way the adapter does (it keeps turn/started and turn/completed). */
+/**
+ * Feeds a fixture's notifications the way the session does: a turn runs from the turn/start Reins sent to
+ * turn/completed (which the session keeps for itself, like turn/started).
+ */
 async function replay(name: string): Promise<Replay> {
   const loaded = await fixture(name);
   const state = createTranslateState();
   const translated: Translated[] = [];
   const turns: Turn[] = [];
   for (const { dir, frame } of loaded.frames) {
+    if (dir === 'in' && (frame as { method?: unknown }).method === 'turn/start') {
+      state.turnId = `turn_${turns.length + 1}`;
+      state.planCount = 0;
+    }
     if (dir !== 'out' || typeof frame !== 'object' || frame === null) continue;
     const record = frame as Record<string, unknown>;
     const result = record.result as { thread?: { id: string } } | undefined;
@@ -49,6 +56,7 @@ async function replay(name: string): Promise<Replay> {
     }
     if (record.method === 'turn/completed') {
       turns.push((record.params as { turn: Turn }).turn);
+      state.turnId = undefined;
       continue;
     }
     translated.push(...translateNotification(state, record as NotificationFrame));
@@ -205,7 +213,9 @@ describe('codex translation of typed frames', () => {
   it('passes unknown methods and frames of unrelated threads through', () => {
     const state = createTranslateState(threadId);
     const unknown = { method: 'future/thing', params: { x: 1 } };
-    expect(translateNotification(state, unknown)).toEqual([{ payload: { type: 'passthrough', frame: unknown } }]);
+    expect(translateNotification(state, unknown)).toEqual([
+      { payload: { type: 'passthrough', frame: unknown, reason: 'unknown' } },
+    ]);
     const other = frame({
       method: 'item/agentMessage/delta',
       params: { threadId: 'someone-else', turnId: 't', itemId: 'i', delta: 'x' },
@@ -213,8 +223,121 @@ describe('codex translation of typed frames', () => {
     expect(translateNotification(state, other)).toEqual([{ payload: { type: 'passthrough', frame: other } }]);
   });
 
+  // The frames of issue 14 that took a whole process down (0.169.0 wire, values a newer or broken Codex sends).
+  it.each([
+    [
+      'an item type 0.169.0 does not declare',
+      { method: 'item/started', params: { threadId, item: { type: 'futureItemKind', id: 'x' } } },
+      'unknown',
+    ],
+    [
+      'a thread status 0.169.0 does not declare',
+      { method: 'thread/status/changed', params: { threadId, status: { type: 'paused' } } },
+      'unknown',
+    ],
+    [
+      'an item status 0.169.0 does not declare',
+      {
+        method: 'item/completed',
+        params: { threadId, item: { type: 'commandExecution', id: 'c', status: 'paused', command: 'ls' } },
+      },
+      'unknown',
+    ],
+    [
+      'a patch kind 0.169.0 does not declare',
+      {
+        method: 'item/completed',
+        params: {
+          threadId,
+          item: {
+            type: 'fileChange',
+            id: 'f',
+            status: 'completed',
+            changes: [{ path: 'a', kind: { type: 'rename' } }],
+          },
+        },
+      },
+      'unknown',
+    ],
+    [
+      'a plan step status 0.169.0 does not declare',
+      { method: 'turn/plan/updated', params: { threadId, turnId: 't', plan: [{ step: 's', status: 'skipped' }] } },
+      'unknown',
+    ],
+    ['item/started with no item', { method: 'item/started', params: { threadId } }, 'unparsable'],
+    [
+      'a delta whose text is not a string',
+      { method: 'item/agentMessage/delta', params: { threadId, itemId: 'i', delta: { text: 'x' } } },
+      'unparsable',
+    ],
+    ['an error with no message', { method: 'error', params: { threadId, error: {}, willRetry: false } }, 'unparsable'],
+    ['params that are not an object', { method: 'thread/tokenUsage/updated', params: 'usage' }, 'unparsable'],
+  ])('passes %s through, marked, instead of throwing', (_what, native, reason) => {
+    const state = createTranslateState(threadId);
+    expect(translateNotification(state, native as NotificationFrame)).toEqual([
+      { payload: { type: 'passthrough', frame: native, reason } },
+    ]);
+  });
+
+  it('a turn status 0.169.0 does not declare, or no turn at all, fails the turn with protocol_error', () => {
+    expect(outcomeOf({ id: 't', items: [], status: 'paused', error: null } as unknown as Turn)).toMatchObject({
+      status: 'failed',
+      error: { code: 'protocol_error', message: expect.stringContaining('"paused"') },
+    });
+    expect(outcomeOf(undefined as unknown as Turn)).toMatchObject({
+      status: 'failed',
+      error: { code: 'protocol_error' },
+    });
+  });
+
+  it('an item started or completed a second time (a re-sent frame) is a duplicate passthrough', () => {
+    const state = createTranslateState(threadId);
+    state.turnId = 'turn_1';
+    const item = { type: 'agentMessage', id: 'm1', text: 'hi', completedAtMs: 1 };
+    const started = { method: 'item/started', params: { threadId, item: { ...item, text: '', completedAtMs: null } } };
+    const completed = { method: 'item/completed', params: { threadId, item } };
+    expect(translateNotification(state, started)[0]?.payload.type).toBe('item.started');
+    expect(translateNotification(state, started)[0]?.payload).toEqual({
+      type: 'passthrough',
+      frame: started,
+      reason: 'duplicate',
+    });
+    expect(translateNotification(state, completed)[0]?.payload.type).toBe('item.completed');
+    expect(translateNotification(state, completed)[0]?.payload).toEqual({
+      type: 'passthrough',
+      frame: completed,
+      reason: 'duplicate',
+    });
+    // A start that arrives after the completion (frames out of order) does not reopen the item.
+    expect(translateNotification(state, started)[0]?.payload).toMatchObject({ reason: 'duplicate' });
+    // A completion after the item's turn ended (the stream closed it then) is one too; outside a turn,
+    // an item Reins never saw start is a late frame and passes through plainly.
+    const other = { type: 'agentMessage', id: 'm2', text: '', completedAtMs: null };
+    translateNotification(state, { method: 'item/started', params: { threadId, item: other } });
+    state.turnId = undefined;
+    const late = { method: 'item/completed', params: { threadId, item: { ...other, completedAtMs: 2 } } };
+    expect(translateNotification(state, late)[0]?.payload).toMatchObject({ reason: 'duplicate' });
+    const stray = { method: 'item/completed', params: { threadId, item: { ...other, id: 'm3' } } };
+    expect(translateNotification(state, stray)).toEqual([{ payload: { type: 'passthrough', frame: stray } }]);
+  });
+
+  it('token counts that are negative, or that went down since the turn started, stay absent', () => {
+    const state = createTranslateState(threadId);
+    state.totalAtTurnStart = { ...zero, totalTokens: 100, inputTokens: 80 };
+    const usage = usageOf(state, {
+      total: { ...zero, totalTokens: 50, inputTokens: -3 },
+      last: { ...zero, totalTokens: 50 },
+      modelContextWindow: null,
+    } as never);
+    expect(usage.turn).not.toHaveProperty('total');
+    expect(usage.turn).not.toHaveProperty('input');
+    expect(usage.total).not.toHaveProperty('input');
+    expect(usage.total?.total).toBe(50);
+  });
+
   it('links a subagent thread to the collab tool call that spawned it (parentItemId, prefixed ids)', () => {
     const state = createTranslateState(threadId);
+    state.turnId = 'turn_1';
     const spawn: ThreadItem = {
       type: 'collabAgentToolCall',
       id: 'call_spawn',

@@ -1,38 +1,32 @@
-// Codex app-server frames -> Reins event payloads. Pure: no process, no clock, no I/O; the adapter
-// owns the turn lifecycle (turn/started, turn/completed, queueing, structured output) and calls
-// these functions for everything else. Tested on frames recorded from the real CLI (fixtures/).
+// Codex app-server notifications -> Reins event payloads. Pure: no process, no clock, no I/O; the session
+// owns the turn lifecycle (turn/started, turn/completed, queueing, structured output) and calls these
+// functions for everything else. Tested on frames recorded from the real CLI (fixtures/) and fuzzed
+// (src/translate.fuzz.test.ts).
+//
+// Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
+// nothing here throws on what Codex sends. A method, item type, status or patch kind this Codex version
+// does not declare passes through with reason `unknown`; a frame whose fields do not have the wire's
+// types passes through with reason `unparsable`; an item started or completed a second time (a re-sent
+// frame) passes through with reason `duplicate`. Items, errors and outcomes: items.ts, errors.ts.
 import {
-  assertNever,
   EFFORT_LEVELS,
   type Effort,
-  type ErrorInfo,
-  ErrorInfoSchema,
   type EventPayload,
-  type FileChange,
   type Item,
-  type ItemStatus,
+  isRecord,
   type ModelInfo,
+  type PassthroughReason,
   type PlanEntry,
-  type ProviderErrorKind,
   type SessionStatus,
   type TokenUsage,
-  type TurnOutcome,
   type Usage,
-  unsupportedModelError,
 } from '@reins/core';
-import type {
-  CodexErrorInfo,
-  FileUpdateChange,
-  Model,
-  ServerNotification,
-  ThreadItem,
-  ThreadStatus,
-  ThreadTokenUsage,
-  TokenUsageBreakdown,
-  Turn,
-  TurnError,
-  TurnPlanStep,
-} from './wire.js';
+import { errorData, errorInfoOf } from './errors.js';
+import { list, mapThreadItem, sendable, str } from './items.js';
+import type { ServerNotification, TokenUsageBreakdown } from './wire.js';
+
+export { errorInfoOf, outcomeOf } from './errors.js';
+export { type ItemMapping, mapThreadItem, toItem } from './items.js';
 
 export const NATIVE_SOURCE = 'codex.app-server';
 
@@ -49,6 +43,11 @@ export interface TranslateState {
   turnId: string | undefined;
   /** Plan snapshots seen in the running turn. */
   planCount: number;
+  /**
+   * Items (thread-prefixed ids) already started or completed, with the Reins turn they started in, so a
+   * re-sent or late frame is not a second event. Optional for states made before it existed.
+   */
+  items?: Map<string, { phase: 'started' | 'completed'; turn: string | undefined; kind: Item['kind'] }>;
 }
 
 export function createTranslateState(threadId?: string): TranslateState {
@@ -59,6 +58,7 @@ export function createTranslateState(threadId?: string): TranslateState {
     lastTotal: undefined,
     turnId: undefined,
     planCount: 0,
+    items: new Map(),
   };
 }
 
@@ -75,15 +75,109 @@ export interface NotificationFrame {
   [key: string]: unknown;
 }
 
-const passthrough = (frame: unknown, parentItemId?: string): Translated =>
-  parentItemId === undefined
-    ? { payload: { type: 'passthrough', frame } }
-    : { payload: { type: 'passthrough', frame }, parentItemId };
+/** Every server notification method of the pinned Codex (wire/generated/ServerNotification.ts). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set<ServerNotification['method']>([
+  'error',
+  'thread/started',
+  'thread/status/changed',
+  'thread/readState/changed',
+  'thread/archived',
+  'thread/deleted',
+  'thread/unarchived',
+  'thread/closed',
+  'thread/reverted',
+  'skills/changed',
+  'thread/name/updated',
+  'thread/section/changed',
+  'thread/attachment/updated',
+  'thread/goal/updated',
+  'thread/prediction/updated',
+  'thread/goal/cleared',
+  'thread/queue/changed',
+  'project/changed',
+  'thread/project/updated',
+  'thread/environment/connected',
+  'thread/environment/disconnected',
+  'thread/settings/updated',
+  'thread/tokenUsage/updated',
+  'turn/started',
+  'hook/started',
+  'turn/completed',
+  'hook/completed',
+  'turn/diff/updated',
+  'turn/plan/updated',
+  'item/started',
+  'item/autoApprovalReview/started',
+  'item/autoApprovalReview/completed',
+  'autoApprovalReview/strictReviewRequired',
+  'item/completed',
+  'rawResponseItem/completed',
+  'rawResponse/completed',
+  'item/agentMessage/delta',
+  'item/plan/delta',
+  'command/exec/outputDelta',
+  'process/outputDelta',
+  'thread/search/partial',
+  'process/exited',
+  'item/commandExecution/outputDelta',
+  'item/commandExecution/terminalInteraction',
+  'item/fileChange/outputDelta',
+  'item/fileChange/patchUpdated',
+  'serverRequest/resolved',
+  'item/mcpToolCall/progress',
+  'mcpServer/oauthLogin/completed',
+  'mcpServer/startupStatus/updated',
+  'mcpServer/event/stream/notification',
+  'account/updated',
+  'account/gatewayOAuth/changed',
+  'account/rateLimits/updated',
+  'app/list/updated',
+  'remoteControl/status/changed',
+  'externalAgentConfig/import/progress',
+  'externalAgentConfig/import/completed',
+  'fs/changed',
+  'item/reasoning/summaryTextDelta',
+  'item/reasoning/summaryPartAdded',
+  'item/reasoning/textDelta',
+  'thread/compacted',
+  'model/rerouted',
+  'model/verification',
+  'modelProvider/authRecoveryStarted',
+  'modelProvider/authRecoveryCompleted',
+  'turn/moderationMetadata',
+  'model/safetyBuffering/updated',
+  'warning',
+  'guardianWarning',
+  'deprecationNotice',
+  'configWarning',
+  'fuzzyFileSearch/sessionUpdated',
+  'fuzzyFileSearch/sessionCompleted',
+  'thread/realtime/started',
+  'thread/realtime/itemAdded',
+  'thread/realtime/item/started',
+  'thread/realtime/item/transcript/delta',
+  'thread/realtime/item/completed',
+  'thread/realtime/transcript/delta',
+  'thread/realtime/transcript/done',
+  'thread/realtime/outputAudio/delta',
+  'thread/realtime/sdp',
+  'thread/realtime/error',
+  'thread/realtime/closed',
+  'windows/worldWritableWarning',
+  'windowsSandbox/setupCompleted',
+  'account/login/completed',
+]);
+
+/** At most this many item ids are remembered for de-duplication (the oldest are forgotten first). */
+const REMEMBERED_ITEMS = 10_000;
+
+function passthrough(frame: unknown, parentItemId?: string, reason?: PassthroughReason): Translated {
+  const payload: EventPayload = reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame };
+  return parentItemId === undefined ? { payload } : { payload, parentItemId };
+}
 
 function threadIdOf(params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const id = (params as { threadId?: unknown }).threadId;
-  return typeof id === 'string' ? id : undefined;
+  return isRecord(params) ? str(params.threadId) : undefined;
 }
 
 /**
@@ -100,8 +194,40 @@ function scopeOf(
   return parentItemId === undefined ? { kind: 'other' } : { kind: 'child', parentItemId, threadId };
 }
 
-/** Translates one server notification other than turn/started and turn/completed (the adapter's). */
+/**
+ * Whether an item event may be emitted: `ok`, or why it passes through instead. A start or completion
+ * seen before is a re-sent frame (`duplicate`); so is a completion that arrives after the turn the item
+ * started in ended (the stream closed the item then). An item event outside any Reins turn is a late frame
+ * of a turn that ended: it passes through plainly. A completion of another kind than the start contradicts
+ * it (`unparsable`).
+ */
+function admit(
+  state: TranslateState,
+  item: Item,
+  phase: 'started' | 'completed',
+): 'ok' | PassthroughReason | 'outside' {
+  state.items ??= new Map();
+  const seen = state.items.get(item.id);
+  if (phase === 'started') {
+    if (seen) return 'duplicate';
+    if (state.turnId === undefined) return 'outside';
+  } else {
+    if (seen?.phase === 'completed' || (seen && seen.turn !== state.turnId)) return 'duplicate';
+    if (!seen && state.turnId === undefined) return 'outside';
+    if (seen && seen.kind !== item.kind) return 'unparsable';
+  }
+  state.items.delete(item.id);
+  state.items.set(item.id, { phase, turn: state.turnId, kind: item.kind });
+  if (state.items.size > REMEMBERED_ITEMS) {
+    const oldest = state.items.keys().next().value;
+    if (oldest !== undefined) state.items.delete(oldest);
+  }
+  return 'ok';
+}
+
+/** Translates one server notification other than turn/started and turn/completed (the session's). */
 export function translateNotification(state: TranslateState, frame: NotificationFrame): Translated[] {
+  if (!isRecord(frame) || typeof frame.method !== 'string') return [passthrough(frame, undefined, 'unparsable')];
   const scope = scopeOf(state, frame.params);
   if (scope.kind === 'other') return [passthrough(frame)];
   const parentItemId = scope.kind === 'child' ? scope.parentItemId : undefined;
@@ -109,112 +235,130 @@ export function translateNotification(state: TranslateState, frame: Notification
   const idPrefix = scope.kind === 'child' ? `${scope.threadId}:` : '';
   const withParent = (payload: EventPayload): Translated =>
     parentItemId === undefined ? { payload } : { payload, parentItemId };
-  const notification = frame as unknown as ServerNotification;
+  const method = frame.method;
+  const params = isRecord(frame.params) ? frame.params : undefined;
+  const unparsable = () => [passthrough(frame, parentItemId, 'unparsable')];
+  const delta = (kind: 'text' | 'reasoning' | 'tool_output', text: unknown): Translated[] => {
+    const itemId = str(params?.itemId);
+    if (itemId === undefined || typeof text !== 'string') return unparsable();
+    return [withParent({ type: 'item.delta', itemId: idPrefix + itemId, kind, text })];
+  };
 
-  switch (notification.method) {
+  switch (method) {
     case 'item/started':
     case 'item/completed': {
-      const { item } = notification.params;
-      if (item.type === 'collabAgentToolCall') {
-        for (const receiver of item.receiverThreadIds) state.childThreads.set(receiver, idPrefix + item.id);
+      const item = params?.item;
+      const mapped = mapThreadItem(item, idPrefix);
+      if (!('item' in mapped)) {
+        return [passthrough(frame, parentItemId, mapped.none === 'none' ? undefined : mapped.none)];
       }
-      const mapped = toItem(item, idPrefix);
-      if (!mapped) return [passthrough(frame, parentItemId)];
-      const type = notification.method === 'item/started' ? 'item.started' : 'item.completed';
-      return [withParent({ type, item: mapped })];
+      const phase = method === 'item/started' ? 'started' : 'completed';
+      const admitted = admit(state, mapped.item, phase);
+      if (admitted !== 'ok') return [passthrough(frame, parentItemId, admitted === 'outside' ? undefined : admitted)];
+      if (isRecord(item) && item.type === 'collabAgentToolCall') {
+        for (const receiver of list(item.receiverThreadIds)) {
+          if (typeof receiver === 'string') state.childThreads.set(receiver, mapped.item.id);
+        }
+      }
+      return [withParent({ type: phase === 'started' ? 'item.started' : 'item.completed', item: mapped.item })];
     }
     case 'item/agentMessage/delta':
     case 'item/plan/delta':
-      return [withParent(delta(idPrefix + notification.params.itemId, 'text', notification.params.delta))];
+      return delta('text', params?.delta);
     case 'item/reasoning/summaryTextDelta':
     case 'item/reasoning/textDelta':
-      return [withParent(delta(idPrefix + notification.params.itemId, 'reasoning', notification.params.delta))];
+      return delta('reasoning', params?.delta);
     case 'item/commandExecution/outputDelta':
     case 'item/fileChange/outputDelta':
-      return [withParent(delta(idPrefix + notification.params.itemId, 'tool_output', notification.params.delta))];
+      return delta('tool_output', params?.delta);
     case 'item/mcpToolCall/progress':
-      return [withParent(delta(idPrefix + notification.params.itemId, 'tool_output', notification.params.message))];
+      return delta('tool_output', params?.message);
     default:
       break;
   }
   // Everything below describes the session's own thread; a subagent's copy stays native.
   if (scope.kind === 'child') return [passthrough(frame, parentItemId)];
+  if (!KNOWN_METHODS.has(method)) return [passthrough(frame, undefined, 'unknown')];
+  const notice = (kind: 'warning' | 'deprecation' | 'info', message: unknown, data?: unknown): Translated[] =>
+    typeof message === 'string'
+      ? [{ payload: { type: 'notice', kind, message, ...(data !== undefined ? { data: sendable(data) } : {}) } }]
+      : unparsable();
 
-  switch (notification.method) {
+  switch (method) {
     case 'thread/started': {
-      const { thread } = notification.params;
+      const thread = isRecord(params?.thread) ? params.thread : undefined;
+      if (!thread || typeof thread.id !== 'string') return unparsable();
       if (state.threadId !== undefined && thread.id !== state.threadId) return [passthrough(frame)];
+      const model = str(thread.model);
+      const title = str(thread.name);
       return [
         {
           payload: {
             type: 'session.updated',
             nativeSessionId: thread.id,
-            ...(thread.model ? { model: thread.model } : {}),
-            ...(thread.name ? { title: thread.name } : {}),
+            ...(model ? { model } : {}),
+            ...(title ? { title } : {}),
           },
         },
       ];
     }
-    case 'thread/name/updated':
-      return notification.params.threadName === undefined
-        ? [passthrough(frame)]
-        : [{ payload: { type: 'session.updated', title: notification.params.threadName } }];
+    case 'thread/name/updated': {
+      const name = params?.threadName;
+      if (name === undefined || name === null) return [passthrough(frame)];
+      return typeof name === 'string' ? [{ payload: { type: 'session.updated', title: name } }] : unparsable();
+    }
     case 'thread/status/changed': {
-      const status = sessionStatusOf(notification.params.status);
-      return status ? [{ payload: { type: 'session.status', status } }] : [passthrough(frame)];
+      const status = sessionStatusOf(params?.status);
+      if (status === 'none') return [passthrough(frame)];
+      if (status === 'unknown' || status === 'unparsable') return [passthrough(frame, undefined, status)];
+      return [{ payload: { type: 'session.status', status } }];
     }
     case 'thread/tokenUsage/updated':
-      return [{ payload: { type: 'usage.updated', ...usageOf(state, notification.params.tokenUsage) } }];
+      if (!isRecord(params?.tokenUsage)) return unparsable();
+      return [{ payload: { type: 'usage.updated', ...usageOf(state, params.tokenUsage) } }];
     case 'turn/plan/updated': {
+      const entries = list(params?.plan).map(planEntry);
+      if (!Array.isArray(params?.plan) || entries.includes(undefined)) return unparsable();
+      if (entries.includes('unknown')) return [passthrough(frame, undefined, 'unknown')];
       // Codex sends the whole plan on every update. Each update is one settled snapshot item with its own
-      // id (plan-<turn>-<n>), so ids stay unique and the latest snapshot is the current plan.
+      // id (plan-<turn>-<n>), so ids stay unique and the latest snapshot is the current plan. A plan
+      // outside a Reins turn is a late frame of one that ended.
+      if (state.turnId === undefined) return [passthrough(frame)];
       state.planCount++;
-      const id = `plan-${state.turnId ?? notification.params.turnId}-${state.planCount}`;
-      const entries = notification.params.plan.map(planEntry);
+      const id = `plan-${state.turnId ?? str(params?.turnId) ?? 'none'}-${state.planCount}`;
+      const plan = entries as PlanEntry[];
       return [
-        { payload: { type: 'item.started', item: { kind: 'plan', id, status: 'running', entries } } },
-        { payload: { type: 'item.completed', item: { kind: 'plan', id, status: 'completed', entries } } },
+        { payload: { type: 'item.started', item: { kind: 'plan', id, status: 'running', entries: plan } } },
+        { payload: { type: 'item.completed', item: { kind: 'plan', id, status: 'completed', entries: plan } } },
       ];
     }
     case 'turn/diff/updated':
-      return [
-        {
-          payload: {
-            type: 'notice',
-            kind: 'info',
-            message: 'The turn diff changed.',
-            data: { diff: notification.params.diff },
-          },
-        },
-      ];
+      return notice('info', 'The turn diff changed.', { diff: params?.diff });
     case 'error': {
-      const { error, willRetry } = notification.params;
-      if (willRetry) {
-        return [{ payload: { type: 'notice', kind: 'retry', message: error.message, data: errorData(error) } }];
+      const error = params?.error;
+      if (!isRecord(error) || typeof error.message !== 'string') return unparsable();
+      if (params?.willRetry === true) {
+        return [
+          { payload: { type: 'notice', kind: 'retry', message: error.message, data: sendable(errorData(error)) } },
+        ];
       }
-      const info = errorInfoOf(error);
-      return [{ payload: { type: 'error', ...info, fatal: false } }];
+      return [{ payload: { type: 'error', ...errorInfoOf(error), fatal: false } }];
     }
     case 'warning':
     case 'guardianWarning':
-      return [{ payload: { type: 'notice', kind: 'warning', message: notification.params.message } }];
-    case 'configWarning':
-      return [
-        {
-          payload: {
-            type: 'notice',
-            kind: 'warning',
-            message: notification.params.summary,
-            ...(notification.params.details ? { data: { details: notification.params.details } } : {}),
-          },
-        },
-      ];
+      return notice('warning', params?.message);
+    case 'configWarning': {
+      const details = str(params?.details);
+      return notice('warning', params?.summary, details ? { details } : undefined);
+    }
     case 'deprecationNotice':
-      return [{ payload: { type: 'notice', kind: 'deprecation', message: notification.params.summary } }];
+      return notice('deprecation', params?.summary);
     case 'thread/compacted':
       return [{ payload: { type: 'notice', kind: 'compaction', message: 'Codex compacted the conversation.' } }];
     case 'model/rerouted': {
-      const { fromModel, toModel, reason } = notification.params;
+      const toModel = str(params?.toModel);
+      if (toModel === undefined) return unparsable();
+      const fromModel = str(params?.fromModel) ?? 'another model';
       return [
         { payload: { type: 'session.updated', model: toModel } },
         {
@@ -222,7 +366,7 @@ export function translateNotification(state: TranslateState, frame: Notification
             type: 'notice',
             kind: 'info',
             message: `Codex rerouted the turn from ${fromModel} to ${toModel}.`,
-            data: { fromModel, toModel, reason },
+            data: sendable({ fromModel: params?.fromModel, toModel, reason: params?.reason }),
           },
         },
       ];
@@ -234,7 +378,7 @@ export function translateNotification(state: TranslateState, frame: Notification
             type: 'notice',
             kind: 'rate_limit',
             message: 'Codex reported rate limits.',
-            data: notification.params.rateLimits,
+            data: sendable(params?.rateLimits),
           },
         },
       ];
@@ -245,8 +389,8 @@ export function translateNotification(state: TranslateState, frame: Notification
           payload: {
             type: 'notice',
             kind: 'hook',
-            message: notification.method === 'hook/started' ? 'A hook started.' : 'A hook completed.',
-            data: notification.params,
+            message: method === 'hook/started' ? 'A hook started.' : 'A hook completed.',
+            data: sendable(frame.params),
           },
         },
       ];
@@ -255,223 +399,43 @@ export function translateNotification(state: TranslateState, frame: Notification
   }
 }
 
-function delta(itemId: string, kind: 'text' | 'reasoning' | 'tool_output', text: string): EventPayload {
-  return { type: 'item.delta', itemId, kind, text };
-}
-
-function sessionStatusOf(status: ThreadStatus): SessionStatus | undefined {
+/** ThreadStatus -> session status; `none` for the statuses with no Reins status (notLoaded, systemError). */
+function sessionStatusOf(status: unknown): SessionStatus | 'none' | 'unknown' | 'unparsable' {
+  if (!isRecord(status) || typeof status.type !== 'string') return 'unparsable';
   switch (status.type) {
     case 'idle':
       return 'idle';
     case 'active':
+      if (!Array.isArray(status.activeFlags)) return 'unparsable';
       return status.activeFlags.length > 0 ? 'requires_action' : 'running';
     case 'notLoaded':
     case 'systemError':
-      return undefined;
+      return 'none';
     default:
-      return assertNever(status, 'thread status');
+      return 'unknown';
   }
 }
 
-function planEntry(step: TurnPlanStep): PlanEntry {
-  const status = step.status === 'inProgress' ? 'in_progress' : step.status;
-  return { text: step.step, status };
-}
-
-// ---- items -------------------------------------------------------------------------------------
-
-function itemStatus(status: 'inProgress' | 'completed' | 'failed' | 'declined' | 'interrupted'): ItemStatus {
-  switch (status) {
+/** TurnPlanStep -> plan entry; `unknown` for a status 0.169.0 does not declare (pending, inProgress, completed). */
+function planEntry(step: unknown): PlanEntry | 'unknown' | undefined {
+  if (!isRecord(step) || typeof step.step !== 'string') return undefined;
+  switch (step.status) {
+    case 'pending':
+      return { text: step.step, status: 'pending' };
     case 'inProgress':
-      return 'running';
+      return { text: step.step, status: 'in_progress' };
     case 'completed':
-      return 'completed';
-    case 'failed':
-      return 'failed';
-    case 'declined':
-      return 'declined';
-    case 'interrupted':
-      return 'cancelled';
+      return { text: step.step, status: 'completed' };
     default:
-      return assertNever(status, 'item status');
-  }
-}
-
-/** Text items have no status on the wire: started means running, a completedAtMs means done. */
-function lifecycleStatus(item: { completedAtMs?: number | null }): ItemStatus {
-  return item.completedAtMs === null || item.completedAtMs === undefined ? 'running' : 'completed';
-}
-
-function fileChange(change: FileUpdateChange): FileChange {
-  const base = { path: change.path, ...(change.diff ? { diff: change.diff } : {}) };
-  switch (change.kind.type) {
-    case 'add':
-      return { ...base, kind: 'add' };
-    case 'delete':
-      return { ...base, kind: 'delete' };
-    case 'update':
-      return change.kind.move_path
-        ? { ...base, kind: 'move', movePath: change.kind.move_path }
-        : { ...base, kind: 'update' };
-    default:
-      return assertNever(change.kind, 'patch change kind');
-  }
-}
-
-function textOfMcpContent(content: unknown[]): string | undefined {
-  const texts = content
-    .map((part) =>
-      typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text'
-        ? String((part as { text?: unknown }).text ?? '')
-        : undefined,
-    )
-    .filter((text): text is string => text !== undefined);
-  return texts.length > 0 ? texts.join('\n') : undefined;
-}
-
-/**
- * A Codex ThreadItem as a Reins item; undefined for kinds Reins has no item for (they pass through).
- * `idPrefix` keeps a subagent's item ids apart from the parent thread's.
- */
-export function toItem(item: ThreadItem, idPrefix = ''): Item | undefined {
-  const id = idPrefix + item.id;
-  switch (item.type) {
-    case 'userMessage': {
-      const text = item.content
-        .map((part) => (part.type === 'text' ? part.text : ''))
-        .filter((part) => part !== '')
-        .join('\n');
-      const images = item.content.flatMap((part) =>
-        part.type === 'localImage' ? [{ source: 'path' as const, path: part.path }] : [],
-      );
-      return {
-        kind: 'user_message',
-        id,
-        status: lifecycleStatus(item),
-        text,
-        ...(images.length > 0 ? { images } : {}),
-      };
-    }
-    case 'agentMessage':
-      return { kind: 'agent_message', id, status: lifecycleStatus(item), text: item.text };
-    case 'reasoning': {
-      const summary = item.summary.join('\n\n');
-      return {
-        kind: 'reasoning',
-        id,
-        status: lifecycleStatus(item),
-        text: item.content.join('\n\n'),
-        ...(summary ? { summary } : {}),
-      };
-    }
-    case 'commandExecution':
-      return {
-        kind: 'tool_call',
-        id,
-        status: itemStatus(item.status),
-        tool: { kind: 'command', name: 'exec_command', title: item.command },
-        input: { command: item.command, cwd: item.cwd },
-        ...(item.aggregatedOutput !== null || item.status !== 'inProgress'
-          ? {
-              output: {
-                ...(item.aggregatedOutput !== null ? { text: item.aggregatedOutput } : {}),
-                structured: {
-                  commandActions: item.commandActions,
-                  source: item.source,
-                  processId: item.processId,
-                  durationMs: item.durationMs,
-                },
-              },
-            }
-          : {}),
-        ...(item.exitCode !== null ? { exitCode: item.exitCode } : {}),
-      };
-    case 'fileChange':
-      return {
-        kind: 'tool_call',
-        id,
-        status: itemStatus(item.status),
-        tool: { kind: 'file_change', name: 'apply_patch' },
-        input: { changes: item.changes },
-        changes: item.changes.map(fileChange),
-      };
-    case 'mcpToolCall': {
-      const text = item.error ? item.error.message : item.result ? textOfMcpContent(item.result.content) : undefined;
-      return {
-        kind: 'tool_call',
-        id,
-        status: itemStatus(item.status),
-        tool: { kind: 'mcp', name: `mcp__${item.server}__${item.tool}`, title: `${item.server}: ${item.tool}` },
-        input: item.arguments,
-        ...(item.result || item.error
-          ? { output: { ...(text !== undefined ? { text } : {}), structured: item.result ?? item.error } }
-          : {}),
-      };
-    }
-    case 'dynamicToolCall':
-      return {
-        kind: 'tool_call',
-        id,
-        status: itemStatus(item.status),
-        tool: { kind: 'other', name: item.namespace ? `${item.namespace}.${item.tool}` : item.tool },
-        input: item.arguments,
-        ...(item.contentItems ? { output: { structured: item.contentItems } } : {}),
-      };
-    case 'webSearch':
-      return {
-        kind: 'tool_call',
-        id,
-        // A search has no status on the wire; its completed notification carries the results.
-        status: lifecycleStatus(item),
-        tool: { kind: 'web_search', name: 'web_search', ...(item.query ? { title: item.query } : {}) },
-        input: { query: item.query, action: item.action },
-        ...(item.results ? { output: { structured: item.results } } : {}),
-      };
-    case 'collabAgentToolCall':
-      return {
-        kind: 'tool_call',
-        id,
-        status: itemStatus(item.status),
-        tool: { kind: 'subagent', name: item.tool, ...(item.prompt ? { title: item.prompt } : {}) },
-        input: {
-          prompt: item.prompt,
-          model: item.model,
-          reasoningEffort: item.reasoningEffort,
-          receiverThreadIds: item.receiverThreadIds,
-        },
-        output: { structured: { agentsStates: item.agentsStates, receiverThreadIds: item.receiverThreadIds } },
-      };
-    case 'plan':
-      return { kind: 'plan', id, status: lifecycleStatus(item), entries: [{ text: item.text, status: 'pending' }] };
-    case 'contextCompaction':
-      // Codex reports no token counts for a compaction; absent, not zero.
-      return { kind: 'compaction', id, status: lifecycleStatus(item) };
-    case 'imageView':
-      return {
-        kind: 'tool_call',
-        id,
-        status: lifecycleStatus(item),
-        tool: { kind: 'other', name: 'view_image', title: item.path },
-        input: { path: item.path },
-      };
-    case 'hookPrompt':
-    case 'functionCallOutput':
-    case 'subAgentActivity':
-    case 'sleep':
-    case 'imageGeneration':
-    case 'enteredReviewMode':
-    case 'exitedReviewMode':
-      return undefined;
-    default:
-      return assertNever(item, 'thread item');
+      return 'unknown';
   }
 }
 
 // ---- usage -------------------------------------------------------------------------------------
 
-/** A count Codex reported; anything else (a peer that leaves a field out, like our own bridge) is absent. */
+/** A count Codex reported; anything else (absent, not a number, negative) is absent, never zero. */
 function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 const BREAKDOWN_FIELDS = {
@@ -483,13 +447,18 @@ const BREAKDOWN_FIELDS = {
   total: 'totalTokens',
 } as const satisfies Record<keyof TokenUsage, keyof TokenUsageBreakdown>;
 
-/** Reins usage from a breakdown; with `before`, the part since then (fields known on both sides only). */
-export function tokenUsage(breakdown: TokenUsageBreakdown, before?: TokenUsageBreakdown): TokenUsage {
+/**
+ * Reins usage from a breakdown; with `before`, the part since then (fields known on both sides only; a
+ * count that went down, as frames out of order would show, is not a usage and stays absent).
+ */
+export function tokenUsage(breakdown: unknown, before?: unknown): TokenUsage {
+  const now = isRecord(breakdown) ? breakdown : {};
+  const then = isRecord(before) ? before : undefined;
   const out: TokenUsage = {};
   for (const [key, field] of Object.entries(BREAKDOWN_FIELDS) as [keyof TokenUsage, keyof TokenUsageBreakdown][]) {
-    const now = count(breakdown[field]);
-    const then = before ? count(before[field]) : 0;
-    if (now !== undefined && then !== undefined) out[key] = now - then;
+    const value = count(now[field]);
+    const start = then ? count(then[field]) : 0;
+    if (value !== undefined && start !== undefined && value >= start) out[key] = value - start;
   }
   return out;
 }
@@ -500,148 +469,33 @@ export function tokenUsage(breakdown: TokenUsageBreakdown, before?: TokenUsageBr
  * is known (a fresh thread starts at zero); otherwise (first turn after a resume) `last`.
  * Codex reports no cost, so costUsd stays absent. Context used = tokens of the last request.
  */
-export function usageOf(state: TranslateState, usage: ThreadTokenUsage): Usage {
-  const turn = state.totalAtTurnStart ? tokenUsage(usage.total, state.totalAtTurnStart) : tokenUsage(usage.last);
-  state.lastTotal = usage.total;
-  const used = count(usage.last.totalTokens);
-  const window = count(usage.modelContextWindow);
+export function usageOf(state: TranslateState, usage: unknown): Usage {
+  const record = isRecord(usage) ? usage : {};
+  const total = isRecord(record.total) ? record.total : undefined;
+  const last = isRecord(record.last) ? record.last : undefined;
+  const turn = state.totalAtTurnStart ? tokenUsage(total, state.totalAtTurnStart) : tokenUsage(last);
+  if (total) state.lastTotal = total as unknown as TokenUsageBreakdown;
+  const used = count(last?.totalTokens);
+  const window = count(record.modelContextWindow);
   return {
     turn,
-    total: tokenUsage(usage.total),
+    total: tokenUsage(total),
     ...(used !== undefined ? { context: { used, ...(window !== undefined ? { window } : {}) } } : {}),
   };
 }
 
-// ---- errors and outcomes -----------------------------------------------------------------------
-
-function errorData(error: TurnError): Record<string, unknown> {
-  return {
-    codexErrorInfo: error.codexErrorInfo,
-    ...(error.additionalDetails ? { additionalDetails: error.additionalDetails } : {}),
-  };
-}
-
-/** The HTTP status Codex forwarded in the structured error info, if any. */
-function httpStatusOf(info: CodexErrorInfo | null): number | undefined {
-  if (typeof info !== 'object' || info === null) return undefined;
-  for (const value of Object.values(info)) {
-    const status = (value as { httpStatusCode?: unknown } | null)?.httpStatusCode;
-    if (typeof status === 'number') return status;
-  }
-  return undefined;
-}
-
-function provider(
-  kind: ProviderErrorKind,
-  message: string,
-  error: TurnError,
-  extra: Record<string, unknown> = {},
-): ErrorInfo {
-  const retryable = ['rate_limited', 'overloaded', 'server_error', 'connection_failed'].includes(kind);
-  return { code: 'provider_error', message, retryable, data: { kind, ...errorData(error), ...extra } };
-}
-
-/**
- * A Reins error that a Reins bridge (`reins bridge codex-app-server`) carried in additionalDetails as
- * `{"reins": {code, retryable?, data?}}`: kept whole, so Reins driving Reins loses no code.
- */
-function reinsErrorIn(error: TurnError): ErrorInfo | undefined {
-  if (!error.additionalDetails?.startsWith('{"reins"')) return undefined;
-  try {
-    const parsed = ErrorInfoSchema.safeParse({ ...JSON.parse(error.additionalDetails).reins, message: error.message });
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Maps Codex's structured error (codexErrorInfo, never the message text) to a Reins error.
- * `model` names the model of the turn for unsupported_model messages.
- */
-export function errorInfoOf(error: TurnError, model?: string): ErrorInfo {
-  const bridged = reinsErrorIn(error);
-  if (bridged) return bridged;
-  const info = error.codexErrorInfo;
-  const message = error.message;
-  const status = httpStatusOf(info);
-  if (status !== undefined) {
-    const extra = { httpStatus: status };
-    if (status === 401 || status === 403) {
-      return { code: 'auth_required', message, data: { ...errorData(error), ...extra } };
-    }
-    if (status === 429) return provider('rate_limited', message, error, extra);
-    if (status === 529 || status === 503) return provider('overloaded', message, error, extra);
-    if (status >= 500) return provider('server_error', message, error, extra);
-    if (status === 400) return provider('bad_request', message, error, extra);
-  }
-  if (typeof info === 'string') {
-    switch (info) {
-      case 'modelNotFound':
-        return {
-          ...unsupportedModelError(model ?? 'unknown', message).toInfo(),
-          data: { model: model ?? 'unknown', ...errorData(error) },
-        };
-      case 'unauthorized':
-        return { code: 'auth_required', message, data: errorData(error) };
-      case 'rateLimitExceeded':
-      case 'usageLimitExceeded':
-        return provider('rate_limited', message, error);
-      case 'serverOverloaded':
-        return provider('overloaded', message, error);
-      case 'internalServerError':
-        return provider('server_error', message, error);
-      case 'contextWindowExceeded':
-        return provider('context_window_exceeded', message, error);
-      case 'badRequest':
-        return provider('bad_request', message, error);
-      default:
-        break;
-    }
-  }
-  if (info !== null && typeof info === 'object') {
-    if ('responseStreamDisconnected' in info || 'responseStreamConnectionFailed' in info) {
-      return provider('connection_failed', message, error);
-    }
-    if ('httpConnectionFailed' in info) return provider('connection_failed', message, error);
-  }
-  return provider('unknown', message, error);
-}
-
-/** The Reins outcome of a finished Codex turn. */
-export function outcomeOf(turn: Turn, model?: string): TurnOutcome {
-  switch (turn.status) {
-    case 'completed':
-      return { status: 'completed' };
-    case 'interrupted':
-      return { status: 'cancelled' };
-    case 'failed':
-      return {
-        status: 'failed',
-        error: turn.error
-          ? errorInfoOf(turn.error, model)
-          : { code: 'provider_error', message: 'Codex reported the turn as failed without an error.' },
-      };
-    case 'inProgress':
-      return {
-        status: 'failed',
-        error: { code: 'protocol_error', message: 'Codex completed a turn whose status is still inProgress.' },
-      };
-    default:
-      return assertNever(turn.status, 'turn status');
-  }
-}
-
 // ---- catalog -----------------------------------------------------------------------------------
 
-export function modelInfoOf(model: Model): ModelInfo {
-  const efforts = model.supportedReasoningEfforts
-    .map((option) => option.reasoningEffort)
-    .filter((effort): effort is Effort => (EFFORT_LEVELS as readonly string[]).includes(effort));
+export function modelInfoOf(model: unknown): ModelInfo {
+  const record = isRecord(model) ? model : {};
+  const efforts = list(record.supportedReasoningEfforts)
+    .map((option) => (isRecord(option) ? option.reasoningEffort : undefined))
+    .filter((effort): effort is Effort => (EFFORT_LEVELS as readonly unknown[]).includes(effort));
+  const id = str(record.id) ?? 'unknown';
   return {
-    id: model.id,
-    displayName: model.displayName,
-    isDefault: model.isDefault,
+    id,
+    displayName: str(record.displayName) ?? id,
+    isDefault: record.isDefault === true,
     ...(efforts.length > 0 ? { efforts } : {}),
   };
 }

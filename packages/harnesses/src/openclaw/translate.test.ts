@@ -141,6 +141,35 @@ describe('translateOpenClawEvent on recorded 2026.9.6 frames', () => {
     } as GatewayEvent;
     expect(translateOpenClawEvent(state, other)).toEqual({ events: [] });
   });
+
+  // What a newer or broken gateway sends (issue 14): nothing throws, nothing invalid is emitted.
+  it('marks what 2026.9.6 does not document as unknown, and leaves wrong-typed fields out', () => {
+    const state = createOpenClawTranslateState('k');
+    beginOpenClawRun(state, 'run-1');
+    const future = { type: 'event', event: 'session.rewound', payload: { sessionKey: 'k' } } as GatewayEvent;
+    expect(translateOpenClawEvent(state, future)).toEqual({
+      events: [{ type: 'passthrough', frame: future, reason: 'unknown' }],
+    });
+    const chat = (payload: Record<string, unknown>) =>
+      translateOpenClawEvent(state, {
+        type: 'event',
+        event: 'chat',
+        payload: { runId: 'run-1', sessionKey: 'k', ...payload },
+      });
+    expect(chat({ state: 'paused' }).events[0]).toMatchObject({ type: 'passthrough', reason: 'unknown' });
+    const failed = chat({ state: 'error', errorMessage: 42, stopReason: ['x'], errorDetail: 'oops' });
+    expect(failed.terminal).toEqual({
+      runId: 'run-1',
+      outcome: {
+        status: 'failed',
+        error: expect.objectContaining({ code: 'provider_error', message: 'The model provider reported an error.' }),
+      },
+      stopReason: 'error',
+    });
+    expect(openClawHistoryItems([{ role: 'assistant', content: [null, { type: 'text', text: 'ok' }] }])).toEqual([
+      { kind: 'agent_message', id: 'openclaw-history-0-1', status: 'completed', text: 'ok' },
+    ]);
+  });
 });
 
 describe('openClawHistoryItems', () => {

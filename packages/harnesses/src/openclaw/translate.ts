@@ -10,7 +10,22 @@
 // Gateway-wide housekeeping events (health, tick, cron, presence, ...) carry nothing about the
 // session and are not turned into session events; events of other session keys are ignored; any
 // other unknown frame is passed through.
-import type { ErrorInfo, EventPayload, Item, ProviderErrorKind, TokenUsage, ToolCallItem, ToolKind } from '@reins/core';
+//
+// Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
+// nothing here throws on what the gateway sends. An event, chat state or agent stream 2026.9.6 does not
+// document passes through with reason `unknown`; fields without the documented types are left out, never
+// guessed (absent is not zero).
+import {
+  type ErrorInfo,
+  type EventPayload,
+  type Item,
+  isSerialisable,
+  type ProviderErrorKind,
+  type TokenUsage,
+  type ToolCallItem,
+  type ToolKind,
+  truncatedValue,
+} from '@reins/core';
 import type { AgentEventPayload, ChatEventPayload, ChatMessage, GatewayEvent } from './wire.js';
 
 export interface OpenClawTranslateState {
@@ -83,6 +98,9 @@ export interface OpenClawTranslation {
 }
 
 export function translateOpenClawEvent(state: OpenClawTranslateState, frame: GatewayEvent): OpenClawTranslation {
+  if (!isRecord(frame) || typeof frame.event !== 'string') {
+    return { events: [{ type: 'passthrough', frame, reason: 'unparsable' }] };
+  }
   if (HOUSEKEEPING.has(frame.event)) return { events: [] };
   const payload = isRecord(frame.payload) ? frame.payload : {};
   const key = typeof payload.sessionKey === 'string' ? payload.sessionKey : undefined;
@@ -97,9 +115,18 @@ export function translateOpenClawEvent(state: OpenClawTranslateState, frame: Gat
     case 'session.message':
       return { events: onSessionMessage(state, payload) };
     default:
-      return { events: [{ type: 'passthrough', frame }] };
+      return { events: [{ type: 'passthrough', frame, reason: 'unknown' }] };
   }
 }
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
+const sendable = (value: unknown): unknown =>
+  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
+/** A count the gateway reported; anything else is absent, never zero. */
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+const exitCodeOf = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined);
 
 function ownRun(state: OpenClawTranslateState, runId: unknown): boolean {
   return typeof runId === 'string' && runId === state.runId;
@@ -107,6 +134,7 @@ function ownRun(state: OpenClawTranslateState, runId: unknown): boolean {
 
 function onChat(state: OpenClawTranslateState, chat: ChatEventPayload): OpenClawTranslation {
   if (!ownRun(state, chat.runId) || state.finishedRuns.has(chat.runId)) return { events: [] };
+  const stopReason = str(chat.stopReason);
   switch (chat.state) {
     case 'status':
     case 'delta':
@@ -127,7 +155,7 @@ function onChat(state: OpenClawTranslateState, chat: ChatEventPayload): OpenClaw
         terminal: {
           runId: chat.runId,
           outcome: { status: 'completed' },
-          ...(chat.stopReason ? { stopReason: chat.stopReason } : {}),
+          ...(stopReason ? { stopReason } : {}),
         },
       };
     }
@@ -135,7 +163,7 @@ function onChat(state: OpenClawTranslateState, chat: ChatEventPayload): OpenClaw
       state.finishedRuns.add(chat.runId);
       return {
         events: closeTexts(state, 'cancelled'),
-        terminal: { runId: chat.runId, outcome: { status: 'cancelled' }, stopReason: chat.stopReason ?? 'aborted' },
+        terminal: { runId: chat.runId, outcome: { status: 'cancelled' }, stopReason: stopReason ?? 'aborted' },
       };
     case 'error':
       state.finishedRuns.add(chat.runId);
@@ -150,7 +178,9 @@ function onChat(state: OpenClawTranslateState, chat: ChatEventPayload): OpenClaw
             },
       };
     default:
-      return { events: [{ type: 'passthrough', frame: { type: 'event', event: 'chat', payload: chat } }] };
+      return {
+        events: [{ type: 'passthrough', frame: { type: 'event', event: 'chat', payload: chat }, reason: 'unknown' }],
+      };
   }
 }
 
@@ -167,17 +197,17 @@ function closeTexts(state: OpenClawTranslateState, status: 'completed' | 'cancel
 }
 
 function messageText(message: ChatMessage | undefined): string {
-  if (!message) return '';
+  if (!isRecord(message)) return '';
   if (typeof message.content === 'string') return message.content;
-  return (message.content ?? [])
-    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+  return (Array.isArray(message.content) ? message.content : [])
+    .filter((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
     .map((block) => block.text as string)
     .join('');
 }
 
 function onAgent(state: OpenClawTranslateState, agent: AgentEventPayload): EventPayload[] {
   if (!ownRun(state, agent.runId)) return [];
-  const data = agent.data ?? {};
+  const data = isRecord(agent.data) ? agent.data : {};
   switch (agent.stream) {
     case 'lifecycle':
       if (data.phase === 'start') return [{ type: 'session.status', status: 'running' }];
@@ -197,7 +227,7 @@ function onAgent(state: OpenClawTranslateState, agent: AgentEventPayload): Event
     case 'usage':
       return [];
     default:
-      return [{ type: 'passthrough', frame: { type: 'event', event: 'agent', payload: agent } }];
+      return [{ type: 'passthrough', frame: { type: 'event', event: 'agent', payload: agent }, reason: 'unknown' }];
   }
 }
 
@@ -241,7 +271,7 @@ function onTool(state: OpenClawTranslateState, data: Record<string, unknown>): E
       status: 'running',
       tool: { kind: openClawToolKind(name), name, ...(typeof data.title === 'string' ? { title: data.title } : {}) },
       // 2026.9.6 item events carry a title, not the arguments: input stays absent unless sent.
-      input: data.args ?? data.input,
+      input: sendable(data.args ?? data.input),
     };
     state.tools.set(id, item);
     events.push({ type: 'item.started', item });
@@ -266,9 +296,9 @@ function onTool(state: OpenClawTranslateState, data: Record<string, unknown>): E
       ...item,
       status: failed ? 'failed' : 'completed',
       ...(output !== undefined
-        ? { output: { text: output, ...(data.result !== undefined ? { structured: data.result } : {}) } }
+        ? { output: { text: output, ...(data.result !== undefined ? { structured: sendable(data.result) } : {}) } }
         : {}),
-      ...(typeof data.exitCode === 'number' ? { exitCode: data.exitCode } : {}),
+      ...(exitCodeOf(data.exitCode) !== undefined ? { exitCode: exitCodeOf(data.exitCode) } : {}),
     };
     events.push({ type: 'item.completed', item: done });
   }
@@ -288,7 +318,8 @@ function onCommandOutput(state: OpenClawTranslateState, data: Record<string, unk
     if (fresh) events.push({ type: 'item.delta', itemId: id, kind: 'tool_output', text: fresh });
   }
   const item = state.tools.get(id);
-  if (item && typeof data.exitCode === 'number') state.tools.set(id, { ...item, exitCode: data.exitCode });
+  const exitCode = exitCodeOf(data.exitCode);
+  if (item && exitCode !== undefined) state.tools.set(id, { ...item, exitCode });
   if (data.phase === 'end') {
     const ended = state.endedTools.get(id) ?? {};
     events.push(...onTool(state, { ...ended, ...data, kind: 'tool', phase: 'end', fromCommandOutput: true }));
@@ -312,9 +343,11 @@ function onSessionMessage(state: OpenClawTranslateState, payload: Record<string,
 
 // ---- errors and usage ----
 export function openClawProviderError(chat: ChatEventPayload): ErrorInfo {
-  const detail = chat.errorDetail ?? {};
-  const status = typeof detail.httpStatus === 'number' ? detail.httpStatus : undefined;
-  const reason = `${detail.failoverReason ?? ''} ${detail.providerRuntimeFailureKind ?? ''} ${chat.errorKind ?? ''}`;
+  const detail: NonNullable<ChatEventPayload['errorDetail']> = isRecord(chat.errorDetail) ? chat.errorDetail : {};
+  const status = Number.isInteger(detail.httpStatus) ? detail.httpStatus : undefined;
+  const reason = [detail.failoverReason, detail.providerRuntimeFailureKind, chat.errorKind]
+    .map((part) => str(part) ?? '')
+    .join(' ');
   let kind: ProviderErrorKind = 'unknown';
   if (status === 429 || /rate/i.test(reason)) kind = 'rate_limited';
   else if (status === 529 || /overload/i.test(reason)) kind = 'overloaded';
@@ -324,7 +357,7 @@ export function openClawProviderError(chat: ChatEventPayload): ErrorInfo {
   else if (/network|connect/i.test(reason)) kind = 'connection_failed';
   return {
     code: 'provider_error',
-    message: chat.errorMessage ?? 'The model provider reported an error.',
+    message: str(chat.errorMessage) ?? 'The model provider reported an error.',
     retryable: kind === 'rate_limited' || kind === 'overloaded' || kind === 'server_error',
     data: {
       kind,
@@ -350,7 +383,8 @@ export function openClawRunUsage(messages: readonly unknown[], runId: string) {
     seen = true;
     const usage = message.usage;
     const add = (key: keyof TokenUsage, value: unknown) => {
-      if (typeof value === 'number') turn[key] = (turn[key] ?? 0) + value;
+      const n = count(value);
+      if (n !== undefined) turn[key] = (turn[key] ?? 0) + n;
     };
     add('input', usage.input);
     add('output', usage.output);
@@ -358,8 +392,8 @@ export function openClawRunUsage(messages: readonly unknown[], runId: string) {
     add('cacheWrite', usage.cacheWrite);
     add('reasoning', usage.reasoningTokens);
     add('total', usage.totalTokens);
-    const total = isRecord(usage.cost) ? usage.cost.total : undefined;
-    if (typeof total === 'number' && total > 0) cost = (cost ?? 0) + total;
+    const total = isRecord(usage.cost) ? count(usage.cost.total) : undefined;
+    if (total !== undefined && total > 0) cost = (cost ?? 0) + total;
   }
   if (!seen) return undefined;
   return {
@@ -380,9 +414,14 @@ export function openClawHistoryItems(messages: readonly unknown[]): Item[] {
     if (message.role === 'user') {
       items.push({ kind: 'user_message', id, status: 'completed', text: messageText(message), replay: true });
     } else if (message.role === 'assistant') {
-      const blocks =
-        typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
+      const blocks: unknown[] =
+        typeof message.content === 'string'
+          ? [{ type: 'text', text: message.content }]
+          : Array.isArray(message.content)
+            ? message.content
+            : [];
       blocks.forEach((block, blockIndex) => {
+        if (!isRecord(block)) return;
         if (block.type === 'text' && typeof block.text === 'string') {
           items.push({ kind: 'agent_message', id: `${id}-${blockIndex}`, status: 'completed', text: block.text });
         } else if (block.type === 'toolCall' && typeof block.id === 'string') {

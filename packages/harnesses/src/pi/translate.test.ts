@@ -227,14 +227,63 @@ describe('turn boundary rule (constructed frames)', () => {
   it('unknown frames and unknown message_update kinds pass through', () => {
     const state = createPiTranslateState();
     expect(translatePiFrame(state, { type: 'agent_settled' })).toEqual([
-      { type: 'passthrough', frame: { type: 'agent_settled' } },
+      { type: 'passthrough', frame: { type: 'agent_settled' }, reason: 'unknown' },
     ]);
     const update = {
       type: 'message_update',
       message: { role: 'assistant', content: [] },
       assistantMessageEvent: { type: 'image_delta' },
     };
-    expect(translatePiFrame(state, update)).toEqual([{ type: 'passthrough', frame: update }]);
+    expect(translatePiFrame(state, update)).toEqual([{ type: 'passthrough', frame: update, reason: 'unknown' }]);
+  });
+
+  // What a newer or broken Pi sends (issue 14): nothing throws, nothing invalid is emitted.
+  it.each([
+    ['a message_start with nothing else', { type: 'message_start' }],
+    ['a message_update with no assistantMessageEvent', { type: 'message_update', message: { role: 'assistant' } }],
+    [
+      'a text delta with no contentIndex',
+      { type: 'message_update', message: {}, assistantMessageEvent: { type: 'text_delta', delta: 'x' } },
+    ],
+    ['a tool event with no toolCallId', { type: 'tool_execution_start', toolName: 'bash' }],
+    ['a thinking level that is not a string', { type: 'thinking_level_changed', level: 3 }],
+  ])('passes %s through as unparsable', (_what, frame) => {
+    const state = createPiTranslateState();
+    expect(translatePiFrame(state, frame)).toEqual([{ type: 'passthrough', frame, reason: 'unparsable' }]);
+  });
+
+  it('a re-sent block end or tool end is a duplicate, and a lost message_start does not reuse item ids', () => {
+    const state = createPiTranslateState();
+    const end = {
+      type: 'message_update',
+      message: {},
+      assistantMessageEvent: { type: 'text_end', contentIndex: 0, content: 'hi' },
+    };
+    translatePiFrame(state, { type: 'message_start', message: { role: 'assistant' } });
+    expect(translatePiFrame(state, end).map((payload) => payload.type)).toEqual(['item.started', 'item.completed']);
+    expect(translatePiFrame(state, end)).toEqual([{ type: 'passthrough', frame: end, reason: 'duplicate' }]);
+    // The next message's message_start is lost: its first block must not get pi-msg-1-0 again.
+    state.endedBlocks?.clear();
+    const [started] = translatePiFrame(state, end);
+    expect(started).toMatchObject({ type: 'item.started', item: { id: 'pi-msg-1-0#2' } });
+    const toolEnd = { type: 'tool_execution_end', toolCallId: 't1', toolName: 'bash', result: { content: [] } };
+    expect(translatePiFrame(state, toolEnd).map((payload) => payload.type)).toEqual(['item.started', 'item.completed']);
+    expect(translatePiFrame(state, toolEnd)).toEqual([{ type: 'passthrough', frame: toolEnd, reason: 'duplicate' }]);
+  });
+
+  it('usage: negative or wrong-typed counts and a non-number context window stay absent', () => {
+    const state = createPiTranslateState();
+    state.contextWindow = 'big' as unknown as number;
+    translatePiFrame(state, { type: 'message_start', message: { role: 'assistant' } });
+    const [usage] = translatePiFrame(state, {
+      type: 'message_end',
+      message: {
+        role: 'assistant',
+        content: [],
+        usage: { input: -4, output: 'x', totalTokens: 10, cost: { total: -1 } },
+      },
+    });
+    expect(usage).toEqual({ type: 'usage.updated', turn: { total: 10 }, context: { used: 10 } });
   });
 });
 

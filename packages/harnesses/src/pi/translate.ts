@@ -1,31 +1,38 @@
 // Pure translation of Pi `--mode rpc` events into Reins event payloads, and the turn-boundary rule.
-// No process here: the adapter feeds parsed frames in and emits what comes out.
+// No process here: the session feeds parsed frames in and emits what comes out.
 //
 // Turn boundary (Pi 0.73.1): every auto-retry attempt is a full agent run with its own agent_start /
 // agent_end, and Pi decides whether to retry only AFTER it has written agent_end: it writes
 // auto_retry_start (will retry) or auto_retry_end{success:false} (gave up) in the same synchronous
 // step (agent-session.js _processAgentEvent), or nothing at all (not retryable / retry disabled).
-// So agent_end only makes the end *pending*; the adapter then sends a barrier command (get_state).
+// So agent_end only makes the end *pending*; the session then sends a barrier command (get_state).
 // Pi reads that command only after the step that wrote agent_end has finished, so by the time its
 // response arrives every retry decision for that agent_end has been read from stdout. `settleTurn`
 // then emits the terminal if nothing reopened the turn. No timer is involved.
 //
 // Frames that carry nothing beyond what other events already say (turn_start, turn_end,
-// message_update start/done/error, queue_update, message_start of an assistant) map to no event;
-// unknown frames become passthrough.
-import type { ErrorInfo, EventPayload, Item, ProviderErrorKind, TokenUsage, ToolCallItem, ToolKind } from '@reins/core';
-import { assertNever } from '@reins/core';
-import type {
-  PiAssistantMessage,
-  PiAssistantMessageEvent,
-  PiEvent,
-  PiMessage,
-  PiToolCall,
-  PiToolResult,
-  PiToolResultMessage,
-  PiUsage,
-} from './wire.js';
+// message_update start/done/error, queue_update, message_start of an assistant) map to no event.
+//
+// Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
+// nothing here throws on what Pi sends. An event type or message_update kind newer than 0.73.1 passes
+// through with reason `unknown`; one whose fields lack the types of Pi's .d.ts passes through with reason
+// `unparsable`; an item started or completed a second time (a re-sent frame) passes through with reason
+// `duplicate`. Message content, provider errors and stored history: messages.ts.
+import {
+  type ErrorInfo,
+  type EventPayload,
+  type Item,
+  isRecord,
+  isSerialisable,
+  type PassthroughReason,
+  type TokenUsage,
+  type ToolCallItem,
+  truncatedValue,
+} from '@reins/core';
+import { fileChanges, piProviderError, piToolKind, resultText, userText } from './messages.js';
 import { PI_EVENT_TYPES } from './wire.js';
+
+export { piMessagesToItems, piProviderError, piToolKind } from './messages.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool';
 
@@ -46,6 +53,8 @@ export interface PiTranslateState {
   compactionCount: number;
   /** Open text/thinking/toolcall blocks of the assistant message being streamed, by contentIndex. */
   blocks: Map<number, OpenBlock>;
+  /** contentIndexes of the current assistant message whose block already ended (a re-sent end is no news). */
+  endedBlocks?: Set<number>;
   /** Tool calls started and not yet completed, by toolCallId. */
   tools: Map<string, ToolCallItem>;
   /** Output text already previewed per tool call (Pi sends the accumulated output each time). */
@@ -62,6 +71,8 @@ export interface PiTranslateState {
   retrying: boolean;
   /** The client asked to stop: an error or a given-up retry then ends the turn as cancelled. */
   interruptRequested: boolean;
+  /** Item ids already started / completed, so no item is announced twice (bounded). */
+  seen?: Map<string, 'started' | 'completed'>;
 }
 
 export function createPiTranslateState(): PiTranslateState {
@@ -70,6 +81,7 @@ export function createPiTranslateState(): PiTranslateState {
     userCount: 0,
     compactionCount: 0,
     blocks: new Map(),
+    endedBlocks: new Set(),
     tools: new Map(),
     toolOutput: new Map(),
     openUserItem: undefined,
@@ -80,6 +92,7 @@ export function createPiTranslateState(): PiTranslateState {
     pendingEnd: undefined,
     retrying: false,
     interruptRequested: false,
+    seen: new Map(),
   };
 }
 
@@ -92,18 +105,52 @@ export function beginPiTurn(state: PiTranslateState): void {
   state.interruptRequested = false;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const index = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+/** A count Pi reported; anything else (absent, wrong type, negative) is absent, never zero. */
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
+const sendable = (value: unknown): unknown =>
+  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
+
+const passthrough = (frame: unknown, reason?: PassthroughReason): EventPayload =>
+  reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame };
+
+/** At most this many item ids are remembered for de-duplication. */
+const REMEMBERED_ITEMS = 10_000;
+
+/** Replaces a start or completion of an item already announced by a duplicate passthrough. */
+function once(state: PiTranslateState, frame: unknown, payloads: EventPayload[]): EventPayload[] {
+  state.seen ??= new Map();
+  const seen = state.seen;
+  return payloads.map((payload) => {
+    if (payload.type !== 'item.started' && payload.type !== 'item.completed') return payload;
+    const before = seen.get(payload.item.id);
+    if (before === 'completed' || (before === 'started' && payload.type === 'item.started')) {
+      return passthrough(frame, 'duplicate');
+    }
+    seen.delete(payload.item.id);
+    seen.set(payload.item.id, payload.type === 'item.started' ? 'started' : 'completed');
+    if (seen.size > REMEMBERED_ITEMS) {
+      const oldest = seen.keys().next().value;
+      if (oldest !== undefined) seen.delete(oldest);
+    }
+    return payload;
+  });
 }
 
 /** Translates one parsed stdout frame that is not a command response. */
 export function translatePiFrame(state: PiTranslateState, frame: Record<string, unknown>): EventPayload[] {
-  const type = frame.type;
-  if (typeof type !== 'string' || !PI_EVENT_TYPES.has(type)) return [{ type: 'passthrough', frame }];
-  return translateEvent(state, frame as unknown as PiEvent, frame);
+  if (!isRecord(frame) || typeof frame.type !== 'string') return [passthrough(frame, 'unparsable')];
+  if (!PI_EVENT_TYPES.has(frame.type)) return [passthrough(frame, 'unknown')];
+  return once(state, frame, translateEvent(state, frame));
 }
 
-function translateEvent(state: PiTranslateState, event: PiEvent, frame: Record<string, unknown>): EventPayload[] {
+function translateEvent(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
+  const unparsable = [passthrough(event, 'unparsable')];
   switch (event.type) {
     case 'agent_start':
       state.retrying = false;
@@ -115,26 +162,24 @@ function translateEvent(state: PiTranslateState, event: PiEvent, frame: Record<s
     case 'queue_update':
       return [];
     case 'message_start':
-      return onMessageStart(state, event.message);
+      return isRecord(event.message) ? onMessageStart(state, event.message) : unparsable;
     case 'message_update':
-      return onMessageUpdate(state, event.message, event.assistantMessageEvent, frame);
+      return isRecord(event.assistantMessageEvent) && typeof event.assistantMessageEvent.type === 'string'
+        ? onMessageUpdate(state, isRecord(event.message) ? event.message : {}, event.assistantMessageEvent, event)
+        : unparsable;
     case 'message_end':
-      return onMessageEnd(state, event.message);
+      return isRecord(event.message) ? onMessageEnd(state, event.message) : unparsable;
     case 'tool_execution_start':
-      return onToolStart(state, event.toolCallId, event.toolName, event.args);
     case 'tool_execution_update':
-      return onToolUpdate(state, event.toolCallId, event.toolName, event.args, event.partialResult);
     case 'tool_execution_end':
-      return onToolEnd(state, event.toolCallId, event.toolName, event.result, event.isError === true);
+      return onTool(state, event);
     case 'compaction_start': {
       state.compactionCount++;
       const id = `pi-compaction-${state.compactionCount}`;
       state.openCompaction = id;
+      const trigger = str(event.reason);
       return [
-        {
-          type: 'item.started',
-          item: { kind: 'compaction', id, status: 'running', ...(event.reason ? { trigger: event.reason } : {}) },
-        },
+        { type: 'item.started', item: { kind: 'compaction', id, status: 'running', ...(trigger ? { trigger } : {}) } },
       ];
     }
     case 'compaction_end':
@@ -147,31 +192,38 @@ function translateEvent(state: PiTranslateState, event: PiEvent, frame: Record<s
         {
           type: 'notice',
           kind: 'retry',
-          message: `Pi retries after an error (attempt ${event.attempt} of ${event.maxAttempts}, in ${event.delayMs} ms): ${event.errorMessage}`,
-          data: { attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs },
+          message: `Pi retries after an error (attempt ${shown(event.attempt)} of ${shown(event.maxAttempts)}, in ${shown(event.delayMs)} ms): ${str(event.errorMessage) ?? 'unknown error'}`,
+          data: sendable({ attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs }),
         },
       ];
     case 'auto_retry_end':
-      return onRetryEnd(state, event.success, event.attempt, event.finalError);
+      return onRetryEnd(state, event.success === true, event.attempt, str(event.finalError));
     case 'thinking_level_changed':
-      return [{ type: 'session.updated', effort: event.level }];
-    case 'extension_error':
+      return typeof event.level === 'string' ? [{ type: 'session.updated', effort: event.level }] : unparsable;
+    case 'extension_error': {
+      const path = str(event.extensionPath);
       return [
         {
           type: 'notice',
           kind: 'warning',
-          message: `A Pi extension failed${event.extensionPath ? ` (${event.extensionPath})` : ''}: ${event.error ?? 'unknown error'}`,
-          data: frame,
+          message: `A Pi extension failed${path ? ` (${path})` : ''}: ${str(event.error) ?? 'unknown error'}`,
+          data: sendable(event),
         },
       ];
+    }
     case 'extension_ui_request':
-      return onExtensionUi(event.method, frame);
+      return typeof event.method === 'string' ? onExtensionUi(event.method, event) : unparsable;
     default:
-      return assertNever(event);
+      return [passthrough(event, 'unknown')];
   }
 }
 
-/** Dialogs block Pi until answered; the adapter answers them cancelled (Reins has no UI channel for them). */
+/** A number or word for a message; never the text of an object. */
+function shown(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'string' ? String(value).slice(0, 40) : '?';
+}
+
+/** Dialogs block Pi until answered; the session answers them cancelled (Reins has no UI channel for them). */
 export const PI_DIALOG_METHODS: ReadonlySet<string> = new Set(['select', 'confirm', 'input', 'editor']);
 
 function onExtensionUi(method: string, frame: Record<string, unknown>): EventPayload[] {
@@ -182,30 +234,21 @@ function onExtensionUi(method: string, frame: Record<string, unknown>): EventPay
         type: 'notice',
         kind: 'warning',
         message: `A Pi extension asked for input (${method}${title}); Reins answered it as cancelled.`,
-        data: frame,
+        data: sendable(frame),
       },
     ];
   }
   if (method === 'notify' && typeof frame.message === 'string') {
     return [{ type: 'notice', kind: frame.notifyType === 'warning' ? 'warning' : 'info', message: frame.message }];
   }
-  return [{ type: 'passthrough', frame }];
+  return [passthrough(frame)];
 }
 
-function userText(message: PiMessage): string {
-  const content = (message as { content?: unknown }).content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text')
-    .map((block) => block.text)
-    .join('');
-}
-
-function onMessageStart(state: PiTranslateState, message: PiMessage): EventPayload[] {
+function onMessageStart(state: PiTranslateState, message: Record<string, unknown>): EventPayload[] {
   if (message.role === 'assistant') {
     state.assistantCount++;
     state.blocks.clear();
+    state.endedBlocks = new Set();
     return [];
   }
   if (message.role === 'user') {
@@ -217,7 +260,11 @@ function onMessageStart(state: PiTranslateState, message: PiMessage): EventPaylo
   return [];
 }
 
-function onMessageEnd(state: PiTranslateState, message: PiMessage): EventPayload[] {
+function stopStatus(message: Record<string, unknown>): 'completed' | 'cancelled' | 'failed' {
+  return message.stopReason === 'aborted' ? 'cancelled' : message.stopReason === 'error' ? 'failed' : 'completed';
+}
+
+function onMessageEnd(state: PiTranslateState, message: Record<string, unknown>): EventPayload[] {
   if (message.role === 'user') {
     const id = state.openUserItem ?? `pi-user-${++state.userCount}`;
     state.openUserItem = undefined;
@@ -226,19 +273,17 @@ function onMessageEnd(state: PiTranslateState, message: PiMessage): EventPayload
     ];
   }
   if (message.role !== 'assistant') return [];
-  const assistant = message as PiAssistantMessage;
   const events: EventPayload[] = [];
   // Blocks Pi left without an *_end (aborted or failed stream): close them with what the message holds.
-  const status =
-    assistant.stopReason === 'aborted' ? 'cancelled' : assistant.stopReason === 'error' ? 'failed' : 'completed';
-  for (const [index, block] of state.blocks) {
+  const status = stopStatus(message);
+  const content = Array.isArray(message.content) ? message.content : [];
+  for (const [at, block] of state.blocks) {
     if (block.kind === 'tool') continue;
-    const content = assistant.content?.[index];
-    events.push({ type: 'item.completed', item: blockItem(block, content, status) });
+    events.push({ type: 'item.completed', item: blockItem(block, content[at], status) });
+    state.blocks.delete(at);
   }
-  for (const [index, block] of state.blocks) if (block.kind !== 'tool') state.blocks.delete(index);
-  if (assistant.stopReason !== 'error' && assistant.stopReason !== 'aborted') {
-    const usage = addUsage(state, assistant.usage);
+  if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+    const usage = addUsage(state, message.usage);
     if (usage) events.push(usage);
   }
   return events;
@@ -258,83 +303,90 @@ function blockItem(block: OpenBlock, content: unknown, status: 'completed' | 'ca
 
 function onMessageUpdate(
   state: PiTranslateState,
-  message: PiAssistantMessage,
-  event: PiAssistantMessageEvent,
+  message: Record<string, unknown>,
+  event: Record<string, unknown>,
   frame: Record<string, unknown>,
 ): EventPayload[] {
-  switch (event.type) {
-    case 'start':
-    case 'done':
-    case 'error':
-      return [];
-    case 'text_start':
-    case 'thinking_start':
-      return openBlock(state, event.contentIndex, event.type === 'text_start' ? 'text' : 'reasoning').events;
-    case 'text_delta':
-    case 'thinking_delta': {
-      const { block, events } = openBlock(
-        state,
-        event.contentIndex,
-        event.type === 'text_delta' ? 'text' : 'reasoning',
-      );
-      if (event.delta) {
-        events.push({
-          type: 'item.delta',
-          itemId: block.itemId,
-          kind: block.kind === 'reasoning' ? 'reasoning' : 'text',
-          text: event.delta,
-        });
-      }
-      return events;
-    }
-    case 'text_end':
-    case 'thinking_end': {
-      const { block, events } = openBlock(state, event.contentIndex, event.type === 'text_end' ? 'text' : 'reasoning');
-      state.blocks.delete(event.contentIndex);
-      // Pi 0.73.1 still sends text_end after an abort; the message already says stopReason "aborted".
-      const status =
-        message?.stopReason === 'aborted' ? 'cancelled' : message?.stopReason === 'error' ? 'failed' : 'completed';
-      const item: Item =
-        block.kind === 'reasoning'
-          ? { kind: 'reasoning', id: block.itemId, status, text: event.content }
-          : { kind: 'agent_message', id: block.itemId, status, text: event.content };
-      events.push({ type: 'item.completed', item });
-      return events;
-    }
-    case 'toolcall_start':
-    case 'toolcall_delta': {
-      const call = message.content?.[event.contentIndex];
-      if (!isRecord(call) || call.type !== 'toolCall' || typeof call.id !== 'string') return [];
-      const events = startTool(state, call.id, String(call.name ?? ''), call.arguments);
-      state.blocks.set(event.contentIndex, { itemId: call.id, kind: 'tool' });
-      if (event.type === 'toolcall_delta' && event.delta) {
-        events.push({ type: 'item.delta', itemId: call.id, kind: 'tool_input', text: event.delta });
-      }
-      return events;
-    }
-    case 'toolcall_end': {
-      const call: PiToolCall = event.toolCall;
-      const events = startTool(state, call.id, call.name, call.arguments);
-      const open = state.tools.get(call.id);
-      if (open) state.tools.set(call.id, { ...open, input: call.arguments });
-      state.blocks.delete(event.contentIndex);
-      return events;
-    }
-    default:
-      // A message_update kind newer than 0.73.1.
-      return [{ type: 'passthrough', frame }];
+  const at = index(event.contentIndex);
+  const kind = event.type as string;
+  if (kind === 'start' || kind === 'done' || kind === 'error') return [];
+  if (!/^(text|thinking|toolcall)_(start|delta|end)$/.test(kind)) {
+    // A message_update kind newer than 0.73.1.
+    return [passthrough(frame, 'unknown')];
   }
+  if (at === undefined) return [passthrough(frame, 'unparsable')];
+  if (kind.startsWith('toolcall_')) return onToolBlock(state, message, event, at, frame);
+  // A re-sent text/thinking frame for a block that already ended: nothing new.
+  if (state.endedBlocks?.has(at)) return [passthrough(frame, 'duplicate')];
+  const blockKind = kind.startsWith('text_') ? 'text' : 'reasoning';
+  if (kind.endsWith('_delta') && event.delta !== undefined && typeof event.delta !== 'string') {
+    return [passthrough(frame, 'unparsable')];
+  }
+  if (kind.endsWith('_end') && typeof event.content !== 'string') return [passthrough(frame, 'unparsable')];
+  const { block, events } = openBlock(state, at, blockKind);
+  if (kind.endsWith('_delta') && event.delta) {
+    events.push({
+      type: 'item.delta',
+      itemId: block.itemId,
+      kind: block.kind === 'reasoning' ? 'reasoning' : 'text',
+      text: event.delta as string,
+    });
+  }
+  if (kind.endsWith('_end')) {
+    state.blocks.delete(at);
+    state.endedBlocks ??= new Set();
+    state.endedBlocks.add(at);
+    // Pi 0.73.1 still sends text_end after an abort; the message already says stopReason "aborted".
+    const item: Item =
+      block.kind === 'reasoning'
+        ? { kind: 'reasoning', id: block.itemId, status: stopStatus(message), text: event.content as string }
+        : { kind: 'agent_message', id: block.itemId, status: stopStatus(message), text: event.content as string };
+    events.push({ type: 'item.completed', item });
+  }
+  return events;
+}
+
+function onToolBlock(
+  state: PiTranslateState,
+  message: Record<string, unknown>,
+  event: Record<string, unknown>,
+  at: number,
+  frame: Record<string, unknown>,
+): EventPayload[] {
+  if (event.type === 'toolcall_end') {
+    const call = event.toolCall;
+    if (!isRecord(call) || typeof call.id !== 'string') return [passthrough(frame, 'unparsable')];
+    const events = startTool(state, call.id, str(call.name) ?? 'tool', call.arguments);
+    const open = state.tools.get(call.id);
+    if (open && call.arguments !== undefined) state.tools.set(call.id, { ...open, input: sendable(call.arguments) });
+    state.blocks.delete(at);
+    return events;
+  }
+  const content = Array.isArray(message.content) ? message.content : [];
+  const call = content[at];
+  if (!isRecord(call) || call.type !== 'toolCall' || typeof call.id !== 'string') return [];
+  const events = startTool(state, call.id, str(call.name) ?? 'tool', call.arguments);
+  state.blocks.set(at, { itemId: call.id, kind: 'tool' });
+  if (event.type === 'toolcall_delta' && typeof event.delta === 'string' && event.delta && state.tools.has(call.id)) {
+    events.push({ type: 'item.delta', itemId: call.id, kind: 'tool_input', text: event.delta });
+  }
+  return events;
 }
 
 function openBlock(
   state: PiTranslateState,
-  contentIndex: number,
+  at: number,
   kind: 'text' | 'reasoning',
 ): { block: OpenBlock; events: EventPayload[] } {
-  const existing = state.blocks.get(contentIndex);
+  const existing = state.blocks.get(at);
   if (existing && existing.kind === kind) return { block: existing, events: [] };
-  const block: OpenBlock = { itemId: `pi-msg-${state.assistantCount}-${contentIndex}`, kind };
-  state.blocks.set(contentIndex, block);
+  // A block of another kind at this index, or a message whose message_start was lost, must not reuse an
+  // id already given out: the next free one is taken (#2, #3, ...).
+  const base = `pi-msg-${state.assistantCount}-${at}`;
+  let itemId = base;
+  for (let n = 2; state.seen?.has(itemId); n++) itemId = `${base}#${n}`;
+  const block: OpenBlock = { itemId, kind };
+  state.blocks.set(at, block);
   const item: Item =
     kind === 'reasoning'
       ? { kind: 'reasoning', id: block.itemId, status: 'running', text: '' }
@@ -342,83 +394,52 @@ function openBlock(
   return { block, events: [{ type: 'item.started', item }] };
 }
 
-/** Pi 0.73.1 built-in tools: bash runs commands, write/edit change files, read/grep/find/ls only look. */
-export function piToolKind(name: string): ToolKind {
-  if (name === 'bash') return 'command';
-  if (name === 'write' || name === 'edit') return 'file_change';
-  return 'other';
-}
-
 function startTool(state: PiTranslateState, id: string, name: string, input: unknown): EventPayload[] {
-  if (state.tools.has(id)) return [];
+  // A call already running, or one that already completed (a re-sent frame), is not started again.
+  if (state.tools.has(id) || state.seen?.get(id) === 'completed') return [];
   const item: ToolCallItem = {
     kind: 'tool_call',
     id,
     status: 'running',
     tool: { kind: piToolKind(name), name },
-    input: input ?? {},
+    input: sendable(input ?? {}),
   };
   state.tools.set(id, item);
   return [{ type: 'item.started', item }];
 }
 
-function onToolStart(
-  state: PiTranslateState,
-  id: string,
-  name: string,
-  args: Record<string, unknown> | undefined,
-): EventPayload[] {
-  const events = startTool(state, id, name, args);
-  const open = state.tools.get(id);
-  if (open && args) state.tools.set(id, { ...open, input: args });
-  return events;
-}
-
-function resultText(result: PiToolResult | undefined): string | undefined {
-  if (!result || !Array.isArray(result.content)) return undefined;
-  const texts = result.content
-    .filter((block) => block.type === 'text')
-    .map((block) => (block as { text: string }).text);
-  return texts.length > 0 ? texts.join('') : undefined;
-}
-
-function onToolUpdate(
-  state: PiTranslateState,
-  id: string,
-  name: string,
-  args: Record<string, unknown> | undefined,
-  partial: PiToolResult | undefined,
-): EventPayload[] {
-  const events = onToolStart(state, id, name, args);
-  const text = resultText(partial);
-  if (text === undefined) return events;
-  // Pi sends the accumulated output each time: preview only what is new.
-  const seen = state.toolOutput.get(id) ?? '';
-  const fresh = text.startsWith(seen) ? text.slice(seen.length) : text;
-  state.toolOutput.set(id, text);
-  if (fresh) events.push({ type: 'item.delta', itemId: id, kind: 'tool_output', text: fresh });
-  return events;
-}
-
 /** Pi 0.73.1 bash reports a non-zero exit only as this status line in the failed result's text. */
 const EXIT_CODE_LINE = /Command exited with code (\d+)\s*$/;
 
-function onToolEnd(
-  state: PiTranslateState,
-  id: string,
-  name: string,
-  result: PiToolResult | undefined,
-  isError: boolean,
-): EventPayload[] {
-  const events = startTool(state, id, name, undefined);
+function onTool(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
+  const id = str(event.toolCallId);
+  if (id === undefined) return [passthrough(event, 'unparsable')];
+  if (state.seen?.get(id) === 'completed') return [passthrough(event, 'duplicate')];
+  const name = str(event.toolName) ?? 'tool';
+  const args = isRecord(event.args) ? event.args : undefined;
+  const events = startTool(state, id, name, args);
   const open = state.tools.get(id) as ToolCallItem;
+  if (event.type !== 'tool_execution_end') {
+    if (args) state.tools.set(id, { ...open, input: sendable(args) });
+    const text = event.type === 'tool_execution_update' ? resultText(event.partialResult) : undefined;
+    if (text === undefined) return events;
+    // Pi sends the accumulated output each time: preview only what is new.
+    const seen = state.toolOutput.get(id) ?? '';
+    const fresh = text.startsWith(seen) ? text.slice(seen.length) : text;
+    state.toolOutput.set(id, text);
+    if (fresh) events.push({ type: 'item.delta', itemId: id, kind: 'tool_output', text: fresh });
+    return events;
+  }
+  const isError = event.isError === true;
+  const result = event.result;
   state.tools.delete(id);
   state.toolOutput.delete(id);
   const text = resultText(result);
   const item: ToolCallItem = { ...open, status: isError ? 'failed' : 'completed' };
   const output: { text?: string; structured?: unknown } = {};
   if (text !== undefined) output.text = text;
-  if (result?.details !== undefined && result.details !== null) output.structured = result.details;
+  const details = isRecord(result) ? result.details : undefined;
+  if (details !== undefined && details !== null) output.structured = sendable(details);
   if (Object.keys(output).length > 0) item.output = output;
   if (name === 'bash' && isError && text) {
     const match = EXIT_CODE_LINE.exec(text);
@@ -430,25 +451,13 @@ function onToolEnd(
   return events;
 }
 
-function fileChanges(
-  name: string,
-  input: unknown,
-  result: PiToolResult | undefined,
-  isError: boolean,
-): ToolCallItem['changes'] {
-  if (isError || !isRecord(input) || typeof input.path !== 'string') return undefined;
-  if (name === 'write') return [{ path: input.path, kind: 'add' }];
-  if (name === 'edit') {
-    const diff = isRecord(result?.details) && typeof result.details.diff === 'string' ? result.details.diff : undefined;
-    return [{ path: input.path, kind: 'update', ...(diff !== undefined ? { diff } : {}) }];
-  }
-  return undefined;
-}
-
-function onCompactionEnd(state: PiTranslateState, event: Extract<PiEvent, { type: 'compaction_end' }>): EventPayload[] {
+function onCompactionEnd(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
   const id = state.openCompaction ?? `pi-compaction-${++state.compactionCount}`;
   state.openCompaction = undefined;
-  const status = event.aborted ? 'cancelled' : event.result ? 'completed' : 'failed';
+  const result = isRecord(event.result) ? event.result : undefined;
+  const status = event.aborted === true ? 'cancelled' : result ? 'completed' : 'failed';
+  const trigger = str(event.reason);
+  const before = result?.tokensBefore;
   const events: EventPayload[] = [
     {
       type: 'item.completed',
@@ -456,30 +465,31 @@ function onCompactionEnd(state: PiTranslateState, event: Extract<PiEvent, { type
         kind: 'compaction',
         id,
         status,
-        ...(event.reason ? { trigger: event.reason } : {}),
-        ...(typeof event.result?.tokensBefore === 'number' ? { preTokens: event.result.tokensBefore } : {}),
+        ...(trigger ? { trigger } : {}),
+        ...(Number.isInteger(before) && (before as number) >= 0 ? { preTokens: before as number } : {}),
       },
     },
   ];
   // An overflow compaction that succeeded re-runs the prompt: the turn goes on.
-  if (event.willRetry) state.pendingEnd = undefined;
-  if (event.errorMessage) events.push({ type: 'notice', kind: 'compaction', message: event.errorMessage });
+  if (event.willRetry === true) state.pendingEnd = undefined;
+  const error = str(event.errorMessage);
+  if (error) events.push({ type: 'notice', kind: 'compaction', message: error });
   return events;
 }
 
-function lastAssistant(messages: readonly PiMessage[] | undefined): PiAssistantMessage | undefined {
+function lastAssistant(messages: unknown): Record<string, unknown> | undefined {
   if (!Array.isArray(messages)) return undefined;
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role === 'assistant') return message as PiAssistantMessage;
+  for (let at = messages.length - 1; at >= 0; at--) {
+    const message = messages[at];
+    if (isRecord(message) && message.role === 'assistant') return message;
   }
   return undefined;
 }
 
-function onAgentEnd(state: PiTranslateState, messages: PiMessage[]): EventPayload[] {
+function onAgentEnd(state: PiTranslateState, messages: unknown): EventPayload[] {
   state.retrying = false;
   const last = lastAssistant(messages);
-  const stopReason = last?.stopReason;
+  const stopReason = str(last?.stopReason);
   if (stopReason === 'aborted' || (state.interruptRequested && stopReason === 'error')) {
     state.pendingEnd = { outcome: { status: 'cancelled' }, stopReason };
   } else if (stopReason === 'error') {
@@ -490,23 +500,33 @@ function onAgentEnd(state: PiTranslateState, messages: PiMessage[]): EventPayloa
   return [];
 }
 
-function onRetryEnd(state: PiTranslateState, success: boolean, attempt: number, finalError?: string): EventPayload[] {
+function onRetryEnd(state: PiTranslateState, success: boolean, attempt: unknown, finalError?: string): EventPayload[] {
   state.retrying = false;
+  const attempts = count(attempt);
   if (success) {
     return [
-      { type: 'notice', kind: 'retry', message: `Pi's retry succeeded (attempt ${attempt}).`, data: { attempt } },
+      {
+        type: 'notice',
+        kind: 'retry',
+        message: `Pi's retry succeeded (attempt ${shown(attempt)}).`,
+        data: { attempt: count(attempt) ?? null },
+      },
     ];
   }
   // Pi gave up (or the retry was cancelled): this is the real end of the turn, whatever was pending.
+  const error = piProviderError(finalError);
   state.pendingEnd = state.interruptRequested
     ? { outcome: { status: 'cancelled' }, stopReason: 'aborted' }
-    : { outcome: { status: 'failed', error: withAttempts(piProviderError(finalError), attempt) }, stopReason: 'error' };
+    : {
+        outcome: { status: 'failed', error: attempts !== undefined ? withAttempts(error, attempts) : error },
+        stopReason: 'error',
+      };
   return [
     {
       type: 'notice',
       kind: 'retry',
-      message: `Pi stopped retrying after ${attempt} attempt(s): ${finalError ?? 'unknown error'}`,
-      data: { attempt },
+      message: `Pi stopped retrying after ${shown(attempt)} attempt(s): ${finalError ?? 'unknown error'}`,
+      data: { attempt: count(attempt) ?? null },
     },
     ...settleTurn(state),
   ];
@@ -526,6 +546,7 @@ export function settleTurn(state: PiTranslateState): EventPayload[] {
   const pending = state.pendingEnd;
   if (!pending) return [];
   state.pendingEnd = undefined;
+  forgetOpenItems(state);
   const usage = currentUsage(state);
   return [
     { type: 'session.status', status: 'idle' },
@@ -538,6 +559,26 @@ export function settleTurn(state: PiTranslateState): EventPayload[] {
   ];
 }
 
+/**
+ * The turn is ending: the stream closes what it left open (docs/architecture/contract.md, one terminal per
+ * turn), so a late frame about one of those items is no news (it becomes a duplicate passthrough).
+ */
+function forgetOpenItems(state: PiTranslateState): void {
+  state.seen ??= new Map();
+  const open = [
+    ...state.tools.keys(),
+    ...[...state.blocks.values()].map((block) => block.itemId),
+    ...(state.openUserItem ? [state.openUserItem] : []),
+    ...(state.openCompaction ? [state.openCompaction] : []),
+  ];
+  for (const id of open) state.seen.set(id, 'completed');
+  state.tools.clear();
+  state.toolOutput.clear();
+  state.blocks.clear();
+  state.openUserItem = undefined;
+  state.openCompaction = undefined;
+}
+
 /** Ends a turn for a reason that is not a Pi frame (process exit, a rejected prompt). */
 export function failTurn(state: PiTranslateState, error: ErrorInfo): EventPayload[] {
   state.pendingEnd = { outcome: { status: 'failed', error } };
@@ -545,11 +586,6 @@ export function failTurn(state: PiTranslateState, error: ErrorInfo): EventPayloa
 }
 
 // ---- usage ----
-function add(a: number | undefined, b: number | undefined): number | undefined {
-  if (b === undefined) return a;
-  return (a ?? 0) + b;
-}
-
 function currentUsage(state: PiTranslateState) {
   if (!state.turnUsage && state.turnCost === undefined) return undefined;
   return {
@@ -560,12 +596,12 @@ function currentUsage(state: PiTranslateState) {
   };
 }
 
-function addUsage(state: PiTranslateState, usage: PiUsage | undefined): EventPayload | undefined {
-  if (!usage) return undefined;
+function addUsage(state: PiTranslateState, usage: unknown): EventPayload | undefined {
+  if (!isRecord(usage)) return undefined;
   const turn: TokenUsage = { ...state.turnUsage };
-  const sum = (key: keyof TokenUsage, value: number | undefined) => {
-    const next = add(turn[key], typeof value === 'number' ? value : undefined);
-    if (next !== undefined) turn[key] = next;
+  const sum = (key: keyof TokenUsage, value: unknown) => {
+    const n = count(value);
+    if (n !== undefined) turn[key] = (turn[key] ?? 0) + n;
   };
   sum('input', usage.input);
   sum('cachedInput', usage.cacheRead);
@@ -576,106 +612,18 @@ function addUsage(state: PiTranslateState, usage: PiUsage | undefined): EventPay
   // Pi prices usage from its own model table (models.json `cost`) and reports it: source provider
   // (the harness reported it; derived is for Reins' own price table). A zero there means "no price
   // known", not "free", so a zero total is left absent.
-  const cost = usage.cost?.total;
-  if (typeof cost === 'number' && cost > 0) state.turnCost = (state.turnCost ?? 0) + cost;
-  const used = usage.totalTokens;
+  const cost = isRecord(usage.cost) ? count(usage.cost.total) : undefined;
+  if (cost !== undefined && cost > 0) state.turnCost = (state.turnCost ?? 0) + cost;
+  const used = count(usage.totalTokens);
+  const window = count(state.contextWindow);
   return {
     type: 'usage.updated',
     turn,
-    ...(typeof used === 'number' || state.contextWindow !== undefined
-      ? {
-          context: {
-            ...(typeof used === 'number' ? { used } : {}),
-            ...(state.contextWindow !== undefined ? { window: state.contextWindow } : {}),
-          },
-        }
+    ...(used !== undefined || window !== undefined
+      ? { context: { ...(used !== undefined ? { used } : {}), ...(window !== undefined ? { window } : {}) } }
       : {}),
     ...(state.turnCost !== undefined
       ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'provider' as const } }
       : {}),
   };
-}
-
-// ---- errors ----
-/**
- * Pi 0.73.1 reports provider failures only as text (errorMessage, e.g. "500 fake server error 500" or
- * "429 ..."); there is no structured status field, so the kind is read from the leading HTTP status
- * and well-known words. Unrecognized text keeps kind `unknown`.
- */
-export function piProviderError(message: string | undefined): ErrorInfo {
-  const text = message ?? 'The model provider reported an error.';
-  const status = /^\s*(\d{3})\b/.exec(text)?.[1];
-  const kind = providerErrorKind(text, status ? Number(status) : undefined);
-  return {
-    code: 'provider_error',
-    message: text,
-    retryable: kind === 'rate_limited' || kind === 'overloaded' || kind === 'server_error',
-    data: { kind, ...(status ? { status: Number(status) } : {}) },
-  };
-}
-
-function providerErrorKind(text: string, status: number | undefined): ProviderErrorKind {
-  if (/context.{0,20}(length|window|overflow)|maximum context|prompt is too long|too many tokens/i.test(text)) {
-    return 'context_window_exceeded';
-  }
-  if (status === 429 || /rate.?limit|too many requests/i.test(text)) return 'rate_limited';
-  if (status === 529 || /overloaded/i.test(text)) return 'overloaded';
-  if ((status !== undefined && status >= 500) || /server.?error|service.?unavailable/i.test(text)) {
-    return 'server_error';
-  }
-  if (status !== undefined && status >= 400) return 'bad_request';
-  if (/fetch failed|connection|ECONNREFUSED|socket hang up|network/i.test(text)) return 'connection_failed';
-  return 'unknown';
-}
-
-// ---- history ----
-/** Items for a stored conversation (get_messages), in order; every item completed and marked replayed. */
-export function piMessagesToItems(messages: readonly PiMessage[]): Item[] {
-  const items: Item[] = [];
-  const tools = new Map<string, ToolCallItem>();
-  messages.forEach((message, index) => {
-    if (message.role === 'user') {
-      items.push({
-        kind: 'user_message',
-        id: `pi-history-${index}`,
-        status: 'completed',
-        text: userText(message),
-        replay: true,
-      });
-      return;
-    }
-    if (message.role === 'assistant') {
-      const assistant = message as PiAssistantMessage;
-      (assistant.content ?? []).forEach((block, blockIndex) => {
-        const id = `pi-history-${index}-${blockIndex}`;
-        if (block.type === 'text') items.push({ kind: 'agent_message', id, status: 'completed', text: block.text });
-        else if (block.type === 'thinking')
-          items.push({ kind: 'reasoning', id, status: 'completed', text: block.thinking });
-        else if (block.type === 'toolCall') {
-          const item: ToolCallItem = {
-            kind: 'tool_call',
-            id: block.id,
-            // Until its result is seen; a call without a result did not complete.
-            status: 'cancelled',
-            tool: { kind: piToolKind(block.name), name: block.name },
-            input: block.arguments,
-          };
-          tools.set(block.id, item);
-          items.push(item);
-        }
-      });
-      return;
-    }
-    if (message.role === 'toolResult') {
-      const result = message as PiToolResultMessage;
-      const item = tools.get(result.toolCallId);
-      if (!item) return;
-      const text = resultText(result);
-      item.status = result.isError ? 'failed' : 'completed';
-      if (text !== undefined) item.output = { text };
-      const changes = fileChanges(item.tool.name, item.input, result, result.isError === true);
-      if (changes) item.changes = changes;
-    }
-  });
-  return items;
 }

@@ -377,11 +377,28 @@ export function mutateFrame(
   return result;
 }
 
+/** The lookup sets of the options' lists, built once per list (a fuzz run reuses its lists). */
+const typeSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+const enumMaps = new WeakMap<readonly EnumField[], ReadonlyMap<string, readonly string[]>>();
+const NO_ENUMS: readonly EnumField[] = [];
+
 function contextOf(random: Random, options: MutationOptions): Context {
+  const typeList = options.typeFields ?? DEFAULT_TYPE_FIELDS;
+  const enumList = options.enumFields ?? NO_ENUMS;
+  let typeFields = typeSets.get(typeList);
+  if (!typeFields) {
+    typeFields = new Set(typeList);
+    typeSets.set(typeList, typeFields);
+  }
+  let enums = enumMaps.get(enumList);
+  if (!enums) {
+    enums = new Map(enumList.map((field) => [field.key, field.values]));
+    enumMaps.set(enumList, enums);
+  }
+  const sets = { typeFields, enums };
   return {
     random,
-    typeFields: new Set(options.typeFields ?? DEFAULT_TYPE_FIELDS),
-    enums: new Map((options.enumFields ?? []).map((field) => [field.key, field.values])),
+    ...sets,
     hugeStringLength: options.hugeStringLength ?? 1 << 20,
     nestingDepth: options.nestingDepth ?? 50_000,
   };

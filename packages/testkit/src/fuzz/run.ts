@@ -91,6 +91,8 @@ export function problemKind(problem: string): string {
 
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  // REINS_FUZZ_STACK=1: the whole stack, for the one case being reproduced.
+  if (process.env.REINS_FUZZ_STACK === '1') return `${error.name}: ${error.message}\n${error.stack ?? ''}`;
   const frame = error.stack?.split('\n').find((line) => line.includes('/packages/'));
   return `${error.name}: ${error.message}${frame ? ` (${frame.trim()})` : ''}`;
 }

@@ -52,6 +52,13 @@ describe('enumFieldsFromJsonSchema', () => {
           properties: {
             stopReason: { $ref: '#/$defs/StopReason' },
             kind: { anyOf: [{ enum: ['read', 'edit'] }, { type: 'null' }] },
+            severity: {
+              anyOf: [
+                { type: 'string', const: 'info' },
+                { title: 'other', type: 'string' },
+              ],
+            },
+            free: { anyOf: [{ type: 'string' }, { type: 'null' }] },
             text: { type: 'string' },
           },
         },
@@ -60,6 +67,8 @@ describe('enumFieldsFromJsonSchema', () => {
     expect(valuesOf(fields, 'stopReason')).toEqual(['cancelled', 'end_turn']);
     expect(valuesOf(fields, 'sessionUpdate')).toEqual(['plan', 'tool_call']);
     expect(valuesOf(fields, 'kind')).toEqual(['edit', 'read']);
+    expect(valuesOf(fields, 'severity')).toEqual(['info']);
+    expect(valuesOf(fields, 'free')).toBeUndefined();
     expect(valuesOf(fields, 'text')).toBeUndefined();
   });
 

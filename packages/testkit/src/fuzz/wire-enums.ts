@@ -120,9 +120,10 @@ export function enumFieldsFromJsonSchema(schema: unknown): EnumField[] {
     else {
       const branches = [node.oneOf, node.anyOf].find(Array.isArray) as unknown[] | undefined;
       if (branches) {
-        const parts = branches
-          .filter((branch) => !(isObject(branch) && branch.type === 'null'))
-          .map((branch) => literals(branch, seen));
+        // null, and a bare string branch (an open enum: "custom or future values"), add no literal.
+        const open = (branch: unknown) =>
+          isObject(branch) && (branch.type === 'null' || (branch.type === 'string' && !('const' in branch)));
+        const parts = branches.filter((branch) => !open(branch)).map((branch) => literals(branch, seen));
         if (parts.length > 0 && parts.every((part) => part !== undefined)) result = parts.flat() as string[];
       }
     }

@@ -15,15 +15,23 @@
 //   `total_cost_usd` are cumulative over the process (not the turn). 2.1.332: `usage` is the main
 //   loop only, `model_usage_since_last_result` counts the whole turn per model (subagents too), and a
 //   turn Claude Code starts by itself (after a background task ended, tasks.ts) has its own `result`.
+//
+// Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
+// nothing here throws on what the harness sends. A frame or block whose fields lack the wire's types
+// passes through with reason `unparsable` (wrong-typed counts are absent, never zero); an item started
+// or completed a second time (a re-sent frame) passes through with reason `duplicate`.
 import {
   type ErrorInfo,
   type EventPayload,
   type FileChange,
   type Item,
+  isSerialisable,
+  type PassthroughReason,
   type PlanEntry,
   type TokenUsage,
   type ToolCallItem,
   type ToolKind,
+  truncatedValue,
   type Usage,
   unsupportedModelError,
 } from '@reins/core';
@@ -107,6 +115,10 @@ export interface TranslationState {
   tasks: TaskState;
   /** API message id -> its lane ('' = the main thread), so a turn's reset keeps background lanes. */
   messageLanes: Map<string, string>;
+  /** Tool use ids ever started (bounded), so a re-sent tool_use does not start its item again. */
+  startedTools?: Set<string>;
+  /** API message ids of turns that ended (bounded): a frame of one now is re-sent or stale, not news. */
+  finishedMessages?: Set<string>;
 }
 
 export function defaultClassifyTool(name: string): ToolKind | 'plan' {
@@ -157,13 +169,18 @@ export function createTranslationState(options: StreamJsonOptions): TranslationS
     compactions: 0,
     tasks: createTaskState(),
     messageLanes: new Map(),
+    startedTools: new Set(),
+    finishedMessages: new Set(),
   };
 }
 
 /** Forget per-turn bookkeeping (call after a turn's terminal). */
 export function resetTurnState(state: TranslationState): void {
-  // Background work outlives the turn: its lanes stay (tasks.ts), everything else is forgotten.
+  // Background work outlives the turn: its lanes stay (tasks.ts), everything else is forgotten, and its
+  // messages are remembered as finished.
+  const messages = new Set([...state.assistantFrames.keys(), ...state.messageLanes.keys()]);
   retainBackgroundLanes(state);
+  for (const id of messages) if (!state.messageLanes.has(id)) remember(state, 'finishedMessages', id);
   state.declined.clear();
   state.turnError = undefined;
   state.interruptRequested = false;
@@ -174,9 +191,39 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
+const sendable = (value: unknown): unknown =>
+  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
+/** A number or word of the harness for a message; never the text of an object (which may nest without end). */
+const shown = (value: unknown, absent: string): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value).slice(0, 200) : absent;
+/** A token count or cost the harness reported; anything else (wrong type, negative) is absent, never zero. */
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-function passthrough(frame: unknown, parentItemId?: string): Emission[] {
-  return [withLane({ type: 'passthrough', frame }, parentItemId)];
+function passthrough(frame: unknown, parentItemId?: string, reason?: PassthroughReason): Emission[] {
+  return [withLane(reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame }, parentItemId)];
+}
+
+/** At most this many ids are remembered for de-duplication. */
+const REMEMBERED_IDS = 10_000;
+
+/** Adds an id to one of the bounded remembered sets (the oldest is forgotten first). */
+function remember(state: TranslationState, set: 'startedTools' | 'finishedMessages', id: string): void {
+  const ids = state[set] ?? new Set<string>();
+  state[set] = ids;
+  ids.add(id);
+  if (ids.size > REMEMBERED_IDS) {
+    const oldest = ids.values().next().value;
+    if (oldest !== undefined) ids.delete(oldest);
+  }
+}
+
+/** Records a tool use id as started; false when it was started before (a re-sent frame). */
+function firstStart(state: TranslationState, id: string): boolean {
+  if (state.startedTools?.has(id)) return false;
+  remember(state, 'startedTools', id);
+  return true;
 }
 
 function withLane(payload: EventPayload, parentItemId: string | undefined): Emission {
@@ -189,7 +236,7 @@ export function translateFrame(state: TranslationState, frame: unknown): Emissio
 }
 
 function translateNative(state: TranslationState, frame: unknown): Emission[] {
-  if (!isObject(frame) || typeof frame.type !== 'string') return passthrough(frame);
+  if (!isObject(frame) || typeof frame.type !== 'string') return passthrough(frame, undefined, 'unparsable');
   switch (frame.type) {
     case 'system':
       return translateSystem(state, frame);
@@ -218,8 +265,8 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
         id: typeof frame.uuid === 'string' ? frame.uuid : `compaction_${state.compactions}`,
         status: 'completed',
         ...(typeof metadata.trigger === 'string' ? { trigger: metadata.trigger } : {}),
-        ...(num(metadata.pre_tokens) !== undefined ? { preTokens: metadata.pre_tokens } : {}),
-        ...(num(metadata.post_tokens) !== undefined ? { postTokens: metadata.post_tokens } : {}),
+        ...(Number.isInteger(count(metadata.pre_tokens)) ? { preTokens: metadata.pre_tokens } : {}),
+        ...(Number.isInteger(count(metadata.post_tokens)) ? { postTokens: metadata.post_tokens } : {}),
       };
       return [
         { payload: { type: 'item.started', item: { ...item, status: 'running' } } },
@@ -228,7 +275,8 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
     }
     case 'api_retry': {
       const retry = frame as unknown as WireApiRetry;
-      const status = retry.error_status ?? 'no status';
+      const status = shown(retry.error_status, 'no status');
+      const cause = shown(retry.error, '');
       const delay = num(retry.retry_delay_ms);
       return [
         {
@@ -236,16 +284,16 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
             type: 'notice',
             kind: 'retry',
             message:
-              `The provider request failed (${status}${retry.error ? `, ${retry.error}` : ''}); ` +
-              `retry ${retry.attempt ?? '?'} of ${retry.max_retries ?? '?'}` +
+              `The provider request failed (${status}${cause ? `, ${cause}` : ''}); ` +
+              `retry ${shown(retry.attempt, '?')} of ${shown(retry.max_retries, '?')}` +
               (delay !== undefined ? ` in ${Math.round(delay)} ms.` : '.'),
-            data: {
+            data: sendable({
               attempt: retry.attempt,
               maxRetries: retry.max_retries,
               retryDelayMs: delay,
               errorStatus: retry.error_status,
               error: retry.error,
-            },
+            }),
           },
         },
       ];
@@ -268,8 +316,10 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
     facts.model = update.model = init.model;
     changed = true;
   }
-  if (Array.isArray(init.tools) && JSON.stringify(init.tools) !== JSON.stringify(facts.tools)) {
-    facts.tools = update.tools = [...init.tools];
+  // Only the tool names that are strings; a list that changed in nothing else is no news.
+  const tools = Array.isArray(init.tools) ? init.tools.filter((tool): tool is string => typeof tool === 'string') : [];
+  if (Array.isArray(init.tools) && tools.join('\n') !== facts.tools?.join('\n')) {
+    facts.tools = update.tools = tools;
     changed = true;
   }
   if (typeof init.apiKeySource === 'string' && init.apiKeySource !== facts.apiKeySource) {
@@ -307,8 +357,9 @@ function laneOf(frame: { parent_tool_use_id?: string | null }): string | undefin
 }
 
 function promptTokens(usage: WireUsage | null | undefined): number | undefined {
-  if (!usage || num(usage.input_tokens) === undefined) return undefined;
-  return (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
+  if (input === undefined || !usage) return undefined;
+  return input + (count(usage.cache_read_input_tokens) ?? 0) + (count(usage.cache_creation_input_tokens) ?? 0);
 }
 
 function translateStreamEvent(state: TranslationState, frame: WirePartialMessage): Emission[] {
@@ -318,6 +369,9 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
   if (!isObject(event)) return passthrough(frame, lane);
   switch (event.type) {
     case 'message_start': {
+      if (!isObject(event.message) || typeof event.message.id !== 'string')
+        return passthrough(frame, lane, 'unparsable');
+      if (state.finishedMessages?.has(event.message.id)) return passthrough(frame, lane, 'duplicate');
       state.currentMessage.set(laneKey, event.message.id);
       state.messageLanes.set(event.message.id, laneKey);
       if (lane === undefined) state.contextUsed = promptTokens(event.message.usage) ?? state.contextUsed;
@@ -327,7 +381,10 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
       const messageId = state.currentMessage.get(laneKey);
       if (messageId === undefined) return passthrough(frame, lane);
       const block = event.content_block;
+      if (!isObject(block) || !Number.isInteger(event.index)) return passthrough(frame, lane, 'unparsable');
       const key = `${messageId}:${event.index}`;
+      // A re-sent block start: the block is already open (or done).
+      if (state.blocks.has(key)) return passthrough(frame, lane, 'duplicate');
       if (block.type === 'text' || block.type === 'thinking') {
         const kind = block.type === 'text' ? 'text' : 'reasoning';
         state.blocks.set(key, { itemId: key, kind, completed: false });
@@ -342,6 +399,7 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
         state.blocks.set(key, { itemId: block.id, kind: kind === 'plan' ? 'plan' : 'tool', completed: false });
         // A plan is announced once its entries are known (the assistant frame), not empty.
         if (kind === 'plan') return [];
+        if (!firstStart(state, block.id)) return passthrough(frame, lane, 'duplicate');
         const item = startTool(state, block.id, block.name, kind, {});
         return [withLane({ type: 'item.started', item }, lane)];
       }
@@ -349,8 +407,12 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
     }
     case 'content_block_delta': {
       const messageId = state.currentMessage.get(laneKey);
-      const block = messageId === undefined ? undefined : state.blocks.get(`${messageId}:${event.index}`);
+      const block =
+        messageId === undefined || !Number.isInteger(event.index)
+          ? undefined
+          : state.blocks.get(`${messageId}:${event.index}`);
       if (!block) return passthrough(frame, lane);
+      if (!isObject(event.delta)) return passthrough(frame, lane, 'unparsable');
       const delta = event.delta as { type: string; text?: string; thinking?: string; partial_json?: string };
       if (delta.type === 'text_delta' && typeof delta.text === 'string') {
         return [withLane({ type: 'item.delta', itemId: block.itemId, kind: 'text', text: delta.text }, lane)];
@@ -401,7 +463,7 @@ function startTool(state: TranslationState, id: string, name: string, kind: Tool
     id,
     status: 'running',
     tool: { kind, name, ...(title ? { title } : {}) },
-    input,
+    input: sendable(input),
   };
   state.tools.set(id, item);
   return item;
@@ -410,7 +472,7 @@ function startTool(state: TranslationState, id: string, name: string, kind: Tool
 function planEntries(input: unknown): PlanEntry[] {
   const todos = isObject(input) && Array.isArray(input.todos) ? input.todos : [];
   return todos.filter(isObject).map((todo) => ({
-    text: typeof todo.content === 'string' ? todo.content : String(todo.activeForm ?? ''),
+    text: typeof todo.content === 'string' ? todo.content : typeof todo.activeForm === 'string' ? todo.activeForm : '',
     status: todo.status === 'completed' || todo.status === 'in_progress' ? todo.status : 'pending',
   }));
 }
@@ -459,7 +521,9 @@ export function mapAssistantError(
 function blockText(content: WireContentBlock[] | string): string {
   if (typeof content === 'string') return content;
   return content
-    .map((block) => (block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
+    .map((block: unknown) =>
+      isObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '',
+    )
     .join('');
 }
 
@@ -475,34 +539,49 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
     if (lane === undefined) state.turnError = error;
     return [withLane({ type: 'error', ...error, fatal: false }, lane)];
   }
+  if (typeof message.id !== 'string') return passthrough(frame, lane, 'unparsable');
+  if (state.finishedMessages?.has(message.id)) return passthrough(frame, lane, 'duplicate');
   if (lane === undefined) state.contextUsed = promptTokens(message.usage) ?? state.contextUsed;
   state.messageLanes.set(message.id, lane ?? '');
   const out: Emission[] = [];
   const first = state.assistantFrames.get(message.id) ?? 0;
   state.assistantFrames.set(message.id, first + message.content.length);
-  message.content.forEach((block, offset) => {
+  let malformed = false;
+  message.content.forEach((raw: unknown, offset) => {
     const key = `${message.id}:${first + offset}`;
     const known = state.blocks.get(key);
+    const block = (isObject(raw) ? raw : {}) as WireContentBlock & JsonObject;
     if (block.type === 'text' || block.type === 'thinking' || block.type === 'redacted_thinking') {
-      const text =
-        block.type === 'text'
-          ? String((block as { text: string }).text)
-          : block.type === 'thinking'
-            ? String((block as { thinking: string }).thinking)
-            : '';
+      const text = block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : '';
+      const kind = block.type === 'text' ? 'text' : 'reasoning';
+      // Text that is not a string, or a block streamed as another kind than it now claims, contradicts the wire.
+      if (typeof text !== 'string' || (known !== undefined && known.kind !== kind)) {
+        malformed = true;
+        return;
+      }
       const item: Item =
-        block.type === 'text'
+        kind === 'text'
           ? { kind: 'agent_message', id: key, status: 'completed', text }
           : { kind: 'reasoning', id: key, status: 'completed', text };
       if (known?.completed) return;
       if (!known) out.push(withLane({ type: 'item.started', item: { ...item, status: 'running', text: '' } }, lane));
-      state.blocks.set(key, { itemId: key, kind: block.type === 'text' ? 'text' : 'reasoning', completed: true });
+      state.blocks.set(key, { itemId: key, kind, completed: true });
       out.push(withLane({ type: 'item.completed', item }, lane));
       return;
     }
     if (block.type === 'tool_use') {
-      const use = block as { id: string; name: string; input: unknown };
+      const use = block as { id: unknown; name: unknown; input: unknown };
+      if (typeof use.id !== 'string' || typeof use.name !== 'string') {
+        malformed = true;
+        return;
+      }
       const kind = state.options.classifyTool(use.name);
+      const existing = state.tools.get(use.id);
+      // A tool_use re-sent after its call settled (its result seen) starts nothing again.
+      if (!existing && !firstStart(state, use.id)) {
+        out.push(...passthrough(frame, lane, 'duplicate'));
+        return;
+      }
       if (kind === 'plan') {
         const plan = { kind: 'plan' as const, id: use.id, entries: planEntries(use.input) };
         state.tools.set(use.id, plan);
@@ -510,10 +589,9 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
         out.push(withLane({ type: 'item.started', item: { ...plan, status: 'running' } }, lane));
         return;
       }
-      const existing = state.tools.get(use.id);
       if (existing && existing.kind === 'tool_call') {
         // Streamed: the start went out with an empty input; the completed item carries the full one.
-        existing.input = use.input;
+        existing.input = sendable(use.input);
         const title = toolTitle(kind, use.input);
         if (title) existing.tool = { ...existing.tool, title };
       } else {
@@ -525,15 +603,18 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
     }
     out.push(...passthrough(frame, lane));
   });
+  if (malformed) out.push(...passthrough(frame, lane, 'unparsable'));
   return out;
 }
 
 const INTERRUPT_MARKER = /^\[Request interrupted by user/;
 
-function resultText(block: { content?: string | Array<{ type: string; text?: string }> }): string {
+function resultText(block: { content?: unknown }): string {
   if (typeof block.content === 'string') return block.content;
   if (!Array.isArray(block.content)) return '';
-  return block.content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+  return block.content
+    .map((part: unknown) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
 }
 
 function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | undefined {
@@ -555,8 +636,8 @@ function translateUser(state: TranslationState, frame: WireUserMessage): Emissio
   // the adapter announced the real input itself when the turn started.
   if (!Array.isArray(content)) return passthrough(frame, lane);
   const results = content.filter(
-    (block): block is Extract<WireContentBlock, { type: 'tool_result' }> =>
-      block.type === 'tool_result' && typeof (block as { tool_use_id?: unknown }).tool_use_id === 'string',
+    (block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> =>
+      isObject(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string',
   );
   if (results.length === 0) return passthrough(frame, lane);
   const out: Emission[] = [];
@@ -568,7 +649,7 @@ function translateUser(state: TranslationState, frame: WireUserMessage): Emissio
       continue;
     }
     const text = resultText(block);
-    const structured = results.length === 1 ? frame.tool_use_result : undefined;
+    const structured = results.length === 1 ? sendable(frame.tool_use_result) : undefined;
     // A Task whose subagent runs in the background is not done yet (tasks.ts).
     const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
     if (launch) {
@@ -614,16 +695,18 @@ function translateUser(state: TranslationState, frame: WireUserMessage): Emissio
 }
 
 function tokenUsage(usage: WireUsage | undefined): TokenUsage | undefined {
-  if (!usage || num(usage.input_tokens) === undefined) return undefined;
-  const cacheRead = num(usage.cache_read_input_tokens);
-  const cacheWrite = num(usage.cache_creation_input_tokens);
+  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
+  if (input === undefined || !usage) return undefined;
+  const cacheRead = count(usage.cache_read_input_tokens);
+  const cacheWrite = count(usage.cache_creation_input_tokens);
   const result: TokenUsage = {
     // Anthropic's input_tokens exclude the cached parts; Reins' input is the whole prompt.
-    input: (usage.input_tokens ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    input: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
   };
   if (cacheRead !== undefined) result.cachedInput = cacheRead;
   if (cacheWrite !== undefined) result.cacheWrite = cacheWrite;
-  if (num(usage.output_tokens) !== undefined) result.output = usage.output_tokens ?? 0;
+  const output = count(usage.output_tokens);
+  if (output !== undefined) result.output = output;
   return result;
 }
 
@@ -640,7 +723,7 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
     // The window of the model in use, else of the only model reported.
     const current =
       models.find(([name]) => name === state.facts.model) ?? (models.length === 1 ? models[0] : undefined);
-    const window = current ? num(current[1].contextWindow) : undefined;
+    const window = current && isObject(current[1]) ? count(current[1].contextWindow) : undefined;
     if (window !== undefined || state.contextUsed !== undefined) {
       usage.context = {
         ...(state.contextUsed !== undefined ? { used: state.contextUsed } : {}),
@@ -648,7 +731,7 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
       };
     }
   }
-  const cost = num(result.total_cost_usd);
+  const cost = count(result.total_cost_usd);
   if (cost !== undefined) usage.costUsd = { amount: cost, currency: 'USD', source: 'provider' };
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
@@ -659,12 +742,12 @@ function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined 
   if (models.length === 0) return undefined;
   const total: TokenUsage = {};
   for (const model of models) {
-    const cacheRead = num(model.cacheReadInputTokens) ?? 0;
-    const cacheWrite = num(model.cacheCreationInputTokens) ?? 0;
-    total.input = (total.input ?? 0) + (num(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
+    const cacheRead = count(model.cacheReadInputTokens) ?? 0;
+    const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
+    total.input = (total.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
     total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
     total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
-    total.output = (total.output ?? 0) + (num(model.outputTokens) ?? 0);
+    total.output = (total.output ?? 0) + (count(model.outputTokens) ?? 0);
   }
   return total;
 }
@@ -677,7 +760,7 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
     return {
       code: 'resume_failed',
       message: `Claude Code could not resume the conversation: ${detail}`,
-      data: { subtype: result.subtype },
+      data: { subtype: shown(result.subtype, 'unknown') },
     };
   }
   if (
@@ -706,8 +789,8 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   }
   return {
     code: 'harness_unhealthy',
-    message: `Claude Code ended the turn with ${result.subtype}${detail ? `: ${detail}` : ''}`,
-    data: { subtype: result.subtype, errors },
+    message: `Claude Code ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
+    data: { subtype: shown(result.subtype, 'unknown'), errors },
   };
 }
 
@@ -722,7 +805,7 @@ function translateResult(state: TranslationState, result: WireResult): Emission[
       outcome:
         outcome === 'completed' || outcome === 'cancelled' ? { status: outcome } : { status: 'failed', error: outcome },
       ...(usage ? { usage } : {}),
-      ...(result.structured_output !== undefined ? { structuredOutput: result.structured_output } : {}),
+      ...(result.structured_output !== undefined ? { structuredOutput: sendable(result.structured_output) } : {}),
       ...(typeof result.stop_reason === 'string' ? { stopReason: result.stop_reason } : {}),
     },
   });

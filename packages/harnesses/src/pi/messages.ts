@@ -1,0 +1,137 @@
+// Pi messages (pi-ai 0.73.1): the content readers the event translation shares, provider errors read from
+// Pi's error text, and a stored conversation (get_messages) as items. Pure and total over any value: a
+// field without the type Pi's .d.ts gives it is left out, never guessed.
+import {
+  type ErrorInfo,
+  type Item,
+  isRecord,
+  type ProviderErrorKind,
+  type ToolCallItem,
+  type ToolKind,
+} from '@reins/core';
+
+/** Pi 0.73.1 built-in tools: bash runs commands, write/edit change files, read/grep/find/ls only look. */
+export function piToolKind(name: string): ToolKind {
+  if (name === 'bash') return 'command';
+  if (name === 'write' || name === 'edit') return 'file_change';
+  return 'other';
+}
+
+/** The text of a user message (a string, or its text blocks). */
+export function userText(message: unknown): string {
+  const content = isRecord(message) ? message.content : undefined;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text')
+    .map((block) => (typeof block.text === 'string' ? block.text : ''))
+    .join('');
+}
+
+/** The text blocks of a tool result joined; undefined when it has none. */
+export function resultText(result: unknown): string | undefined {
+  if (!isRecord(result) || !Array.isArray(result.content)) return undefined;
+  const texts = result.content
+    .filter((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => (block as { text: string }).text);
+  return texts.length > 0 ? texts.join('') : undefined;
+}
+
+/** The files a write or edit changed (edit: with Pi's diff); undefined for other tools or a failure. */
+export function fileChanges(name: string, input: unknown, result: unknown, isError: boolean): ToolCallItem['changes'] {
+  if (isError || !isRecord(input) || typeof input.path !== 'string') return undefined;
+  if (name === 'write') return [{ path: input.path, kind: 'add' }];
+  if (name === 'edit') {
+    const details = isRecord(result) && isRecord(result.details) ? result.details : undefined;
+    const diff = typeof details?.diff === 'string' ? details.diff : undefined;
+    return [{ path: input.path, kind: 'update', ...(diff !== undefined ? { diff } : {}) }];
+  }
+  return undefined;
+}
+
+// ---- errors ----
+/**
+ * Pi 0.73.1 reports provider failures only as text (errorMessage, e.g. "500 fake server error 500" or
+ * "429 ..."); there is no structured status field, so the kind is read from the leading HTTP status
+ * and well-known words. Unrecognized text keeps kind `unknown`.
+ */
+export function piProviderError(message: unknown): ErrorInfo {
+  const text = typeof message === 'string' && message ? message : 'The model provider reported an error.';
+  const status = /^\s*(\d{3})\b/.exec(text)?.[1];
+  const kind = providerErrorKind(text, status ? Number(status) : undefined);
+  return {
+    code: 'provider_error',
+    message: text,
+    retryable: kind === 'rate_limited' || kind === 'overloaded' || kind === 'server_error',
+    data: { kind, ...(status ? { status: Number(status) } : {}) },
+  };
+}
+
+function providerErrorKind(text: string, status: number | undefined): ProviderErrorKind {
+  if (/context.{0,20}(length|window|overflow)|maximum context|prompt is too long|too many tokens/i.test(text)) {
+    return 'context_window_exceeded';
+  }
+  if (status === 429 || /rate.?limit|too many requests/i.test(text)) return 'rate_limited';
+  if (status === 529 || /overloaded/i.test(text)) return 'overloaded';
+  if ((status !== undefined && status >= 500) || /server.?error|service.?unavailable/i.test(text)) {
+    return 'server_error';
+  }
+  if (status !== undefined && status >= 400) return 'bad_request';
+  if (/fetch failed|connection|ECONNREFUSED|socket hang up|network/i.test(text)) return 'connection_failed';
+  return 'unknown';
+}
+
+// ---- history ----
+/** Items for a stored conversation (get_messages), in order; every item completed and marked replayed. */
+export function piMessagesToItems(messages: readonly unknown[]): Item[] {
+  const items: Item[] = [];
+  const tools = new Map<string, ToolCallItem>();
+  (Array.isArray(messages) ? messages : []).forEach((message, index) => {
+    if (!isRecord(message)) return;
+    if (message.role === 'user') {
+      items.push({
+        kind: 'user_message',
+        id: `pi-history-${index}`,
+        status: 'completed',
+        text: userText(message),
+        replay: true,
+      });
+      return;
+    }
+    if (message.role === 'assistant') {
+      const content = Array.isArray(message.content) ? message.content : [];
+      content.forEach((block, blockIndex) => {
+        if (!isRecord(block)) return;
+        const id = `pi-history-${index}-${blockIndex}`;
+        if (block.type === 'text' && typeof block.text === 'string') {
+          items.push({ kind: 'agent_message', id, status: 'completed', text: block.text });
+        } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
+          items.push({ kind: 'reasoning', id, status: 'completed', text: block.thinking });
+        } else if (block.type === 'toolCall' && typeof block.id === 'string' && !tools.has(block.id)) {
+          const name = typeof block.name === 'string' ? block.name : 'tool';
+          const item: ToolCallItem = {
+            kind: 'tool_call',
+            id: block.id,
+            // Until its result is seen; a call without a result did not complete.
+            status: 'cancelled',
+            tool: { kind: piToolKind(name), name },
+            input: block.arguments ?? {},
+          };
+          tools.set(block.id, item);
+          items.push(item);
+        }
+      });
+      return;
+    }
+    if (message.role === 'toolResult' && typeof message.toolCallId === 'string') {
+      const item = tools.get(message.toolCallId);
+      if (!item) return;
+      const text = resultText(message);
+      item.status = message.isError === true ? 'failed' : 'completed';
+      if (text !== undefined) item.output = { text };
+      const changes = fileChanges(item.tool.name, item.input, message, message.isError === true);
+      if (changes) item.changes = changes;
+    }
+  });
+  return items;
+}
