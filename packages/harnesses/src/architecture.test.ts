@@ -103,3 +103,11 @@ describe('harness folder shape', () => {
     expect(index).not.toMatch(/export \* from/);
   });
 });
+
+describe('manifests', () => {
+  it('every harness id has exactly one manifest, and every harness folder contributes one', async () => {
+    const { HARNESS_IDS } = await import('@reins/core');
+    const { HARNESS_MANIFESTS } = await import('./manifests.js');
+    expect(HARNESS_MANIFESTS.map((manifest) => manifest.id)).toEqual([...HARNESS_IDS]);
+  });
+});

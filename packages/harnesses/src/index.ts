@@ -8,11 +8,12 @@ export type { ClaudeCodeHarnessOptions } from './claude-code/adapter.js';
 export type { CodexHarnessOptions } from './codex/adapter.js';
 // The Codex app-server wire types (generated from the pinned Codex), for the Codex app-server bridge.
 export type * as CodexAppServerWire from './codex/wire/generated/index.js';
+export type { HarnessManifest } from './manifest.js';
+export { defaultBinarySpec, HARNESS_MANIFESTS, harnessManifest } from './manifests.js';
 export type { OpenClawHarnessOptions } from './openclaw/adapter.js';
 export type { PiHarnessOptions } from './pi/adapter.js';
 // Creating harnesses (adapters are loaded only when used).
 export { type AnyHarnessOptions, availableHarnessIds, createHarness, registerHarness } from './registry.js';
-
 // Process hygiene, for hosts that own many sessions (the daemon, tests).
 export {
   type ExitInfo,
@@ -24,7 +25,6 @@ export {
 // Discovery and health, for `reins doctor` and the daemon's harness/list.
 export { type BinarySpec, type DiscoveryResult, discoverBinary } from './runtime/discovery.js';
 export { type AuthCheck, harnessHealth } from './runtime/discovery-health.js';
-export { defaultBinarySpec } from './runtime/discovery-specs.js';
 // Capability evidence (the conformance suite writes it, everyone reads it).
 export {
   capabilitiesFor,

@@ -8,8 +8,8 @@ import type { HarnessOptions } from './runtime/options.js';
 export interface HarnessManifest {
   id: HarnessId;
   displayName: string;
-  /** How to find and version the binary (names, version arguments and parsing). */
-  binary: BinarySpec;
+  /** How to find and version the binary (names, version arguments and parsing); absent for `acp`, whose binary is the command it is given. */
+  binary?: BinarySpec;
   /** The command that installs it, for hints: 'npm install -g @openai/codex'. */
   install: string;
   /** The npm package users install (and harness-clis pins), when it comes from npm. */

@@ -16,7 +16,6 @@ import {
   type Harness,
   type HarnessId,
   type Health,
-  type ImplementedCapabilities,
   type Item,
   isRecord,
   type ModelInfo,
@@ -29,6 +28,7 @@ import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
+import { ACP_IMPLEMENTED } from './manifest.js';
 import type { AcpPreset } from './preset.js';
 import { AcpSession } from './session.js';
 import { AcpSettings } from './settings.js';
@@ -48,27 +48,6 @@ export interface AcpHarnessOptions extends HarnessOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** What the ACP mapping in this folder implements (the `implemented` layer). */
-export const ACP_IMPLEMENTED: ImplementedCapabilities = {
-  resume: 'load_or_resume',
-  interrupt: true,
-  steer: false,
-  queue: true,
-  liveModelSwitch: true,
-  liveEffortSwitch: 'config_option',
-  tokenDeltas: true,
-  reasoningDeltas: true,
-  images: true,
-  structuredOutput: 'emulated',
-  usage: true,
-  cost: true,
-  contextWindow: true,
-  approvals: true,
-  sessionList: true,
-  history: 'session_load',
-  compaction: true,
-};
 
 /**
  * What every ACP agent is offered of the session spec (docs/architecture/contract.md, "Harness and
@@ -411,3 +390,5 @@ export class AcpHarness implements Harness {
     return session;
   }
 }
+
+export { ACP_IMPLEMENTED };

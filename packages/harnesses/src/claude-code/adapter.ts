@@ -9,7 +9,6 @@ import {
   type Discovery,
   type Harness,
   type Health,
-  type ImplementedCapabilities,
   type ModelInfo,
   ReinsError,
   type Session,
@@ -29,6 +28,7 @@ import {
 } from '../runtime/index.js';
 import { claudeBinarySpec } from './discovery.js';
 import { InputChannel } from './input-channel.js';
+import { claudeCodeImplemented } from './manifest.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import { claudeEffort, HARNESS } from './query.js';
 import { ClaudeCodeSession } from './session.js';
@@ -43,26 +43,6 @@ export interface ClaudeCodeHarnessOptions extends HarnessOptions {
   /** After interrupt, how long Claude Code has to end the turn before Reins ends it (default 5 s). */
   interruptGraceMs?: number;
 }
-
-export const claudeCodeImplemented: ImplementedCapabilities = {
-  resume: true,
-  interrupt: true,
-  queue: true,
-  liveModelSwitch: true,
-  liveEffortSwitch: 'restart',
-  tokenDeltas: true,
-  reasoningDeltas: true,
-  images: 'inline',
-  structuredOutput: 'native',
-  usage: true,
-  cost: true,
-  contextWindow: true,
-  approvals: true,
-  sessionList: true,
-  history: true,
-  compaction: true,
-  subagents: true,
-};
 
 /**
  * Every SessionSpec field, honoured (docs/architecture/contract.md, "Harness and session"): model and
@@ -257,3 +237,5 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
     },
   };
 }
+
+export { claudeCodeImplemented };

@@ -4,7 +4,6 @@ export * from './discovery.js';
 export * from './discovery-health.js';
 export * from './discovery-locations.js';
 export * from './discovery-probe.js';
-export * from './discovery-specs.js';
 export * from './evidence.js';
 export * from './json-rpc.js';
 export * from './lines.js';

@@ -1,20 +1,22 @@
 // Claude Code through Zed's ACP adapter, tested with @zed-industries/claude-agent-acp 0.23.1
 // (it bundles the Agent SDK and Claude Code 2.1.83).
+
+import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec } from '../discovery.js';
+import { CLAUDE_AGENT_ACP_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
 
 export const claudeAgentAcpPreset: AcpPreset = {
   id: 'claude-agent-acp',
-  displayName: 'Claude Code (ACP)',
-  binary: binarySpec('claude-agent-acp', ['claude-agent-acp']),
+  displayName: CLAUDE_AGENT_ACP_MANIFEST.displayName,
+  binary: CLAUDE_AGENT_ACP_MANIFEST.binary as BinarySpec,
   args: () => [],
   multiSession: true,
   // 0.23.1 passes `_meta.claudeCode.options` of session/new, load and resume into the Agent SDK's
   // query options (acp-agent.js createSession), where allowedTools lets those tools run unasked.
   allowedToolsMeta: (tools) => ({ claudeCode: { options: { allowedTools: tools } } }),
   quirks: { reopenAfterCancel: true },
-  testedVersions: ['0.23.1'],
+  testedVersions: [...CLAUDE_AGENT_ACP_MANIFEST.testedVersions],
 };
 
 export function createClaudeAgentAcpHarness(options: AcpHarnessOptions = {}): AcpHarness {

@@ -5,18 +5,20 @@
 // Quirks seen on 0.16.0: it refuses `--version` (exit 2), so its version comes from `initialize`'s
 // `agentInfo.version`; its model catalog must suit the older core (no effort `max`; see the testkit's
 // codex-acp home).
+
+import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec, initializeVersionProbe } from '../discovery.js';
+import { CODEX_ACP_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
 
 export const codexAcpPreset: AcpPreset = {
   id: 'codex-acp',
-  displayName: 'Codex (ACP)',
-  binary: binarySpec('codex-acp', ['codex-acp'], { versionProbe: initializeVersionProbe }),
+  displayName: CODEX_ACP_MANIFEST.displayName,
+  binary: CODEX_ACP_MANIFEST.binary as BinarySpec,
   args: () => [],
   multiSession: true,
   quirks: {},
-  testedVersions: ['0.16.0'],
+  testedVersions: [...CODEX_ACP_MANIFEST.testedVersions],
 };
 
 export function createCodexAcpHarness(options: AcpHarnessOptions = {}): AcpHarness {

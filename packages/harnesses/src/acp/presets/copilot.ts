@@ -1,7 +1,8 @@
 // GitHub Copilot CLI over ACP (`copilot --acp`), tested with @github/copilot 1.0.102.
 import { providerFailureOf } from '../../runtime/chassis/index.js';
+import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec } from '../discovery.js';
+import { COPILOT_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
 import type { ProviderErrorMatch, StatusChunk } from '../translate.js';
 
@@ -35,12 +36,12 @@ function copilotProviderError(trimmed: string): ProviderErrorMatch | undefined {
 
 export const copilotPreset: AcpPreset = {
   id: 'copilot',
-  displayName: 'GitHub Copilot CLI',
-  binary: binarySpec('copilot', ['copilot']),
+  displayName: COPILOT_MANIFEST.displayName,
+  binary: COPILOT_MANIFEST.binary as BinarySpec,
   args: () => ['--acp'],
   multiSession: true,
   quirks: { translate: { statusChunk: copilotStatusChunk } },
-  testedVersions: ['1.0.102'],
+  testedVersions: [...COPILOT_MANIFEST.testedVersions],
 };
 
 export function createCopilotHarness(options: AcpHarnessOptions = {}): AcpHarness {

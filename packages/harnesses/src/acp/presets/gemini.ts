@@ -1,6 +1,8 @@
 // Gemini CLI over ACP (`gemini --acp`), tested with @google/gemini-cli 0.61.0.
+
+import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec } from '../discovery.js';
+import { GEMINI_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
 
 /**
@@ -19,8 +21,8 @@ export function geminiThoughtChunk(text: string, continuing: boolean): string {
 
 export const geminiPreset: AcpPreset = {
   id: 'gemini',
-  displayName: 'Gemini CLI',
-  binary: binarySpec('gemini', ['gemini']),
+  displayName: GEMINI_MANIFEST.displayName,
+  binary: GEMINI_MANIFEST.binary as BinarySpec,
   // The model is a launch flag: Gemini 0.61.0 reverts to it on session/load even after set_model.
   args: (spec) => ['--acp', ...(spec.model ? ['--model', spec.model] : [])],
   // Without it Gemini re-spawns itself with a larger heap; one process is easier to account for.
@@ -36,7 +38,7 @@ export const geminiPreset: AcpPreset = {
       thoughtChunk: geminiThoughtChunk,
     },
   },
-  testedVersions: ['0.61.0'],
+  testedVersions: [...GEMINI_MANIFEST.testedVersions],
 };
 
 export function createGeminiHarness(options: AcpHarnessOptions = {}): AcpHarness {

@@ -1,6 +1,8 @@
 // OpenCode over ACP (`opencode acp`), tested with opencode-ai 1.18.33.
+
+import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
-import { binarySpec } from '../discovery.js';
+import { OPENCODE_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
 
 /**
@@ -15,12 +17,12 @@ export function opencodeHidesModel(modelId: string, env: Record<string, string |
 
 export const opencodePreset: AcpPreset = {
   id: 'opencode',
-  displayName: 'OpenCode',
-  binary: binarySpec('opencode', ['opencode']),
+  displayName: OPENCODE_MANIFEST.displayName,
+  binary: OPENCODE_MANIFEST.binary as BinarySpec,
   args: () => ['acp'],
   multiSession: true,
   quirks: { hideModel: opencodeHidesModel },
-  testedVersions: ['1.18.33'],
+  testedVersions: [...OPENCODE_MANIFEST.testedVersions],
 };
 
 export function createOpencodeHarness(options: AcpHarnessOptions = {}): AcpHarness {

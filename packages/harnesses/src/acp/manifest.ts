@@ -1,0 +1,162 @@
+// The ACP agents Reins knows (one manifest each, and `acp` for any other ACP command): what Reins
+// knows about them without loading the ACP adapter or the ACP SDK. The presets take their id, display
+// name, binary and tested versions from here.
+
+import type { ImplementedCapabilities } from '@reins/core';
+import { ReinsError } from '@reins/core';
+import type { HarnessManifest } from '../manifest.js';
+import type { BinarySpec, VersionProber } from '../runtime/discovery.js';
+import type { HarnessOptions } from '../runtime/options.js';
+
+/** What the ACP mapping in this folder implements (the `implemented` layer). */
+export const ACP_IMPLEMENTED: ImplementedCapabilities = {
+  resume: 'load_or_resume',
+  interrupt: true,
+  steer: false,
+  queue: true,
+  liveModelSwitch: true,
+  liveEffortSwitch: 'config_option',
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: true,
+  structuredOutput: 'emulated',
+  usage: true,
+  cost: true,
+  contextWindow: true,
+  approvals: true,
+  sessionList: true,
+  history: 'session_load',
+  compaction: true,
+};
+
+type AcpFactory =
+  | 'createGeminiHarness'
+  | 'createQwenCodeHarness'
+  | 'createCopilotHarness'
+  | 'createOpencodeHarness'
+  | 'createClaudeAgentAcpHarness'
+  | 'createCodexAcpHarness'
+  | 'createHermesHarness';
+
+const loader = (factory: AcpFactory) => async (options: HarnessOptions & Record<string, unknown>) =>
+  (await import('./index.js'))[factory](options);
+
+/** codex-acp 0.16.0 refuses `--version`: its version comes from ACP `initialize` (loaded only when probed). */
+const initializeVersionProbe: VersionProber = async (...args) =>
+  (await import('./discovery.js')).initializeVersionProbe(...args);
+
+function spec(id: HarnessManifest['id'], names: string[], extra: Partial<BinarySpec> = {}): BinarySpec {
+  return { id, names, ...extra };
+}
+
+export const GEMINI_MANIFEST: HarnessManifest = {
+  id: 'gemini',
+  displayName: 'Gemini CLI',
+  binary: spec('gemini', ['gemini']),
+  install: 'npm install -g @google/gemini-cli',
+  npmPackage: '@google/gemini-cli',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['0.61.0'],
+  load: loader('createGeminiHarness'),
+};
+
+export const QWEN_CODE_MANIFEST: HarnessManifest = {
+  id: 'qwen-code',
+  displayName: 'Qwen Code',
+  binary: spec('qwen-code', ['qwen']),
+  install: 'npm install -g @qwen-code/qwen-code (needs Node >= 22)',
+  npmPackage: '@qwen-code/qwen-code',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['0.24.4'],
+  load: loader('createQwenCodeHarness'),
+};
+
+export const COPILOT_MANIFEST: HarnessManifest = {
+  id: 'copilot',
+  displayName: 'GitHub Copilot CLI',
+  binary: spec('copilot', ['copilot']),
+  install: 'npm install -g @github/copilot',
+  npmPackage: '@github/copilot',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['1.0.102'],
+  load: loader('createCopilotHarness'),
+};
+
+export const OPENCODE_MANIFEST: HarnessManifest = {
+  id: 'opencode',
+  displayName: 'OpenCode',
+  binary: spec('opencode', ['opencode']),
+  install: 'npm install -g opencode-ai',
+  npmPackage: 'opencode-ai',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['1.18.33'],
+  load: loader('createOpencodeHarness'),
+};
+
+export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
+  id: 'claude-agent-acp',
+  displayName: 'Claude Code (ACP)',
+  binary: spec('claude-agent-acp', ['claude-agent-acp']),
+  install: 'npm install -g @zed-industries/claude-agent-acp',
+  npmPackage: '@zed-industries/claude-agent-acp',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['0.23.1'],
+  load: loader('createClaudeAgentAcpHarness'),
+};
+
+export const CODEX_ACP_MANIFEST: HarnessManifest = {
+  id: 'codex-acp',
+  displayName: 'Codex (ACP)',
+  binary: spec('codex-acp', ['codex-acp'], { versionProbe: initializeVersionProbe }),
+  install: 'npm install -g @zed-industries/codex-acp',
+  npmPackage: '@zed-industries/codex-acp',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: ['0.16.0'],
+  load: loader('createCodexAcpHarness'),
+};
+
+export const HERMES_MANIFEST: HarnessManifest = {
+  id: 'hermes',
+  displayName: 'Hermes',
+  binary: spec('hermes', ['hermes']),
+  install: 'see the Hermes documentation (its ACP command is `hermes acp`)',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: [],
+  load: loader('createHermesHarness'),
+};
+
+/** Any other ACP agent: the command comes from the options or REINS_ACP_COMMAND ("my-agent --acp"). */
+export const GENERIC_ACP_MANIFEST: HarnessManifest = {
+  id: 'acp',
+  displayName: 'ACP agent',
+  install: 'install your ACP agent, then set REINS_ACP_COMMAND="<agent command>"',
+  implemented: ACP_IMPLEMENTED,
+  testedVersions: [],
+  load: async (options) => {
+    const words = (typeof options.command === 'string' ? options.command : (process.env.REINS_ACP_COMMAND ?? ''))
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    const [command, ...args] = words;
+    if (!command) {
+      throw new ReinsError(
+        'invalid_input',
+        'The generic acp harness needs the agent command: set REINS_ACP_COMMAND (e.g. "my-agent --acp").',
+        { harness: 'acp' },
+      );
+    }
+    const extra = Array.isArray(options.args) ? (options.args as string[]) : [];
+    return (await import('./index.js')).createAcpHarness({ ...options, command, args: [...args, ...extra] });
+  },
+};
+
+export const ACP_MANIFESTS: readonly HarnessManifest[] = [
+  GEMINI_MANIFEST,
+  QWEN_CODE_MANIFEST,
+  COPILOT_MANIFEST,
+  OPENCODE_MANIFEST,
+  CLAUDE_AGENT_ACP_MANIFEST,
+  CODEX_ACP_MANIFEST,
+  HERMES_MANIFEST,
+  GENERIC_ACP_MANIFEST,
+];

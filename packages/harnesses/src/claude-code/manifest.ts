@@ -1,0 +1,36 @@
+// Claude Code (through the Agent SDK, on the discovered `claude` binary): what Reins knows without
+// loading the adapter (and with it the Agent SDK).
+import type { ImplementedCapabilities } from '@reins/core';
+import type { HarnessManifest } from '../manifest.js';
+import { claudeBinarySpec } from './discovery.js';
+
+export const claudeCodeImplemented: ImplementedCapabilities = {
+  resume: true,
+  interrupt: true,
+  queue: true,
+  liveModelSwitch: true,
+  liveEffortSwitch: 'restart',
+  tokenDeltas: true,
+  reasoningDeltas: true,
+  images: 'inline',
+  structuredOutput: 'native',
+  usage: true,
+  cost: true,
+  contextWindow: true,
+  approvals: true,
+  sessionList: true,
+  history: true,
+  compaction: true,
+  subagents: true,
+};
+
+export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
+  id: 'claude-code',
+  displayName: 'Claude Code',
+  binary: claudeBinarySpec,
+  install: 'npm install -g @anthropic-ai/claude-code',
+  npmPackage: '@anthropic-ai/claude-code',
+  implemented: claudeCodeImplemented,
+  testedVersions: ['2.1.197', '2.1.332'],
+  load: async (options) => (await import('./index.js')).createClaudeCodeHarness(options),
+};
