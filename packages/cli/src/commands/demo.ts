@@ -30,8 +30,11 @@ No account and no network are needed.
 
 Options:
   -H, --harness <ids>   only these harnesses (comma-separated)
-      --json            print every normalized event as NDJSON instead
-  -h, --help            this help`;
+      --json            print every normalized event as NDJSON instead (a failed lane's too);
+                        why a lane failed goes to stderr
+  -h, --help            this help
+
+Exit code: 0 when every lane passed, 1 when any failed (each reason is printed in full), 2 for bad usage.`;
 
 const NOTE = '# Notes\n\nWritten by the Reins demo.\n';
 /** Per turn, and for the whole lane's close: a real CLI on a loaded 2-core machine is slow. */
