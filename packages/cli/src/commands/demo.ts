@@ -37,7 +37,7 @@ Options:
 Exit code: 0 when every lane passed, 1 when any failed (each reason is printed in full), 2 for bad usage.`;
 
 const NOTE = '# Notes\n\nWritten by the Reins demo.\n';
-/** Per turn, and for the whole lane's close: a real CLI on a loaded 2-core machine is slow. */
+/** Deadline of each turn and each wait on a lane's session (real CLIs on a loaded 2-core machine are slow). */
 const TURN_TIMEOUT_MS = 120_000;
 
 interface Lane {
