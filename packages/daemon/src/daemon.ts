@@ -23,6 +23,7 @@ import { type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, availableHarnessIds, createHarness, reinsHome } from '@reins/harnesses';
 import { WebSocketServer } from 'ws';
 import { DaemonConnection, type DaemonContext } from './connection.js';
+import { ConsoleRoute, defaultConsoleDir } from './console-route.js';
 import {
   anotherDaemonError,
   readDaemonFile,
@@ -86,6 +87,8 @@ export interface DaemonOptions {
   maxRequestsInFlight?: number;
   /** How often status/snapshot goes to every client (ms, default 15 000). */
   snapshotIntervalMs?: number;
+  /** The built web console served at GET / (default: @reins/console's dist/app; false: none). */
+  consoleDir?: string | false;
   logger?: Logger;
 }
 
@@ -215,10 +218,12 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.sessions.offers = (id) => this.harnesses.includes(id);
     // Before initialize a frame may be at most this; an authenticated connection is raised to maxPayloadBytes.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPreAuthFrameBytes ?? 64 * 1024 });
-    this.server = createServer((_request, response) => {
-      response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
-      response.end(`This is the Reins daemon: connect with a WebSocket (JSON-RPC, protocol ${PROTOCOL_VERSION}).\n`);
-    });
+    // Plain HTTP is the web console (console-route.ts); the protocol is the WebSocket upgrade.
+    const consoleRoute = new ConsoleRoute(
+      options.consoleDir === false ? undefined : (options.consoleDir ?? defaultConsoleDir()),
+      () => this.boundPort,
+    );
+    this.server = createServer((request, response) => consoleRoute.handle(request, response));
     this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
   }
 

@@ -8,7 +8,8 @@ import { ReinsError, type ReinsEvent } from '@reins/core';
 export const DEFAULT_EVENT_BUFFER_SIZE = 1_000;
 
 export class EventBuffer<T extends { seq: number } = ReinsEvent> {
-  private readonly ring: (T | undefined)[];
+  /** Grows up to `capacity` as entries come (a session that never streams costs nothing). */
+  private ring: (T | undefined)[] = [];
   /** Index in `ring` of the oldest event held. */
   private start = 0;
   private count = 0;
@@ -18,7 +19,6 @@ export class EventBuffer<T extends { seq: number } = ReinsEvent> {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new ReinsError('invalid_input', `The event buffer size must be a positive integer, got ${capacity}.`);
     }
-    this.ring = new Array(capacity);
   }
 
   /** seq of the newest event (0 before the first). */
@@ -96,7 +96,7 @@ export class EventBuffer<T extends { seq: number } = ReinsEvent> {
 
   /** Forgets every entry (a dormant session frees its memory) and continues after `lastSeq`. */
   reset(lastSeq: number): void {
-    this.ring.fill(undefined);
+    this.ring = [];
     this.start = 0;
     this.count = 0;
     this.newestSeq = lastSeq;

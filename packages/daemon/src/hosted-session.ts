@@ -10,14 +10,11 @@
 // is not logged: the session did not close, it went dormant.
 import { randomUUID } from 'node:crypto';
 import type { HostedSessionStatus, SessionChange, SessionListing, V1SessionListing } from '@reins/client';
-import { v1Status } from '@reins/client';
 import {
   type Effort,
-  EffortSchema,
   type EventPayload,
   type Harness,
   type HarnessId,
-  type Item,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -29,14 +26,14 @@ import {
   type TurnInput,
 } from '@reins/core';
 import { Activity } from './activity.js';
+import { CrashedTurn, dormantNotice, resumedNotice, resumeFailedError } from './daemon-events.js';
 import { generationId, reenvelope } from './envelope.js';
+import { Incarnation, type SleepReason } from './incarnation.js';
 import type { Logger } from './logger.js';
 import type { ProcessTracker } from './processes/tracker.js';
 import { type EventSink, type PublishedEvent, SessionLog } from './session-log.js';
-import type { DaemonStore, LoadedSession, SessionPatch, StoredSession } from './store/store.js';
-
-/** Why the daemon stopped a session's process. */
-export type SleepReason = 'idle' | 'lru' | 'shutdown';
+import { SessionRecord } from './session-record.js';
+import type { DaemonStore, LoadedSession, StoredSession } from './store/store.js';
 
 export interface HostedSessionDeps {
   store: DaemonStore;
@@ -51,31 +48,10 @@ export interface HostedSessionDeps {
   changed(session: HostedSession, change: SessionChange): void;
 }
 
-/** How long close waits for a harness's last events after session.close() returned. */
-const DRAIN_DEADLINE_MS = 10_000;
-
-interface Incarnation {
-  session: Session;
-  generation: number;
-  /** running: serving; sleeping: the daemon stops it; closing: the client closes the session. */
-  mode: 'running' | 'sleeping' | 'closing';
-  sleepReason?: SleepReason;
-  /** The adapter's session.closed, held back unless the client closed the session. */
-  closedEvent?: Extract<ReinsEvent, { type: 'session.closed' }>;
-  ended: Promise<void>;
-}
-
-const duration = (ms: number) => {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
-  return `${ms} ms`;
-};
-
 export class HostedSession {
   readonly id: string;
   readonly harness: HarnessId;
-  private record: StoredSession;
+  private readonly record: SessionRecord;
   private state: HostedSessionStatus;
   private live: Incarnation | undefined;
   /** A start, resume or stop in progress: everything else waits for it. */
@@ -96,7 +72,7 @@ export class HostedSession {
   ) {
     this.id = record.sessionId;
     this.harness = record.harness;
-    this.record = record;
+    this.record = new SessionRecord(record, deps.store, deps.log);
     this.state = status;
     this.log = new SessionLog(this.id, deps.store, deps.tailSize, lastSeq, {
       published: (event) => this.published(event),
@@ -148,19 +124,19 @@ export class HostedSession {
   }
 
   get nativeSessionId(): string | undefined {
-    return this.record.nativeSessionId;
+    return this.record.current.nativeSessionId;
   }
 
   get createdAt(): number {
-    return this.record.createdAt;
+    return this.record.current.createdAt;
   }
 
   get updatedAt(): number {
-    return this.record.updatedAt;
+    return this.record.current.updatedAt;
   }
 
   get closedAt(): number | undefined {
-    return this.record.closedAt;
+    return this.record.current.closedAt;
   }
 
   /** When a client last used it or it last emitted (the idle clock and the LRU order). */
@@ -184,36 +160,16 @@ export class HostedSession {
   get busyReason(): string | undefined {
     if (this.live?.mode !== 'running' || this.transition) return 'it is not running idle';
     if (this.inFlight > 0) return `${this.inFlight} request(s) are in progress`;
-    if (this.record.spec.ephemeral) return 'an ephemeral session cannot be resumed';
+    if (this.record.current.spec.ephemeral) return 'an ephemeral session cannot be resumed';
     return this.activity.busyReason;
   }
 
   listing(): SessionListing {
-    const r = this.record;
-    return {
-      sessionId: this.id,
-      harness: this.harness,
-      ...(r.nativeSessionId !== undefined ? { nativeSessionId: r.nativeSessionId } : {}),
-      cwd: r.cwd,
-      ...(r.title !== undefined ? { title: r.title } : {}),
-      ...(r.model !== undefined ? { model: r.model } : {}),
-      ...(r.effort !== undefined ? { effort: r.effort } : {}),
-      status: this.state,
-      lastSeq: this.log.lastSeq,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    };
+    return this.record.listing(this.state, this.log.lastSeq);
   }
 
   v1Listing(): V1SessionListing {
-    return {
-      sessionId: this.id,
-      harness: this.harness,
-      ...(this.record.nativeSessionId !== undefined ? { nativeSessionId: this.record.nativeSessionId } : {}),
-      status: v1Status(this.state),
-      lastSeq: this.log.lastSeq,
-      createdAt: this.record.createdAt,
-    };
+    return this.record.v1Listing(this.state, this.log.lastSeq);
   }
 
   // ---- subscriptions ------------------------------------------------------------------------------
@@ -254,44 +210,28 @@ export class HostedSession {
 
   private async launch(resume: boolean): Promise<void> {
     this.setStatus('starting');
-    const generation = resume ? this.record.generation + 1 : 0;
-    const native = this.record.nativeSessionId;
+    const stored = this.record.current;
+    const generation = resume ? stored.generation + 1 : 0;
+    const native = stored.nativeSessionId;
     const spec: SessionSpec =
-      resume && native !== undefined ? { ...this.record.spec, resume: { nativeSessionId: native } } : this.record.spec;
-    const harness = await this.deps.harnessFor(this.record, this.transientOptions);
-    const session = await this.deps.tracker.run(this.id, () => harness.createSession(spec));
-    if (resume && session.nativeSessionId !== undefined && session.nativeSessionId !== native) {
-      await session.close();
-      throw new ReinsError(
-        'resume_failed',
-        `The ${this.harness} harness resumed conversation ${session.nativeSessionId} instead of ${native}: refused (never a silent fresh start).`,
-        { harness: this.harness, operation: 'resume', data: { expected: native, got: session.nativeSessionId } },
-      );
-    }
+      resume && native !== undefined ? { ...stored.spec, resume: { nativeSessionId: native } } : stored.spec;
+    const harness = await this.deps.harnessFor(stored, this.transientOptions);
+    const incarnation = await Incarnation.start(harness, spec, generation, {
+      event: (from, event) => this.take(from, event),
+      ended: (from) => this.incarnationEnded(from),
+      run: (work) => this.deps.tracker.run(this.id, work),
+      log: this.deps.log,
+      sessionId: this.id,
+    });
     if (this.deleted || this.state === 'closed') {
-      await session.close();
+      await incarnation.stop();
       throw new ReinsError('invalid_input', `Session ${this.id} was closed while its process started.`);
     }
-    const incarnation: Incarnation = { session, generation, mode: 'running', ended: Promise.resolve() };
     this.activity.reset();
     this.live = incarnation;
-    incarnation.ended = this.pump(incarnation);
-    if (generation !== this.record.generation) {
-      this.record.generation = generation;
-      this.persist({ generation });
-    }
+    if (generation !== stored.generation) this.record.update({ generation });
     // What the new process said about itself so far (usually nothing yet: idle).
     this.setStatus(this.activity.status);
-  }
-
-  private async pump(incarnation: Incarnation): Promise<void> {
-    try {
-      for await (const event of incarnation.session.events) this.take(incarnation, event);
-    } catch (error) {
-      this.deps.log.error('session event stream failed', { sessionId: this.id, error: (error as Error).message });
-    } finally {
-      this.incarnationEnded(incarnation);
-    }
   }
 
   private take(incarnation: Incarnation, event: ReinsEvent): void {
@@ -307,8 +247,7 @@ export class HostedSession {
     });
     if (logged.type === 'turn.started' && logged.turnId !== null) {
       // Stored no later than the event itself: a crash can then never leave a started turn unknown.
-      this.record.openTurn = { turnId: logged.turnId, seq: logged.seq };
-      this.persist({ openTurn: this.record.openTurn });
+      this.record.openTurn({ turnId: logged.turnId, seq: logged.seq });
     }
     this.log.append(logged);
   }
@@ -332,36 +271,23 @@ export class HostedSession {
    * of the log has exactly one terminal. Runs once, at start, before any client is served.
    */
   async endTurnLeftByCrash(): Promise<boolean> {
-    const open = this.record.openTurn;
+    const open = this.record.current.openTurn;
     if (!open) return false;
-    const items = new Map<string, Item>();
-    let ended = false;
+    const scan = new CrashedTurn(open);
     let after = open.seq - 1;
     for (;;) {
       const page = await this.log.read(after, 500);
       if (page.length === 0) break;
       for (const { event } of page) {
         after = event.seq;
-        if (event.turnId !== open.turnId) continue;
-        if (event.type === 'item.started') items.set(event.item.id, event.item);
-        else if (event.type === 'item.completed') items.delete(event.item.id);
-        else if (event.type === 'turn.completed') ended = true;
+        scan.observe(event);
       }
     }
-    if (!ended) {
-      for (const item of items.values())
-        this.say({ type: 'item.completed', item: { ...item, status: 'failed' } }, open.turnId);
-      const message =
-        'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.';
-      this.say(
-        { type: 'turn.completed', outcome: { status: 'failed', error: { code: 'process_exited', message } } },
-        open.turnId,
-      );
-    }
-    delete this.record.openTurn;
-    this.persist({ openTurn: null });
+    const closing = scan.closing();
+    for (const payload of closing) this.say(payload, open.turnId);
+    this.record.openTurn(null);
     await this.log.idle();
-    return !ended;
+    return closing.length > 0;
   }
 
   private incarnationEnded(incarnation: Incarnation): void {
@@ -373,27 +299,12 @@ export class HostedSession {
       return;
     }
     if (this.state === 'closed' || this.deleted) return;
-    const harness = this.harness;
-    const next = 'the session is dormant and the next send resumes the conversation';
-    if (incarnation.mode === 'sleeping') {
-      const reason = incarnation.sleepReason ?? 'idle';
-      const why =
-        reason === 'shutdown'
-          ? 'The Reins daemon stopped'
-          : reason === 'idle'
-            ? `The ${harness} process was stopped after ${duration(this.deps.limits.idleTtlMs)} idle`
-            : `The ${harness} process was stopped to stay within ${this.deps.limits.maxLiveSessions} live sessions (least recently used first)`;
-      this.say({ type: 'notice', kind: 'info', message: `${why}; ${next}.`, data: { dormant: reason } });
-    } else {
-      const closed = incarnation.closedEvent;
-      const detail = closed?.error?.message ? `: ${closed.error.message}` : '';
-      this.say({
-        type: 'notice',
-        kind: 'warning',
-        message: `The ${harness} process ended (${closed?.reason ?? 'process_exited'}${detail}); ${next}.`,
-        data: { dormant: 'process_ended', ...(closed?.error ? { error: closed.error } : {}) },
-      });
-    }
+    const { idleTtlMs, maxLiveSessions } = this.deps.limits;
+    const reason = incarnation.mode === 'sleeping' ? (incarnation.sleepReason ?? 'idle') : 'process_ended';
+    const closed = incarnation.closedEvent;
+    this.say(
+      dormantNotice(reason, { harness: this.harness, idleTtlMs, maxLiveSessions, ...(closed ? { closed } : {}) }),
+    );
     this.setStatus('dormant');
     void this.log.idle().then(() => {
       if (this.state === 'dormant') this.log.forgetTail();
@@ -401,10 +312,7 @@ export class HostedSession {
   }
 
   private markClosed(): void {
-    const now = Date.now();
-    this.record.state = 'closed';
-    this.record.closedAt = now;
-    this.persist({ state: 'closed', closedAt: now });
+    this.record.update({ state: 'closed', closedAt: Date.now() });
     this.setStatus('closed', 'closed');
     void this.log.idle().then(() => this.log.clearSinks());
   }
@@ -434,7 +342,7 @@ export class HostedSession {
   }
 
   private async wake(): Promise<void> {
-    const native = this.record.nativeSessionId;
+    const native = this.record.current.nativeSessionId;
     const refuse = (message: string, cause?: unknown): never => {
       const error = new ReinsError('resume_failed', message, {
         harness: this.harness,
@@ -442,14 +350,14 @@ export class HostedSession {
         ...(cause !== undefined ? { cause } : {}),
         data: { sessionId: this.id, ...(native !== undefined ? { nativeSessionId: native } : {}) },
       });
-      this.say({ type: 'error', code: 'resume_failed', message, fatal: false });
+      this.say(resumeFailedError(message));
       this.setStatus('dormant');
       throw error;
     };
     if (native === undefined) {
       refuse(`Session ${this.id} cannot be resumed: its ${this.harness} harness never reported a conversation id.`);
     }
-    if (this.record.spec.ephemeral) {
+    if (this.record.current.spec.ephemeral) {
       refuse(
         `Session ${this.id} cannot be resumed: it is ephemeral, so ${this.harness} kept no conversation to resume.`,
       );
@@ -460,16 +368,8 @@ export class HostedSession {
       const cause = ReinsError.from(error, 'resume_failed');
       refuse(`Could not resume the ${this.harness} conversation ${native}: ${cause.message}`, cause);
     }
-    const env =
-      this.record.hadBaseEnv && !this.transientOptions
-        ? ' (without the base environment given at create: it is never stored)'
-        : '';
-    this.say({
-      type: 'notice',
-      kind: 'info',
-      message: `Resumed the ${this.harness} conversation ${native} in a new process${env}.`,
-      data: { resumed: { nativeSessionId: native, generation: this.record.generation } },
-    });
+    const baseEnvDropped = this.record.current.hadBaseEnv === true && !this.transientOptions;
+    this.say(resumedNotice(this.harness, native as string, this.record.current.generation, baseEnvDropped));
   }
 
   private assertOpen(): void {
@@ -535,8 +435,7 @@ export class HostedSession {
       live?.mode === 'running'
         ? await this.deps.tracker.run(this.id, () => apply(live.session))
         : { applied: 'next_turn' };
-    this.record.spec = { ...this.record.spec, ...change };
-    this.persist({ spec: this.record.spec });
+    this.record.update({ spec: { ...this.record.current.spec, ...change } });
     return result;
   }
 
@@ -561,7 +460,7 @@ export class HostedSession {
     const live = this.live;
     if (live) {
       live.mode = 'closing';
-      await this.stopProcess(live);
+      await live.stop();
     } else {
       this.say({ type: 'session.closed', reason: 'requested' });
       this.markClosed();
@@ -577,41 +476,25 @@ export class HostedSession {
       live.mode = 'sleeping';
       live.sleepReason = reason;
       this.deps.log.info('session going dormant', { sessionId: this.id, reason });
-      await this.stopProcess(live);
+      await live.stop();
     } else if (live) {
       await live.ended;
     }
     await this.log.idle();
   }
 
-  private async stopProcess(incarnation: Incarnation): Promise<void> {
-    await this.deps.tracker.run(this.id, () => incarnation.session.close());
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      incarnation.ended,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.deps.log.warn('session events did not end after close', { sessionId: this.id });
-          resolve();
-        }, DRAIN_DEADLINE_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-  }
-
   /** Closes it (when open) and forgets it with its whole log. */
   async delete(): Promise<void> {
     if (this.deleted) return;
     await this.close();
-    this.deleted = true;
-    this.log.clearSinks();
-    await this.deps.store.deleteSession(this.id);
+    await this.forget();
     this.deps.changed(this, 'deleted');
   }
 
   /** Forgets it without closing (the daemon drops old closed sessions). */
   async forget(): Promise<void> {
     this.deleted = true;
+    this.record.forget();
     this.log.clearSinks();
     await this.deps.store.deleteSession(this.id);
   }
@@ -620,45 +503,19 @@ export class HostedSession {
 
   private published(event: ReinsEvent): void {
     this.lastUsed = Date.now();
-    this.record.updatedAt = Math.max(this.record.updatedAt, event.at);
+    this.record.touched(event.at);
     this.activity.observe(event);
-    if (event.type === 'turn.completed' && this.record.openTurn?.turnId === event.turnId) {
-      delete this.record.openTurn;
-      this.persist({ openTurn: null });
+    if (event.type === 'turn.completed' && this.record.current.openTurn?.turnId === event.turnId) {
+      this.record.openTurn(null);
     }
     if (event.type === 'session.status' && this.live && this.state !== 'starting') this.setStatus(event.status);
-    if (event.type === 'session.updated') this.noteUpdate(event);
-  }
-
-  private noteUpdate(event: Extract<ReinsEvent, { type: 'session.updated' }>): void {
-    const patch: SessionPatch = {};
-    if (event.nativeSessionId !== undefined && event.nativeSessionId !== this.record.nativeSessionId) {
-      patch.nativeSessionId = event.nativeSessionId;
-    }
-    if (event.title !== undefined && event.title !== this.record.title) patch.title = event.title;
-    if (event.model !== undefined && event.model !== this.record.model) patch.model = event.model;
-    const effort = EffortSchema.safeParse(event.effort);
-    if (effort.success && effort.data !== this.record.effort) patch.effort = effort.data;
-    if (Object.keys(patch).length === 0) return;
-    Object.assign(this.record, patch);
-    this.persist(patch);
-    this.deps.changed(this, 'updated');
+    if (event.type === 'session.updated' && this.record.noteUpdate(event)) this.deps.changed(this, 'updated');
   }
 
   private setStatus(status: HostedSessionStatus, change: SessionChange = 'updated'): void {
     if (this.state === status) return;
     this.state = status;
     this.deps.changed(this, change);
-  }
-
-  private persist(patch: SessionPatch): void {
-    if (this.deleted) return;
-    this.deps.store.updateSession(this.id, patch).catch((error: unknown) =>
-      this.deps.log.error('could not store a session change', {
-        sessionId: this.id,
-        error: (error as Error).message,
-      }),
-    );
   }
 
   private storeFailed(error: unknown): void {
@@ -669,7 +526,7 @@ export class HostedSession {
     const live = this.live;
     if (live?.mode === 'running') {
       live.mode = 'sleeping';
-      void this.stopProcess(live);
+      void live.stop();
     }
   }
 }

@@ -19,6 +19,13 @@ describe('checkUpgrade', () => {
     if (!verdict.allowed) expect(verdict.reason).toMatch(/--allow-origin http:\/\/localhost:5173/);
   });
 
+  it("lets the daemon's own origin in (the console it serves), on its own port only", () => {
+    expect(checkUpgrade({ origin: `http://127.0.0.1:${port}`, host }, { origins: [], port }).allowed).toBe(true);
+    expect(checkUpgrade({ origin: `http://localhost:${port}`, host }, { origins: [], port }).allowed).toBe(true);
+    expect(checkUpgrade({ origin: 'http://127.0.0.1:1', host }, { origins: [], port }).allowed).toBe(false);
+    expect(checkUpgrade({ origin: `https://127.0.0.1:${port}`, host }, { origins: [], port }).allowed).toBe(false);
+  });
+
   it('lets listed origins in, exactly', () => {
     const origins = ['http://localhost:5173'];
     expect(checkUpgrade({ origin: 'http://localhost:5173', host }, { origins, port }).allowed).toBe(true);

@@ -1,7 +1,8 @@
 // Who may open a WebSocket to the daemon, decided before the upgrade. A browser always sends Origin:
-// only listed origins pass (none by default), so a web page cannot reach the daemon on its own. The
-// Host header must name the loopback address we listen on, which defeats DNS rebinding (a page whose
-// hostname was re-pointed at 127.0.0.1 still sends its own Host). Non-browser clients send no Origin.
+// only the daemon's own origin (its console, served at GET /) and listed origins pass, so another
+// web page cannot reach the daemon on its own. The Host header must name the loopback address we
+// listen on, which defeats DNS rebinding (a page whose hostname was re-pointed at 127.0.0.1 still
+// sends its own Host). Non-browser clients send no Origin.
 import { ReinsError } from '@reins/core';
 
 export interface UpgradeRequest {
@@ -33,11 +34,21 @@ export function normalizeOrigins(origins: readonly string[]): string[] {
   });
 }
 
+/** The Host headers that name this daemon. */
+export function loopbackHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`];
+}
+
+/** The daemon's own origins: the console it serves at GET / connects from them. */
+export function ownOrigins(port: number): string[] {
+  return loopbackHosts(port).map((host) => `http://${host}`);
+}
+
 export function checkUpgrade(
   request: UpgradeRequest,
   allowed: { origins: readonly string[]; port: number },
 ): UpgradeVerdict {
-  const hosts = [`127.0.0.1:${allowed.port}`, `localhost:${allowed.port}`];
+  const hosts = loopbackHosts(allowed.port);
   if (!request.host || !hosts.includes(request.host.toLowerCase())) {
     return {
       allowed: false,
@@ -45,7 +56,11 @@ export function checkUpgrade(
       reason: `Host "${request.host ?? ''}" is not this daemon (expected ${hosts.join(' or ')}).`,
     };
   }
-  if (request.origin !== undefined && !allowed.origins.includes(request.origin)) {
+  if (
+    request.origin !== undefined &&
+    !allowed.origins.includes(request.origin) &&
+    !ownOrigins(allowed.port).includes(request.origin)
+  ) {
     return {
       allowed: false,
       status: 403,
