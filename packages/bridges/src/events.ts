@@ -9,8 +9,11 @@ export interface TranslationFault {
   reason: string;
 }
 
+/** An event's type for the log; a type that is not a string (50,000 nested arrays) is only named. */
 export function eventTypeOf(event: unknown): string {
-  return typeof event === 'object' && event !== null ? String((event as { type?: unknown }).type) : typeof event;
+  if (typeof event !== 'object' || event === null) return typeof event;
+  const type = (event as { type?: unknown }).type;
+  return typeof type === 'string' ? type.slice(0, 100) : `(${typeof type} type)`;
 }
 
 /** The event, checked; or the fault that keeps it out. */

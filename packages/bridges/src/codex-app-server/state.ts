@@ -78,6 +78,8 @@ export interface ThreadState {
   lastTurnId: string | undefined;
   /** Reins turn id -> Codex turn id, for the turns seen lately (bounded). */
   codexIds: Map<string, string>;
+  /** Reins turns that have ended lately (bounded): a turn.started for one again opens nothing. */
+  endedReinsTurns: Set<string>;
   items: Map<string, ItemProgress>;
   /** Per Codex turn: the last plan and token usage sent (repeats are skipped). */
   lastPlan: string | undefined;
@@ -115,6 +117,7 @@ export function createThreadState(init: {
     turn: undefined,
     lastTurnId: undefined,
     codexIds: new Map(),
+    endedReinsTurns: new Set(),
     items: new Map(),
     lastPlan: undefined,
     lastUsage: undefined,
@@ -152,6 +155,15 @@ export function codexTurnIdFor(state: ThreadState, reinsTurnId: string, nowMs: n
   const id = uuidv7(nowMs);
   rememberTurnId(state, reinsTurnId, id);
   return id;
+}
+
+/** A Reins turn ended: remembered (bounded) so a repeated start of it is not a new turn. */
+export function rememberEnded(state: ThreadState, reinsTurnId: string): void {
+  state.endedReinsTurns.add(reinsTurnId);
+  if (state.endedReinsTurns.size > MAX_TURN_IDS) {
+    const oldest = state.endedReinsTurns.values().next().value;
+    if (oldest !== undefined) state.endedReinsTurns.delete(oldest);
+  }
 }
 
 export function rememberTurnId(state: ThreadState, reinsTurnId: string, codexTurnId: string): void {

@@ -9,7 +9,7 @@ import { uuidv7 } from '../ids.js';
 import { turnErrorOf } from './errors.js';
 import { firstInputKey } from './history.js';
 import { threadItemOf, timed, userInputOf } from './items.js';
-import { type CodexTurn, codexTurnIdFor, type ThreadState } from './state.js';
+import { type CodexTurn, codexTurnIdFor, rememberEnded, type ThreadState } from './state.js';
 import { addBreakdowns, breakdownOf, tokenUsageOf } from './usage.js';
 import type { BridgeNotification, ThreadItem, Turn, TurnError, TurnStatus } from './wire.js';
 
@@ -268,7 +268,9 @@ export function requestInterrupt(state: ThreadState, codexTurnId: string): boole
 }
 
 export function turnStarted(state: ThreadState, event: ReinsEvent & { type: 'turn.started' }): BridgeNotification[] {
-  if (event.turnId === null) return [];
+  // A turn that has ended does not start again (a repeated frame).
+  if (event.turnId === null || state.endedReinsTurns.has(event.turnId)) return [];
+  if (state.turn?.running.has(event.turnId)) return [];
   if (state.turn) {
     // A Reins turn that starts while a Codex turn is open is input delivered into it.
     state.turn.awaiting.delete(event.turnId);
@@ -347,6 +349,7 @@ export function turnCompleted(state: ThreadState, event: TurnCompletedEvent): Br
   turn.running.delete(event.turnId);
   turn.awaiting.delete(event.turnId);
   turn.ended.add(event.turnId);
+  rememberEnded(state, event.turnId);
   turn.lastTerminal = event;
   const out = flushInputs(state, event.at);
   out.push(...usageNotification(state, event.usage, turn.id));

@@ -1,0 +1,116 @@
+// The bridges' translation fuzzer: valid Reins event sequences (test/support/event-corpus.ts),
+// damaged by the testkit's seeded mutation engine (wrong types, dropped fields, unknown event types
+// and enum values from the Reins event schema, huge strings, deep nesting, duplicated, reordered,
+// dropped and cut-off events), fed through both bridges' guarded translators. For every case: nothing
+// throws, every outgoing message validates against its protocol's schema (the pinned Codex's, the
+// ACP SDK's) and serialises, and a Codex turn ends at most once. 3,000 cases by default;
+// `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone.
+import { readFileSync } from 'node:fs';
+import {
+  describeMutation,
+  enumFieldsFromJsonSchema,
+  formatFuzzReport,
+  fuzzSettings,
+  mutateSequence,
+  runFuzz,
+} from '@reins/testkit';
+import { describe, expect, it } from 'vitest';
+import { acpSchema } from '../test/support/acp-schema.js';
+import { codexSchema } from '../test/support/codex-schema.js';
+import { EVENT_CORPUS } from '../test/support/event-corpus.js';
+import { createBridgeState, translateSafely as translateAcp } from './acp/translate.js';
+import { createThreadState } from './codex-app-server/state.js';
+import { translateSafely as translateCodex } from './codex-app-server/translate.js';
+
+const eventSchema = JSON.parse(
+  readFileSync(new URL('../../core/schema/events.schema.json', import.meta.url), 'utf8'),
+) as unknown;
+const MUTATION = { typeFields: ['type', 'kind'], enumFields: enumFieldsFromJsonSchema(eventSchema) };
+
+interface BridgeCase {
+  label: string;
+  mutations: string[];
+  bridge: 'codex' | 'acp';
+  events: unknown[];
+}
+
+function serialises(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    return `not serialisable: ${String(error)}`;
+  }
+}
+
+function checkCodex(events: unknown[]): string[] {
+  const problems: string[] = [];
+  const schema = codexSchema();
+  for (const view of ['summary', 'full'] as const) {
+    const state = createThreadState({ threadId: 'thread-1', cwd: '/work', itemsView: view });
+    const ended = new Set<string>();
+    for (const event of events) {
+      for (const notification of translateCodex(state, event)) {
+        const invalid = serialises(notification) ?? schema.notification(notification);
+        if (invalid) problems.push(`invalid ${notification.method}: ${invalid}`);
+        if (notification.method === 'turn/completed') {
+          const id = notification.params.turn.id;
+          if (ended.has(id)) problems.push(`turn ${id} completed twice`);
+          ended.add(id);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+function checkAcp(events: unknown[]): string[] {
+  const problems: string[] = [];
+  const schema = acpSchema();
+  const state = createBridgeState(
+    {
+      effortSwitch: true,
+      posture: 'bypass',
+      modes: true,
+      catalog: [{ id: 'fake-model', isDefault: true, efforts: ['low'] }],
+    },
+    { notices: true },
+  );
+  for (const event of events) {
+    for (const update of translateAcp(state, event)) {
+      const invalid = serialises(update) ?? schema.check('SessionNotification', { sessionId: 's', update });
+      if (invalid) problems.push(`invalid ${update.sessionUpdate}: ${invalid}`);
+    }
+  }
+  return problems;
+}
+
+describe('the bridges translation corpus', () => {
+  it.each(EVENT_CORPUS.map((entry) => [entry.name, entry] as const))(
+    '%s translates as recorded with no problem',
+    (_name, entry) => {
+      expect(checkCodex(entry.events)).toEqual([]);
+      expect(checkAcp(entry.events)).toEqual([]);
+    },
+  );
+});
+
+const settings = fuzzSettings({ cases: 3_000 });
+
+describe('the bridges translation fuzzer', () => {
+  it(`survives ${settings.only !== undefined ? `case ${settings.only}` : `${settings.cases} cases`} (seed ${settings.seed})`, () => {
+    const report = runFuzz<BridgeCase>({
+      settings,
+      build(random, index) {
+        const bridge = index % 2 === 0 ? 'codex' : 'acp';
+        const entry = random.pick(EVENT_CORPUS);
+        const { frames, mutations } = mutateSequence(entry.events, random, MUTATION);
+        return { label: `${bridge} ${entry.name}`, mutations: mutations.map(describeMutation), bridge, events: frames };
+      },
+      check: (fuzzCase) => (fuzzCase.bridge === 'codex' ? checkCodex(fuzzCase.events) : checkAcp(fuzzCase.events)),
+    });
+    const text = formatFuzzReport(report);
+    expect(report.cases).toBe(settings.only !== undefined ? 1 : settings.cases);
+    expect(report.failedCases, text).toBe(0);
+  }, 600_000); // A bound for a stuck run, not a speed assert (speed goes to npm run bench).
+});
