@@ -119,6 +119,7 @@ export class ConsoleConnection<L extends DaemonLink> {
   private readonly backoffMs: number[];
   private readonly timers: Timers;
   private retryTimer: unknown;
+  private disposed = false;
   private attempt = 0;
 
   constructor(
@@ -176,6 +177,7 @@ export class ConsoleConnection<L extends DaemonLink> {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.setState({ status: 'disposed' });
     if (this.retryTimer !== undefined) this.timers.clearTimeout(this.retryTimer);
     for (const follow of this.follows.values()) follow.stop();
@@ -185,7 +187,7 @@ export class ConsoleConnection<L extends DaemonLink> {
   }
 
   private async connect(): Promise<void> {
-    if (this.currentState.status === 'disposed') return;
+    if (this.disposed) return;
     let link: L;
     try {
       link = await this.open();
@@ -193,7 +195,7 @@ export class ConsoleConnection<L extends DaemonLink> {
       this.failed(ReinsError.from(error, 'process_exited'));
       return;
     }
-    if (this.currentState.status === 'disposed') {
+    if (this.disposed) {
       link.close();
       return;
     }
@@ -210,7 +212,7 @@ export class ConsoleConnection<L extends DaemonLink> {
   }
 
   private failed(error: ReinsError): void {
-    if (this.currentState.status === 'disposed') return;
+    if (this.disposed) return;
     if (error.code === 'auth_required') {
       this.setState({ status: 'refused', error });
       return;

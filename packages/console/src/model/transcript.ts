@@ -372,7 +372,7 @@ export class Transcript {
       row = newItemRow(item, { key: event.itemId, turnId: event.turnId, seq: event.seq });
       this.add(row, event.parentItemId);
     }
-    if (row.item.status !== 'running') return; // the truth came already
+    if (!('item' in row) || row.item.status !== 'running') return; // the truth came already
     if ((row.kind === 'agent' && event.kind === 'text') || (row.kind === 'reasoning' && event.kind === 'reasoning')) {
       this.put(row.key, { ...row, item: { ...row.item, text: row.item.text + event.text } } as Row);
     } else if (row.kind === 'tool' && event.kind === 'tool_output') {

@@ -1,0 +1,125 @@
+// The session list: every session the daemon holds with its live state (status/snapshot and
+// sessions/changed keep it current), filtered by harness, workspace and words; and the other pages.
+import { useState } from 'react';
+import type { ConsoleState } from '../app/console-state.js';
+import { baseName, relativeTime } from '../model/format.js';
+import type { Route } from '../model/route.js';
+import { StatusDot } from './common.js';
+import { navigate, useNow } from './hooks.js';
+
+export function Sidebar({ state, route, onClose }: { state: ConsoleState; route: Route; onClose: () => void }) {
+  const [harness, setHarness] = useState('');
+  const [workspace, setWorkspace] = useState('');
+  const [text, setText] = useState('');
+  const now = useNow();
+  const sessions = state.directory.filtered({ harness, workspace, text });
+  const version = state.api?.info.reinsVersion;
+  const current = route.page === 'session' ? route.sessionId : undefined;
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <div className="brand">
+        <img src="/favicon.svg" alt="" />
+        Reins {version ? <span className="version">{version}</span> : null}
+        <button
+          type="button"
+          className="button small menu-button"
+          onClick={onClose}
+          aria-label="Close the session list"
+        >
+          ✕
+        </button>
+      </div>
+      <div className="sidebar-actions">
+        <button type="button" className="button primary grow" onClick={() => navigate({ page: 'new' })}>
+          + New session
+        </button>
+      </div>
+      <div className="filters">
+        <select
+          className="field"
+          aria-label="Filter by harness"
+          value={harness}
+          onChange={(e) => setHarness(e.target.value)}
+        >
+          <option value="">All harnesses</option>
+          {state.directory.harnesses().map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </select>
+        <select
+          className="field"
+          aria-label="Filter by workspace"
+          value={workspace}
+          onChange={(e) => setWorkspace(e.target.value)}
+        >
+          <option value="">All workspaces</option>
+          {state.directory.workspaces().map((cwd) => (
+            <option key={cwd} value={cwd} title={cwd}>
+              {baseName(cwd)}
+            </option>
+          ))}
+        </select>
+        <input
+          className="field"
+          type="search"
+          placeholder="Search sessions"
+          aria-label="Search sessions"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <ul className="session-list" data-testid="session-list">
+        {sessions.length === 0 ? (
+          <li className="empty">{state.directory.all().length === 0 ? 'No sessions yet.' : 'No session matches.'}</li>
+        ) : (
+          sessions.map((session) => (
+            <li key={session.sessionId}>
+              <button
+                type="button"
+                className="session-item"
+                aria-current={session.sessionId === current ? 'page' : undefined}
+                data-session-id={session.sessionId}
+                data-status={session.status}
+                onClick={() => navigate({ page: 'session', sessionId: session.sessionId })}
+              >
+                <span className="title">
+                  <StatusDot status={session.status} />
+                  <span className="text">{session.title ?? `${session.harness} in ${baseName(session.cwd)}`}</span>
+                </span>
+                <span className="meta">
+                  <span>{session.harness}</span>·<span title={session.cwd}>{baseName(session.cwd)}</span>
+                  {session.model ? (
+                    <>
+                      ·<span>{session.model}</span>
+                    </>
+                  ) : null}
+                  ·<span>{session.status === 'running' ? 'running' : relativeTime(session.updatedAt, now)}</span>
+                </span>
+              </button>
+            </li>
+          ))
+        )}
+      </ul>
+      <div className="sidebar-nav">
+        <button
+          type="button"
+          className="nav-link"
+          aria-current={route.page === 'conversations' ? 'page' : undefined}
+          onClick={() => navigate({ page: 'conversations' })}
+        >
+          Conversations on disk
+        </button>
+        <button
+          type="button"
+          className="nav-link"
+          aria-current={route.page === 'doctor' ? 'page' : undefined}
+          onClick={() => navigate({ page: 'doctor' })}
+        >
+          Doctor
+        </button>
+      </div>
+    </nav>
+  );
+}

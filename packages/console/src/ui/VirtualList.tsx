@@ -1,0 +1,107 @@
+// A virtualized, bottom-anchored list: only the rows around the viewport are in the DOM (the
+// arithmetic is model/virtual-list.ts), each measured once it rendered; while the reader is at the
+// bottom it stays there as rows grow (streaming text), and scrolling up leaves them where they read.
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { HeightIndex } from '../model/virtual-list.js';
+
+export interface VirtualListProps<T> {
+  items: T[];
+  keyOf: (item: T) => string;
+  estimate: (item: T) => number;
+  render: (item: T) => ReactNode;
+  /** Changes when the list should jump to the bottom (e.g. the user sent a message). */
+  bottomSignal?: unknown;
+  label: string;
+}
+
+const AT_BOTTOM_SLACK = 48;
+
+export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, label }: VirtualListProps<T>) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const index = useRef(new HeightIndex()).current;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(800);
+  const [, setMeasured] = useState(0);
+  const stick = useRef(true);
+
+  const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keys derive from items
+  useMemo(() => index.setRows(keys, (position) => estimate(items[position] as T)), [keys]);
+
+  const observer = useMemo(
+    () =>
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver((entries) => {
+            let changed = false;
+            for (const entry of entries) {
+              const key = (entry.target as HTMLElement).dataset.key;
+              const height = Math.ceil(entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height);
+              if (key && height > 0 && index.measure(key, height)) changed = true;
+            }
+            if (changed) setMeasured((count) => count + 1);
+          }),
+    [index],
+  );
+  useEffect(() => () => observer?.disconnect(), [observer]);
+
+  // React 19 runs the returned cleanup when the row leaves the DOM.
+  const measureRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      if (!element || !observer) return;
+      observer.observe(element);
+      return () => observer.unobserve(element);
+    },
+    [observer],
+  );
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const resize = new ResizeObserver(() => setViewport(element.clientHeight));
+    resize.observe(element);
+    setViewport(element.clientHeight);
+    return () => resize.disconnect();
+  }, []);
+
+  const total = index.total;
+  // Keep to the bottom after every render while the reader is there.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && stick.current) {
+      element.scrollTop = element.scrollHeight;
+      setScrollTop(element.scrollTop);
+    }
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: jumps on each new signal
+  useLayoutEffect(() => {
+    stick.current = true;
+  }, [bottomSignal]);
+
+  const onScroll = () => {
+    const element = scroller.current;
+    if (!element) return;
+    stick.current = element.scrollTop + element.clientHeight >= element.scrollHeight - AT_BOTTOM_SLACK;
+    setScrollTop(element.scrollTop);
+  };
+
+  const range = index.range(scrollTop, viewport);
+  const visible = items.slice(range.start, range.end);
+  return (
+    <div className="scroller" ref={scroller} onScroll={onScroll} role="log" aria-label={label} tabIndex={-1}>
+      <div className="virtual-rows" style={{ height: total }}>
+        <div style={{ transform: `translateY(${range.offset}px)` }}>
+          {visible.map((item, position) => {
+            const key = keys[range.start + position] as string;
+            return (
+              <div key={key} data-key={key} ref={measureRef} className="row-slot">
+                {render(item)}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
