@@ -11,32 +11,16 @@
 //   assistant frame for a block arrives after its deltas and before its content_block_stop.
 // - Provider errors arrive as a synthetic assistant message (`model: "<synthetic>"`, top-level
 //   `error`), followed by `result` with is_error.
-// - `result` is exactly one per user turn. Its `usage` counts this turn; `modelUsage` and
-//   `total_cost_usd` are cumulative over the process (not the turn). 2.1.332: `usage` is the main
-//   loop only, `model_usage_since_last_result` counts the whole turn per model (subagents too), and a
-//   turn Claude Code starts by itself (after a background task ended, tasks.ts) has its own `result`.
+// - `result` is exactly one per user turn (its usage and outcome: result.ts); a turn Claude Code starts
+//   by itself (2.1.332, after a background task ended, tasks.ts) has its own `result`.
 //
 // Total over any frame (contract: a harness can only hurt its own session, docs/architecture/contract.md):
 // nothing here throws on what the harness sends. A frame or block whose fields lack the wire's types
 // passes through with reason `unparsable` (wrong-typed counts are absent, never zero); an item started
 // or completed a second time (a re-sent frame) passes through with reason `duplicate`.
+import type { ErrorInfo, EventPayload, Item, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
+import { mapAssistantError, promptTokens, resultOutcome, resultUsage } from './result.js';
 import {
-  type ErrorInfo,
-  type EventPayload,
-  type FileChange,
-  type Item,
-  isSerialisable,
-  type PassthroughReason,
-  type PlanEntry,
-  type TokenUsage,
-  type ToolCallItem,
-  type ToolKind,
-  truncatedValue,
-  type Usage,
-  unsupportedModelError,
-} from '@reins/core';
-import {
-  backgroundLaunch,
   createTaskState,
   inBackgroundLanes,
   retainBackgroundLanes,
@@ -44,6 +28,8 @@ import {
   translateTaskFrame,
   turnEndedForTasks,
 } from './tasks.js';
+import { planEntries, startTool, toolTitle, translateUser } from './tool-calls.js';
+import { count, isObject, type JsonObject, laneOf, num, passthrough, sendable, shown, withLane } from './values.js';
 import type {
   WireApiRetry,
   WireAssistantMessage,
@@ -53,9 +39,10 @@ import type {
   WirePartialMessage,
   WireResult,
   WireStreamEvent,
-  WireUsage,
   WireUserMessage,
 } from './wire.js';
+
+export { mapAssistantError, resultOutcome, resultUsage } from './result.js';
 
 export interface StreamJsonOptions {
   /** `native.source` of the events: 'claude.stream-json', 'amp.stream-json'. */
@@ -186,25 +173,6 @@ export function resetTurnState(state: TranslationState): void {
   state.interruptRequested = false;
 }
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-/** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
-const sendable = (value: unknown): unknown =>
-  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
-/** A number or word of the harness for a message; never the text of an object (which may nest without end). */
-const shown = (value: unknown, absent: string): string =>
-  typeof value === 'string' || typeof value === 'number' ? String(value).slice(0, 200) : absent;
-/** A token count or cost the harness reported; anything else (wrong type, negative) is absent, never zero. */
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-
-function passthrough(frame: unknown, parentItemId?: string, reason?: PassthroughReason): Emission[] {
-  return [withLane(reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame }, parentItemId)];
-}
-
 /** At most this many ids are remembered for de-duplication. */
 const REMEMBERED_IDS = 10_000;
 
@@ -224,10 +192,6 @@ function firstStart(state: TranslationState, id: string): boolean {
   if (state.startedTools?.has(id)) return false;
   remember(state, 'startedTools', id);
   return true;
-}
-
-function withLane(payload: EventPayload, parentItemId: string | undefined): Emission {
-  return parentItemId === undefined ? { payload } : { payload, parentItemId };
 }
 
 /** Translates one native frame. Unknown frames become passthrough; nothing is dropped unseen. */
@@ -352,16 +316,6 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
   return out;
 }
 
-function laneOf(frame: { parent_tool_use_id?: string | null }): string | undefined {
-  return typeof frame.parent_tool_use_id === 'string' ? frame.parent_tool_use_id : undefined;
-}
-
-function promptTokens(usage: WireUsage | null | undefined): number | undefined {
-  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
-  if (input === undefined || !usage) return undefined;
-  return input + (count(usage.cache_read_input_tokens) ?? 0) + (count(usage.cache_creation_input_tokens) ?? 0);
-}
-
 function translateStreamEvent(state: TranslationState, frame: WirePartialMessage): Emission[] {
   const lane = laneOf(frame);
   const laneKey = lane ?? '';
@@ -438,83 +392,6 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
       return [];
     default:
       return passthrough(frame, lane);
-  }
-}
-
-function toolTitle(kind: ToolKind, input: unknown): string | undefined {
-  if (!isObject(input)) return undefined;
-  if (kind === 'command' && typeof input.command === 'string') return input.command;
-  if (kind === 'file_change') {
-    const path = input.file_path ?? input.notebook_path;
-    if (typeof path === 'string') return path;
-  }
-  if (kind === 'subagent' && typeof input.description === 'string') return input.description;
-  if (kind === 'web_search') {
-    const target = input.query ?? input.url;
-    if (typeof target === 'string') return target;
-  }
-  return undefined;
-}
-
-function startTool(state: TranslationState, id: string, name: string, kind: ToolKind, input: unknown): ToolCallItem {
-  const title = toolTitle(kind, input);
-  const item: ToolCallItem = {
-    kind: 'tool_call',
-    id,
-    status: 'running',
-    tool: { kind, name, ...(title ? { title } : {}) },
-    input: sendable(input),
-  };
-  state.tools.set(id, item);
-  return item;
-}
-
-function planEntries(input: unknown): PlanEntry[] {
-  const todos = isObject(input) && Array.isArray(input.todos) ? input.todos : [];
-  return todos.filter(isObject).map((todo) => ({
-    text: typeof todo.content === 'string' ? todo.content : typeof todo.activeForm === 'string' ? todo.activeForm : '',
-    status: todo.status === 'completed' || todo.status === 'in_progress' ? todo.status : 'pending',
-  }));
-}
-
-/** Maps the CLI's synthetic-error kinds (SDKAssistantMessageError) to Reins errors. */
-export function mapAssistantError(
-  kind: string,
-  text: string,
-  apiErrorStatus: number | undefined,
-  model: string | undefined,
-): ErrorInfo {
-  const data = { harnessError: kind, ...(apiErrorStatus !== undefined ? { status: apiErrorStatus } : {}) };
-  switch (kind) {
-    case 'authentication_failed':
-      return { code: 'auth_required', message: text || 'The provider refused the credentials.', data };
-    case 'rate_limit':
-      return { code: 'provider_error', message: text, retryable: true, data: { ...data, kind: 'rate_limited' } };
-    case 'server_error':
-      return {
-        code: 'provider_error',
-        message: text,
-        retryable: true,
-        data: { ...data, kind: apiErrorStatus === 529 ? 'overloaded' : 'server_error' },
-      };
-    case 'model_not_found': {
-      // 2.1.197: "There's an issue with the selected model (NAME). It may not exist ..."
-      const named = /selected model \(([^)]+)\)/.exec(text)?.[1] ?? model ?? 'unknown';
-      const info = unsupportedModelError(named, text).toInfo();
-      return { ...info, data: { ...info.data, ...data } };
-    }
-    case 'billing_error':
-      return { code: 'provider_error', message: text, data: { ...data, kind: 'unknown' } };
-    case 'invalid_request':
-      return { code: 'provider_error', message: text, data: { ...data, kind: 'bad_request' } };
-    default: {
-      const providerKind = /prompt is too long|context window/i.test(text)
-        ? 'context_window_exceeded'
-        : apiErrorStatus === 400
-          ? 'bad_request'
-          : 'unknown';
-      return { code: 'provider_error', message: text, data: { ...data, kind: providerKind } };
-    }
   }
 }
 
@@ -605,193 +482,6 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
   });
   if (malformed) out.push(...passthrough(frame, lane, 'unparsable'));
   return out;
-}
-
-const INTERRUPT_MARKER = /^\[Request interrupted by user/;
-
-function resultText(block: { content?: unknown }): string {
-  if (typeof block.content === 'string') return block.content;
-  if (!Array.isArray(block.content)) return '';
-  return block.content
-    .map((part: unknown) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
-}
-
-function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | undefined {
-  const input = isObject(item.input) ? item.input : {};
-  const path = input.file_path ?? input.notebook_path;
-  if (typeof path !== 'string') return undefined;
-  if (item.tool.name === 'Write') {
-    // The Write result says whether it created or replaced the file.
-    const type = isObject(structured) ? structured.type : undefined;
-    return [{ path, kind: type === 'update' ? 'update' : 'add' }];
-  }
-  return [{ path, kind: 'update' }];
-}
-
-function translateUser(state: TranslationState, frame: WireUserMessage): Emission[] {
-  const lane = laneOf(frame);
-  const content = isObject(frame.message) ? frame.message.content : undefined;
-  // Prompts echoed back, interrupt markers, synthetic nudges and replays are never user input here:
-  // the adapter announced the real input itself when the turn started.
-  if (!Array.isArray(content)) return passthrough(frame, lane);
-  const results = content.filter(
-    (block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> =>
-      isObject(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string',
-  );
-  if (results.length === 0) return passthrough(frame, lane);
-  const out: Emission[] = [];
-  let unmatched = results.length !== content.length;
-  for (const block of results) {
-    const tool = state.tools.get(block.tool_use_id);
-    if (!tool) {
-      unmatched = true;
-      continue;
-    }
-    const text = resultText(block);
-    const structured = results.length === 1 ? sendable(frame.tool_use_result) : undefined;
-    // A Task whose subagent runs in the background is not done yet (tasks.ts).
-    const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
-    if (launch) {
-      out.push(...launch.map((emission) => withLane(emission.payload, lane)));
-      continue;
-    }
-    // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
-    const interrupted =
-      INTERRUPT_MARKER.test(text) ||
-      (block.is_error === true &&
-        (state.interruptRequested || (isObject(structured) && structured.interrupted === true)));
-    const status = state.declined.has(block.tool_use_id)
-      ? 'declined'
-      : interrupted
-        ? 'cancelled'
-        : block.is_error
-          ? 'failed'
-          : 'completed';
-    state.tools.delete(block.tool_use_id);
-    if (tool.kind === 'plan') {
-      out.push(withLane({ type: 'item.completed', item: { ...tool, status } }, lane));
-      continue;
-    }
-    const item: ToolCallItem = {
-      ...tool,
-      status,
-      output: { text, ...(structured !== undefined ? { structured } : {}) },
-    };
-    if (tool.tool.kind === 'command' && status !== 'cancelled' && status !== 'declined') {
-      // Claude Code reports a non-zero exit as an error result starting "Exit code N" and a
-      // zero exit as a plain result (2.1.197).
-      const code = block.is_error ? /^Exit code (\d+)/.exec(text)?.[1] : '0';
-      if (code !== undefined) item.exitCode = Number(code);
-    }
-    if (tool.tool.kind === 'file_change' && status === 'completed') {
-      const changes = fileChanges(tool, structured);
-      if (changes) item.changes = changes;
-    }
-    out.push(withLane({ type: 'item.completed', item }, lane));
-  }
-  if (unmatched) out.push(...passthrough(frame, lane));
-  return out;
-}
-
-function tokenUsage(usage: WireUsage | undefined): TokenUsage | undefined {
-  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
-  if (input === undefined || !usage) return undefined;
-  const cacheRead = count(usage.cache_read_input_tokens);
-  const cacheWrite = count(usage.cache_creation_input_tokens);
-  const result: TokenUsage = {
-    // Anthropic's input_tokens exclude the cached parts; Reins' input is the whole prompt.
-    input: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
-  };
-  if (cacheRead !== undefined) result.cachedInput = cacheRead;
-  if (cacheWrite !== undefined) result.cacheWrite = cacheWrite;
-  const output = count(usage.output_tokens);
-  if (output !== undefined) result.output = output;
-  return result;
-}
-
-/** Usage of a `result` frame: this turn's tokens, process totals, context window and cost. */
-export function resultUsage(state: TranslationState, result: WireResult): Usage | undefined {
-  const usage: Usage = {};
-  // 2.1.332 counts the turn per model, subagents included; `usage` is the main loop only.
-  const turn = modelTokens(result.model_usage_since_last_result) ?? tokenUsage(result.usage);
-  if (turn) usage.turn = turn;
-  const models = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
-  if (models.length > 0) {
-    const total = modelTokens(result.modelUsage);
-    if (total) usage.total = total;
-    // The window of the model in use, else of the only model reported.
-    const current =
-      models.find(([name]) => name === state.facts.model) ?? (models.length === 1 ? models[0] : undefined);
-    const window = current && isObject(current[1]) ? count(current[1].contextWindow) : undefined;
-    if (window !== undefined || state.contextUsed !== undefined) {
-      usage.context = {
-        ...(state.contextUsed !== undefined ? { used: state.contextUsed } : {}),
-        ...(window !== undefined ? { window } : {}),
-      };
-    }
-  }
-  const cost = count(result.total_cost_usd);
-  if (cost !== undefined) usage.costUsd = { amount: cost, currency: 'USD', source: 'provider' };
-  return Object.keys(usage).length > 0 ? usage : undefined;
-}
-
-/** Tokens summed over a per-model usage map (modelUsage, model_usage_since_last_result); undefined when empty. */
-function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined {
-  const models = isObject(byModel) ? Object.values(byModel).filter(isObject) : [];
-  if (models.length === 0) return undefined;
-  const total: TokenUsage = {};
-  for (const model of models) {
-    const cacheRead = count(model.cacheReadInputTokens) ?? 0;
-    const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
-    total.input = (total.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
-    total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
-    total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
-    total.output = (total.output ?? 0) + (count(model.outputTokens) ?? 0);
-  }
-  return total;
-}
-
-/** The outcome of a turn from its `result` frame and what the turn showed before it. */
-export function resultOutcome(state: TranslationState, result: WireResult): ErrorInfo | 'completed' | 'cancelled' {
-  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
-  const detail = errors.join('; ') || (typeof result.result === 'string' ? result.result : '');
-  if (errors.some((error) => /No conversation found/i.test(error))) {
-    return {
-      code: 'resume_failed',
-      message: `Claude Code could not resume the conversation: ${detail}`,
-      data: { subtype: shown(result.subtype, 'unknown') },
-    };
-  }
-  if (
-    state.interruptRequested ||
-    result.terminal_reason === 'aborted_streaming' ||
-    result.terminal_reason === 'aborted_tools'
-  ) {
-    return 'cancelled';
-  }
-  if (result.subtype === 'success' && !result.is_error) return 'completed';
-  if (state.turnError) return state.turnError;
-  if (result.subtype === 'error_max_structured_output_retries') {
-    return {
-      code: 'structured_output_invalid',
-      message: `Claude Code gave up producing output that matches the schema: ${detail}`,
-      data: { subtype: result.subtype, errors },
-    };
-  }
-  const status = num(result.api_error_status);
-  if (status !== undefined) {
-    return {
-      code: 'provider_error',
-      message: detail || `The provider answered ${status}.`,
-      data: { status, kind: status === 429 ? 'rate_limited' : status >= 500 ? 'server_error' : 'unknown' },
-    };
-  }
-  return {
-    code: 'harness_unhealthy',
-    message: `Claude Code ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
-    data: { subtype: shown(result.subtype, 'unknown'), errors },
-  };
 }
 
 function translateResult(state: TranslationState, result: WireResult): Emission[] {

@@ -1,0 +1,159 @@
+// A turn's end in stream-json: the `result` frame's usage and outcome, and the CLI's synthetic provider
+// errors, as Reins values. Pure and total over any value (wrong-typed or negative counts are absent).
+//
+// Facts (Claude Code 2.1.197; 2.1.332 the same unless noted): `result` is exactly one per user turn. Its
+// `usage` counts this turn; `modelUsage` and `total_cost_usd` are cumulative over the process (not the
+// turn). 2.1.332: `usage` is the main loop only, `model_usage_since_last_result` counts the whole turn per
+// model (subagents too).
+import { type ErrorInfo, type TokenUsage, type Usage, unsupportedModelError } from '@reins/core';
+import type { TranslationState } from './translate.js';
+import { count, isObject, num, shown } from './values.js';
+import type { WireResult, WireUsage } from './wire.js';
+
+/** Prompt size of one API call (input + cache), the context in use. */
+export function promptTokens(usage: WireUsage | null | undefined): number | undefined {
+  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
+  if (input === undefined || !usage) return undefined;
+  return input + (count(usage.cache_read_input_tokens) ?? 0) + (count(usage.cache_creation_input_tokens) ?? 0);
+}
+
+/** Maps the CLI's synthetic-error kinds (SDKAssistantMessageError) to Reins errors. */
+export function mapAssistantError(
+  kind: string,
+  text: string,
+  apiErrorStatus: number | undefined,
+  model: string | undefined,
+): ErrorInfo {
+  const data = { harnessError: kind, ...(apiErrorStatus !== undefined ? { status: apiErrorStatus } : {}) };
+  switch (kind) {
+    case 'authentication_failed':
+      return { code: 'auth_required', message: text || 'The provider refused the credentials.', data };
+    case 'rate_limit':
+      return { code: 'provider_error', message: text, retryable: true, data: { ...data, kind: 'rate_limited' } };
+    case 'server_error':
+      return {
+        code: 'provider_error',
+        message: text,
+        retryable: true,
+        data: { ...data, kind: apiErrorStatus === 529 ? 'overloaded' : 'server_error' },
+      };
+    case 'model_not_found': {
+      // 2.1.197: "There's an issue with the selected model (NAME). It may not exist ..."
+      const named = /selected model \(([^)]+)\)/.exec(text)?.[1] ?? model ?? 'unknown';
+      const info = unsupportedModelError(named, text).toInfo();
+      return { ...info, data: { ...info.data, ...data } };
+    }
+    case 'billing_error':
+      return { code: 'provider_error', message: text, data: { ...data, kind: 'unknown' } };
+    case 'invalid_request':
+      return { code: 'provider_error', message: text, data: { ...data, kind: 'bad_request' } };
+    default: {
+      const providerKind = /prompt is too long|context window/i.test(text)
+        ? 'context_window_exceeded'
+        : apiErrorStatus === 400
+          ? 'bad_request'
+          : 'unknown';
+      return { code: 'provider_error', message: text, data: { ...data, kind: providerKind } };
+    }
+  }
+}
+
+function tokenUsage(usage: WireUsage | undefined): TokenUsage | undefined {
+  const input = isObject(usage) ? count(usage.input_tokens) : undefined;
+  if (input === undefined || !usage) return undefined;
+  const cacheRead = count(usage.cache_read_input_tokens);
+  const cacheWrite = count(usage.cache_creation_input_tokens);
+  const result: TokenUsage = {
+    // Anthropic's input_tokens exclude the cached parts; Reins' input is the whole prompt.
+    input: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+  };
+  if (cacheRead !== undefined) result.cachedInput = cacheRead;
+  if (cacheWrite !== undefined) result.cacheWrite = cacheWrite;
+  const output = count(usage.output_tokens);
+  if (output !== undefined) result.output = output;
+  return result;
+}
+
+/** Usage of a `result` frame: this turn's tokens, process totals, context window and cost. */
+export function resultUsage(state: TranslationState, result: WireResult): Usage | undefined {
+  const usage: Usage = {};
+  // 2.1.332 counts the turn per model, subagents included; `usage` is the main loop only.
+  const turn = modelTokens(result.model_usage_since_last_result) ?? tokenUsage(result.usage);
+  if (turn) usage.turn = turn;
+  const models = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
+  if (models.length > 0) {
+    const total = modelTokens(result.modelUsage);
+    if (total) usage.total = total;
+    // The window of the model in use, else of the only model reported.
+    const current =
+      models.find(([name]) => name === state.facts.model) ?? (models.length === 1 ? models[0] : undefined);
+    const window = current && isObject(current[1]) ? count(current[1].contextWindow) : undefined;
+    if (window !== undefined || state.contextUsed !== undefined) {
+      usage.context = {
+        ...(state.contextUsed !== undefined ? { used: state.contextUsed } : {}),
+        ...(window !== undefined ? { window } : {}),
+      };
+    }
+  }
+  const cost = count(result.total_cost_usd);
+  if (cost !== undefined) usage.costUsd = { amount: cost, currency: 'USD', source: 'provider' };
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Tokens summed over a per-model usage map (modelUsage, model_usage_since_last_result); undefined when empty. */
+function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined {
+  const models = isObject(byModel) ? Object.values(byModel).filter(isObject) : [];
+  if (models.length === 0) return undefined;
+  const total: TokenUsage = {};
+  for (const model of models) {
+    const cacheRead = count(model.cacheReadInputTokens) ?? 0;
+    const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
+    total.input = (total.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
+    total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
+    total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
+    total.output = (total.output ?? 0) + (count(model.outputTokens) ?? 0);
+  }
+  return total;
+}
+
+/** The outcome of a turn from its `result` frame and what the turn showed before it. */
+export function resultOutcome(state: TranslationState, result: WireResult): ErrorInfo | 'completed' | 'cancelled' {
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
+  const detail = errors.join('; ') || (typeof result.result === 'string' ? result.result : '');
+  if (errors.some((error) => /No conversation found/i.test(error))) {
+    return {
+      code: 'resume_failed',
+      message: `Claude Code could not resume the conversation: ${detail}`,
+      data: { subtype: shown(result.subtype, 'unknown') },
+    };
+  }
+  if (
+    state.interruptRequested ||
+    result.terminal_reason === 'aborted_streaming' ||
+    result.terminal_reason === 'aborted_tools'
+  ) {
+    return 'cancelled';
+  }
+  if (result.subtype === 'success' && !result.is_error) return 'completed';
+  if (state.turnError) return state.turnError;
+  if (result.subtype === 'error_max_structured_output_retries') {
+    return {
+      code: 'structured_output_invalid',
+      message: `Claude Code gave up producing output that matches the schema: ${detail}`,
+      data: { subtype: result.subtype, errors },
+    };
+  }
+  const status = num(result.api_error_status);
+  if (status !== undefined) {
+    return {
+      code: 'provider_error',
+      message: detail || `The provider answered ${status}.`,
+      data: { status, kind: status === 429 ? 'rate_limited' : status >= 500 ? 'server_error' : 'unknown' },
+    };
+  }
+  return {
+    code: 'harness_unhealthy',
+    message: `Claude Code ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
+    data: { subtype: shown(result.subtype, 'unknown'), errors },
+  };
+}

@@ -1,0 +1,138 @@
+// Tool calls in stream-json: a tool_use block starts a tool_call item (TodoWrite: a plan item), its
+// tool_result in a user frame completes it, with the exit code, the changed files and the interrupt rule
+// of Claude Code 2.1.197 (2.1.332 the same). Pure; the state is the translation's (translate.ts).
+import type { FileChange, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
+import { backgroundLaunch } from './tasks.js';
+import type { Emission, TranslationState } from './translate.js';
+import { isObject, laneOf, passthrough, sendable, withLane } from './values.js';
+import type { WireContentBlock, WireUserMessage } from './wire.js';
+
+export function toolTitle(kind: ToolKind, input: unknown): string | undefined {
+  if (!isObject(input)) return undefined;
+  if (kind === 'command' && typeof input.command === 'string') return input.command;
+  if (kind === 'file_change') {
+    const path = input.file_path ?? input.notebook_path;
+    if (typeof path === 'string') return path;
+  }
+  if (kind === 'subagent' && typeof input.description === 'string') return input.description;
+  if (kind === 'web_search') {
+    const target = input.query ?? input.url;
+    if (typeof target === 'string') return target;
+  }
+  return undefined;
+}
+
+export function startTool(
+  state: TranslationState,
+  id: string,
+  name: string,
+  kind: ToolKind,
+  input: unknown,
+): ToolCallItem {
+  const title = toolTitle(kind, input);
+  const item: ToolCallItem = {
+    kind: 'tool_call',
+    id,
+    status: 'running',
+    tool: { kind, name, ...(title ? { title } : {}) },
+    input: sendable(input),
+  };
+  state.tools.set(id, item);
+  return item;
+}
+
+export function planEntries(input: unknown): PlanEntry[] {
+  const todos = isObject(input) && Array.isArray(input.todos) ? input.todos : [];
+  return todos.filter(isObject).map((todo) => ({
+    text: typeof todo.content === 'string' ? todo.content : typeof todo.activeForm === 'string' ? todo.activeForm : '',
+    status: todo.status === 'completed' || todo.status === 'in_progress' ? todo.status : 'pending',
+  }));
+}
+
+const INTERRUPT_MARKER = /^\[Request interrupted by user/;
+
+function resultText(block: { content?: unknown }): string {
+  if (typeof block.content === 'string') return block.content;
+  if (!Array.isArray(block.content)) return '';
+  return block.content
+    .map((part: unknown) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | undefined {
+  const input = isObject(item.input) ? item.input : {};
+  const path = input.file_path ?? input.notebook_path;
+  if (typeof path !== 'string') return undefined;
+  if (item.tool.name === 'Write') {
+    // The Write result says whether it created or replaced the file.
+    const type = isObject(structured) ? structured.type : undefined;
+    return [{ path, kind: type === 'update' ? 'update' : 'add' }];
+  }
+  return [{ path, kind: 'update' }];
+}
+
+/** A user frame: the tool results it carries complete their calls; anything else passes through. */
+export function translateUser(state: TranslationState, frame: WireUserMessage): Emission[] {
+  const lane = laneOf(frame);
+  const content = isObject(frame.message) ? frame.message.content : undefined;
+  // Prompts echoed back, interrupt markers, synthetic nudges and replays are never user input here:
+  // the adapter announced the real input itself when the turn started.
+  if (!Array.isArray(content)) return passthrough(frame, lane);
+  const results = content.filter(
+    (block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> =>
+      isObject(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string',
+  );
+  if (results.length === 0) return passthrough(frame, lane);
+  const out: Emission[] = [];
+  let unmatched = results.length !== content.length;
+  for (const block of results) {
+    const tool = state.tools.get(block.tool_use_id);
+    if (!tool) {
+      unmatched = true;
+      continue;
+    }
+    const text = resultText(block);
+    const structured = results.length === 1 ? sendable(frame.tool_use_result) : undefined;
+    // A Task whose subagent runs in the background is not done yet (tasks.ts).
+    const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
+    if (launch) {
+      out.push(...launch.map((emission) => withLane(emission.payload, lane)));
+      continue;
+    }
+    // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
+    const interrupted =
+      INTERRUPT_MARKER.test(text) ||
+      (block.is_error === true &&
+        (state.interruptRequested || (isObject(structured) && structured.interrupted === true)));
+    const status = state.declined.has(block.tool_use_id)
+      ? 'declined'
+      : interrupted
+        ? 'cancelled'
+        : block.is_error
+          ? 'failed'
+          : 'completed';
+    state.tools.delete(block.tool_use_id);
+    if (tool.kind === 'plan') {
+      out.push(withLane({ type: 'item.completed', item: { ...tool, status } }, lane));
+      continue;
+    }
+    const item: ToolCallItem = {
+      ...tool,
+      status,
+      output: { text, ...(structured !== undefined ? { structured } : {}) },
+    };
+    if (tool.tool.kind === 'command' && status !== 'cancelled' && status !== 'declined') {
+      // Claude Code reports a non-zero exit as an error result starting "Exit code N" and a
+      // zero exit as a plain result (2.1.197).
+      const code = block.is_error ? /^Exit code (\d+)/.exec(text)?.[1] : '0';
+      if (code !== undefined) item.exitCode = Number(code);
+    }
+    if (tool.tool.kind === 'file_change' && status === 'completed') {
+      const changes = fileChanges(tool, structured);
+      if (changes) item.changes = changes;
+    }
+    out.push(withLane({ type: 'item.completed', item }, lane));
+  }
+  if (unmatched) out.push(...passthrough(frame, lane));
+  return out;
+}
