@@ -1,14 +1,32 @@
-// Pi messages (pi-ai 0.73.1): the content readers the event translation shares, provider errors read from
-// Pi's error text, and a stored conversation (get_messages) as items. Pure and total over any value: a
-// field without the type Pi's .d.ts gives it is left out, never guessed.
+// Pi messages (pi-ai 0.73.1): the value and content readers the event translation shares, provider errors
+// read from Pi's error text, and a stored conversation (get_messages) as items. Pure and total over any
+// value: a field without the type Pi's .d.ts gives it is left out, never guessed.
 import {
   type ErrorInfo,
   type Item,
   isRecord,
+  isSerialisable,
   type ProviderErrorKind,
   type ToolCallItem,
   type ToolKind,
+  truncatedValue,
 } from '@reins/core';
+
+export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+export const index = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+/** A count Pi reported; anything else (absent, wrong type, negative) is absent, never zero. */
+export const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
+export const sendable = (value: unknown): unknown =>
+  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
+
+/** A number or word for a message; never the text of an object. */
+export function shown(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'string' ? String(value).slice(0, 40) : '?';
+}
 
 /** Pi 0.73.1 built-in tools: bash runs commands, write/edit change files, read/grep/find/ls only look. */
 export function piToolKind(name: string): ToolKind {
