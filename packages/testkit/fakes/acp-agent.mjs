@@ -12,7 +12,7 @@
 //     the client's answer or error is reported back as an agent_message_chunk)
 //   | { extRequest: method } | { extNotify: method } | { garbage: text } | { stderr: text }
 //   | { crash: exitCode } | { waitForCancel: true } | { error: { code, message, data? } }
-//   | { replay: fixturePath, prompt?: n } (the session/update frames of the n-th prompt of a fixture)
+//   | { replay: fixturePath, prompt?: n } (the session/update frames of the n-th prompt of a reins/v1 fixture)
 //   | { stop: stopReason, usage? }  (default: end_turn after the last step)
 // Knobs (env): FAKE_ACP_SLOW_START_MS, FAKE_ACP_STDERR_NOISE=1, FAKE_ACP_GARBAGE=1 (non-JSON
 //   lines on stdout), FAKE_ACP_AUTH_REQUIRED=1 (session/new -> -32000 until authenticate),
