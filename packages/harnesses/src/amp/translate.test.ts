@@ -76,6 +76,17 @@ describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
     expect(out.filter((emission) => emission.payload.type === 'turn.completed')).toHaveLength(1);
   });
 
+  // What a broken Amp sends (issue 14): an assistant message whose content holds null.
+  it('an assistant message with null in its content neither throws nor emits an invalid event', () => {
+    const state = createAmpTranslateState();
+    const frame = { type: 'assistant', message: { id: 'm9', content: [null, { type: 'text', text: 'ok' }] } };
+    const out = translateAmpFrame(state, frame).map((emission) => emission.payload);
+    expect(out).toContainEqual(
+      expect.objectContaining({ type: 'item.completed', item: expect.objectContaining({ text: 'ok' }) }),
+    );
+    expect(out).toContainEqual({ type: 'passthrough', frame, reason: 'unparsable' });
+  });
+
   it('classifies Amp tool names', () => {
     expect(
       ['Bash', 'create_file', 'edit_file', 'Task', 'web_search', 'todo_write', 'mcp__x__y', 'Read'].map(ampToolKind),

@@ -79,10 +79,9 @@ export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emi
   const isResult = isRecord(frame) && frame.type === 'result';
   let out = translateFrame(state.inner, frame).map(stripAssumedExitCode);
   if (isResult && state.previousSettled) {
+    // The previous turn's late result: its usage, not a terminal for the turn that just began.
     state.previousSettled = false;
-    return translateFrame(state.inner, frame)
-      .map(stripAssumedExitCode)
-      .filter((emission) => emission.payload.type !== 'turn.completed');
+    return out.filter((emission) => emission.payload.type !== 'turn.completed');
   }
   state.previousSettled = false;
   if (isResult && state.settled) {

@@ -427,7 +427,11 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
   message.content.forEach((raw: unknown, offset) => {
     const key = `${message.id}:${first + offset}`;
     const known = state.blocks.get(key);
-    const block = (isObject(raw) ? raw : {}) as WireContentBlock & JsonObject;
+    if (!isObject(raw)) {
+      malformed = true;
+      return;
+    }
+    const block = raw as WireContentBlock & JsonObject;
     if (block.type === 'text' || block.type === 'thinking' || block.type === 'redacted_thinking') {
       const text = block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : '';
       const kind = block.type === 'text' ? 'text' : 'reasoning';
