@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileRecords, MAX_TURN_RECORDS, type SessionRecord } from './records.js';
+import { fileRecords, MAX_TURN_RECORDS, memoryRecords, type SessionRecord } from './records.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -38,6 +38,23 @@ describe('fileRecords', () => {
     expect(await again.get('missing')).toBeUndefined();
     expect((await again.list()).map((entry) => entry.id).sort()).toEqual(['../../etc/passwd', 'b']);
     expect((await readdir(dir)).every((name) => /^[0-9a-f]{32}\.json$/.test(name))).toBe(true);
+  });
+
+  it('applies overlapping changes of one record one after another, so none is lost', async () => {
+    for (const store of [fileRecords(await tempDir()), memoryRecords()]) {
+      await store.put(record('a'));
+      const turn = (id: string) => ({ id, status: 'completed' as const, inputs: 1, startedAtMs: 1 });
+      await Promise.all([
+        store.update('a', (known) => known && { ...known, turns: [...known.turns, turn('t1')] }),
+        store.update('a', (known) => known && { ...known, name: 'named' }),
+        store.update('a', (known) => known && { ...known, turns: [...known.turns, turn('t2')] }),
+      ]);
+      const kept = await store.get('a');
+      expect(kept?.turns.map((entry) => entry.id)).toEqual(['t1', 't2']);
+      expect(kept?.name).toBe('named');
+      await store.update('missing', () => undefined);
+      expect(await store.get('missing')).toBeUndefined();
+    }
   });
 
   it('keeps the newest turns only', async () => {

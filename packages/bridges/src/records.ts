@@ -56,18 +56,42 @@ export interface RecordStore {
   get(id: string): Promise<SessionRecord | undefined>;
   put(record: SessionRecord): Promise<void>;
   list(): Promise<SessionRecord[]>;
+  /**
+   * Reads, changes and writes one record, one change at a time per id (two changes that overlap,
+   * a turn's end and an unsubscribe, never lose each other's part). `change` gets the record or
+   * undefined and returns what to keep (undefined: nothing is written).
+   */
+  update(id: string, change: (record: SessionRecord | undefined) => SessionRecord | undefined): Promise<void>;
+}
+
+/** `update` for any store: changes of one id run one after another. */
+function serialUpdates(store: Omit<RecordStore, 'update'>): RecordStore['update'] {
+  const chains = new Map<string, Promise<void>>();
+  return (id, change) => {
+    const run = (chains.get(id) ?? Promise.resolve()).then(async () => {
+      const next = change(await store.get(id));
+      if (next) await store.put(next);
+    });
+    const settled = run.catch(() => {});
+    chains.set(id, settled);
+    void settled.then(() => {
+      if (chains.get(id) === settled) chains.delete(id);
+    });
+    return run;
+  };
 }
 
 /** A store in memory (tests, and `--no-records`): nothing outlives the process. */
 export function memoryRecords(): RecordStore {
   const records = new Map<string, SessionRecord>();
-  return {
-    get: async (id) => structuredClone(records.get(id)),
-    put: async (record) => {
+  const store = {
+    get: async (id: string) => structuredClone(records.get(id)),
+    put: async (record: SessionRecord) => {
       records.set(record.id, structuredClone(record));
     },
     list: async () => [...records.values()].map((record) => structuredClone(record)),
   };
+  return { ...store, update: serialUpdates(store) };
 }
 
 function fileName(id: string): string {
@@ -95,7 +119,7 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
     }
     return undefined;
   };
-  return {
+  const store: Omit<RecordStore, 'update'> = {
     get: async (id) => {
       await writes.get(id);
       const record = await read(join(dir, fileName(id)));
@@ -133,6 +157,7 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
       return records.filter((record): record is SessionRecord => record !== undefined);
     },
   };
+  return { ...store, update: serialUpdates(store) };
 }
 
 /** Where a bridge keeps the records of one harness: `<reins home>/bridges/<protocol>/<harness>`. */

@@ -261,24 +261,26 @@ export class AcpBridge {
     };
   }
 
-  private async remember(bridged: BridgeSession): Promise<void> {
-    const now = Date.now();
-    const record = (await this.records.get(bridged.acpId)) ?? {
-      id: bridged.acpId,
-      cwd: bridged.spec.cwd,
-      createdAtMs: now,
-      updatedAtMs: now,
-      turns: [],
-    };
+  private remember(bridged: BridgeSession): Promise<void> {
     const settings = bridged.state.settings;
     const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
-    await this.records.put({
-      ...record,
-      ...(native ? { nativeSessionId: native } : {}),
-      ...(settings.model ? { model: settings.model } : {}),
-      ...(settings.effort ? { effort: settings.effort } : {}),
-      mode: settings.posture,
-      updatedAtMs: now,
+    return this.records.update(bridged.acpId, (known) => {
+      const now = Date.now();
+      const record = known ?? {
+        id: bridged.acpId,
+        cwd: bridged.spec.cwd,
+        createdAtMs: now,
+        updatedAtMs: now,
+        turns: [],
+      };
+      return {
+        ...record,
+        ...(native ? { nativeSessionId: native } : {}),
+        ...(settings.model ? { model: settings.model } : {}),
+        ...(settings.effort ? { effort: settings.effort } : {}),
+        mode: settings.posture,
+        updatedAtMs: now,
+      };
     });
   }
 

@@ -321,28 +321,30 @@ export class CodexAppServerBridge {
     };
   }
 
-  private async remember(thread: BridgeThread, turn?: TurnRecord): Promise<void> {
-    if (thread.request.ephemeral) return;
+  private remember(thread: BridgeThread, turn?: TurnRecord): Promise<void> {
+    if (thread.request.ephemeral) return Promise.resolve();
     const state = thread.state;
-    const now = Date.now();
-    const record: SessionRecord = (await this.records.get(thread.id)) ?? {
-      id: thread.id,
-      cwd: state.cwd,
-      createdAtMs: thread.createdAt,
-      updatedAtMs: now,
-      turns: [],
-    };
-    const native = state.nativeSessionId ?? thread.session.nativeSessionId;
-    if (native) record.nativeSessionId = native;
-    if (state.model) record.model = state.model;
-    if (state.effort) record.effort = state.effort;
-    if (state.title) record.name = state.title;
-    if (turn) {
-      record.turns = [...record.turns.filter((known) => known.id !== turn.id), turn];
-      record.preview ??= turn.firstInput;
-    }
-    record.updatedAtMs = now;
-    await this.records.put(record);
+    return this.records.update(thread.id, (known) => {
+      const now = Date.now();
+      const record: SessionRecord = known ?? {
+        id: thread.id,
+        cwd: state.cwd,
+        createdAtMs: thread.createdAt,
+        updatedAtMs: now,
+        turns: [],
+      };
+      const native = state.nativeSessionId ?? thread.session.nativeSessionId;
+      if (native) record.nativeSessionId = native;
+      if (state.model) record.model = state.model;
+      if (state.effort) record.effort = state.effort;
+      if (state.title) record.name = state.title;
+      if (turn) {
+        record.turns = [...record.turns.filter((seen) => seen.id !== turn.id), turn];
+        record.preview ??= turn.firstInput;
+      }
+      record.updatedAtMs = now;
+      return record;
+    });
   }
 
   private async open(request: ThreadRequest, resume: string | undefined, threadId: string | undefined) {
@@ -504,8 +506,8 @@ export class CodexAppServerBridge {
       thread.state.title = name;
       thread.emit([{ method: 'thread/name/updated', params: { threadId, threadName: name } }]);
       await this.remember(thread);
-    } else if (record) {
-      await this.records.put({ ...record, name, updatedAtMs: Date.now() });
+    } else {
+      await this.records.update(threadId, (known) => (known ? { ...known, name, updatedAtMs: Date.now() } : undefined));
     }
     return {};
   }
