@@ -11,6 +11,7 @@ import {
   SESSION_EVENT,
   SESSIONS_CHANGED,
   SessionEventParamsSchema,
+  type SessionLabels,
   type SessionListing,
   type SessionsChangedParams,
   SessionsChangedParamsSchema,
@@ -205,15 +206,24 @@ export class ReinsClient {
     await this.channel.request('session/delete', { sessionId }, { timeoutMs: this.requestTimeoutMs });
   }
 
-  /** Starts a session in the daemon and subscribes to all of its events from the first. */
+  /**
+   * Starts a session in the daemon and subscribes to all of its events from the first. In cluster
+   * mode `placement.labels` picks the worker (every label must be among its `--labels`).
+   */
   async createSession(
     harness: HarnessId,
     spec: SessionSpec,
     harnessOptions?: WireHarnessOptions,
+    placement?: { labels?: SessionLabels },
   ): Promise<RemoteSession> {
     const created = await this.channel.request(
       'session/create',
-      { harness, spec, ...(harnessOptions ? { harnessOptions } : {}) },
+      {
+        harness,
+        spec,
+        ...(harnessOptions ? { harnessOptions } : {}),
+        ...(placement?.labels ? { labels: placement.labels } : {}),
+      },
       { timeoutMs: this.createTimeoutMs },
     );
     return this.attach(created.sessionId, { afterSeq: 0 });

@@ -226,15 +226,24 @@ export const WireHarnessOptionsSchema = z.looseObject({
 });
 export type WireHarnessOptions = z.output<typeof WireHarnessOptionsSchema>;
 
+/**
+ * Where a session may run (cluster mode): every label must be among a worker's `--labels`, e.g.
+ * `{ host: "build-3" }` for a workspace that lives on one machine. A single daemon keeps none.
+ */
+export type SessionLabels = Record<string, string>;
+export const SessionLabelsSchema = z.record(z.string().min(1).max(128), z.string().min(1).max(256));
+
 export interface SessionCreateParams {
   harness: HarnessId;
   spec: SessionSpec;
   harnessOptions?: WireHarnessOptions;
+  labels?: SessionLabels;
 }
 export const SessionCreateParamsSchema = z.object({
   harness: HarnessIdSchema,
   spec: SessionSpecSchema,
   harnessOptions: WireHarnessOptionsSchema.optional(),
+  labels: SessionLabelsSchema.optional(),
 });
 
 export interface SessionCreateResult {
@@ -284,6 +293,10 @@ export interface SessionListing {
   createdAt: number;
   /** ms since epoch: the newest event or change of the session. */
   updatedAt: number;
+  /** Cluster mode: the worker that holds the session (or held it, when it is `lost`). */
+  worker?: string;
+  /** Cluster mode: the labels it was created with (a resume goes to a worker that has them). */
+  labels?: SessionLabels;
 }
 export const SessionListingSchema = z.object({
   sessionId: z.string(),
@@ -297,6 +310,8 @@ export const SessionListingSchema = z.object({
   lastSeq: z.number().int().nonnegative(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  worker: z.string().optional(),
+  labels: SessionLabelsSchema.optional(),
 });
 type _SessionListingInSync = Assert<Equals<z.output<typeof SessionListingSchema>, SessionListing>>;
 

@@ -30,7 +30,7 @@ import {
 import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import type { RawData, WebSocket } from 'ws';
 import type { Logger } from './logger.js';
-import type { SessionHost } from './session-host.js';
+import type { SessionDirectory } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
 import { Subscription } from './subscription.js';
 
@@ -47,7 +47,7 @@ export interface DaemonContext {
   readonly maxPayloadBytes: number;
   /** Requests one connection may have in progress at once. */
   readonly maxRequestsInFlight: number;
-  readonly sessions: SessionHost;
+  readonly sessions: SessionDirectory;
   listHarnesses(): Promise<HarnessListing[]>;
   snapshot(): StatusSnapshotParams;
 }
@@ -218,6 +218,14 @@ export class DaemonConnection {
     this.inFlight++;
     this.context.log.debug('request', { connection: this.label, method });
     try {
+      // Cluster gateways bring the session's view up to date first; the local daemon has no hook.
+      const target = checked.data as { sessionId?: unknown; afterSeq?: unknown } | undefined;
+      if (this.context.sessions.prepare && typeof target?.sessionId === 'string') {
+        await this.context.sessions.prepare(
+          target.sessionId,
+          typeof target.afterSeq === 'number' ? target.afterSeq : undefined,
+        );
+      }
       const handler = this.handlers[method] as Handler<MethodName>;
       const pending = handler(checked.data as ParamsOf<MethodName>);
       // A synchronous handler answers in this very tick (subscribe relies on it).

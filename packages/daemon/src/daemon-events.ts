@@ -83,9 +83,11 @@ export class CrashedTurn {
     else if (event.type === 'turn.completed') this.ended = true;
   }
 
-  closing(): EventPayload[] {
+  /** `message` says why the process is gone (default: the daemon was killed). */
+  closing(
+    message = 'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.',
+  ): EventPayload[] {
     if (this.ended) return [];
-    const message = 'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.';
     return [
       ...[...this.items.values()].map(
         (item): EventPayload => ({ type: 'item.completed', item: { ...item, status: 'failed' } }),

@@ -37,6 +37,7 @@ import { prepareHome } from './home.js';
 import { createLogger, type Logger } from './logger.js';
 import { reapProcessGroups } from './processes/reaper.js';
 import { ProcessTracker } from './processes/tracker.js';
+import type { SessionDirectory, SessionSource, SessionSourceFactory } from './session-directory.js';
 import { type HarnessFactory, SessionHost } from './session-host.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { DaemonStore } from './store/store.js';
@@ -61,6 +62,11 @@ export interface DaemonOptions {
   harnessOptions?: Partial<Record<HarnessId, AnyHarnessOptions>>;
   /** The store (default: SQLite at <home>/reins.db); the cluster mode brings its own. */
   store?: DaemonStore;
+  /**
+   * Sessions held elsewhere and served here (the cluster gateway): no store and no harness
+   * process in this daemon, and the store and harness options are not used.
+   */
+  sessionSource?: SessionSourceFactory;
   /** How harnesses are made (default: @reins/harnesses createHarness); tests inject fakes. */
   createHarness?: HarnessFactory;
   /** Events kept in memory per live session for replay; older ones are read from the store (default 1 000). */
@@ -137,16 +143,23 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const home = options.home ?? reinsHome();
   const log = options.logger ?? createLogger();
   await prepareHome(home);
-  let store: DaemonStore;
+  let store: DaemonStore | undefined;
   try {
-    store = options.store ?? (await SqliteStore.open(join(home, STORE_FILE)));
+    if (!options.sessionSource) store = options.store ?? (await SqliteStore.open(join(home, STORE_FILE)));
   } catch (error) {
     if (ReinsError.isInstance(error) && (error.data as { reason?: string } | undefined)?.reason === 'locked') {
       throw anotherDaemonError(home, await readDaemonFile(home));
     }
     throw error;
   }
-  const daemon = new ReinsDaemon(options, { home, log, store, origins, harnesses, homeLocked: !options.store });
+  const daemon = new ReinsDaemon(options, {
+    home,
+    log,
+    store,
+    origins,
+    harnesses,
+    homeLocked: !options.store && !options.sessionSource,
+  });
   try {
     await daemon.recover();
     await daemon.listen(port);
@@ -160,7 +173,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
 interface Settings {
   home: string;
   log: Logger;
-  store: DaemonStore;
+  /** Undefined when a session source serves the sessions. */
+  store: DaemonStore | undefined;
   origins: string[];
   harnesses: HarnessId[];
   /** We hold the home's store lock (the default store): any daemon.json found is stale. */
@@ -176,10 +190,11 @@ class ReinsDaemon implements Daemon, DaemonContext {
   readonly maxBufferedBytes: number;
   readonly maxPayloadBytes: number;
   readonly maxRequestsInFlight: number;
-  readonly sessions: SessionHost;
+  readonly sessions: SessionDirectory;
   private readonly home: string;
-  private readonly store: DaemonStore;
-  private readonly tracker: ProcessTracker;
+  /** This daemon's own sessions, store and process records; undefined when `source` serves them. */
+  private readonly local: { host: SessionHost; store: DaemonStore; tracker: ProcessTracker } | undefined;
+  private readonly source: SessionSource | undefined;
   private readonly server: Server;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<DaemonConnection>();
@@ -196,26 +211,15 @@ class ReinsDaemon implements Daemon, DaemonContext {
   ) {
     this.log = settings.log;
     this.home = settings.home;
-    this.store = settings.store;
     this.harnesses = settings.harnesses;
     this.initializeTimeoutMs = options.initializeTimeoutMs ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
     this.maxPayloadBytes = options.maxPayloadBytes ?? 32 * 1024 * 1024;
     this.maxRequestsInFlight = options.maxRequestsInFlight ?? 1_024;
-    this.tracker = new ProcessTracker(this.store, this.log);
-    this.sessions = new SessionHost({
-      store: this.store,
-      log: this.log,
-      tracker: this.tracker,
-      createHarness: options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions)),
-      harnessOptions: options.harnessOptions ?? {},
-      tailSize: options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE,
-      closedSessionsKept: options.closedSessionsKept ?? 100,
-      idleTtlMs: options.idleTtlMs ?? 30 * 60_000,
-      maxLiveSessions: options.maxLiveSessions ?? 32,
-      changed: (sessionId, change) => this.broadcastChange(sessionId, change),
-    });
-    this.sessions.offers = (id) => this.harnesses.includes(id);
+    const changed = (sessionId: string, change: SessionChange) => this.broadcastChange(sessionId, change);
+    this.source = options.sessionSource?.(changed);
+    this.local = this.source ? undefined : this.localSessions(settings.store, changed);
+    this.sessions = this.source ?? (this.local as { host: SessionHost }).host;
     // Before initialize a frame may be at most this; an authenticated connection is raised to maxPayloadBytes.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPreAuthFrameBytes ?? 64 * 1024 });
     // Plain HTTP is the web console (console-route.ts); the protocol is the WebSocket upgrade.
@@ -227,6 +231,26 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
   }
 
+  private localSessions(store: DaemonStore | undefined, changed: (sessionId: string, change: SessionChange) => void) {
+    if (!store) throw new ReinsError('invalid_input', 'A daemon without a session source needs a store.');
+    const options = this.options;
+    const tracker = new ProcessTracker(store, this.log);
+    const host = new SessionHost({
+      store,
+      log: this.log,
+      tracker,
+      createHarness: options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions)),
+      harnessOptions: options.harnessOptions ?? {},
+      tailSize: options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE,
+      closedSessionsKept: options.closedSessionsKept ?? 100,
+      idleTtlMs: options.idleTtlMs ?? 30 * 60_000,
+      maxLiveSessions: options.maxLiveSessions ?? 32,
+      changed,
+    });
+    host.offers = (id) => this.harnesses.includes(id);
+    return { host, store, tracker };
+  }
+
   get port(): number {
     return this.boundPort;
   }
@@ -236,15 +260,17 @@ class ReinsDaemon implements Daemon, DaemonContext {
   }
 
   get storeLocation(): string {
-    return this.store.location;
+    return this.source?.location ?? this.local?.store.location ?? '';
   }
 
   /** Reaps what a crashed daemon left running, then brings every stored session back. */
   async recover(): Promise<void> {
-    const open = await this.store.openProcessGroups();
+    if (!this.local) return;
+    const { store, host } = this.local;
+    const open = await store.openProcessGroups();
     if (open.length > 0) {
       const report = await reapProcessGroups(open);
-      await Promise.all(report.settled.map((group) => this.store.endProcessGroup(group.id, Date.now())));
+      await Promise.all(report.settled.map((group) => store.endProcessGroup(group.id, Date.now())));
       for (const killed of report.killed) {
         this.log.warn('reaped a process group left by a daemon that died', {
           pgid: killed.pgid,
@@ -256,9 +282,9 @@ class ReinsDaemon implements Daemon, DaemonContext {
         this.log.info('left a recorded process group alone', { pgid: spared.pgid, reason: spared.reason });
       }
     }
-    const restored = await this.sessions.restore();
+    const restored = await host.restore();
     this.log.info('store opened', {
-      location: this.store.location,
+      location: store.location,
       dormant: restored.dormant,
       closed: restored.closed,
       reapedGroups: open.length,
@@ -293,7 +319,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
       this.log.info('replaced a stale daemon.json', { stalePid: written.replacedStale.pid });
     }
     process.on('exit', this.exitHook);
-    this.sessions.startSweeping();
+    this.local?.host.startSweeping();
     this.snapshotTimer = setInterval(() => this.broadcastSnapshot(), this.options.snapshotIntervalMs ?? 15_000);
     this.snapshotTimer.unref();
     this.log.info('daemon listening', { url: this.url, infoPath: this.infoPath });
@@ -306,8 +332,9 @@ class ReinsDaemon implements Daemon, DaemonContext {
   // ---- DaemonContext ------------------------------------------------------------------------------
 
   listHarnesses(): Promise<HarnessListing[]> {
+    if (!this.local) return this.source?.listHarnesses() ?? Promise.resolve([]);
     const timeoutMs = this.options.probeTimeoutMs ?? 15_000;
-    return this.tracker.run(undefined, () =>
+    return this.local.tracker.run(undefined, () =>
       Promise.all(this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs))),
     );
   }
@@ -347,7 +374,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
       ? new Promise<void>((resolve) => this.server.close(() => resolve()))
       : Promise.resolve();
     // Sessions first (clients still connected see them go dormant), then the sockets.
-    await this.sessions.shutdown();
+    await (this.local ? this.local.host.shutdown() : this.source?.close());
     for (const connection of this.connections)
       connection.close(CLOSE_CODES.goingAway, 'the Reins daemon is shutting down');
     await this.allConnectionsClosed();
@@ -355,8 +382,8 @@ class ReinsDaemon implements Daemon, DaemonContext {
     await serverClosed;
     if (this.listening) await removeDaemonFile(this.home, this.token);
     process.off('exit', this.exitHook);
-    await this.tracker.close();
-    await this.store.close();
+    await this.local?.tracker.close();
+    await this.local?.store.close();
     this.log.info('daemon closed');
   }
 

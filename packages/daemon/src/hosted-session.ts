@@ -86,6 +86,7 @@ export class HostedSession {
     harness: HarnessId,
     spec: SessionSpec,
     harnessOptions: Record<string, unknown> | undefined,
+    labels?: Record<string, string>,
   ): Promise<HostedSession> {
     const now = Date.now();
     const { baseEnv, ...storable } = harnessOptions ?? {};
@@ -96,6 +97,7 @@ export class HostedSession {
       spec,
       ...(Object.keys(storable).length > 0 ? { harnessOptions: storable } : {}),
       ...(baseEnv !== undefined ? { hadBaseEnv: true } : {}),
+      ...(labels !== undefined && Object.keys(labels).length > 0 ? { labels } : {}),
       ...(spec.model !== undefined ? { model: spec.model } : {}),
       ...(spec.effort !== undefined ? { effort: spec.effort } : {}),
       state: 'open',

@@ -9,7 +9,7 @@ import { chooseEvictions } from './eviction.js';
 import { HostedSession, type HostedSessionDeps } from './hosted-session.js';
 import type { Logger } from './logger.js';
 import type { ProcessTracker } from './processes/tracker.js';
-import type { DaemonStore, StoredSession } from './store/store.js';
+import type { DaemonStore, LoadedSession, StoredSession } from './store/store.js';
 
 export type HarnessFactory = (id: HarnessId, options: AnyHarnessOptions) => Promise<Harness>;
 
@@ -103,6 +103,7 @@ export class SessionHost {
       params.harness,
       params.spec,
       params.harnessOptions as Record<string, unknown> | undefined,
+      params.labels,
     );
     this.sessions.set(hosted.id, hosted);
     this.options.changed(hosted.id, 'created');
@@ -121,6 +122,26 @@ export class SessionHost {
     }
     this.options.log.info('session created', { sessionId: hosted.id, harness: hosted.harness });
     return hosted;
+  }
+
+  /**
+   * Cluster: takes on a session from the store that another worker held (it is dormant here; a
+   * turn its old process left running ends failed first, as after a crash).
+   */
+  async adopt(loaded: LoadedSession): Promise<HostedSession> {
+    const existing = this.sessions.get(loaded.sessionId);
+    if (existing) return existing;
+    const hosted = HostedSession.restore(this.deps, loaded);
+    this.sessions.set(hosted.id, hosted);
+    if (await hosted.endTurnLeftByCrash()) {
+      this.options.log.warn('ended a turn the previous worker left running', { sessionId: hosted.id });
+    }
+    return hosted;
+  }
+
+  /** Cluster: stops holding a session another worker now owns (its process stopped first). */
+  detach(sessionId: string): void {
+    this.sessions.delete(sessionId);
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -5,8 +5,8 @@
 // them back from the log. The switch to live happens in the same synchronous step that finds the
 // log read to its end, so nothing can slip between the two. A gap (never expected) heals the same
 // way: back to replay from the last seq sent.
-import type { HostedSession } from './hosted-session.js';
 import type { Logger } from './logger.js';
+import type { SessionHandle } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
 
 /** What a subscription needs of its connection. */
@@ -25,7 +25,7 @@ export class Subscription {
   private ended = false;
 
   constructor(
-    readonly hosted: HostedSession,
+    readonly hosted: SessionHandle,
     afterSeq: number,
     private readonly outlet: EventOutlet,
     private readonly log: Logger,

@@ -21,6 +21,8 @@ export interface StoredSession {
   harnessOptions?: Record<string, unknown>;
   /** The client gave a base environment at create; it is not stored, so a resume runs without it. */
   hadBaseEnv?: boolean;
+  /** Where it may run (cluster mode: a resume goes to a worker with these labels); the SQLite store keeps none. */
+  labels?: Record<string, string>;
   nativeSessionId?: string;
   title?: string;
   model?: string;
