@@ -14,15 +14,15 @@ import {
   ReinsError,
   type ReinsEvent,
   type SendOptions,
-  SendOptionsSchema,
   type SendResult,
   SessionEventStream,
   structuredOutputInstruction,
   type TurnInput,
-  TurnInputSchema,
   type TurnOutcome,
   type UserMessageOrigin,
 } from '@reins/core';
+import { parseInput, parseOptions } from './send-input.js';
+import { StallWatchdog } from './stall-watchdog.js';
 
 /** A turn from `send` to its terminal. */
 export interface ChassisTurn<Plan = undefined> {
@@ -100,10 +100,8 @@ export class SessionChassis<Plan = undefined> {
   private closedReason: string | undefined;
   /** The last agent_message text of the running turn (emulated structured output reads it). */
   private lastAgentText: string | undefined;
-  private lastActivity = 0;
-  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly watchdog: StallWatchdog;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
-  private stallHolds = 0;
   /** The harness is still settling an abandoned turn: the next queued turn waits for it. */
   private settling: Promise<void> | undefined;
   /** Queued turns an interrupt cancelled; they get their terminals right after the running turn's. */
@@ -114,6 +112,7 @@ export class SessionChassis<Plan = undefined> {
     options: ChassisOptions,
   ) {
     this.options = options;
+    this.watchdog = new StallWatchdog(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.now);
     this.stream = new SessionEventStream({
       harness: options.harness,
       sessionId: options.sessionId,
@@ -434,35 +433,20 @@ export class SessionChassis<Plan = undefined> {
 
   /** A native frame arrived (the harness is alive). */
   activity(): void {
-    this.lastActivity = this.now;
+    this.watchdog.activity();
   }
 
   /** Pauses the stall watchdog while the harness legitimately waits (a pending approval); call the result to resume. */
   holdStallWatchdog(): () => void {
-    this.stallHolds++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.stallHolds--;
-      this.activity();
-    };
+    return this.watchdog.hold();
   }
 
   private armStallWatchdog(): void {
-    const timeout = this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-    this.activity();
-    const check = () => {
-      const turn = this.current;
-      if (!turn) return;
-      const idle = this.now - this.lastActivity;
-      if (this.stallHolds > 0 || idle < timeout) {
-        this.stallTimer = setTimeout(check, this.stallHolds > 0 ? timeout : timeout - idle);
-        this.stallTimer.unref?.();
-        return;
-      }
-      this.stallTimer = undefined;
-      const seconds = Math.round(timeout / 1000);
+    const turn = this.current;
+    if (!turn) return;
+    this.watchdog.arm(() => {
+      if (this.current !== turn) return;
+      const seconds = Math.round(this.watchdog.timeoutMs / 1000);
       this.abandon(turn, 'stalled');
       this.complete(turn, {
         outcome: {
@@ -475,10 +459,7 @@ export class SessionChassis<Plan = undefined> {
         },
       });
       void this.host.interruptTurn?.(turn).catch(() => {});
-    };
-    if (this.stallTimer) clearTimeout(this.stallTimer);
-    this.stallTimer = setTimeout(check, timeout);
-    this.stallTimer.unref?.();
+    });
   }
 
   private abandon(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void {
@@ -498,9 +479,8 @@ export class SessionChassis<Plan = undefined> {
   }
 
   private clearTimers(): void {
-    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.watchdog.stop();
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.stallTimer = undefined;
     this.graceTimer = undefined;
   }
 
@@ -509,33 +489,4 @@ export class SessionChassis<Plan = undefined> {
       if (event.item.text.trim() !== '') this.lastAgentText = event.item.text;
     }
   }
-}
-
-function parseInput(raw: TurnInput | string, harness: string): TurnInput {
-  const parsed = TurnInputSchema.safeParse(typeof raw === 'string' ? { text: raw } : raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ReinsError(
-      'invalid_input',
-      `Invalid turn input${issue ? ` at ${issue.path.join('.') || 'input'}: ${issue.message}` : ''}.`,
-      { harness, operation: 'send' },
-    );
-  }
-  if (parsed.data.text.trim() === '' && !parsed.data.images?.length) {
-    throw new ReinsError('invalid_input', 'A turn needs text (or an image).', { harness, operation: 'send' });
-  }
-  return parsed.data;
-}
-
-function parseOptions(raw: SendOptions, harness: string): SendOptions {
-  const parsed = SendOptionsSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ReinsError(
-      'invalid_input',
-      `Invalid send options${issue ? ` at ${issue.path.join('.') || 'options'}: ${issue.message}` : ''}.`,
-      { harness, operation: 'send' },
-    );
-  }
-  return parsed.data;
 }
