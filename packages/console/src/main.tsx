@@ -26,6 +26,15 @@ function takeToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
+// A new link pasted into this tab (after a daemon restart, say) changes only the fragment: the page
+// does not load again by itself, so take the new token and start over with it.
+window.addEventListener('hashchange', () => {
+  if (tokenFromHash(window.location.hash) !== undefined) {
+    takeToken();
+    window.location.reload();
+  }
+});
+
 const root = createRoot(document.getElementById('root') as HTMLElement);
 const token = takeToken();
 if (!token) {

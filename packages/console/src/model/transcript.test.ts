@@ -214,12 +214,13 @@ describe('Transcript', () => {
     expect(transcript.view().usage.costUsd).toBeUndefined();
   });
 
-  it('shows a failed turn with its error, notices (repeats folded), compaction rows and errors', () => {
+  it('shows a failed turn with its error, notices (repeats in a turn folded), compaction rows and errors', () => {
     const next = eventStream();
     const transcript = new Transcript();
     const t = { turnId: 't1' };
     transcript.apply(next({ type: 'notice', kind: 'retry', message: 'Retrying (1/3)' }, t));
     transcript.apply(next({ type: 'notice', kind: 'info', message: 'The turn diff changed.' }, t));
+    transcript.apply(next({ type: 'notice', kind: 'retry', message: 'Retrying (1/3)' }, t));
     transcript.apply(next({ type: 'notice', kind: 'info', message: 'The turn diff changed.' }, t));
     transcript.apply(
       next(
@@ -242,6 +243,7 @@ describe('Transcript', () => {
     );
     const rows = transcript.view().rows;
     expect(kinds(rows)).toEqual(['notice', 'notice', 'compaction', 'error', 'turn-end']);
+    expect(rows[0]).toMatchObject({ notice: 'retry', count: 2 });
     expect(rows[1]).toMatchObject({ notice: 'info', count: 2 });
     expect(rows[4]).toMatchObject({ outcome: { status: 'failed', error: { code: 'provider_error' } } });
   });

@@ -153,6 +153,8 @@ export class Transcript {
   /** turnId -> keys of its tool rows (to mark the ones still running as background when it ends). */
   private readonly toolsByTurn = new Map<string, string[]>();
   private readonly permissions = new Map<string, string>();
+  /** turn, lane, kind and message of a notice -> its row (repeats fold into it). */
+  private readonly noticeRows = new Map<string, string>();
   private facts: SessionFacts = {};
   private usage: Usage = {};
   private seq = 0;
@@ -385,12 +387,15 @@ export class Transcript {
   private notice(event: Extract<ReinsEvent, { type: 'notice' }>): void {
     // The daemon says so when a session's process is gone (it went dormant): nothing of it runs any more.
     if (isRecord(event.data) && event.data.dormant !== undefined) this.openTurns.length = 0;
-    const siblings = event.parentItemId ? (this.children.get(event.parentItemId) ?? []) : this.top;
-    const previous = this.rows.get(siblings.at(-1) ?? '');
-    if (previous?.kind === 'notice' && previous.notice === event.kind && previous.message === event.message) {
+    // The same notice again in the same turn (Codex repeats "The turn diff changed." per edit) is one row.
+    const foldKey = `${event.turnId ?? ''}\u0000${event.parentItemId ?? ''}\u0000${event.kind}\u0000${event.message}`;
+    const folded = this.noticeRows.get(foldKey);
+    const previous = folded !== undefined ? this.rows.get(folded) : undefined;
+    if (previous?.kind === 'notice' && (event.turnId !== null || this.top.at(-1) === previous.key)) {
       this.put(previous.key, { ...previous, count: previous.count + 1, data: event.data });
       return;
     }
+    this.noticeRows.set(foldKey, `seq:${event.seq}`);
     this.add(
       {
         kind: 'notice',

@@ -1,7 +1,6 @@
 // Start a session: pick a harness (its health, version, sign-in state and capability matrix from
 // the daemon), a working directory, a model and effort (from harness/models where the daemon serves
 // it), and a posture: bypass runs tools without asking, ask surfaces each approval here.
-import type { HarnessListing } from '@reins/client';
 import { EFFORT_LEVELS, type Effort, type ErrorInfo, type HarnessId, type ModelInfo, type Posture } from '@reins/core';
 import { useState } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
@@ -14,9 +13,12 @@ export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu:
   useConsole(state);
   const api = state.api;
   const listings = state.harnesses;
-  const usable = (listing: HarnessListing) => listing.health.status === 'ready';
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const harness = picked ?? listings?.find(usable)?.id;
+  // The first ready harness, else the first one installed (the daemon says what fails, if it does).
+  const harness =
+    picked ??
+    listings?.find((entry) => entry.health.status === 'ready')?.id ??
+    listings?.find((entry) => entry.discovery.found)?.id;
   const listing = listings?.find((entry) => entry.id === harness);
   const [cwd, setCwd] = useState<string | undefined>(undefined);
   const workspace = cwd ?? state.directory.workspaces()[0] ?? '';

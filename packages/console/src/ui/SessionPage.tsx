@@ -81,6 +81,7 @@ export function SessionPage({
     [snapshot.rows, snapshot.pending],
   );
 
+  const turnsEnded = useMemo(() => snapshot.rows.filter((row) => row.kind === 'turn-end').length, [snapshot.rows]);
   const status = listing?.status ?? snapshot.facts.status ?? 'starting';
   const running = snapshot.runningTurnId !== undefined && status !== 'dormant' && status !== 'closed';
   const closed = status === 'closed' || status === 'lost' || snapshot.facts.closed !== undefined;
@@ -91,14 +92,12 @@ export function SessionPage({
 
   return (
     <RowActionsContext.Provider value={actions}>
-      <div className="topbar" data-testid="session-header">
+      <div className="topbar session-top" data-testid="session-header">
         <MenuButton onMenu={onMenu} />
         <h1 title={listing?.cwd}>{title}</h1>
         {listing ? <HarnessBadge harness={listing.harness} /> : null}
         <StatusPill status={status} />
         <span className="spacer" />
-        <SessionSettings state={state} sessionId={sessionId} harness={harness} snapshot={snapshot} disabled={closed} />
-        <UsageMeter snapshot={snapshot} />
         <SessionActions
           state={state}
           sessionId={sessionId}
@@ -107,13 +106,29 @@ export function SessionPage({
           onDebug={() => setDebug(!debug)}
         />
       </div>
+      <div className="settings-bar">
+        <SessionSettings state={state} sessionId={sessionId} harness={harness} snapshot={snapshot} disabled={closed} />
+        <span className="spacer" />
+        <UsageMeter snapshot={snapshot} />
+        {(listing?.cwd ?? snapshot.facts.cwd) ? (
+          <span className="cwd mono" title="Working directory">
+            {listing?.cwd ?? snapshot.facts.cwd}
+          </span>
+        ) : null}
+      </div>
       {attachError ? (
         <div className="banner error" role="alert">
           Cannot follow this session: {attachError.code}: {attachError.message}
         </div>
       ) : null}
       <div className="session-body">
-        <div className="session-column">
+        <div
+          className="session-column"
+          data-testid="transcript"
+          data-turns-ended={turnsEnded}
+          data-running={running}
+          data-last-seq={snapshot.lastSeq}
+        >
           {entries.length === 0 ? (
             <div className="welcome">
               <p className="lead">{snapshot.lastSeq === 0 ? 'Loading the session…' : 'Nothing to show yet.'}</p>

@@ -5,6 +5,7 @@
 import type { ToolCallItem } from '@reins/core';
 import { type ReactNode, useState } from 'react';
 import { type FileDiff, fileDiffs } from '../model/diff.js';
+import { baseName } from '../model/format.js';
 import type { ToolRow } from '../model/transcript.js';
 
 const KIND_LABEL: Record<string, string> = {
@@ -28,7 +29,7 @@ export function commandLine(item: ToolCallItem): string {
 function headline(item: ToolCallItem): string {
   if (item.tool.kind === 'command') return commandLine(item);
   if (item.tool.kind === 'file_change' && item.changes?.length) {
-    return item.changes.map((change) => change.path).join(', ');
+    return item.changes.map((change) => baseName(change.path)).join(', ');
   }
   return item.tool.title ?? item.tool.name;
 }
