@@ -362,8 +362,8 @@ export function openClawProviderError(chat: ChatEventPayload): ErrorInfo {
     data: {
       kind,
       ...(status !== undefined ? { status } : {}),
-      ...(detail.failoverReason ? { failoverReason: detail.failoverReason } : {}),
-      ...(detail.provider ? { provider: detail.provider } : {}),
+      ...(str(detail.failoverReason) ? { failoverReason: detail.failoverReason } : {}),
+      ...(str(detail.provider) ? { provider: detail.provider } : {}),
     },
   };
 }

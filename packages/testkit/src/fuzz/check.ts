@@ -177,8 +177,12 @@ export class CheckedEventStream {
   }
 
   completeTurn(completion: Omit<PayloadOf<'turn.completed'>, 'type'>, meta: EmitMeta = {}): boolean {
-    const problem = payloadProblem({ type: 'turn.completed', ...completion });
+    const payload = { type: 'turn.completed' as const, ...completion };
+    const problem = payloadProblem(payload);
     if (problem) this.problems.push(problem);
+    else if (!isSerialisable(payload)) {
+      this.problems.push('unserialisable payload turn.completed: a value nests too deep to be sent');
+    }
     return this.stream.completeTurn(completion, meta);
   }
 

@@ -102,7 +102,7 @@ export interface TranslationState {
   tasks: TaskState;
   /** API message id -> its lane ('' = the main thread), so a turn's reset keeps background lanes. */
   messageLanes: Map<string, string>;
-  /** Tool use ids ever started (bounded), so a re-sent tool_use does not start its item again. */
+  /** Tool use ids and compaction uuids ever started (bounded), so a re-sent frame does not start its item again. */
   startedTools?: Set<string>;
   /** API message ids of turns that ended (bounded): a frame of one now is re-sent or stale, not news. */
   finishedMessages?: Set<string>;
@@ -224,9 +224,12 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
     case 'compact_boundary': {
       const metadata = (frame as unknown as WireCompactBoundary).compact_metadata ?? {};
       state.compactions++;
+      const id = typeof frame.uuid === 'string' ? frame.uuid : `compaction_${state.compactions}`;
+      // A re-sent boundary (the same uuid) is the same compaction.
+      if (!firstStart(state, id)) return passthrough(frame, undefined, 'duplicate');
       const item: Item = {
         kind: 'compaction',
-        id: typeof frame.uuid === 'string' ? frame.uuid : `compaction_${state.compactions}`,
+        id,
         status: 'completed',
         ...(typeof metadata.trigger === 'string' ? { trigger: metadata.trigger } : {}),
         ...(Number.isInteger(count(metadata.pre_tokens)) ? { preTokens: metadata.pre_tokens } : {}),
