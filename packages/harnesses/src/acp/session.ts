@@ -119,8 +119,7 @@ export class AcpSession implements Session, TurnHost {
       // ACP has no structured output: the chassis asks for JSON and validates the last answer.
       structuredOutput: 'emulated',
       interruptGraceMs: this.interruptGraceMs,
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
     });
     this.fs = new ConfinedFs(spec.cwd, { missingFileReadsEmpty: context.quirks.missingFileReadsEmpty ?? false });
     const hide = context.quirks.hideModel;

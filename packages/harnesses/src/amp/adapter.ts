@@ -38,7 +38,7 @@ import {
   type TurnHost,
 } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
-import { capabilitiesFor } from '../runtime/evidence.js';
+import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { AMP_BINARY } from './discovery.js';
 import { AMP_IMPLEMENTED } from './manifest.js';
@@ -85,8 +85,7 @@ class AmpSession implements Session, TurnHost {
       displayName: 'Amp',
       sessionId: this.id,
       structuredOutput: 'emulated',
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
     });
   }
 
@@ -264,12 +263,7 @@ class AmpHarness implements Harness {
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
-    const discovery = await this.discover();
-    return capabilitiesFor({
-      harness: 'amp',
-      implemented: AMP_IMPLEMENTED,
-      ...(discovery.found ? { binary: discovery.binary } : {}),
-    });
+    return capabilitiesOfDiscovered('amp', AMP_IMPLEMENTED, await this.discover());
   }
 
   async createSession(raw: SessionSpec): Promise<Session> {

@@ -18,7 +18,7 @@ import {
 import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import {
-  capabilitiesFor,
+  capabilitiesOfDiscovered,
   fingerprintBinary,
   type HarnessOptions,
   HarnessProcess,
@@ -153,12 +153,7 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
     },
 
     async capabilities() {
-      const found = await discover();
-      return capabilitiesFor({
-        harness: 'claude-code',
-        implemented: claudeCodeImplemented,
-        ...(found.found ? { binary: found.binary } : {}),
-      });
+      return capabilitiesOfDiscovered('claude-code', claudeCodeImplemented, await discover());
     },
 
     async models(): Promise<ModelInfo[]> {

@@ -89,8 +89,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       displayName: 'Claude Code',
       sessionId: this.id,
       structuredOutput: 'native',
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
       ...(options.interruptGraceMs ? { interruptGraceMs: options.interruptGraceMs } : {}),
     });
     this.approvals = new ClaudeApprovals({

@@ -16,7 +16,7 @@ import {
 } from '@reins/core';
 import { acceptSessionSpec } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
-import { capabilitiesFor } from '../runtime/evidence.js';
+import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
 import { CodexRuntime, HARNESS } from './connection.js';
@@ -112,12 +112,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     async capabilities(): Promise<CapabilityMatrix> {
       // Codex advertises no capability list of its own; `observed` comes from the evidence store,
       // for the binary discovery finds now (a new binary starts with nothing observed).
-      const found = await discover();
-      return capabilitiesFor({
-        harness: HARNESS,
-        implemented: CODEX_IMPLEMENTED,
-        ...(found.found ? { binary: found.binary } : {}),
-      });
+      return capabilitiesOfDiscovered(HARNESS, CODEX_IMPLEMENTED, await discover());
     },
 
     async models(): Promise<ModelInfo[]> {

@@ -91,8 +91,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       displayName: 'Codex',
       sessionId: this.id,
       structuredOutput: 'native',
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
       ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
     });
     this.approvals = new CodexApprovals(

@@ -27,7 +27,7 @@ import {
   type SessionSummary,
 } from '@reins/core';
 import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
-import { capabilitiesFor } from '../runtime/evidence.js';
+import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY } from './discovery.js';
@@ -101,12 +101,7 @@ class OpenClawHarness implements Harness {
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
-    const discovery = await this.discover();
-    return capabilitiesFor({
-      harness: 'openclaw',
-      implemented: OPENCLAW_IMPLEMENTED,
-      ...(discovery.found ? { binary: discovery.binary } : {}),
-    });
+    return capabilitiesOfDiscovered('openclaw', OPENCLAW_IMPLEMENTED, await this.discover());
   }
 
   async createSession(raw: SessionSpec): Promise<Session> {

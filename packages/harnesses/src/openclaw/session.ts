@@ -68,8 +68,7 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
       sessionId: this.id,
       // OpenClaw 2026.9.6 has no structured output: the chassis asks for JSON and validates the reply.
       structuredOutput: 'emulated',
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
     });
   }
 

@@ -32,7 +32,7 @@ import {
 } from '@reins/core';
 import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
-import { capabilitiesFor } from '../runtime/evidence.js';
+import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY } from './discovery.js';
@@ -105,12 +105,7 @@ class PiHarness implements Harness {
   }
 
   async capabilities(): Promise<CapabilityMatrix> {
-    const discovery = await this.discover();
-    return capabilitiesFor({
-      harness: 'pi',
-      implemented: PI_IMPLEMENTED,
-      ...(discovery.found ? { binary: discovery.binary } : {}),
-    });
+    return capabilitiesOfDiscovered('pi', PI_IMPLEMENTED, await this.discover());
   }
 
   private async launch(spec: SessionSpec): Promise<PiLaunch> {

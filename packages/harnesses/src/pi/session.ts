@@ -167,8 +167,7 @@ export class PiSession implements Session, TurnHost {
       sessionId: this.id,
       // Pi 0.73.1 has no structured output: the chassis asks for JSON and validates the reply.
       structuredOutput: 'emulated',
-      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-      ...(spec.stallTimeoutMs ? { stallTimeoutMs: spec.stallTimeoutMs } : {}),
+      spec,
     });
   }
 

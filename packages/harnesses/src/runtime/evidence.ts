@@ -13,6 +13,7 @@ import {
   type BinaryFingerprint,
   type CapabilityMatrix,
   computeCapabilities,
+  type Discovery,
   type Equals,
   type Evidence,
   EvidenceSchema,
@@ -158,4 +159,13 @@ export async function capabilitiesFor(input: CapabilitiesForInput): Promise<Capa
     ...(input.advertised ? { advertised: input.advertised } : {}),
     ...(input.binary ? { binary: input.binary } : {}),
   });
+}
+
+/** The matrix for whatever binary discovery finds now (a new binary starts with nothing observed). */
+export async function capabilitiesOfDiscovered(
+  harness: HarnessId,
+  implemented: ImplementedCapabilities,
+  discovery: Discovery,
+): Promise<CapabilityMatrix> {
+  return capabilitiesFor({ harness, implemented, ...(discovery.found ? { binary: discovery.binary } : {}) });
 }

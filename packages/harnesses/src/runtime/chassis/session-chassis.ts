@@ -16,6 +16,7 @@ import {
   type SendOptions,
   type SendResult,
   SessionEventStream,
+  type SessionSpec,
   structuredOutputInstruction,
   type TurnInput,
   type TurnOutcome,
@@ -67,7 +68,9 @@ export interface ChassisOptions {
   /** For sentences: 'Codex', 'Claude Code'. */
   displayName: string;
   sessionId: string;
-  /** The session's default output schema. */
+  /** The session's spec: its default output schema and its stall timeout. */
+  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs'>;
+  /** The session's default output schema (when there is no `spec`). */
   outputSchema?: JsonSchema;
   /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
   structuredOutput: 'native' | 'emulated';
@@ -112,7 +115,8 @@ export class SessionChassis<Plan = undefined> {
     options: ChassisOptions,
   ) {
     this.options = options;
-    this.watchdog = new StallWatchdog(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.now);
+    const stallTimeoutMs = options.spec?.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    this.watchdog = new StallWatchdog(stallTimeoutMs, () => this.now);
     this.stream = new SessionEventStream({
       harness: options.harness,
       sessionId: options.sessionId,
@@ -191,7 +195,7 @@ export class SessionChassis<Plan = undefined> {
         );
       }
     }
-    const outputSchema = options.outputSchema ?? this.options.outputSchema;
+    const outputSchema = options.outputSchema ?? this.options.spec?.outputSchema ?? this.options.outputSchema;
     const plan = (this.host.planTurn ? await this.host.planTurn(input, options) : undefined) as Plan;
     this.assertOpen('send');
     const turn: ChassisTurn<Plan> = {
