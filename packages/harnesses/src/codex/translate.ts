@@ -9,8 +9,10 @@
 // types passes through with reason `unparsable`; an item started or completed a second time (a re-sent
 // frame) passes through with reason `duplicate`. Items, errors and outcomes: items.ts, errors.ts.
 import {
+  type Assert,
   EFFORT_LEVELS,
   type Effort,
+  type Equals,
   type EventPayload,
   type Item,
   isRecord,
@@ -75,8 +77,11 @@ export interface NotificationFrame {
   [key: string]: unknown;
 }
 
-/** Every server notification method of the pinned Codex (wire/generated/ServerNotification.ts). */
-const KNOWN_METHODS: ReadonlySet<string> = new Set<ServerNotification['method']>([
+/**
+ * Every server notification method of the pinned Codex (wire/generated/ServerNotification.ts): a method
+ * not in it is one a newer Codex sends. The type check below fails when a regenerated wire adds one.
+ */
+const METHODS = [
   'error',
   'thread/started',
   'thread/status/changed',
@@ -166,7 +171,9 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set<ServerNotification['method']>
   'windows/worldWritableWarning',
   'windowsSandbox/setupCompleted',
   'account/login/completed',
-]);
+] as const satisfies readonly ServerNotification['method'][];
+type _AllMethodsKnown = Assert<Equals<(typeof METHODS)[number], ServerNotification['method']>>;
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 /** At most this many item ids are remembered for de-duplication (the oldest are forgotten first). */
 const REMEMBERED_ITEMS = 10_000;
