@@ -34,6 +34,19 @@ describe('passthroughFrameType', () => {
       'x/y',
     );
     expect(passthroughFrameType(passthrough(42))).toBe('(unnamed)');
+    // An ACP update is the frame; the method is on the native record.
+    expect(
+      passthroughFrameType(
+        passthrough(
+          { sessionUpdate: 'available_commands_update' },
+          { source: 'stdout', method: 'session/update', frame: {} },
+        ),
+      ),
+    ).toBe('session/update:available_commands_update');
+    expect(
+      passthroughFrameType(passthrough({ method: 'item/started', params: { item: { type: 'userMessage' } } })),
+    ).toBe('item/started:userMessage');
+    expect(passthroughFrameType({ ...passthrough({ method: 'x/y' }), reason: 'unknown' })).toBe('x/y [unknown]');
   });
 });
 

@@ -9,21 +9,33 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** What kind of a method's frame it is: the ACP update kind, the Codex item type. */
+function kindOf(frame: Record<string, unknown>): string | undefined {
+  const params = isRecord(frame.params) ? frame.params : {};
+  const update = isRecord(params.update) ? params.update : {};
+  const item = isRecord(params.item) ? params.item : isRecord(frame.item) ? frame.item : {};
+  return text(frame.sessionUpdate) ?? text(update.sessionUpdate) ?? text(item.type);
+}
+
 /**
- * A stable name for the native frame behind a passthrough event: the JSON-RPC method (with the ACP update
- * kind, `session/update:available_commands_update`), or `type/subtype` for stream-json frames
- * (`system/background_tasks_changed`), or `type`; `(unnamed)` when the frame has none of those.
+ * A stable name for the native frame behind a passthrough event: the JSON-RPC method with the kind of frame
+ * (`session/update:available_commands_update`, `item/started:userMessage`), or `type/subtype` for stream-json
+ * frames (`system/background_tasks_changed`), or `type`; `(unnamed)` when the frame has none of those. Why it
+ * passed through follows in brackets when the adapter said (`[unknown]`, `[duplicate]`).
  */
 export function passthroughFrameType(event: Extract<ReinsEvent, { type: 'passthrough' }>): string {
   const frame = isRecord(event.frame) ? event.frame : isRecord(event.native?.frame) ? event.native.frame : {};
-  const method = typeof frame.method === 'string' ? frame.method : event.native?.method;
-  const params = isRecord(frame.params) ? frame.params : undefined;
-  const update = isRecord(params?.update) ? params.update : undefined;
-  if (method) return typeof update?.sessionUpdate === 'string' ? `${method}:${update.sessionUpdate}` : method;
-  if (typeof frame.type === 'string') {
-    return typeof frame.subtype === 'string' ? `${frame.type}/${frame.subtype}` : frame.type;
-  }
-  return '(unnamed)';
+  const method = text(frame.method) ?? event.native?.method;
+  const kind = kindOf(frame);
+  const subtype = text(frame.subtype);
+  const name = method
+    ? `${method}${kind ? `:${kind}` : ''}`
+    : typeof frame.type === 'string'
+      ? `${frame.type}${subtype ? `/${subtype}` : ''}`
+      : (kind ?? '(unnamed)');
+  return event.reason ? `${name} [${event.reason}]` : name;
 }
 
 /** Frame type -> how many passthrough events of that type. */
