@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReinsEvent } from '@reins/core';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { openSqlite } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { StoredSession } from './store.js';
 
@@ -55,8 +55,8 @@ describe('migrations', () => {
     // What the previous version could not store, it does not have.
     expect(await old.openProcessGroups()).toEqual([]);
     await old.close();
-    const raw = new Database(path);
-    expect(raw.pragma('user_version', { simple: true })).toBe(previous);
+    const raw = openSqlite(path);
+    expect(raw.pragmaValue('user_version')).toBe(previous);
     raw.close();
 
     const store = await SqliteStore.open(path);
@@ -68,15 +68,15 @@ describe('migrations', () => {
     await store.putSession(session('b', { hadBaseEnv: true }));
     expect((await store.loadSessions()).find((entry) => entry.sessionId === 'b')?.hadBaseEnv).toBe(true);
     await store.close();
-    const check = new Database(path);
-    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const check = openSqlite(path);
+    expect(check.pragmaValue('user_version')).toBe(SCHEMA_VERSION);
     check.close();
   });
 
   it('refuse a store from a newer Reins, saying what to do', async () => {
     const path = join(dir, 'reins.db');
-    const raw = new Database(path);
-    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const raw = openSqlite(path);
+    raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     const error = await SqliteStore.open(path).then(
       () => undefined,

@@ -4,7 +4,7 @@
 // previous version. A database newer than this build is refused rather than guessed at.
 
 import { ReinsError } from '@reins/core';
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-driver.js';
 
 export interface Migration {
   version: number;
@@ -74,8 +74,8 @@ export const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Brings `db` to `target` (default: the newest); returns the migrations it ran. */
-export function migrate(db: Database.Database, location: string, target = SCHEMA_VERSION): Migration[] {
-  const current = db.pragma('user_version', { simple: true }) as number;
+export function migrate(db: SqliteDatabase, location: string, target = SCHEMA_VERSION): Migration[] {
+  const current = Number(db.pragmaValue('user_version') ?? 0);
   if (current > SCHEMA_VERSION) {
     throw new ReinsError(
       'invalid_input',
@@ -87,8 +87,8 @@ export function migrate(db: Database.Database, location: string, target = SCHEMA
   for (const migration of pending) {
     db.transaction(() => {
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
   }
   return pending;
 }

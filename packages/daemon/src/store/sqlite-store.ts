@@ -1,5 +1,5 @@
-// The embedded store: $REINS_HOME/reins.db, SQLite in WAL mode through better-sqlite3 (12.11.1:
-// 13.x crashes on Node 20). Every write made in one turn of the event loop goes into ONE
+// The embedded store: $REINS_HOME/reins.db, SQLite in WAL mode (node:sqlite where Node has it,
+// better-sqlite3 12.11.1 on Node 20: sqlite-driver.ts). Every write made in one turn of the event loop goes into ONE
 // transaction, committed on setImmediate, and each write's promise resolves after that commit:
 // the daemon's "write before fan-out" costs one commit per loop turn, not one per event. With
 // synchronous=NORMAL a commit survives the daemon crashing (SIGKILL, OOM); an OS crash or power
@@ -11,8 +11,8 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { ReinsEvent } from '@reins/core';
 import { ReinsError } from '@reins/core';
-import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
+import { isBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import type {
   DaemonStore,
   LoadedSession,
@@ -28,6 +28,8 @@ export interface SqliteStoreOptions {
   synchronous?: 'normal' | 'full';
   /** Migrate only up to this schema version (tests make stores of an older schema). */
   schemaVersion?: number;
+  /** Force a SQLite binding (tests run the store on both where the runtime has both). */
+  driver?: SqliteDatabase['driver'];
 }
 
 interface SessionRow {
@@ -90,7 +92,7 @@ function createPrivately(path: string): void {
 }
 
 export class SqliteStore implements DaemonStore {
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private closed = false;
@@ -101,7 +103,9 @@ export class SqliteStore implements DaemonStore {
   /** Newest event time per session appended in the running transaction. */
   private readonly touched = new Map<string, number>();
   /** updateSession statements by the columns they set. */
-  private readonly updates = new Map<string, Database.Statement>();
+  private readonly updates = new Map<string, SqliteStatement>();
+  /** Schema 2's session columns exist (node:sqlite refuses named parameters a statement lacks). */
+  private readonly schema2: boolean;
 
   private constructor(
     readonly location: string,
@@ -109,7 +113,7 @@ export class SqliteStore implements DaemonStore {
   ) {
     createPrivately(location);
     try {
-      this.db = new Database(location, { timeout: 0 });
+      this.db = openSqlite(location, options.driver);
     } catch (error) {
       throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
         cause: error,
@@ -119,13 +123,13 @@ export class SqliteStore implements DaemonStore {
     try {
       // EXCLUSIVE before WAL: the WAL index then lives in this process's memory (no -shm file) and
       // the lock taken below is held until close.
-      this.db.pragma('locking_mode = EXCLUSIVE');
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      this.db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      this.db.exec('PRAGMA journal_mode = WAL');
+      this.db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       this.db.exec('BEGIN EXCLUSIVE; COMMIT');
     } catch (error) {
       this.db.close();
-      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      if (isBusy(error)) {
         throw new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
           cause: error,
           data: { location, reason: 'locked' },
@@ -146,6 +150,7 @@ export class SqliteStore implements DaemonStore {
       throw error;
     }
     this.statements = this.prepare(options.schemaVersion);
+    this.schema2 = options.schemaVersion === undefined || options.schemaVersion >= 2;
     for (const row of this.statements.sessionNumbers.all() as Array<{ session_id: string; session_no: number }>) {
       this.sessionNos.set(row.session_id, row.session_no);
       this.lastSessionNo = Math.max(this.lastSessionNo, row.session_no);
@@ -238,7 +243,7 @@ export class SqliteStore implements DaemonStore {
       this.db.transaction(() => {
         for (const write of batch) write.run();
         this.applyTouches();
-      })();
+      });
     } catch {
       this.touched.clear();
       for (const write of batch) {
@@ -246,7 +251,7 @@ export class SqliteStore implements DaemonStore {
           this.db.transaction(() => {
             write.run();
             this.applyTouches();
-          })();
+          });
           write.resolve();
         } catch (error) {
           this.touched.clear();
@@ -277,8 +282,12 @@ export class SqliteStore implements DaemonStore {
       cwd: session.cwd,
       spec: JSON.stringify(session.spec),
       harnessOptions: session.harnessOptions ? JSON.stringify(session.harnessOptions) : null,
-      hadBaseEnv: session.hadBaseEnv ? 1 : 0,
-      openTurn: session.openTurn ? JSON.stringify(session.openTurn) : null,
+      ...(this.schema2
+        ? {
+            hadBaseEnv: session.hadBaseEnv ? 1 : 0,
+            openTurn: session.openTurn ? JSON.stringify(session.openTurn) : null,
+          }
+        : {}),
       nativeSessionId: session.nativeSessionId ?? null,
       title: session.title ?? null,
       model: session.model ?? null,

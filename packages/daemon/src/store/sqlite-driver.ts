@@ -1,0 +1,106 @@
+// The one SQLite connection type the store uses, over whichever SQLite the running Node has:
+// - Node >= 22.13 ships `node:sqlite` (DatabaseSync): used there, no native addon to build or load.
+// - Node 20 has none: better-sqlite3 12.11.1 (13.x crashes on Node 20).
+// better-sqlite3 12.11.1 must not be loaded on Node 24: it aborts in Statement::~Statement
+// ("Assertion failed: (env) != nullptr", Node 24.21.0, nodejs/node#65446). So the addon is required
+// lazily, and only where node:sqlite is missing.
+import { createRequire } from 'node:module';
+
+export type SqliteValue = string | number | bigint | null | Uint8Array;
+
+export interface SqliteStatement {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+export interface SqliteDatabase {
+  /** Which SQLite binding this is, for logs and tests. */
+  readonly driver: 'node:sqlite' | 'better-sqlite3';
+  exec(sql: string): void;
+  prepare(sql: string): SqliteStatement;
+  /** `PRAGMA <name>` read as one value. */
+  pragmaValue(name: string): unknown;
+  /** Runs `work` in one transaction (BEGIN ... COMMIT, ROLLBACK when it throws). Not reentrant. */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+const require = createRequire(import.meta.url);
+
+interface NodeSqlite {
+  DatabaseSync: new (
+    location: string,
+    options?: { timeout?: number },
+  ) => {
+    exec(sql: string): void;
+    prepare(sql: string): SqliteStatement;
+    close(): void;
+  };
+}
+
+function nodeSqlite(): NodeSqlite | undefined {
+  try {
+    return require('node:sqlite') as NodeSqlite;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens `location` with the binding this Node has; errors carry SQLite's `code` (SQLITE_BUSY, ...). */
+export function openSqlite(location: string, prefer?: SqliteDatabase['driver']): SqliteDatabase {
+  const builtin = prefer === 'better-sqlite3' ? undefined : nodeSqlite();
+  if (builtin) {
+    const db = new builtin.DatabaseSync(location, { timeout: 0 });
+    return wrap('node:sqlite', db, (name) => {
+      const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined;
+      return row ? Object.values(row)[0] : undefined;
+    });
+  }
+  const Database = require('better-sqlite3') as new (
+    location: string,
+    options?: { timeout?: number },
+  ) => {
+    exec(sql: string): void;
+    prepare(sql: string): SqliteStatement;
+    pragma(text: string, options?: { simple?: boolean }): unknown;
+    close(): void;
+  };
+  const db = new Database(location, { timeout: 0 });
+  return wrap('better-sqlite3', db, (name) => db.pragma(name, { simple: true }));
+}
+
+function wrap(
+  driver: SqliteDatabase['driver'],
+  db: { exec(sql: string): void; prepare(sql: string): SqliteStatement; close(): void },
+  pragmaValue: (name: string) => unknown,
+): SqliteDatabase {
+  return {
+    driver,
+    exec: (sql) => db.exec(sql),
+    prepare: (sql) => db.prepare(sql),
+    pragmaValue,
+    transaction<T>(work: () => T): T {
+      db.exec('BEGIN');
+      try {
+        const result = work();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // the transaction is already gone (SQLite rolled it back itself)
+        }
+        throw error;
+      }
+    },
+    close: () => db.close(),
+  };
+}
+
+/** SQLite said the database is locked by another connection (SQLITE_BUSY), in either binding's words. */
+export function isBusy(error: unknown): boolean {
+  const fields = error as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  return fields?.code === 'SQLITE_BUSY' || fields?.errcode === 5 || /database is locked/i.test(String(fields?.message));
+}
