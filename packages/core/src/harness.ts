@@ -30,7 +30,10 @@ export interface ModelInfo {
   id: string;
   displayName?: string;
   isDefault?: boolean;
+  /** The effort levels this model takes, when the harness says. */
   efforts?: Effort[];
+  /** The effort the harness uses for this model when none is given, when the harness says. */
+  defaultEffort?: Effort;
 }
 
 export interface SessionSummary {
@@ -38,6 +41,59 @@ export interface SessionSummary {
   cwd?: string;
   title?: string;
   updatedAt?: number;
+}
+
+/** One MCP server of a live session, as the harness itself reports it (never guessed). */
+export interface McpServerStatus {
+  name: string;
+  status: McpServerState;
+  /** What the harness said went wrong (failed, needs_auth). */
+  error?: string;
+  /** Tool names the server offers, when the harness lists them. */
+  tools?: string[];
+}
+export const MCP_SERVER_STATES = ['connected', 'pending', 'failed', 'needs_auth', 'disabled'] as const;
+export type McpServerState = (typeof MCP_SERVER_STATES)[number];
+
+/** Whether the harness is signed in, as its own status check says (Reins never reads a credential). */
+export interface AuthProbe {
+  status: AuthState;
+  /** The account the harness names (an e-mail or org), when it names one. */
+  account?: string;
+  /** Sign-in methods the harness offers (ACP `authMethods`, Codex login kinds). */
+  methods?: AuthMethod[];
+  /** What the status check said, when it explains something (signed out, unknown). */
+  message?: string;
+}
+export const AUTH_STATES = ['signed_in', 'signed_out', 'unknown'] as const;
+export type AuthState = (typeof AUTH_STATES)[number];
+export interface AuthMethod {
+  id: string;
+  name?: string;
+  description?: string;
+}
+
+/**
+ * A sign-in started by the harness's own command or protocol. It shows what the harness gave the
+ * user to do (a URL, a device code); `completed` settles when the harness says the ceremony ended
+ * (true: it reported success), `cancel` ends it and every process it started.
+ */
+export interface LoginCeremony {
+  url?: string;
+  userCode?: string;
+  /** One sentence: what the user does next. */
+  instructions: string;
+  completed: Promise<{ ok: boolean; message?: string }>;
+  cancel(): Promise<void>;
+}
+
+/** Sign-in as the harness does it: a status check and, where the harness has one, a login ceremony. */
+export interface HarnessAuth {
+  status(): Promise<AuthProbe>;
+  /** Absent when the harness has no sign-in Reins can drive (the user runs `command`). */
+  login?(options: { method?: string }): Promise<LoginCeremony>;
+  /** The command a user runs to sign in themselves. */
+  command?: string;
 }
 
 export interface Session {
@@ -54,6 +110,8 @@ export interface Session {
   setModel(model: string): Promise<SettingChange>;
   setEffort(effort: Effort): Promise<SettingChange>;
   respondToPermission(requestId: string, decision: PermissionDecision): Promise<void>;
+  /** The MCP servers of this session as the harness reports them; absent where it reports none. */
+  mcpStatus?(): Promise<McpServerStatus[]>;
   /** Ends the harness process (stdin end, SIGTERM, SIGKILL on the group); idempotent. */
   close(): Promise<void>;
 }
@@ -67,5 +125,7 @@ export interface Harness {
   models?(): Promise<ModelInfo[]>;
   listSessions?(options: { cwd?: string }): Promise<SessionSummary[]>;
   history?(nativeSessionId: string, options?: { cwd?: string }): Promise<Item[]>;
+  /** Sign-in status and ceremony, where the harness has them. */
+  readonly auth?: HarnessAuth;
   createSession(spec: SessionSpec): Promise<Session>;
 }

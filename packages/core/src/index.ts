@@ -13,3 +13,4 @@ export * from './items.js';
 export * from './json-schema.js';
 export * from './spec.js';
 export * from './structured-output/index.js';
+export * from './system-text/index.js';

@@ -39,8 +39,12 @@ export interface SessionSpec {
   cwd: string;
   model?: string;
   effort?: Effort;
-  /** Continue an existing conversation; failing that is `resume_failed`, never a silent fresh start. */
-  resume?: { nativeSessionId: string };
+  /**
+   * Continue an existing conversation; failing that is `resume_failed`, never a silent fresh start.
+   * With `fork`, the session starts a NEW conversation holding a copy of that one's history (the
+   * harness's own fork); a harness without one refuses it with `unsupported_capability`.
+   */
+  resume?: { nativeSessionId: string; fork?: boolean };
   /** Added to the user's environment for the harness process. */
   env?: Record<string, string>;
   posture?: Posture;
@@ -58,7 +62,7 @@ export const SessionSpecSchema = z.object({
   cwd: z.string().min(1),
   model: z.string().min(1).optional(),
   effort: EffortSchema.optional(),
-  resume: z.object({ nativeSessionId: z.string().min(1) }).optional(),
+  resume: z.object({ nativeSessionId: z.string().min(1), fork: z.boolean().optional() }).optional(),
   env: z.record(z.string(), z.string()).optional(),
   posture: z.enum(POSTURES).optional(),
   outputSchema: JsonSchemaSchema.optional(),
