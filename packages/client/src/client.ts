@@ -2,7 +2,24 @@
 // starts sessions and attaches to existing ones as RemoteSessions (core's Session interface), and
 // hands the daemon's status/snapshot and sessions/changed notifications to listeners.
 // Browser-safe: the WebSocket comes from the caller or globalThis, never from a Node package.
-import { type HarnessId, ReinsError, type ReinsEvent, type SessionSpec } from '@reins/core';
+import {
+  type CapabilityMatrix,
+  type HarnessId,
+  type Item,
+  type McpServerStatus,
+  type ModelInfo,
+  ReinsError,
+  type ReinsEvent,
+  type SessionSpec,
+  type SessionSummary,
+} from '@reins/core';
+import {
+  type AuthCeremonyInfo,
+  type AuthStatus,
+  HARNESS_AUTH_CHANGED,
+  type HarnessAuthChangedParams,
+  HarnessAuthChangedParamsSchema,
+} from './harness-protocol.js';
 import {
   type ClientInfo,
   type HarnessListing,
@@ -129,6 +146,7 @@ export class ReinsClient {
   private readonly sessions = new Map<string, RemoteSession>();
   private readonly snapshotListeners = new Set<Listener<StatusSnapshotParams>>();
   private readonly changeListeners = new Set<Listener<SessionsChangedParams>>();
+  private readonly authListeners = new Set<Listener<HarnessAuthChangedParams>>();
   /** The newest snapshot the daemon sent (it sends one right after initialize, then every 15 s). */
   private snapshot: StatusSnapshotParams | undefined;
   private readonly requestTimeoutMs: number;
@@ -194,6 +212,66 @@ export class ReinsClient {
   /** Every harness the daemon offers: where its binary is, and its health. */
   harnesses(): Promise<HarnessListing[]> {
     return this.channel.request('harness/list', undefined, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Every harness/authChanged (a sign-in landed, ended or was seen by a re-probe). Returns a function that stops it. */
+  onAuthChanged(listener: Listener<HarnessAuthChangedParams>): () => void {
+    this.authListeners.add(listener);
+    return () => this.authListeners.delete(listener);
+  }
+
+  /** The harness's model catalog: each model's efforts and which is the default. */
+  models(harness: HarnessId): Promise<ModelInfo[]> {
+    return this.channel.request('harness/models', { harness }, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** The harness's capability matrix: implemented, advertised and observed, with evidence. */
+  capabilities(harness: HarnessId): Promise<CapabilityMatrix> {
+    return this.channel.request('harness/capabilities', { harness }, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Conversations the harness itself keeps (not only the daemon's), newest first, one page. */
+  harnessSessions(
+    harness: HarnessId,
+    options: { cwd?: string; limit?: number; offset?: number } = {},
+  ): Promise<SessionSummary[]> {
+    return this.channel.request('harness/sessions', { harness, ...options }, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** One conversation the harness keeps, as items (adopt it with createSession and spec.resume). */
+  history(harness: HarnessId, nativeSessionId: string, options: { cwd?: string } = {}): Promise<Item[]> {
+    return this.channel.request(
+      'harness/history',
+      { harness, nativeSessionId, ...options },
+      { timeoutMs: this.requestTimeoutMs },
+    );
+  }
+
+  authStatus(harness: HarnessId): Promise<AuthStatus> {
+    return this.channel.request('harness/auth/status', { harness }, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** Starts the harness's own sign-in; the answer says where the user goes (url, code). */
+  login(harness: HarnessId, method?: string): Promise<AuthCeremonyInfo> {
+    return this.channel.request(
+      'harness/auth/login',
+      { harness, ...(method !== undefined ? { method } : {}) },
+      { timeoutMs: this.requestTimeoutMs },
+    );
+  }
+
+  async cancelLogin(ceremonyId: string): Promise<void> {
+    await this.channel.request('harness/auth/cancel', { ceremonyId }, { timeoutMs: this.requestTimeoutMs });
+  }
+
+  /** A new daemon session on a fork of this one's conversation; attach to it to follow it. */
+  fork(sessionId: string): Promise<{ sessionId: string; harness: HarnessId; nativeSessionId?: string }> {
+    return this.channel.request('session/fork', { sessionId }, { timeoutMs: this.createTimeoutMs });
+  }
+
+  /** The MCP servers of a session as its harness reports them. */
+  mcpStatus(sessionId: string): Promise<McpServerStatus[]> {
+    return this.channel.request('session/mcpStatus', { sessionId }, { timeoutMs: this.requestTimeoutMs });
   }
 
   /** Every session the daemon holds (they belong to the daemon, not to a connection). */
@@ -282,6 +360,10 @@ export class ReinsClient {
       const parsed = SessionsChangedParamsSchema.safeParse(params);
       if (!parsed.success) return;
       notifyAll(this.changeListeners, parsed.data);
+    } else if (method === HARNESS_AUTH_CHANGED) {
+      const parsed = HarnessAuthChangedParamsSchema.safeParse(params);
+      if (!parsed.success) return;
+      notifyAll(this.authListeners, parsed.data);
     }
     // anything else: a newer daemon's notification, not for us
   }

@@ -32,6 +32,7 @@ import {
   TurnInputSchema,
 } from '@reins/core';
 import { z } from 'zod';
+import { type AuthStatus, AuthStatusSchema, HARNESS_METHODS } from './harness-protocol.js';
 
 /** The newest protocol version this package speaks. */
 export const PROTOCOL_VERSION = 2;
@@ -198,6 +199,8 @@ export interface HarnessListing {
   /** Where the binary is; `hint` says how to install or point Reins at it when not found. */
   discovery: { found: boolean; path?: string; version?: string; source?: DiscoverySource; hint?: string };
   health: Health;
+  /** Whether it is signed in (absent when the daemon did not probe: not installed, or no check). */
+  auth?: Omit<AuthStatus, 'harness'>;
 }
 export const HarnessListingSchema = z.object({
   id: HarnessIdSchema,
@@ -210,6 +213,7 @@ export const HarnessListingSchema = z.object({
     hint: z.string().optional(),
   }),
   health: HealthSchema,
+  auth: AuthStatusSchema.omit({ harness: true }).optional(),
 });
 type _ListingInSync = Assert<Equals<z.output<typeof HarnessListingSchema>, HarnessListing>>;
 
@@ -448,6 +452,7 @@ export const METHODS = {
   'session/close': { params: SessionRefSchema, result: AckSchema },
   /** Version 2: forgets a session (closing it first when it is open) and its whole event log. */
   'session/delete': { params: SessionRefSchema, result: AckSchema },
+  ...HARNESS_METHODS,
 } as const;
 export type MethodName = keyof typeof METHODS;
 export type ParamsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;

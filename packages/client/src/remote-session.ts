@@ -6,6 +6,7 @@ import {
   AsyncQueue,
   type Effort,
   type HarnessId,
+  type McpServerStatus,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -85,6 +86,11 @@ export class RemoteSession implements Session {
 
   async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
     await this.call('session/respondToPermission', { sessionId: this.id, requestId, decision });
+  }
+
+  /** The MCP servers as the harness reports them (unsupported_capability where it reports none). */
+  mcpStatus(): Promise<McpServerStatus[]> {
+    return this.call('session/mcpStatus', { sessionId: this.id });
   }
 
   /**
