@@ -410,7 +410,7 @@ function blockText(content: WireContentBlock[] | string): string {
 function translateAssistant(state: TranslationState, frame: WireAssistantMessage): Emission[] {
   const lane = laneOf(frame);
   const message = frame.message;
-  if (!isObject(message) || !Array.isArray(message.content)) return passthrough(frame, lane);
+  if (!isObject(message) || !Array.isArray(message.content)) return passthrough(frame, lane, 'unparsable');
   // A synthetic message WITH a top-level error is a provider failure; without one it is the CLI
   // speaking for itself ("Not enough messages to compact.", 2.1.197) and shows as agent text.
   if (typeof frame.error === 'string') {
