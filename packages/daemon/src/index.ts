@@ -1,10 +1,12 @@
 // @reins/daemon: the local Reins daemon, sessions over WebSocket (protocol: @reins/client), kept in a
 // store so that they survive restarts and crashes.
+export * from './cluster/index.js';
 export { type Daemon, type DaemonOptions, LOOPBACK_HOST, STORE_FILE, startDaemon } from './daemon.js';
 export { daemonFilePath, readDaemonFile } from './daemon-file.js';
 export { DEFAULT_EVENT_BUFFER_SIZE, EventBuffer } from './event-buffer.js';
 export { chooseEvictions, type EvictionCandidate, type EvictionLimits } from './eviction.js';
 export { createLogger, LOG_LEVELS, type LogFields, type Logger, type LogLevel, silentLogger } from './logger.js';
+export type { SessionDirectory, SessionHandle, SessionSource, SessionSourceFactory } from './session-directory.js';
 export type { HarnessFactory } from './session-host.js';
 export { MemoryStore } from './store/memory-store.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './store/migrations.js';

@@ -3,12 +3,28 @@
 // SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
 // the next send after a restart), closes every socket, removes daemon.json and exits 0.
 import { parseArgs } from 'node:util';
-import { createLogger, LOG_LEVELS, type LogLevel, startDaemon } from '@reins/daemon';
+import { ReinsError } from '@reins/core';
+import {
+  CLUSTER_ROLES,
+  type ClusterNode,
+  createLogger,
+  type Daemon,
+  formatLabels,
+  LOG_LEVELS,
+  type LogLevel,
+  parseClusterUrls,
+  parseLabels,
+  parseRole,
+  startCluster,
+  startDaemon,
+} from '@reins/daemon';
 import { reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
 export const DAEMON_HELP = `Usage: reins daemon [--port <n>] [--allow-origin <url>]... [--idle-ttl <duration>]
                     [--max-live-sessions <n>] [--log-level <level>]
+                    [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
+                     [--heartbeat-ttl <duration>]]
 
 Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (JSON-RPC, protocol 2;
 protocol 1 clients keep working) through which a web UI, a bot or another program drives any
@@ -34,13 +50,27 @@ Options:
       --log-level <level>      ${LOG_LEVELS.join(', ')} (default info)
   -h, --help                   this help
 
+Cluster mode (--cluster): many machines, one set of sessions, on NATS JetStream. Workers host the
+harness processes (their sessions' records, events and liveness live in JetStream); gateways serve
+this same WebSocket protocol for every session of the cluster, replaying any session by seq.
+A session goes to a worker whose --labels include every label session/create asks for; when a
+worker dies its sessions are "lost", their running turns end failed, and the next send resumes
+them on a matching worker. Without --cluster nothing of this runs (SQLite, one machine).
+      --cluster <url>          NATS with JetStream, nats://HOST:PORT (comma-separated for several)
+      --role <role>            ${CLUSTER_ROLES.join(', ')} (default all: both in this process); a worker
+                               serves no WebSocket
+      --labels <k=v,...>       this worker's labels, e.g. host=build-3,gpu=yes
+      --heartbeat-ttl <dur>    a worker silent this long is gone (default 10s; at least 1s)
+
 Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed, 2 bad usage (or the port is taken, or
 another daemon runs on this $REINS_HOME).
 
 Examples:
   reins daemon
   reins daemon --port 7777 --allow-origin http://localhost:5173
-  reins daemon --idle-ttl 10m --max-live-sessions 8 --log-level debug`;
+  reins daemon --idle-ttl 10m --max-live-sessions 8 --log-level debug
+  reins daemon --cluster nats://10.0.0.5:4222 --role worker --labels host=build-3
+  reins daemon --cluster nats://10.0.0.5:4222 --role gateway`;
 
 function parseDaemonArgs(argv: string[]) {
   try {
@@ -52,6 +82,10 @@ function parseDaemonArgs(argv: string[]) {
         'idle-ttl': { type: 'string' },
         'max-live-sessions': { type: 'string' },
         'log-level': { type: 'string' },
+        cluster: { type: 'string' },
+        role: { type: 'string' },
+        labels: { type: 'string' },
+        'heartbeat-ttl': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -93,14 +127,18 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".`);
   }
-  const daemon = await startDaemon({
+  const served = {
     port,
     allowOrigins: values['allow-origin'] ?? [],
     home: reinsHome(io.env),
     logger: createLogger({ level: level as LogLevel }),
     ...(idleTtlMs !== undefined ? { idleTtlMs } : {}),
     ...(maxLive !== undefined ? { maxLiveSessions: Number(maxLive) } : {}),
-  });
+  };
+  const cluster = clusterOptions(values);
+  const node: ClusterNode | undefined = cluster ? await startCluster({ ...served, ...cluster }) : undefined;
+  const daemon: Daemon | undefined = node ? node.daemon : await startDaemon(served);
+  const closeAll = () => (node ? node.close() : (daemon as Daemon).close());
   // Signal handlers first: whoever waits for "Press Ctrl+C" may signal right after reading it.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
@@ -112,7 +150,7 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
       }
       stopping = true;
       io.stdout.write(`Stopping (${signal}): stopping every session's process (they resume on the next start)...\n`);
-      daemon.close().then(
+      closeAll().then(
         () => resolve(EXIT.completed),
         (error: unknown) => {
           io.stderr.write(`reins daemon: closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -123,11 +161,56 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  io.stdout.write(`Reins daemon listening on ${daemon.url}\n`);
-  io.stdout.write(`Connection details (url, token): ${daemon.infoPath}\n`);
-  io.stdout.write(`Sessions are kept in ${daemon.storeLocation}\n`);
+  if (node?.worker) {
+    io.stdout.write(
+      `Reins worker ${node.worker.id} joined the cluster at ${node.location} (labels ${formatLabels(node.worker.labels)})\n`,
+    );
+  }
+  if (daemon) {
+    io.stdout.write(`Reins ${node ? 'gateway' : 'daemon'} listening on ${daemon.url}\n`);
+    io.stdout.write(`Connection details (url, token): ${daemon.infoPath}\n`);
+  }
+  io.stdout.write(`Sessions are kept in ${node ? `NATS JetStream at ${node.location}` : daemon?.storeLocation}\n`);
   io.stdout.write('Press Ctrl+C to stop.\n');
   const code = await stopped;
   if (code === EXIT.completed) io.stdout.write('Stopped.\n');
   return code;
+}
+
+/** The cluster flags, checked; undefined without --cluster (then none of them may be given). */
+function clusterOptions(values: {
+  cluster?: string;
+  role?: string;
+  labels?: string;
+  'heartbeat-ttl'?: string;
+  port?: string;
+  'allow-origin'?: string[];
+}) {
+  if (values.cluster === undefined) {
+    for (const flag of ['role', 'labels', 'heartbeat-ttl'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} needs --cluster nats://HOST:PORT.`);
+    }
+    return undefined;
+  }
+  try {
+    const role = parseRole(values.role);
+    if (role === 'worker' && (values.port !== undefined || values['allow-origin'] !== undefined)) {
+      throw new UsageError('A worker (--role worker) serves no clients: --port and --allow-origin are for gateways.');
+    }
+    if (role === 'gateway' && values.labels !== undefined) {
+      throw new UsageError("--labels are a worker's (sessions are placed on workers): use --role worker or all.");
+    }
+    parseClusterUrls(values.cluster);
+    return {
+      cluster: values.cluster,
+      role,
+      labels: parseLabels(values.labels),
+      ...(values['heartbeat-ttl'] !== undefined
+        ? { heartbeatTtlMs: parseDuration(values['heartbeat-ttl'], '--heartbeat-ttl') }
+        : {}),
+    };
+  } catch (error) {
+    if (ReinsError.isInstance(error) && error.code === 'invalid_input') throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -1,0 +1,57 @@
+// A gateway's one feed of the events stream: an ordered consumer on every session's subject,
+// starting where the stream ended when the gateway started (older events are read on demand). The
+// client's ordered consumer recreates itself after a NATS restart or a missed message, going on
+// from the last message it delivered, so the feed neither skips nor repeats; the mirrors drop
+// copies and read back anything missing anyway (mirror.ts).
+
+import type { ConsumerMessages } from '@nats-io/jetstream';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import type { Logger } from '../logger.js';
+import type { StoredEvent } from './event-stream.js';
+import { EVENTS_STREAM, EVENTS_SUBJECTS, SEQ_HEADER, sessionOfSubject, WRITER_HEADER } from './layout.js';
+import type { NatsCluster } from './nats.js';
+
+export class EventFeed {
+  private messages: ConsumerMessages | undefined;
+
+  private constructor(private readonly log: Logger) {}
+
+  static async start(
+    nats: NatsCluster,
+    log: Logger,
+    deliver: (sessionId: string, event: StoredEvent) => void,
+  ): Promise<EventFeed> {
+    const feed = new EventFeed(log);
+    const info = await nats.jsm.streams.info(EVENTS_STREAM);
+    const consumer = await nats.js.consumers.get(EVENTS_STREAM, {
+      filter_subjects: EVENTS_SUBJECTS,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: info.state.last_seq + 1,
+    });
+    const messages = await consumer.consume({ max_messages: 1_024 });
+    feed.messages = messages;
+    void (async () => {
+      for await (const message of messages) {
+        const sessionId = sessionOfSubject(message.subject);
+        const seq = Number(message.headers?.get(SEQ_HEADER));
+        if (sessionId === undefined || !Number.isInteger(seq) || seq < 1) continue;
+        try {
+          deliver(sessionId, {
+            seq,
+            streamSeq: message.seq,
+            json: message.string(),
+            writer: message.headers?.get(WRITER_HEADER) ?? '',
+          });
+        } catch (error) {
+          // One session's bad event must not stop every other session's feed.
+          feed.log.error('could not take an event', { sessionId, seq, error: (error as Error).message });
+        }
+      }
+    })().catch((error: unknown) => feed.log.error('event feed ended', { error: (error as Error).message }));
+    return feed;
+  }
+
+  stop(): void {
+    void this.messages?.close();
+  }
+}
