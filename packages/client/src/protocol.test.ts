@@ -53,6 +53,18 @@ const good: Record<MethodName, unknown[]> = {
   'session/respondToPermission': [{ sessionId: 's1', requestId: 'r1', decision: { behavior: 'allow', scope: 'once' } }],
   'session/close': [{ sessionId: 's1' }],
   'session/delete': [{ sessionId: 's1' }],
+  'harness/models': [{ harness: 'codex' }],
+  'harness/capabilities': [{ harness: 'claude-code' }],
+  'harness/sessions': [{ harness: 'pi' }, { harness: 'codex', cwd: '/w', limit: 20, offset: 40 }],
+  'harness/history': [
+    { harness: 'codex', nativeSessionId: 'thr_1' },
+    { harness: 'claude-code', nativeSessionId: 'x', cwd: '/w' },
+  ],
+  'harness/auth/status': [{ harness: 'codex' }],
+  'harness/auth/login': [{ harness: 'codex' }, { harness: 'gemini', method: 'oauth-personal' }],
+  'harness/auth/cancel': [{ ceremonyId: 'c1' }],
+  'session/fork': [{ sessionId: 's1' }],
+  'session/mcpStatus': [{ sessionId: 's1' }],
 };
 
 const bad: Array<[MethodName, unknown, RegExp]> = [
@@ -66,6 +78,13 @@ const bad: Array<[MethodName, unknown, RegExp]> = [
     /params\.options\.clientMessageId/,
   ],
   ['session/delete', {}, /params\.sessionId/],
+  ['harness/models', {}, /params\.harness/],
+  ['harness/sessions', { harness: 'codex', limit: 501 }, /params\.limit/],
+  ['harness/sessions', { harness: 'codex', offset: -1 }, /params\.offset/],
+  ['harness/history', { harness: 'codex' }, /params\.nativeSessionId/],
+  ['harness/auth/login', { harness: 'codex', method: '' }, /params\.method/],
+  ['harness/auth/cancel', {}, /params\.ceremonyId/],
+  ['session/fork', {}, /params\.sessionId/],
   ['session/create', { harness: 'cursor', spec: { cwd: '/w' } }, /params\.harness/],
   ['session/create', { harness: 'codex', spec: { cwd: '' } }, /params\.spec\.cwd/],
   ['session/create', { harness: 'codex', spec: { cwd: '/w', posture: 'yolo' } }, /params\.spec\.posture/],
@@ -248,5 +267,44 @@ describe('version negotiation and version 1 shapes', () => {
     ).toBe(false);
     expect(SessionsChangedParamsSchema.safeParse({ sessionId: 's', change: 'deleted' }).success).toBe(true);
     expect(SessionsChangedParamsSchema.safeParse({ sessionId: 's', change: 'renamed' }).success).toBe(false);
+  });
+});
+
+describe('the UI-backend answers and notification', () => {
+  it('checks what the daemon answers', async () => {
+    const { HarnessAuthChangedParamsSchema } = await import('./harness-protocol.js');
+    expect(
+      METHODS['harness/models'].result.safeParse([{ id: 'm', efforts: ['low'], defaultEffort: 'low' }]).success,
+    ).toBe(true);
+    expect(METHODS['harness/models'].result.safeParse([{ id: 'm', efforts: ['turbo'] }]).success).toBe(false);
+    expect(
+      METHODS['harness/auth/login'].result.safeParse({
+        ceremonyId: 'c',
+        url: 'http://127.0.0.1/x',
+        instructions: 'Open it.',
+      }).success,
+    ).toBe(true);
+    expect(METHODS['harness/auth/login'].result.safeParse({ ceremonyId: 'c' }).success).toBe(false);
+    expect(
+      METHODS['session/mcpStatus'].result.safeParse([{ name: 'n', status: 'failed', error: 'ENOENT' }]).success,
+    ).toBe(true);
+    expect(METHODS['session/mcpStatus'].result.safeParse([{ name: 'n', status: 'broken' }]).success).toBe(false);
+    expect(
+      METHODS['harness/history'].result.safeParse([
+        { kind: 'user_message', id: 'u', status: 'completed', text: 'x', origin: 'synthetic' },
+      ]).success,
+    ).toBe(true);
+    expect(HarnessAuthChangedParamsSchema.safeParse({ harness: 'codex', status: 'signed_in' }).success).toBe(true);
+    expect(HarnessAuthChangedParamsSchema.safeParse({ harness: 'codex', status: 'maybe' }).success).toBe(false);
+    const listing = METHODS['harness/list'].result.safeParse([
+      {
+        id: 'codex',
+        displayName: 'Codex',
+        discovery: { found: true },
+        health: { status: 'ready' },
+        auth: { status: 'signed_out', command: 'codex login' },
+      },
+    ]);
+    expect(listing.success).toBe(true);
   });
 });

@@ -29,10 +29,12 @@ import {
 } from '@reins/client';
 import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import type { RawData, WebSocket } from 'ws';
+import { backendHandlers } from './backend-handlers.js';
 import type { Logger } from './logger.js';
 import type { SessionDirectory } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
 import { Subscription } from './subscription.js';
+import type { UiBackend } from './ui-backend.js';
 
 /** What a connection needs of the daemon. */
 export interface DaemonContext {
@@ -50,6 +52,8 @@ export interface DaemonContext {
   readonly sessions: SessionDirectory;
   listHarnesses(): Promise<HarnessListing[]>;
   snapshot(): StatusSnapshotParams;
+  /** The catalog, harness conversations, sign-in, fork and MCP status; absent: those are unsupported_capability. */
+  readonly backend?: UiBackend;
 }
 
 interface Reply<R> {
@@ -349,6 +353,7 @@ export class DaemonConnection {
         this.subscriptions.delete(params.sessionId);
         return { result: {} };
       },
+      ...backendHandlers(() => context.backend, context.harnesses),
     };
   }
 

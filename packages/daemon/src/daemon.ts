@@ -33,6 +33,7 @@ import {
 } from './daemon-file.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
 import { probeHarness } from './harness-probe.js';
+import { HarnessService } from './harness-service.js';
 import { prepareHome } from './home.js';
 import { createLogger, type Logger } from './logger.js';
 import { reapProcessGroups } from './processes/reaper.js';
@@ -79,6 +80,10 @@ export interface DaemonOptions {
   maxLiveSessions?: number;
   /** Deadline of each discovery and health probe in harness/list (ms, default 15 000). */
   probeTimeoutMs?: number;
+  /** How often a sign-in in progress re-probes the harness's status (ms, default 2 000). */
+  authPollMs?: number;
+  /** A sign-in not finished in this long is cancelled (ms, default 10 min). */
+  authTimeoutMs?: number;
   /** A connection that has not initialized within this is closed (ms, default 10 000). */
   initializeTimeoutMs?: number;
   /** Connections open at once that have not initialized yet (default 32); more are refused with 503. */
@@ -191,6 +196,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
   readonly maxPayloadBytes: number;
   readonly maxRequestsInFlight: number;
   readonly sessions: SessionDirectory;
+  readonly backend: HarnessService | undefined;
   private readonly home: string;
   /** This daemon's own sessions, store and process records; undefined when `source` serves them. */
   private readonly local: { host: SessionHost; store: DaemonStore; tracker: ProcessTracker } | undefined;
@@ -220,6 +226,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.source = options.sessionSource?.(changed);
     this.local = this.source ? undefined : this.localSessions(settings.store, changed);
     this.sessions = this.source ?? (this.local as { host: SessionHost }).host;
+    this.backend = this.local ? this.harnessService(this.local.host) : undefined;
     // Before initialize a frame may be at most this; an authenticated connection is raised to maxPayloadBytes.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPreAuthFrameBytes ?? 64 * 1024 });
     // Plain HTTP is the web console (console-route.ts); the protocol is the WebSocket upgrade.
@@ -249,6 +256,22 @@ class ReinsDaemon implements Daemon, DaemonContext {
     });
     host.offers = (id) => this.harnesses.includes(id);
     return { host, store, tracker };
+  }
+
+  private harnessService(host: SessionHost): HarnessService {
+    const options = this.options;
+    return new HarnessService({
+      host,
+      createHarness: options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions)),
+      harnessOptions: options.harnessOptions ?? {},
+      log: this.log,
+      broadcast: (method, params) => {
+        for (const connection of this.connections) connection.notify(method, params);
+      },
+      probeTimeoutMs: options.probeTimeoutMs ?? 15_000,
+      ...(options.authPollMs !== undefined ? { authPollMs: options.authPollMs } : {}),
+      ...(options.authTimeoutMs !== undefined ? { authTimeoutMs: options.authTimeoutMs } : {}),
+    });
   }
 
   get port(): number {
@@ -334,9 +357,13 @@ class ReinsDaemon implements Daemon, DaemonContext {
   listHarnesses(): Promise<HarnessListing[]> {
     if (!this.local) return this.source?.listHarnesses() ?? Promise.resolve([]);
     const timeoutMs = this.options.probeTimeoutMs ?? 15_000;
-    return this.local.tracker.run(undefined, () =>
-      Promise.all(this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs))),
-    );
+    const backend = this.backend;
+    return this.local.tracker.run(undefined, async () => {
+      const listings = await Promise.all(
+        this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs)),
+      );
+      return backend ? backend.withAuth(listings) : listings;
+    });
   }
 
   snapshot(): StatusSnapshotParams {
@@ -374,6 +401,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
       ? new Promise<void>((resolve) => this.server.close(() => resolve()))
       : Promise.resolve();
     // Sessions first (clients still connected see them go dormant), then the sockets.
+    await this.backend?.close();
     await (this.local ? this.local.host.shutdown() : this.source?.close());
     for (const connection of this.connections)
       connection.close(CLOSE_CODES.goingAway, 'the Reins daemon is shutting down');

@@ -9,12 +9,19 @@
 // session.closed the adapter emits when the daemon stopped the process, or when the process died,
 // is not logged: the session did not close, it went dormant.
 import { randomUUID } from 'node:crypto';
-import type { HostedSessionStatus, SessionChange, SessionListing, V1SessionListing } from '@reins/client';
+import type {
+  HostedSessionStatus,
+  SessionChange,
+  SessionCreateParams,
+  SessionListing,
+  V1SessionListing,
+} from '@reins/client';
 import {
   type Effort,
   type EventPayload,
   type Harness,
   type HarnessId,
+  type McpServerStatus,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -372,6 +379,51 @@ export class HostedSession {
     }
     const baseEnvDropped = this.record.current.hadBaseEnv === true && !this.transientOptions;
     this.say(resumedNotice(this.harness, native as string, this.record.current.generation, baseEnvDropped));
+  }
+
+  /**
+   * What session/create takes to fork this session's conversation: the same harness, options and
+   * settings, resuming its native conversation with `fork` (the adapter starts a new one on a copy).
+   */
+  forkParams(): SessionCreateParams {
+    this.assertOpen();
+    const current = this.record.current;
+    const native = current.nativeSessionId;
+    if (native === undefined || current.spec.ephemeral) {
+      throw new ReinsError(
+        'invalid_input',
+        `Session ${this.id} cannot be forked: ${native === undefined ? `its ${this.harness} harness has not reported a conversation id yet` : 'it is ephemeral, so there is no conversation to copy'}.`,
+        { data: { sessionId: this.id } },
+      );
+    }
+    const options = this.transientOptions ?? current.harnessOptions;
+    return {
+      harness: this.harness,
+      spec: { ...current.spec, resume: { nativeSessionId: native, fork: true } },
+      ...(options !== undefined ? { harnessOptions: options as SessionCreateParams['harnessOptions'] } : {}),
+      ...(current.labels !== undefined ? { labels: current.labels } : {}),
+    };
+  }
+
+  /** The MCP servers as the live harness reports them; a dormant session has no live report. */
+  async mcpStatus(): Promise<McpServerStatus[]> {
+    this.assertOpen();
+    const live = this.live;
+    if (live?.mode !== 'running') {
+      throw new ReinsError(
+        'invalid_input',
+        `Session ${this.id} has no live process (it is ${this.state}): send a turn to wake it, then ask again.`,
+        { data: { sessionId: this.id } },
+      );
+    }
+    const session = live.session;
+    if (!session.mcpStatus) {
+      throw new ReinsError('unsupported_capability', `The ${this.harness} harness reports no MCP server status.`, {
+        harness: this.harness,
+        operation: 'mcpStatus',
+      });
+    }
+    return this.deps.tracker.run(this.id, () => session.mcpStatus?.() ?? Promise.resolve([]));
   }
 
   private assertOpen(): void {

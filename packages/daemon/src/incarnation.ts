@@ -49,7 +49,21 @@ export class Incarnation {
   ): Promise<Incarnation> {
     const session = await hooks.run(() => harness.createSession(spec));
     const expected = spec.resume?.nativeSessionId;
-    if (expected !== undefined && session.nativeSessionId !== undefined && session.nativeSessionId !== expected) {
+    if (spec.resume?.fork === true) {
+      // A fork is a new conversation: coming back on the original would make two sessions share it.
+      if (session.nativeSessionId === expected) {
+        await session.close();
+        throw new ReinsError(
+          'resume_failed',
+          `The ${harness.id} harness did not fork conversation ${expected}: it resumed the original, refused.`,
+          { harness: harness.id, operation: 'fork', data: { expected } },
+        );
+      }
+    } else if (
+      expected !== undefined &&
+      session.nativeSessionId !== undefined &&
+      session.nativeSessionId !== expected
+    ) {
       await session.close();
       throw new ReinsError(
         'resume_failed',

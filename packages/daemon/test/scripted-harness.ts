@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CapabilityMatrix,
+  type Discovery,
   type Effort,
   type Harness,
   type HarnessId,
@@ -46,11 +47,13 @@ export class ScriptedSession implements Session {
     private readonly options: ScriptedHarnessOptions,
   ) {
     this.stream = new SessionEventStream({ harness, sessionId: this.id });
-    this.nativeSessionId = spec.resume
-      ? options.resumeAsOther
-        ? `other-${randomUUID()}`
-        : spec.resume.nativeSessionId
-      : `native-${randomUUID()}`;
+    // A fork (spec.resume.fork) is a new conversation, like a fresh start.
+    this.nativeSessionId =
+      spec.resume && spec.resume.fork !== true
+        ? options.resumeAsOther
+          ? `other-${randomUUID()}`
+          : spec.resume.nativeSessionId
+        : `native-${randomUUID()}`;
     this.stream.emit({ type: 'session.started', harnessVersion: '1.0.0', binaryPath: '/fake', cwd: spec.cwd });
     this.stream.emit({
       type: 'session.updated',
@@ -167,8 +170,8 @@ export class ScriptedHarness implements Harness {
     readonly options: ScriptedHarnessOptions = {},
   ) {}
 
-  async discover() {
-    return { found: false as const, searched: [], hint: 'scripted' };
+  async discover(): Promise<Discovery> {
+    return { found: false, searched: [], hint: 'scripted' };
   }
 
   async health() {
