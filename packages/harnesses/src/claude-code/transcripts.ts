@@ -2,10 +2,11 @@
 // `<config dir>/projects/<cwd with every non-alphanumeric character as ->/<session id>.jsonl`, where
 // the config dir is CLAUDE_CONFIG_DIR or $HOME/.claude (2.1.197). These hold the conversation, not
 // credentials. Transcript `user`/`assistant` entries have the stream-json message shape, so history
-// reuses the stream-json translation.
+// reuses the stream-json translation. What is machinery in user-role text (command records, local
+// command output, interrupt markers) is decided by core's system-text registry, not here.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Item, SessionSummary } from '@reins/core';
+import { classifyUserText, type Item, type SessionSummary, type UserMessageItem } from '@reins/core';
 import { createTranslationState, translateFrame } from '../protocols/stream-json/index.js';
 
 export function configDir(env: Record<string, string | undefined>): string | undefined {
@@ -38,8 +39,8 @@ function parseLines(text: string): Entry[] {
   return entries;
 }
 
-/** A prompt the user typed (not a tool result, a command echo or a meta reminder). */
-function userPrompt(entry: Entry): string | undefined {
+/** The text of a user-role entry (not a tool result, a meta reminder or a subagent's). */
+function userText(entry: Entry): string | undefined {
   if (entry.type !== 'user' || entry.isMeta === true || entry.isSidechain === true) return undefined;
   const message = entry.message as { content?: unknown } | undefined;
   const content = message?.content;
@@ -49,8 +50,28 @@ function userPrompt(entry: Entry): string | undefined {
       : Array.isArray(content) && content.every((block) => (block as { type?: string }).type === 'text')
         ? content.map((block) => String((block as { text?: unknown }).text ?? '')).join('')
         : undefined;
-  if (text === undefined || text.startsWith('<') || text.startsWith('[Request interrupted')) return undefined;
   return text;
+}
+
+/** A prompt the user typed: user text the registry does not classify as machinery. */
+function userPrompt(entry: Entry): string | undefined {
+  const text = userText(entry);
+  return text !== undefined && classifyUserText(text).origin === 'user' ? text : undefined;
+}
+
+/** A user-role entry as a history item, its origin (and a notification's sentence) from the registry. */
+function userItem(entry: Entry, index: number): UserMessageItem | undefined {
+  const text = userText(entry);
+  if (text === undefined) return undefined;
+  const classified = classifyUserText(text);
+  return {
+    kind: 'user_message',
+    id: String(entry.uuid ?? `user_${index}`),
+    status: 'completed',
+    text: classified.text,
+    replay: true,
+    ...(classified.origin !== 'user' ? { origin: classified.origin } : {}),
+  };
 }
 
 export async function listTranscripts(env: Record<string, string | undefined>, cwd: string): Promise<SessionSummary[]> {
@@ -110,15 +131,9 @@ export async function readHistory(
   const items: Item[] = [];
   for (const entry of parseLines(text)) {
     if (entry.isSidechain === true) continue;
-    const prompt = userPrompt(entry);
-    if (prompt !== undefined) {
-      items.push({
-        kind: 'user_message',
-        id: String(entry.uuid ?? `user_${items.length}`),
-        status: 'completed',
-        text: prompt,
-        replay: true,
-      });
+    const user = userItem(entry, items.length);
+    if (user !== undefined) {
+      items.push(user);
       continue;
     }
     if (entry.type !== 'user' && entry.type !== 'assistant') continue;
