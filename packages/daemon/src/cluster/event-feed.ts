@@ -28,7 +28,9 @@ export class EventFeed {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: info.state.last_seq + 1,
     });
-    const messages = await consumer.consume({ max_messages: 1_024 });
+    // Short pulls: after a NATS restart the client looks for its consumer again after `expires`
+    // (nats.js 3.4.0 backs off by that much; the 30 s default stalled the feed that long).
+    const messages = await consumer.consume({ max_messages: 1_024, expires: 2_000 });
     feed.messages = messages;
     void (async () => {
       for await (const message of messages) {

@@ -28,7 +28,7 @@ export interface EventEntry {
 
 /** Pages this small are read with direct gets; bigger ones through a short-lived ordered consumer. */
 const DIRECT_READ_MAX = 4;
-const PUBLISH_TIMEOUT_MS = 5_000;
+const PUBLISH_TIMEOUT_MS = 2_000;
 const FETCH_EXPIRES_MS = 5_000;
 
 export function storedEvent(message: StoredMsg): StoredEvent | undefined {

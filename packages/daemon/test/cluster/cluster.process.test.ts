@@ -1,26 +1,63 @@
-// The cluster's mechanics on the testkit's fake Codex (recorded 0.169.0 frames), with a
-// nats-server of the test's own and cluster nodes in this process: placement by labels, any
-// gateway replays any session identically, session/list names the worker, a worker that leaves
-// leaves its sessions lost and the next send resumes them on the other worker.
+// The cluster's mechanics on the testkit's fake CLIs (recorded Codex 0.169.0 and Claude Code
+// 2.1.197 frames; the bench's Codex emitter for long turns), with a nats-server of the test's own
+// and cluster nodes in this process: placement by labels, any gateway replays any session
+// identically, session/list names the worker; a worker that leaves leaves its sessions lost and
+// the next send resumes the conversation on the other worker; a gateway that goes costs its
+// client only a reconnect with afterSeq; a NATS restart mid-stream loses and doubles nothing.
+// (A worker killed with SIGKILL mid-turn: cluster-cli.process.test.ts, real processes.)
+import { chmod, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
-import { afterEach, describe, expect, it } from 'vitest';
-import { EventReader, fakeCodexOptions } from '../helpers.js';
-import { ClusterRig, until } from './rig.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_STREAM, eventSubject } from '../../src/cluster/layout.js';
+import { openNats } from '../../src/cluster/nats.js';
+import { codexTranscript, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from '../helpers.js';
+import { ClusterRig, problems, silent, until, WireWatcher } from './rig.js';
+
+const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 
 let rig: ClusterRig | undefined;
+const watchers: WireWatcher[] = [];
+beforeAll(async () => {
+  await chmod(LOGGING_FAKE, 0o755);
+});
 afterEach(async () => {
+  for (const watcher of watchers.splice(0)) watcher.close();
   await rig?.dispose();
   rig = undefined;
   expect(liveProcessCount()).toBe(0);
 });
 
-const codex = { codex: fakeCodexOptions('text-turn') };
 const turnEnd = (turnId: string) => (event: ReinsEvent) => event.type === 'turn.completed' && event.turnId === turnId;
 
+function emitterOptions(frames: number, rate: number) {
+  return {
+    codex: {
+      binaryPath: EMITTER,
+      baseEnv: {
+        PATH: process.env.PATH ?? '',
+        BENCH_CODEX_FIXTURE: codexTranscript('text-turn'),
+        BENCH_FRAMES: String(frames),
+        BENCH_RATE: String(rate),
+      },
+      requestTimeoutMs: 30_000,
+    },
+  };
+}
+
+async function watch(daemon: { url: string; token: string } | undefined, keepEvents = false): Promise<WireWatcher> {
+  if (!daemon) throw new Error('not a gateway');
+  const watcher = await WireWatcher.open(daemon, keepEvents);
+  watchers.push(watcher);
+  return watcher;
+}
+
 describe('cluster on fake harnesses', () => {
-  it('places by labels, replays from any gateway, and resumes a lost session on the other worker', async () => {
+  it('places sessions by labels, names their worker, and replays any of them from another gateway', async () => {
     rig = await ClusterRig.start();
+    const codex = { codex: fakeCodexOptions('text-turn') };
     const a = await rig.node({ role: 'worker', labels: { host: 'a' }, harnesses: ['codex'], harnessOptions: codex });
     const b = await rig.node({ role: 'worker', labels: { host: 'b' }, harnesses: ['codex'], harnessOptions: codex });
     const gatewayA = await rig.node({ role: 'gateway' });
@@ -28,38 +65,125 @@ describe('cluster on fake harnesses', () => {
     const cwd = await rig.folder('work');
 
     const first = await rig.client(gatewayA);
-    const onA = await first.createSession('codex', { cwd }, undefined, { labels: { host: 'a' } });
-    const reader = new EventReader(onA.events);
-    const sent = await onA.send('Say hello');
-    await reader.waitFor(turnEnd(sent.turnId), 'the turn on worker a');
+    const readers = new Map<string, EventReader>();
+    for (const host of ['a', 'b', 'b']) {
+      const session = await first.createSession('codex', { cwd }, undefined, { labels: { host } });
+      const reader = new EventReader(session.events);
+      readers.set(session.id, reader);
+      const sent = await session.send('Say hello');
+      await reader.waitFor(turnEnd(sent.turnId), `the turn on worker ${host}`);
+    }
     const listed = await first.listSessions();
-    expect(listed).toEqual([
-      expect.objectContaining({ sessionId: onA.id, worker: a.worker?.id, labels: { host: 'a' } }),
-    ]);
-
-    await expect(
-      first.createSession('codex', { cwd }, undefined, { labels: { host: 'nowhere' } }),
-    ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('host=nowhere') });
-
-    // Gateway B replays the whole log, identical.
-    const second = await rig.client(gatewayB);
-    const lastSeq = (await second.listSessions())[0]?.lastSeq ?? 0;
-    expect(lastSeq).toBe(reader.events.at(-1)?.seq);
-    const replay = new EventReader((await second.attach(onA.id, { afterSeq: 0 })).events);
-    await replay.waitFor((event) => event.seq === lastSeq, 'the replay');
-    expect(replay.events).toEqual(reader.events);
-
-    // Worker a leaves: its session is lost, and the next send resumes it on b (labels allowing).
-    await first.createSession('codex', { cwd }, undefined, { labels: { host: 'b' } });
-    await a.close();
-    await until(
-      async () => (await second.listSessions()).find((entry) => entry.sessionId === onA.id)?.status === 'lost',
-      'the session to be lost',
-    );
-    await expect(onA.send('Again')).rejects.toMatchObject({
+    expect(listed.map((entry) => entry.worker).sort()).toEqual([a.worker?.id, b.worker?.id, b.worker?.id].sort());
+    for (const entry of listed) expect(entry.labels).toEqual({ host: entry.worker === a.worker?.id ? 'a' : 'b' });
+    await expect(first.createSession('codex', { cwd }, undefined, { labels: { host: 'c' } })).rejects.toMatchObject({
       code: 'invalid_input',
-      message: expect.stringContaining('host=a'),
+      message: expect.stringContaining('host=c'),
     });
-    expect(b.worker).toBeDefined();
+
+    // Gateway B: the same sessions, every log from seq 1, identical.
+    const second = await rig.client(gatewayB);
+    const seen = await second.listSessions();
+    expect(seen.map((entry) => [entry.sessionId, entry.lastSeq, entry.worker]).sort()).toEqual(
+      listed.map((entry) => [entry.sessionId, entry.lastSeq, entry.worker]).sort(),
+    );
+    for (const entry of seen) {
+      const replay = new EventReader((await second.attach(entry.sessionId, { afterSeq: 0 })).events);
+      await replay.waitFor((event) => event.seq === entry.lastSeq, 'the replay');
+      expect(replay.events).toEqual(readers.get(entry.sessionId)?.events);
+    }
+  });
+
+  it('a worker that leaves leaves its session lost; the next send resumes the conversation on the other worker', async () => {
+    rig = await ClusterRig.start();
+    const argvLog = join(await rig.folder('logs'), 'argv.log');
+    const claude = { 'claude-code': fakeClaudeOptions({ home: await rig.folder('claude-home'), argvLog }) };
+    const workers = [
+      await rig.node({ role: 'worker', labels: { pool: 'x', host: 'a' }, harnesses: ['claude-code'], harnessOptions: claude }),
+      await rig.node({ role: 'worker', labels: { pool: 'x', host: 'b' }, harnesses: ['claude-code'], harnessOptions: claude }),
+    ];
+    const gateway = await rig.node({ role: 'gateway' });
+    const cwd = await rig.folder('work');
+    const client = await rig.client(gateway);
+
+    const session = await client.createSession('claude-code', { cwd }, undefined, { labels: { pool: 'x' } });
+    const reader = new EventReader(session.events);
+    const first = await session.send('Say hello');
+    await reader.waitFor(turnEnd(first.turnId), 'the first turn');
+    const native = session.nativeSessionId;
+    expect(native).toBeTruthy();
+    const holder = (await client.listSessions())[0]?.worker;
+    const [leaving, staying] = workers[0]?.worker?.id === holder ? workers : [...workers].reverse();
+
+    await leaving?.close();
+    const lost = await reader.waitFor((event) => event.type === 'notice' && 'lost' in (event.data ?? {}), 'the lost notice');
+    expect(lost).toMatchObject({ kind: 'warning', data: { lost: { worker: holder } } });
+    expect((await client.listSessions())[0]).toMatchObject({ status: 'lost', worker: holder });
+
+    const again = await session.send('Say hi');
+    await reader.waitFor(turnEnd(again.turnId), 'the turn after the resume');
+    expect((await client.listSessions())[0]).toMatchObject({ worker: staying?.worker?.id, nativeSessionId: native });
+    const resumed = reader.events.find((event) => event.type === 'notice' && 'resumed' in (event.data ?? {}));
+    expect(resumed?.seq).toBeGreaterThan(lost.seq);
+    const launches = (await readFile(argvLog, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as string[]);
+    expect(launches).toHaveLength(2);
+    expect(launches[1]?.join(' ')).toContain(`--resume=${native}`);
+    // One log: seqs 1..n with no gap across the two workers.
+    expect(reader.events.map((event) => event.seq)).toEqual(reader.events.map((_, index) => index + 1));
+  });
+
+  it('a gateway that goes costs its client only a reconnect to another one, with no gap', async () => {
+    rig = await ClusterRig.start();
+    await rig.node({ role: 'worker', harnesses: ['codex'], harnessOptions: emitterOptions(3_000, 2_000) });
+    const gatewayA = await rig.node({ role: 'gateway' });
+    const gatewayB = await rig.node({ role: 'gateway' });
+    const driver = await rig.client(gatewayB);
+    const session = await driver.createSession('codex', { cwd: await rig.folder('work') });
+    const onA = await watch(gatewayA.daemon);
+    await onA.subscribe(session.id);
+    const sent = await session.send('go');
+    await until(() => onA.last(session.id) > 500, 'events through gateway A');
+    await gatewayA.close();
+    await onA.closed;
+    const onB = await watch(gatewayB.daemon);
+    await onB.subscribe(session.id, onA.last(session.id));
+    const reader = new EventReader(session.events);
+    await reader.waitFor(turnEnd(sent.turnId), 'the end of the turn', 30_000);
+    const lastSeq = (await driver.listSessions())[0]?.lastSeq ?? 0;
+    await until(() => onB.last(session.id) === lastSeq, 'gateway B to catch up');
+    const all = [...(onA.seqs.get(session.id) ?? []), ...(onB.seqs.get(session.id) ?? [])];
+    expect(problems(all, lastSeq)).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0 });
+  });
+
+  it('a NATS restart mid-stream loses and doubles nothing, in the stream and at every client', async () => {
+    rig = await ClusterRig.start();
+    const options = { heartbeatTtlMs: 6_000 };
+    await rig.node({ ...options, role: 'worker', harnesses: ['codex'], harnessOptions: emitterOptions(4_000, 1_500) });
+    const gatewayA = await rig.node({ ...options, role: 'gateway' });
+    const gatewayB = await rig.node({ ...options, role: 'gateway' });
+    const driver = await rig.client(gatewayA);
+    const session = await driver.createSession('codex', { cwd: await rig.folder('work') });
+    const onA = await watch(gatewayA.daemon);
+    const onB = await watch(gatewayB.daemon);
+    await Promise.all([onA.subscribe(session.id), onB.subscribe(session.id)]);
+    const reader = new EventReader(session.events);
+    const sent = await session.send('go');
+    await until(() => onA.last(session.id) > 300, 'the stream to flow');
+    await rig.nats.stop();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await rig.nats.start();
+    await reader.waitFor(turnEnd(sent.turnId), 'the end of the turn', 60_000);
+    expect(reader.events.find((event) => event.type === 'turn.completed')).toMatchObject({ outcome: { status: 'completed' } });
+    const lastSeq = (await driver.listSessions())[0]?.lastSeq ?? 0;
+    expect(lastSeq).toBeGreaterThan(4_000);
+    await until(() => onA.last(session.id) === lastSeq && onB.last(session.id) === lastSeq, 'both gateways');
+    for (const watcher of [onA, onB]) {
+      expect(problems(watcher.seqs.get(session.id) ?? [], lastSeq)).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0 });
+    }
+    // The stream itself holds each event once.
+    const nats = await openNats([rig.nats.url], { name: 'check', log: silent });
+    const info = await nats.jsm.streams.info(EVENTS_STREAM, { subjects_filter: eventSubject(session.id) });
+    await nats.close();
+    expect(info.state.subjects?.[eventSubject(session.id)]).toBe(lastSeq);
   });
 });
