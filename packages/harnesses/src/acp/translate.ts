@@ -20,6 +20,7 @@
 // schema's types passes through with reason `unparsable`; fields of the wrong type are left out, never
 // guessed (absent is not zero). Tool calls and permissions: tool-calls.ts.
 import {
+  classifyUserMessage,
   type ErrorInfo,
   type EventPayload,
   type Item,
@@ -157,7 +158,10 @@ function closeText(state: TranslateState, status: ItemStatus = 'completed'): Eve
 
 function textItem(open: OpenText, status: ItemStatus): Item {
   if (open.kind === 'user_message') {
-    return { kind: 'user_message', id: open.id, status, text: open.text, ...(open.replay ? { replay: true } : {}) };
+    if (!open.replay) return { kind: 'user_message', id: open.id, status, text: open.text };
+    // History the agent replays (session/load) carries its machinery (Claude Code's command records
+    // over claude-agent-acp, recorded on 2.0.23.1): core's system-text registry classifies it.
+    return classifyUserMessage({ kind: 'user_message', id: open.id, status, text: open.text, replay: true });
   }
   return { kind: open.kind, id: open.id, status, text: open.text };
 }

@@ -3,6 +3,7 @@
 // passes through, marked so); one whose fields do not have the wire's types is `unparsable`; the kinds
 // Reins deliberately has no item for are `none`. Nothing here throws on what Codex sends.
 import {
+  classifyUserMessage,
   type FileChange,
   type Item,
   type ItemStatus,
@@ -125,14 +126,16 @@ export function mapThreadItem(raw: unknown, idPrefix = ''): ItemMapping {
           ? [{ source: 'path' as const, path: part.path }]
           : [],
       );
+      // Codex's own user items (echoes, thread/read history) may carry its injected envelopes:
+      // core's system-text registry classifies them.
       return {
-        item: {
+        item: classifyUserMessage({
           kind: 'user_message',
           id,
           status: lifecycleStatus(raw),
           text: texts.filter((part): part is string => part !== undefined && part !== '').join('\n'),
           ...(images.length > 0 ? { images } : {}),
-        },
+        }),
       };
     }
     case 'agentMessage': {

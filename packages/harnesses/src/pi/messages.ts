@@ -2,6 +2,7 @@
 // read from Pi's error text, and a stored conversation (get_messages) as items. Pure and total over any
 // value: a field without the type Pi's .d.ts gives it is left out, never guessed.
 import {
+  classifyUserMessage,
   type ErrorInfo,
   type Item,
   isRecord,
@@ -107,13 +108,15 @@ export function piMessagesToItems(messages: readonly unknown[]): Item[] {
   (Array.isArray(messages) ? messages : []).forEach((message, index) => {
     if (!isRecord(message)) return;
     if (message.role === 'user') {
-      items.push({
-        kind: 'user_message',
-        id: `pi-history-${index}`,
-        status: 'completed',
-        text: userText(message),
-        replay: true,
-      });
+      items.push(
+        classifyUserMessage({
+          kind: 'user_message',
+          id: `pi-history-${index}`,
+          status: 'completed',
+          text: userText(message),
+          replay: true,
+        }),
+      );
       return;
     }
     if (message.role === 'assistant') {
