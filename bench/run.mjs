@@ -5,7 +5,9 @@
 // scripted model server, prints a table and writes bench/results/<timestamp>.json.
 // Not part of `npm test` or CI; nothing here asserts a timing. See bench/README.md.
 //
-//   node bench/run.mjs [--quick] [--only turns,translate,latency,memory,store]
+//   node bench/run.mjs [--quick] [--load N] [--only turns,translate,latency,memory,store]
+// With --load N every section runs twice, quiet and then beside N busy workers (bench/lib/load.mjs),
+// and the targets are judged on both.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -21,17 +23,24 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' },
     only: { type: 'string' },
+    load: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
 });
 if (values.help) {
   process.stdout.write(
-    'Usage: npm run bench [-- --quick] [-- --only turns,translate,latency,memory]\n' +
-      '  --quick  fewer runs and smaller corpora, for working on the bench itself (figures are rougher)\n' +
+    'Usage: npm run bench [-- --quick] [-- --load N] [-- --only turns,translate,latency,memory,store]\n' +
+      '  --quick   fewer runs and smaller corpora, about 3 minutes (figures are rougher)\n' +
+      '  --load N  run every section twice: quiet, then beside N busy worker processes\n' +
       '  sections: turns, translate, latency, memory, store\n',
   );
   process.exit(0);
+}
+const load = values.load === undefined ? 0 : Number(values.load);
+if (values.load !== undefined && !(Number.isInteger(load) && load >= 1 && load <= 64)) {
+  process.stderr.write(`bench: --load takes a number of busy workers from 1 to 64, not "${values.load}"\n`);
+  process.exit(2);
 }
 const only = values.only ? values.only.split(',').map((name) => name.trim()) : SECTIONS;
 const unknown = only.filter((name) => !SECTIONS.includes(name));
@@ -71,25 +80,50 @@ if (!(await isHermetic())) {
 }
 
 const { machine } = await import('./lib/machine.mjs');
+const { startLoad } = await import('./lib/load.mjs');
+const { loadavg } = await import('node:os');
 const quick = values.quick === true;
 const log = (line) => process.stderr.write(`${line}\n`);
-const results = { startedAt: new Date().toISOString(), quick, machine: await machine(BENCH_DIR), sections: {} };
+const results = {
+  startedAt: new Date().toISOString(),
+  quick,
+  load,
+  machine: await machine(BENCH_DIR),
+  // The machine's load average when each section (and each loaded run of it) started.
+  conditions: {},
+  sections: {},
+  ...(load > 0 ? { loaded: { workers: load, sections: {} } } : {}),
+};
 
-for (const name of only) {
+async function runSection(name, mode) {
   const started = performance.now();
-  log(`\n== ${name}`);
+  log(`\n== ${name}${mode === 'loaded' ? ` (beside ${load} busy workers)` : ''}`);
   const section = await import(`./sections/${name}.mjs`);
+  const workers = mode === 'loaded' ? await startLoad(load) : undefined;
+  results.conditions[name] = {
+    ...results.conditions[name],
+    [mode]: loadavg().map((value) => Number(value.toFixed(2))),
+  };
   try {
-    results.sections[name] = await section.run({ quick, log, benchDir: BENCH_DIR, root: ROOT });
+    return await section.run({ quick, log, benchDir: BENCH_DIR, root: ROOT });
   } catch (error) {
     log(`bench: section ${name} failed: ${error?.stack ?? error}`);
-    results.sections[name] = { error: String(error?.message ?? error) };
+    return { error: String(error?.message ?? error) };
+  } finally {
+    await workers?.stop();
+    log(`   (${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
-  log(`   (${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+// Quiet and loaded run back to back per section, so that both see the machine as it was then.
+for (const name of only) {
+  results.sections[name] = await runSection(name, 'quiet');
+  if (load > 0) results.loaded.sections[name] = await runSection(name, 'loaded');
 }
 
 const { targets } = await import('./lib/targets.mjs');
 results.targets = targets(results.sections);
+if (results.loaded) results.loaded.targets = targets(results.loaded.sections);
 results.finishedAt = new Date().toISOString();
 
 const resultsDir = join(BENCH_DIR, 'results');
@@ -99,7 +133,4 @@ await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 
 const { renderTable } = await import('./lib/table.mjs');
 process.stdout.write(renderTable(results));
-// Sections that render their own figure (store) hand it over as `report`.
-for (const section of Object.values(results.sections))
-  if (typeof section?.report === 'string') process.stdout.write(section.report);
 process.stdout.write(`\nAll figures: ${file}\n`);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # An idle fake `claude` (stream-json in and out) for figure 5, in POSIX sh: it answers the Agent
 # SDK's initialize control request with the recorded response handed over in BENCH_CLAUDE_INIT
-# (from claude-code/fixtures/text-turn.jsonl, Claude Code 2.1.197) and then waits.
+# (from claude-code/fixtures/text-turn.2.1.197.jsonl, Claude Code 2.1.197) and then waits.
 case "$1" in --version) echo "2.1.197 (Claude Code)"; exit 0 ;; esac
 while IFS= read -r line; do
   case "$line" in

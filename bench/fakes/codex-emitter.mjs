@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A fake `codex app-server` for figure 4 (added latency per event): it answers initialize and
-// thread/start with the frames recorded from the real Codex 0.169.0 (codex/fixtures/text-turn.jsonl),
+// thread/start with the frames recorded from the real Codex 0.169.0 (codex/fixtures/text-turn.0.169.0.jsonl),
 // and on turn/start emits BENCH_FRAMES agent-message deltas at BENCH_RATE frames/s, each delta text
 // carrying the monotonic clock (process.hrtime, CLOCK_MONOTONIC: shared by every process on the
 // machine) read right before its line is written. Writes to a pipe are synchronous on Linux, so the

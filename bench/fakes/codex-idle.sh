@@ -2,7 +2,7 @@
 # An idle fake `codex app-server` for figure 5 (memory per idle session), in POSIX sh so that 100 of
 # them cost the machine ~1 MB each instead of a Node process each. It answers initialize and
 # thread/start with the recorded results handed over in BENCH_INIT_RESULT / BENCH_THREAD_RESULT
-# (taken from codex/fixtures/text-turn.jsonl, Codex 0.169.0) and then waits. Reins writes the id
+# (taken from codex/fixtures/text-turn.0.169.0.jsonl, Codex 0.169.0) and then waits. Reins writes the id
 # first ({"id":N,"method":...}), which is all the parsing this needs.
 if [ "$1" = "--version" ]; then
   echo "codex-cli 0.169.0"

@@ -16,7 +16,7 @@ function table(headers, rows) {
 const fixed = (value, digits = 2) => (typeof value === 'number' ? value.toFixed(digits) : 'n/a');
 
 export function renderTable(results) {
-  const { sections, machine } = results;
+  const { machine } = results;
   const parts = [
     `\nReins bench ${results.quick ? '(--quick) ' : ''}${results.startedAt}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryMB} MB, node ${machine.node}, load ${machine.loadAverageAtStart.join(' ')}`,
     `CLIs: ${Object.entries(machine.cli)
@@ -25,6 +25,52 @@ export function renderTable(results) {
       .map(([name, version]) => `${name} ${version}`)
       .join(', ')}`,
   ];
+  const conditions = Object.entries(results.conditions ?? {})
+    .map(
+      ([name, modes]) =>
+        `${name} ${Object.entries(modes)
+          .map(([mode, average]) => `${mode} ${average[0]}`)
+          .join(' / ')}`,
+    )
+    .join('; ');
+  if (conditions) parts.push(`Load average (1 min) when each section started: ${conditions}`);
+  if (results.loaded) {
+    parts.push(`\n---- quiet (no workers started by the bench) ----`);
+    renderSections(parts, results.sections);
+    parts.push(`\n---- loaded (beside ${results.loaded.workers} busy workers) ----`);
+    renderSections(parts, results.loaded.sections);
+  } else renderSections(parts, results.sections);
+  parts.push('\nTargets (issue 21)', renderTargets(results.targets, results.loaded?.targets));
+  return `${parts.join('\n')}\n`;
+}
+
+/** One row per target: PASS / MISS / N/A quiet (and loaded when measured), the figures. */
+function renderTargets(quiet, loaded) {
+  const status = (entry) => (entry ? entry.status.toUpperCase() : 'N/A');
+  if (!loaded)
+    return table(
+      ['', 'target', 'figure'],
+      quiet.map((t) => [status(t), t.target, t.detail]),
+    );
+  const byName = new Map(loaded.map((t) => [t.target, t]));
+  const names = [
+    ...quiet.map((t) => t.target),
+    ...loaded.map((t) => t.target).filter((n) => !quiet.some((t) => t.target === n)),
+  ];
+  const quietByName = new Map(quiet.map((t) => [t.target, t]));
+  return table(
+    ['quiet', 'loaded', 'target', 'quiet figure', 'loaded figure'],
+    names.map((name) => [
+      status(quietByName.get(name)),
+      status(byName.get(name)),
+      name,
+      quietByName.get(name)?.detail ?? '',
+      byName.get(name)?.detail ?? '',
+    ]),
+  );
+}
+
+function renderSections(parts, sections) {
   const turns = sections.turns;
   if (turns?.paths) {
     const rows = [];
@@ -59,6 +105,21 @@ export function renderTable(results) {
         rows,
       ),
     );
+    const split = Object.values(turns.paths)
+      .filter((path) => path.inside)
+      .map((path) => [
+        path.label,
+        fixed(path.inside.coldTextMs.median, 3),
+        fixed(path.inside.coldEndMs.median, 3),
+        fixed(path.inside.warmTextMs.median, 3),
+        fixed(path.inside.warmEndMs.median, 3),
+        `${fixed(path.inside.warmEndMs.max, 3)}`,
+      ]);
+    if (split.length > 0)
+      parts.push(
+        "\n   Latency split: inside Reins = the frame tap's line split -> the session.events consumer (median ms; the rest of a turn is the CLI)",
+        table(['path', 'cold first text', 'cold turn end', 'warm first text', 'warm turn end', 'warm end max'], split),
+      );
   }
   const translate = sections.translate;
   if (translate?.adapters) {
@@ -126,15 +187,9 @@ export function renderTable(results) {
       table(['adapter', 'sessions', 'RSS MB/session', 'heap MB/session', 'RSS MB'], rows),
     );
   }
+  // Sections that render their own figure (store) hand it over as `report`.
+  for (const section of Object.values(sections)) if (typeof section?.report === 'string') parts.push(section.report);
   for (const [name, section] of Object.entries(sections)) {
     if (section?.error) parts.push(`\n${name}: FAILED: ${section.error}`);
   }
-  parts.push(
-    '\nTargets',
-    table(
-      ['', 'target', 'figure'],
-      results.targets.map((t) => [t.status.toUpperCase(), t.target, t.detail]),
-    ),
-  );
-  return `${parts.join('\n')}\n`;
 }

@@ -17,7 +17,7 @@ const micros = (from) => Number(process.hrtime.bigint() - from) / 1000;
 function emitterEnv(root, frames, rate) {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
-    BENCH_CODEX_FIXTURE: join(root, 'packages/harnesses/src/codex/fixtures/text-turn.jsonl'),
+    BENCH_CODEX_FIXTURE: join(root, 'packages/harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl'),
     BENCH_FRAMES: String(frames),
     BENCH_RATE: String(rate),
   };

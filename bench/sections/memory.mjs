@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const COUNTS = [1, 10, 100];
 
+// The recorded text turns (reins/v1 fixtures, named <behaviour>.<cli-version>.jsonl).
+const TEXT_TURN = { codex: 'text-turn.0.169.0.jsonl', 'claude-code': 'text-turn.2.1.197.jsonl' };
 const fixtureRows = (root, harness) =>
-  readFileSync(join(root, `packages/harnesses/src/${harness}/fixtures/text-turn.jsonl`), 'utf8')
+  readFileSync(join(root, `packages/harnesses/src/${harness}/fixtures/${TEXT_TURN[harness]}`), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line))

@@ -25,7 +25,7 @@ function loadFixture(path) {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line))
     .slice(1) // the header line: harness and CLI version
-    .map((row) => ({ dir: row.dir ?? row.direction, frame: row.frame, turn: row.turn }));
+    .map((row) => ({ dir: row.dir, frame: row.frame }));
 }
 
 /**
@@ -133,8 +133,9 @@ export function adapters(dist) {
       },
     },
     amp: {
-      // Constructed frames (no live Amp was observed); a turn marker line per turn stands for the prompt.
-      keep: () => true,
+      // Constructed frames (no live Amp was observed); a turn marker line per prompt the client wrote.
+      keep: ({ dir }) => dir === 'out',
+      turnMark: ({ dir, frame }) => dir === 'in' && frame?.type === 'user',
       async make() {
         const { beginAmpTurn, createAmpTranslateState, translateAmpFrame } = await amp;
         return {
@@ -175,20 +176,30 @@ export function adapters(dist) {
   };
 }
 
-/** One recorded session per fixture, as the native lines (Buffer); repeated to `targetBytes`. */
-export function buildCorpus(fixturesDir, keep, targetBytes) {
+/** Every fixture file under `dir` (ACP keeps one folder per agent: fixtures/<agent>/*.jsonl). */
+function fixtureFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? fixtureFiles(join(dir, entry.name))
+        : entry.name.endsWith('.jsonl')
+          ? [join(dir, entry.name)]
+          : [],
+    );
+}
+
+/**
+ * One recorded session per fixture, as the native lines (Buffer); repeated to `targetBytes`.
+ * `turnMark(row)` says which recorded row starts a turn where the adapter needs a marker line.
+ */
+export function buildCorpus(fixturesDir, keep, targetBytes, turnMark = () => false) {
   const sessions = [];
-  for (const name of readdirSync(fixturesDir)
-    .filter((file) => file.endsWith('.jsonl'))
-    .sort()) {
-    const rows = loadFixture(join(fixturesDir, name));
+  for (const file of fixtureFiles(fixturesDir)) {
+    const rows = loadFixture(file);
     const lines = [];
-    let turn;
     for (const row of rows) {
-      if (row.turn !== undefined && row.turn !== turn) {
-        turn = row.turn;
-        lines.push(JSON.stringify({ 'reins-bench': 'turn' }));
-      }
+      if (turnMark(row)) lines.push(JSON.stringify({ 'reins-bench': 'turn' }));
       if (row.frame !== undefined && keep(row)) lines.push(JSON.stringify(row.frame));
     }
     if (lines.length > 0) sessions.push(Buffer.from(`${lines.join('\n')}\n`));
@@ -277,7 +288,7 @@ export async function run({ quick, log, root }) {
   const out = { targetMB: targetBytes / 2 ** 20, passes, timing: 'cpu', adapters: {} };
   for (const [id, adapter] of Object.entries(adapters(dist))) {
     const fixturesDir = join(dist, '../src', id, 'fixtures');
-    const { corpus, bytes, lines, fixtures } = buildCorpus(fixturesDir, adapter.keep, targetBytes);
+    const { corpus, bytes, lines, fixtures } = buildCorpus(fixturesDir, adapter.keep, targetBytes, adapter.turnMark);
     const blocks = blocksOf(corpus, 4 * 2 ** 20);
     const made = await adapter.make();
     // One pass over a tenth of the corpus first, unmeasured: JIT warm-up for both pipelines.

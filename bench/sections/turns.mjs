@@ -178,8 +178,25 @@ async function openClaudeSdk({ launch, cwd, binary }) {
   };
 }
 
+/**
+ * Where the frame tap (called when HarnessProcess has split a stdout line, before anything else in
+ * Reins) last saw the turn's first text line and its terminal line: the latency split. The time from
+ * there to the session.events consumer is Reins' own share of a turn; the rest is the CLI's.
+ */
+const TERMINAL_LINE = { 'claude-code': '"type":"result"', codex: '"method":"turn/completed"' };
+const TEXT_LINE = { 'claude-code': '"text_delta"', codex: '"method":"item/agentMessage/delta"' };
+function lineMarks(harness) {
+  const marks = { text: undefined, end: undefined };
+  marks.tap = (direction, line) => {
+    if (direction !== 'out') return;
+    if (line.includes(TERMINAL_LINE[harness])) marks.end = now();
+    else if (marks.text === undefined && line.includes(TEXT_LINE[harness])) marks.text = now();
+  };
+  return marks;
+}
+
 /** Reins: createSession + send through the registry's adapter, timed at the session.events consumer. */
-function openReins(harnessPromise) {
+function openReins(harnessPromise, marks) {
   return async ({ cwd, launch }) => {
     const harness = await harnessPromise();
     const session = await harness.createSession({ cwd, model: launch.home.models[0] });
@@ -213,11 +230,19 @@ function openReins(harnessPromise) {
     return {
       async turn(text) {
         const clock = new TurnClock();
+        marks.text = undefined;
+        marks.end = undefined;
         const sent = await session.send(text);
         clocks.set(sent.turnId, clock);
         for (const [event, at] of early.get(sent.turnId) ?? []) apply(clock, event, at);
         early.delete(sent.turnId);
-        return clock.wait('reins turn');
+        const timing = await clock.wait('reins turn');
+        // Line split by HarnessProcess -> event at the consumer (null when the tap saw no such line).
+        return {
+          ...timing,
+          insideText: marks.text === undefined ? null : timing.first - marks.text,
+          insideEnd: marks.end === undefined ? null : timing.end - marks.end,
+        };
       },
       async close() {
         await session.close();
@@ -360,16 +385,15 @@ function openCodexSdk(loadSdk) {
  * @returns the paths, each `{ id, harness, role, label, open(context) }`
  */
 export function turnPaths({ loadCodexSdk }) {
-  const reinsHarness = (id) => {
+  const reinsPath = (id) => {
+    const marks = lineMarks(id);
     let made;
-    return (context) => {
-      made ??= createHarness(id, { binaryPath: context.binary.command, baseEnv: context.launch.env });
+    const harness = (context) => {
+      made ??= createHarness(id, { binaryPath: context.binary.command, baseEnv: context.launch.env, tap: marks.tap });
       return made;
     };
+    return (context) => openReins(() => harness(context), marks)(context);
   };
-  const claudeReins = reinsHarness('claude-code');
-  const codexReins = reinsHarness('codex');
-  const withContext = (factory, open) => (context) => open(() => factory(context))(context);
   return [
     {
       id: 'claude.raw-cli',
@@ -390,7 +414,7 @@ export function turnPaths({ loadCodexSdk }) {
       harness: 'claude-code',
       role: 'reins',
       label: 'Reins claude-code',
-      open: withContext(claudeReins, openReins),
+      open: reinsPath('claude-code'),
     },
     {
       id: 'claude.acp-peer',
@@ -411,7 +435,7 @@ export function turnPaths({ loadCodexSdk }) {
       harness: 'codex',
       role: 'reins',
       label: 'Reins codex',
-      open: withContext(codexReins, openReins),
+      open: reinsPath('codex'),
     },
     {
       id: 'codex.sdk-peer',
@@ -438,16 +462,14 @@ export async function coldTurn(path, context, text) {
   const t0 = now();
   const session = await path.open(context);
   try {
-    const { first, end } = await session.turn(text);
-    return { firstMs: first - t0, endMs: end - t0 };
+    const { first, end, insideText, insideEnd } = await session.turn(text);
+    return { firstMs: first - t0, endMs: end - t0, insideText, insideEnd };
   } finally {
     await session.close();
   }
 }
 
 // ---- the section -------------------------------------------------------------------------------
-
-const WARM_TURNS = 10;
 
 /** Paths in a different order each run, so that no path always runs right after a given other. */
 const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
@@ -458,12 +480,13 @@ export async function run({ quick, log, benchDir }) {
   server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
   const coldRuns = quick ? 3 : 7;
   const warmSessions = quick ? 1 : 2;
+  const warmTurns = quick ? 6 : 10;
   const loadCodexSdk = () => import(join(benchDir, 'node_modules/@openai/codex-sdk/dist/index.js'));
   const paths = turnPaths({ loadCodexSdk });
   const state = new Map();
   try {
     for (const path of paths) {
-      const entry = { path, cold: { first: [], end: [] }, warm: [], errors: [] };
+      const entry = { path, cold: { first: [], end: [], insideText: [], insideEnd: [] }, warm: [], errors: [] };
       state.set(path.id, entry);
       try {
         entry.context = await pathContext(path, server.url);
@@ -482,6 +505,8 @@ export async function run({ quick, log, benchDir }) {
           if (runIndex >= 0) {
             entry.cold.first.push(timing.firstMs);
             entry.cold.end.push(timing.endMs);
+            if (timing.insideEnd != null) entry.cold.insideEnd.push(timing.insideEnd);
+            if (timing.insideText != null) entry.cold.insideText.push(timing.insideText);
           }
           log(
             `   cold ${runIndex < 0 ? 'warm-up' : runIndex} ${entry.path.id}: first ${timing.firstMs.toFixed(0)} ms, end ${timing.endMs.toFixed(0)} ms`,
@@ -503,13 +528,18 @@ export async function run({ quick, log, benchDir }) {
           entry.errors.push(`warm open: ${error.message}`);
         }
       }
-      for (let turn = 1; turn <= WARM_TURNS; turn++) {
+      for (let turn = 1; turn <= warmTurns; turn++) {
         for (const slot of rotate(open, turn)) {
           if (slot.failed) continue;
           try {
             const t0 = now();
             const timing = await slot.session.turn(`${PROMPT_MARK} warm ${turn}: say hello.`);
-            slot.turns.push({ firstMs: timing.first - t0, endMs: timing.end - t0 });
+            slot.turns.push({
+              firstMs: timing.first - t0,
+              endMs: timing.end - t0,
+              ...(timing.insideEnd != null ? { insideEndMs: timing.insideEnd } : {}),
+              ...(timing.insideText != null ? { insideTextMs: timing.insideText } : {}),
+            });
           } catch (error) {
             slot.failed = true;
             slot.entry.errors.push(`warm turn ${turn}: ${error.message}`);
@@ -530,7 +560,8 @@ export async function run({ quick, log, benchDir }) {
   }
 
   const { summarize } = await import('../lib/stats.mjs');
-  const out = { coldRuns, warmTurns: WARM_TURNS, warmSessions, paths: {} };
+  const out = { coldRuns, warmTurns, warmSessions, paths: {} };
+  const warmOf = (entry) => entry.warm.flatMap((turns) => turns.slice(1));
   for (const entry of state.values()) {
     const warmTurns = entry.warm.flatMap((turns) => turns.slice(1));
     out.paths[entry.path.id] = {
@@ -539,6 +570,23 @@ export async function run({ quick, log, benchDir }) {
       role: entry.path.role,
       version: entry.version,
       cold: { firstTextMs: summarize(entry.cold.first), turnEndMs: summarize(entry.cold.end), samples: entry.cold },
+      // Reins paths: from the tap's line split to the consumer (Reins' own share), first text and end.
+      ...(entry.path.role === 'reins'
+        ? {
+            inside: {
+              coldTextMs: summarize(entry.cold.insideText, { digits: 3 }),
+              coldEndMs: summarize(entry.cold.insideEnd, { digits: 3 }),
+              warmTextMs: summarize(
+                warmOf(entry).map((turn) => turn.insideTextMs),
+                { digits: 3 },
+              ),
+              warmEndMs: summarize(
+                warmOf(entry).map((turn) => turn.insideEndMs),
+                { digits: 3 },
+              ),
+            },
+          }
+        : {}),
       warm: {
         // Turn 1 of a session pays for whatever the CLI defers to its first message; turns 2..10 are the warm ones.
         firstTurnEndMs: summarize(entry.warm.map((turns) => turns[0]?.endMs)),
