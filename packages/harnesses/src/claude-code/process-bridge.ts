@@ -1,7 +1,9 @@
 // Runs the Claude Code CLI that the Agent SDK asks for through our HarnessProcess (own process
 // group, close ladder, stderr ring, frame tap) and hands the SDK the SpawnedProcess it expects.
 // The bridge also keeps stdout honest for the SDK: a line that is not a JSON object (a crash dump,
-// stray output) is reported to the adapter instead of reaching the SDK's parser.
+// stray output) is reported to the adapter instead of reaching the SDK's parser. It does so without
+// parsing the line itself (the SDK parses every line it gets, and a second JSON.parse per line was
+// the bridge's main cost): see `classifyLine`.
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
@@ -35,15 +37,10 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
     const child = this.process;
     if (hooks.onFault) child.onFault(hooks.onFault);
     child.onLine((line) => {
-      const trimmed = line.trim();
-      if (trimmed === '') return;
-      if (!trimmed.startsWith('{')) return hooks.onGarbage(line);
-      try {
-        JSON.parse(trimmed);
-      } catch {
-        return hooks.onGarbage(line);
-      }
-      this.stdout.write(`${trimmed}\n`);
+      const verdict = classifyLine(line);
+      if (verdict === 'object') this.stdout.write(`${line}\n`);
+      else if (verdict === 'padded-object') this.stdout.write(`${line.trim()}\n`);
+      else if (verdict === 'garbage') hooks.onGarbage(line);
     });
     const splitter = new LineSplitter((line) => {
       child.writeLine(line.toString());
@@ -84,3 +81,36 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
     return this.process.killGroup(signal);
   }
 }
+
+/**
+ * What a stdout line is, for the SDK, without parsing it where that can be avoided.
+ *
+ * Claude Code writes every stream-json line with JSON.stringify: `{"` ... `}` with nothing around it.
+ * Such a line goes to the SDK as it is, unparsed here (the SDK parses it anyway). Every other line
+ * that starts with `{` once trimmed (spaces, pretty or hand-written JSON) is parsed here to decide;
+ * any other line is garbage. The one case this lets through to the SDK unreported is a line of the
+ * `{"...}` shape that is not JSON (two writes interleaved, say): the Agent SDK 0.3.332 skips a line
+ * it cannot parse (into its debug log, `Non-JSON stdout`), so it costs that line's passthrough,
+ * never the session. util.inspect output (`{ a: 1 }`, what a stray console.log prints) starts with
+ * `{ ` and is parsed, so it is still reported.
+ */
+export function classifyLine(line: string): 'object' | 'padded-object' | 'blank' | 'garbage' {
+  const last = line.length - 1;
+  if (last >= 1 && line.charCodeAt(0) === OPEN_BRACE && line.charCodeAt(last) === CLOSE_BRACE) {
+    const second = line.charCodeAt(1);
+    if (second === QUOTE || (last === 1 && second === CLOSE_BRACE)) return 'object';
+  }
+  const trimmed = line.trim();
+  if (trimmed === '') return 'blank';
+  if (trimmed.charCodeAt(0) !== OPEN_BRACE) return 'garbage';
+  try {
+    JSON.parse(trimmed);
+  } catch {
+    return 'garbage';
+  }
+  return trimmed.length === line.length ? 'object' : 'padded-object';
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const QUOTE = 0x22;
