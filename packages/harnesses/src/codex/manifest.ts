@@ -6,7 +6,7 @@ import { codexBinarySpec } from './discovery.js';
 /** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
 export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
   resume: true,
-  fork: false,
+  fork: 'native', // thread/fork (0.171.0) at thread open, for spec.resume.fork
   interrupt: true,
   steer: 'native',
   queue: 'adapter',

@@ -29,7 +29,7 @@ import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
 import { type CodexConnection, type Connect, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
-import { threadResumeParams, threadStartParams, toUserInput } from './thread-params.js';
+import { threadForkParams, threadResumeParams, threadStartParams, toUserInput } from './thread-params.js';
 import {
   createTranslateState,
   type NotificationFrame,
@@ -40,6 +40,7 @@ import {
 import { NativeTurns, turnOutcome, zeroBreakdown } from './turns.js';
 import type {
   JsonValue,
+  ThreadForkResponse,
   ThreadResumeResponse,
   ThreadStartResponse,
   Turn,
@@ -150,9 +151,23 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   private async openThread(connection: CodexConnection): Promise<void> {
-    let response: ThreadStartResponse | ThreadResumeResponse;
+    let response: ThreadStartResponse | ThreadResumeResponse | ThreadForkResponse;
     const resume = this.spec.resume;
-    if (resume) {
+    if (resume?.fork === true) {
+      try {
+        response = await connection.peer.request<ThreadForkResponse>(
+          'thread/fork',
+          threadForkParams(this.spec, resume.nativeSessionId),
+        );
+      } catch (error) {
+        const cause = ReinsError.from(error, 'resume_failed');
+        throw new ReinsError(
+          'resume_failed',
+          `Codex could not fork session ${resume.nativeSessionId}: ${cause.message}`,
+          { harness: HARNESS, operation: 'thread/fork', cause, ...(cause.data ? { data: cause.data } : {}) },
+        );
+      }
+    } else if (resume) {
       try {
         response = await connection.peer.request<ThreadResumeResponse>(
           'thread/resume',

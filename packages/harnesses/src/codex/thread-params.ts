@@ -8,6 +8,7 @@ import type {
   AskForApproval,
   JsonValue,
   SandboxMode,
+  ThreadForkParams,
   ThreadResumeParams,
   ThreadStartParams,
   UserInput,
@@ -66,6 +67,11 @@ export function threadOverrides(spec: SessionSpec): ThreadOverrides {
 
 export function threadStartParams(spec: SessionSpec): ThreadStartParams {
   return { ...threadOverrides(spec), ...(spec.ephemeral ? { ephemeral: true } : {}) };
+}
+
+/** thread/fork: a new thread on a copy of `threadId`'s history, with the spec's overrides (0.171.0). */
+export function threadForkParams(spec: SessionSpec, threadId: string): ThreadForkParams {
+  return { threadId, ...threadOverrides(spec), excludeTurns: true };
 }
 
 export function threadResumeParams(spec: SessionSpec, threadId: string): ThreadResumeParams {

@@ -30,6 +30,8 @@ export type {
   ModelListResponse,
   SandboxMode,
   Thread,
+  ThreadForkParams,
+  ThreadForkResponse,
   ThreadItem,
   ThreadItemsListParams,
   ThreadItemsListResponse,
