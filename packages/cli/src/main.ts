@@ -31,6 +31,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./commands/daemon.js')).daemonCommand(argv, io),
     summary: 'the local daemon: drive any harness over a WebSocket (web UIs, bots, other programs)',
   },
+  console: {
+    run: async (argv, io) => (await import('./commands/console.js')).consoleCommand(argv, io),
+    summary: 'open the web console of the daemon (starting one if none runs); --demo: no account needed',
+  },
   bridge: {
     run: async (argv, io) => (await import('./commands/bridge.js')).bridgeCommand(argv, io),
     summary: 'speak ACP or the Codex app-server protocol on stdin/stdout in front of any harness',

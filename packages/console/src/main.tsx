@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { config as zodConfig } from 'zod';
 import { daemonUrlOf } from './api/daemon-api.js';
 import { ConsoleState } from './app/console-state.js';
-import { tokenFromHash } from './model/route.js';
+import { linkFromHash } from './model/route.js';
 import { App, NoToken } from './ui/App.js';
 import './ui/styles.css';
 
@@ -16,12 +16,16 @@ const TOKEN_KEY = 'reins.console.token';
 // is a violation report on every load. It parses as well without.
 zodConfig({ jitless: true });
 
+const CWD_KEY = 'reins.console.cwd';
+
 function takeToken(): string | undefined {
-  const fromHash = tokenFromHash(window.location.hash);
-  if (fromHash) {
-    sessionStorage.setItem(TOKEN_KEY, fromHash);
+  const link = linkFromHash(window.location.hash);
+  if (link.token) {
+    sessionStorage.setItem(TOKEN_KEY, link.token);
+    if (link.cwd) sessionStorage.setItem(CWD_KEY, link.cwd);
+    else sessionStorage.removeItem(CWD_KEY);
     window.history.replaceState(null, '', `${window.location.pathname}#/`);
-    return fromHash;
+    return link.token;
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
@@ -29,7 +33,7 @@ function takeToken(): string | undefined {
 // A new link pasted into this tab (after a daemon restart, say) changes only the fragment: the page
 // does not load again by itself, so take the new token and start over with it.
 window.addEventListener('hashchange', () => {
-  if (tokenFromHash(window.location.hash) !== undefined) {
+  if (linkFromHash(window.location.hash).token !== undefined) {
     takeToken();
     window.location.reload();
   }
@@ -40,7 +44,7 @@ const token = takeToken();
 if (!token) {
   root.render(<NoToken />);
 } else {
-  const state = new ConsoleState(daemonUrlOf(window.location), token);
+  const state = new ConsoleState(daemonUrlOf(window.location), token, sessionStorage.getItem(CWD_KEY) ?? undefined);
   state.start();
   root.render(<App state={state} />);
 }

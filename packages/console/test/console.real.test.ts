@@ -46,6 +46,13 @@ describe('console real: the doctor', () => {
     }
     expect(await page.getByTestId('reins-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
     await rig.browser.screenshot('doctor');
+    // The capability matrix with its three layers, from harness/capabilities.
+    const codex = page.locator('[data-testid="doctor-harness"][data-harness="codex"]');
+    await codex.getByRole('button', { name: 'Capabilities and sign-in' }).click();
+    const matrix = await last(codex.getByTestId('capabilities'));
+    const resume = matrix.locator('tr', { hasText: 'resume' }).first();
+    expect(await resume.locator('td.layer').first().textContent()).toMatch(/^(yes|no|unknown)/);
+    expect(await matrix.locator('tbody tr').count()).toBeGreaterThanOrEqual(20);
     // Nothing the console did broke its own Content-Security-Policy or threw.
     expect(rig.browser.problems).toEqual([]);
   });
@@ -144,7 +151,8 @@ describe('console real: Claude Code', () => {
     const first = await last(page.locator('[data-testid="permission"][data-resolved="pending"]'));
     expect(await first.textContent()).toContain('allowed.txt');
     await rig.browser.screenshot('claude-permission');
-    await first.getByRole('button', { name: 'Approve', exact: true }).click();
+    // The harness's own options when it offers them (Claude Code: allow once, for the session, deny).
+    await first.locator('button.approve').first().click();
     await last(page.locator('[data-testid="permission"][data-resolved="allow"]'));
     await turnsEnded(page, 1);
     expect(existsSync(allowed)).toBe(true);
@@ -153,7 +161,7 @@ describe('console real: Claude Code', () => {
     server.enqueue(reply().writeFile(denied, 'denied\n'), reply().text('Understood, not writing.'));
     await send(page, 'Write denied.txt');
     const second = await last(page.locator('[data-testid="permission"][data-resolved="pending"]'));
-    await second.getByRole('button', { name: 'Deny' }).click();
+    await second.locator('button.deny').first().click();
     await last(page.locator('[data-testid="permission"][data-resolved="deny"]'));
     await last(page.locator('[data-testid="tool-card"][data-tool-kind="file_change"][data-status="declined"]'));
     await turnsEnded(page, 2);

@@ -42,7 +42,15 @@ export class ConsoleState {
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private unlink: Array<() => void> = [];
 
-  constructor(url: string, token: string) {
+  /**
+   * @param defaultCwd where new sessions start unless the user picks another folder (the folder
+   *   `reins console` was run in, from its link).
+   */
+  constructor(
+    url: string,
+    token: string,
+    readonly defaultCwd?: string,
+  ) {
     this.connection = new ConsoleConnection(() => DaemonApi.open(url, token));
     this.connection.onState(() => this.changed());
     this.connection.onLink((api) => this.linked(api));

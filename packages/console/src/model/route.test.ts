@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, routeHash, tokenFromHash } from './route.js';
+import { linkFromHash, parseRoute, routeHash, tokenFromHash } from './route.js';
 
 describe('route', () => {
   it('reads the token reins console puts in the fragment', () => {
@@ -7,6 +7,11 @@ describe('route', () => {
     expect(tokenFromHash('#/session/x&token=t2')).toBe('t2');
     expect(tokenFromHash('#/session/x')).toBeUndefined();
     expect(tokenFromHash('#token=')).toBeUndefined();
+    expect(linkFromHash(`#token=t&cwd=${encodeURIComponent('/home/me/my repo')}`)).toEqual({
+      token: 't',
+      cwd: '/home/me/my repo',
+    });
+    expect(linkFromHash('#/doctor')).toEqual({});
   });
 
   it('round-trips every page', () => {

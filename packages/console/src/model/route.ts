@@ -1,5 +1,5 @@
-// Where the console is, in the URL fragment (never sent to the daemon): `#token=<token>` is how
-// `reins console` hands over the daemon's token; the console keeps it for the tab (sessionStorage)
+// Where the console is, in the URL fragment (never sent to the daemon): `#token=<token>[&cwd=<dir>]`
+// is how `reins console` hands over the daemon's token; the console keeps it for the tab (sessionStorage)
 // and takes it out of the address bar, which then shows the page: `#/`, `#/new`, `#/doctor`,
 // `#/session/<id>`, `#/conversations/<harness>`.
 
@@ -10,13 +10,22 @@ export type Route =
   | { page: 'session'; sessionId: string }
   | { page: 'conversations'; harness?: string };
 
-/** The token a `#token=...` fragment carries (with or without other parameters). */
-export function tokenFromHash(hash: string): string | undefined {
+/**
+ * What a `#token=...` link carries: the daemon's token and, optionally, `cwd`, the folder new
+ * sessions start in by default (`reins console` passes the folder it was run in).
+ */
+export function linkFromHash(hash: string): { token?: string; cwd?: string } {
   const body = hash.replace(/^#/, '');
-  if (!body.startsWith('token=') && !body.includes('&token=')) return undefined;
+  if (!body.startsWith('token=') && !body.includes('&token=')) return {};
   const params = new URLSearchParams(body);
   const token = params.get('token');
-  return token ? token : undefined;
+  const cwd = params.get('cwd');
+  return { ...(token ? { token } : {}), ...(cwd ? { cwd } : {}) };
+}
+
+/** The token a `#token=...` fragment carries (with or without other parameters). */
+export function tokenFromHash(hash: string): string | undefined {
+  return linkFromHash(hash).token;
 }
 
 export function parseRoute(hash: string): Route {

@@ -1,7 +1,7 @@
 // The conversations each harness keeps on disk itself (harness/sessions), not only the daemon's:
 // pick one to continue it in a new daemon session (session/create with resume, which fails with
 // resume_failed rather than silently starting afresh).
-import type { HarnessId, SessionSummary } from '@reins/core';
+import { type HarnessId, isHarnessId, type SessionSummary } from '@reins/core';
 import { useState } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
 import { relativeTime } from '../model/format.js';
@@ -21,7 +21,7 @@ export function ConversationsPage({
   useConsole(state);
   const api = state.api;
   const offered = api?.info.harnesses ?? [];
-  const chosen = harness ?? offered[0];
+  const chosen: HarnessId | undefined = harness !== undefined && isHarnessId(harness) ? harness : offered[0];
   const [cwd, setCwd] = useState('');
   const [query, setQuery] = useState(0);
   const now = useNow();
@@ -42,7 +42,7 @@ export function ConversationsPage({
     setContinuing(summary.nativeSessionId);
     setError(undefined);
     try {
-      const sessionId = await state.createSession(chosen as HarnessId, {
+      const sessionId = await state.createSession(chosen, {
         cwd: folder,
         resume: { nativeSessionId: summary.nativeSessionId },
       });

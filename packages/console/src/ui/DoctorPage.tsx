@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
 import { MenuButton } from './App.js';
 import { DaemonError } from './common.js';
-import { CapabilityTable, HealthBadge, SignIn } from './harness-parts.js';
+import { CapabilityTable, HealthBadge, needsSignIn, SignIn } from './harness-parts.js';
 import { useConsole, useDaemonCall } from './hooks.js';
 
 export function DoctorPage({ state, onMenu }: { state: ConsoleState; onMenu: () => void }) {
@@ -122,6 +122,16 @@ function HarnessReport({ state, listing }: { state: ConsoleState; listing: Harne
               <td className="mono">{health.fix ?? discovery.hint}</td>
             </tr>
           ) : null}
+          {listing.auth ? (
+            <tr>
+              <th>Sign-in</th>
+              <td data-testid="doctor-auth">
+                {listing.auth.status.replace('_', ' ')}
+                {listing.auth.account ? ` as ${listing.auth.account}` : ''}
+                {listing.auth.message ? ` · ${listing.auth.message}` : ''}
+              </td>
+            </tr>
+          ) : null}
           {health.authMethods?.length ? (
             <tr>
               <th>Sign-in methods</th>
@@ -130,7 +140,7 @@ function HarnessReport({ state, listing }: { state: ConsoleState; listing: Harne
           ) : null}
         </tbody>
       </table>
-      {health.status === 'auth_required' ? (
+      {needsSignIn(listing) ? (
         <SignIn api={api} listing={listing} onChanged={() => void state.reloadHarnesses()} />
       ) : null}
       {open ? (

@@ -6,14 +6,14 @@ import { useState } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
 import { MenuButton } from './App.js';
 import { DaemonError } from './common.js';
-import { CapabilityTable, HealthBadge, SignIn } from './harness-parts.js';
+import { CapabilityTable, HealthBadge, needsSignIn, SignIn } from './harness-parts.js';
 import { navigate, useConsole, useDaemonCall } from './hooks.js';
 
 export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu: () => void }) {
   useConsole(state);
   const api = state.api;
   const listings = state.harnesses;
-  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const [picked, setPicked] = useState<HarnessId | undefined>(undefined);
   // The first ready harness, else the first one installed (the daemon says what fails, if it does).
   const harness =
     picked ??
@@ -21,7 +21,7 @@ export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu:
     listings?.find((entry) => entry.discovery.found)?.id;
   const listing = listings?.find((entry) => entry.id === harness);
   const [cwd, setCwd] = useState<string | undefined>(undefined);
-  const workspace = cwd ?? state.directory.workspaces()[0] ?? '';
+  const workspace = cwd ?? state.defaultCwd ?? state.directory.workspaces()[0] ?? '';
   const [model, setModel] = useState('');
   const [effort, setEffort] = useState<Effort | ''>('');
   const [posture, setPosture] = useState<Posture>('bypass');
@@ -39,7 +39,7 @@ export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu:
     setCreating(true);
     setError(undefined);
     try {
-      const sessionId = await state.createSession(harness as HarnessId, {
+      const sessionId = await state.createSession(harness, {
         cwd: workspace.trim(),
         posture,
         ...(model.trim() ? { model: model.trim() } : {}),
@@ -93,7 +93,7 @@ export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu:
               ))}
             </fieldset>
           )}
-          {listing?.health.status === 'auth_required' ? (
+          {listing && needsSignIn(listing) ? (
             <div className="panel">
               <SignIn api={api} listing={listing} onChanged={() => void state.reloadHarnesses()} />
             </div>
@@ -112,9 +112,9 @@ export function NewSessionPage({ state, onMenu }: { state: ConsoleState; onMenu:
               data-testid="cwd-input"
             />
             <datalist id="known-workspaces">
-              {state.directory.workspaces().map((path) => (
-                <option key={path} value={path} />
-              ))}
+              {[...new Set([state.defaultCwd, ...state.directory.workspaces()])].map((path) =>
+                path ? <option key={path} value={path} /> : null,
+              )}
             </datalist>
             <span className="help">An absolute path on the daemon's machine; the agent works there.</span>
 

@@ -1,7 +1,7 @@
 // One session: its header (harness, state, model and effort, usage and context only where the
 // harness reported them, fork / close / delete, the debug panel), the transcript (virtualized), the
 // optimistic bubbles, and the composer. Everything it does goes through the console state.
-import { EFFORT_LEVELS, type Effort, type ErrorInfo, type ModelInfo } from '@reins/core';
+import { EFFORT_LEVELS, type Effort, type ErrorInfo, type HarnessId, type ModelInfo } from '@reins/core';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
 import { baseName, contextShare, cost, tokenSummary, tokens } from '../model/format.js';
@@ -47,7 +47,7 @@ export function SessionPage({
   const model = useMemo(() => state.session(sessionId), [state, sessionId]);
   const snapshot = useSyncExternalStore(model.subscribe, model.snapshot);
   const listing = state.directory.get(sessionId);
-  const harness = listing?.harness ?? '';
+  const harness = listing?.harness;
   const [debug, setDebug] = useState(false);
   const [sentCount, setSentCount] = useState(0);
   const attachError = state.attachError(sessionId);
@@ -62,7 +62,7 @@ export function SessionPage({
   const interrupt = useCallback(() => void state.interrupt(sessionId), [state, sessionId]);
   const actions = useMemo<RowActions>(
     () => ({
-      harness,
+      harness: harness ?? '',
       respond: (requestId, decision) => void state.respond(sessionId, requestId, decision),
       retry: (message) => {
         model.dismiss(message.clientMessageId);
@@ -82,7 +82,13 @@ export function SessionPage({
   );
 
   const turnsEnded = useMemo(() => snapshot.rows.filter((row) => row.kind === 'turn-end').length, [snapshot.rows]);
-  const status = listing?.status ?? snapshot.facts.status ?? 'starting';
+  // The daemon's state where only it knows (starting, dormant, closed, lost); else the harness's own
+  // lifecycle signal from the events, which is fresher than the listing.
+  const hosted = listing?.status;
+  const status =
+    hosted === 'dormant' || hosted === 'closed' || hosted === 'lost' || hosted === 'starting'
+      ? hosted
+      : (snapshot.facts.status ?? hosted ?? 'starting');
   const running = snapshot.runningTurnId !== undefined && status !== 'dormant' && status !== 'closed';
   const closed = status === 'closed' || status === 'lost' || snapshot.facts.closed !== undefined;
   const title =
@@ -173,7 +179,7 @@ function SessionSettings({
 }: {
   state: ConsoleState;
   sessionId: string;
-  harness: string;
+  harness: HarnessId | undefined;
   snapshot: SessionSnapshot;
   disabled: boolean;
 }) {

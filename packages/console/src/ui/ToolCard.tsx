@@ -58,7 +58,7 @@ export function ToolCard({ row, renderLane }: { row: ToolRow; renderLane: (rows:
         {open ? (
           <div className="card-body">
             {kind === 'command' ? <CommandBody item={item} output={output} /> : null}
-            {kind === 'file_change' ? <DiffBody diffs={fileDiffs(item)} output={output} /> : null}
+            {kind === 'file_change' ? <DiffBody diffs={fileDiffs(item)} output={output} status={item.status} /> : null}
             {kind === 'mcp' || kind === 'web_search' || kind === 'other' ? (
               <GenericBody item={item} output={output} />
             ) : null}
@@ -81,14 +81,16 @@ function CommandBody({ item, output }: { item: ToolCallItem; output: string | un
   );
 }
 
-function DiffBody({ diffs, output }: { diffs: FileDiff[]; output: string | undefined }) {
+function DiffBody({ diffs, output, status }: { diffs: FileDiff[]; output: string | undefined; status: string }) {
   if (diffs.length === 0) {
-    return <pre className="output mono">{output ?? '(the harness reported no file change details)'}</pre>;
+    const none =
+      status === 'running' ? 'The change is being prepared…' : '(the harness reported no file change details)';
+    return <pre className="output mono">{output ?? none}</pre>;
   }
   return (
     <>
       {diffs.map((diff) => (
-        <FileDiffView key={`${diff.path}:${diff.kind}`} diff={diff} />
+        <FileDiffView key={`${diff.path}:${diff.kind}`} diff={diff} status={status} />
       ))}
     </>
   );
@@ -96,7 +98,7 @@ function DiffBody({ diffs, output }: { diffs: FileDiff[]; output: string | undef
 
 const DIFF_LINE_LIMIT = 400;
 
-function FileDiffView({ diff }: { diff: FileDiff }) {
+function FileDiffView({ diff, status }: { diff: FileDiff; status: string }) {
   const [all, setAll] = useState(false);
   const lines = all ? diff.lines : diff.lines.slice(0, DIFF_LINE_LIMIT);
   return (
@@ -111,11 +113,12 @@ function FileDiffView({ diff }: { diff: FileDiff }) {
           <span className="plus">+{diff.added}</span> <span className="minus">−{diff.removed}</span>
         </span>
       </div>
-      {diff.source === 'content' ? (
-        <div className="diff-note">The content the harness wrote (it reported no diff).</div>
-      ) : null}
-      {diff.source === 'edit' ? (
-        <div className="diff-note">The text the harness replaced (it reported no diff).</div>
+      {diff.source === 'content' || diff.source === 'edit' ? (
+        <div className="diff-note">
+          {status === 'completed'
+            ? `The ${diff.source === 'content' ? 'content the harness wrote' : 'text the harness replaced'} (it reported no diff).`
+            : `What the harness asked to ${diff.source === 'content' ? 'write' : 'replace'} (${status}: not applied).`}
+        </div>
       ) : null}
       {diff.source === 'none' ? (
         <div className="diff-note">The harness reported this change without its text.</div>

@@ -2,16 +2,25 @@
 // with the evidence behind each layer (harness/capabilities), and sign-in (harness/auth/login, the
 // state flipping when harness/authChanged arrives). A daemon that does not serve one of these
 // methods says so, and that is what is shown.
-import type { HarnessListing } from '@reins/client';
-import { CAPABILITY_KEYS, type CapabilityLayer, type CapabilityMatrix, type ErrorInfo } from '@reins/core';
+import type { AuthCeremonyInfo, HarnessAuthChangedParams, HarnessListing } from '@reins/client';
+import {
+  CAPABILITY_KEYS,
+  type CapabilityLayer,
+  type CapabilityMatrix,
+  type ErrorInfo,
+  type HarnessId,
+} from '@reins/core';
 import { useEffect, useState } from 'react';
-import type { AuthCeremony, AuthState, DaemonApi } from '../api/daemon-api.js';
+import type { DaemonApi } from '../api/daemon-api.js';
 import { errorInfo } from '../app/console-state.js';
 import { DaemonError } from './common.js';
 import { useDaemonCall } from './hooks.js';
 
 export function HealthBadge({ listing }: { listing: HarnessListing }) {
-  const status = listing.health.status;
+  const status =
+    listing.health.status === 'ready' && listing.auth?.status === 'signed_out'
+      ? 'auth_required'
+      : listing.health.status;
   const text = {
     ready: 'ready',
     not_installed: 'not installed',
@@ -34,7 +43,7 @@ function evidenceText(layer: CapabilityLayer): string | undefined {
   } at ${when}`;
 }
 
-export function CapabilityTable({ api, harness }: { api: DaemonApi | undefined; harness: string }) {
+export function CapabilityTable({ api, harness }: { api: DaemonApi | undefined; harness: HarnessId }) {
   const matrix = useDaemonCall<CapabilityMatrix>(
     api ? () => api.capabilities(harness) : undefined,
     `capabilities:${harness}`,
@@ -73,7 +82,15 @@ export function CapabilityTable({ api, harness }: { api: DaemonApi | undefined; 
   );
 }
 
-/** Sign in to a harness that needs it: runs harness/auth/login and opens the URL the harness gives. */
+/** True when the harness says its user is signed out (its own check, in harness/list), or its health needs sign-in. */
+export function needsSignIn(listing: HarnessListing): boolean {
+  return listing.auth?.status === 'signed_out' || listing.health.status === 'auth_required';
+}
+
+/**
+ * Sign in to a harness that needs it: runs harness/auth/login, opens the URL the harness gives (and
+ * shows its code), and flips to signed in when harness/authChanged says so.
+ */
 export function SignIn({
   api,
   listing,
@@ -83,31 +100,32 @@ export function SignIn({
   listing: HarnessListing;
   onChanged?: () => void;
 }) {
-  const [ceremony, setCeremony] = useState<AuthCeremony | undefined>(undefined);
+  const [ceremony, setCeremony] = useState<AuthCeremonyInfo | undefined>(undefined);
   const [error, setError] = useState<ErrorInfo | undefined>(undefined);
-  const [state, setState] = useState<AuthState | undefined>(undefined);
+  const [changed, setChanged] = useState<HarnessAuthChangedParams | undefined>(undefined);
   useEffect(
     () =>
-      api?.onAuthChanged((changed) => {
-        if (changed.harness !== listing.id) return;
-        setState(changed);
-        setCeremony(undefined);
+      api?.onAuthChanged((change) => {
+        if (change.harness !== listing.id) return;
+        setChanged(change);
+        if (change.status === 'signed_in') setCeremony(undefined);
         onChanged?.();
       }),
     [api, listing.id, onChanged],
   );
-  if (state && state.status !== 'auth_required') {
+  if (changed?.status === 'signed_in') {
     return (
       <span className="health ready" data-testid="signed-in">
-        signed in{state.account ? ` as ${state.account}` : ''}
+        signed in{changed.account ? ` as ${changed.account}` : ''}
       </span>
     );
   }
-  const start = async () => {
+  const methods = listing.auth?.methods ?? [];
+  const start = async (method?: string) => {
     if (!api) return;
     setError(undefined);
     try {
-      const started = await api.authLogin(listing.id, listing.health.authMethods?.[0]);
+      const started = await api.authLogin(listing.id, method);
       setCeremony(started);
       if (started.url) window.open(started.url, '_blank', 'noopener,noreferrer');
     } catch (caught) {
@@ -115,17 +133,37 @@ export function SignIn({
     }
   };
   return (
-    <div>
-      <button type="button" className="button small primary" onClick={start} data-testid="sign-in">
-        Sign in to {listing.displayName}
-      </button>
+    <div className="sign-in" data-testid="sign-in-panel">
+      <div className="button-row left">
+        {methods.length > 1 ? (
+          methods.map((method) => (
+            <button key={method.id} type="button" className="button small primary" onClick={() => start(method.id)}>
+              Sign in with {method.name ?? method.id}
+            </button>
+          ))
+        ) : (
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => start(methods[0]?.id)}
+            data-testid="sign-in"
+          >
+            Sign in to {listing.displayName}
+          </button>
+        )}
+        {listing.auth?.command ? (
+          <span className="kv">
+            or run <code>{listing.auth.command}</code>
+          </span>
+        ) : null}
+      </div>
       {ceremony ? (
         <div className="kv" data-testid="sign-in-ceremony">
           {ceremony.instructions}
           {ceremony.userCode ? (
             <>
               {' '}
-              Code: <code>{ceremony.userCode}</code>
+              Code: <code data-testid="sign-in-code">{ceremony.userCode}</code>
             </>
           ) : null}
           {ceremony.url ? (
@@ -135,7 +173,7 @@ export function SignIn({
                 Open the sign-in page
               </a>
             </>
-          ) : null}
+          ) : null}{' '}
           <button
             type="button"
             className="button small"
@@ -148,6 +186,7 @@ export function SignIn({
           </button>
         </div>
       ) : null}
+      {changed ? <div className="kv">Still {changed.status.replace('_', ' ')}.</div> : null}
       {error ? <DaemonError error={error} method="harness/auth/login" /> : null}
     </div>
   );
