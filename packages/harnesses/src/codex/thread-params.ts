@@ -31,6 +31,7 @@ export const CODEX_SPEC_SUPPORT: SpecSupport = {
   allowedTools: false,
   systemPrompt: true,
   mcpServers: true,
+  fork: true,
 };
 
 type ThreadOverrides = Pick<

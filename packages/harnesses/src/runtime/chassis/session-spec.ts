@@ -15,9 +15,11 @@ export interface SpecSupport {
   allowedTools: boolean;
   systemPrompt: boolean;
   mcpServers: boolean;
+  /** spec.resume.fork: the adapter starts a new conversation on a copy (absent: refused). */
+  fork?: boolean;
 }
 
-const FIELD_TEXT: Record<Exclude<keyof SpecSupport, 'postures'>, string> = {
+const FIELD_TEXT: Record<Exclude<keyof SpecSupport, 'postures' | 'fork'>, string> = {
   model: 'choosing a model (spec.model)',
   effort: 'choosing an effort (spec.effort)',
   resume: 'resuming a conversation (spec.resume)',
@@ -54,6 +56,14 @@ export function acceptSessionSpec(
       'unsupported_capability',
       `Reins cannot honour ${FIELD_TEXT[field]} on ${harness.displayName}; leave it out of the spec.`,
       { harness: harness.id, operation: 'createSession', data: { field } },
+    );
+  }
+  // Resuming the original when a fork was asked for would make two sessions share one conversation.
+  if (spec.resume?.fork === true && support.fork !== true) {
+    throw new ReinsError(
+      'unsupported_capability',
+      `Reins cannot fork a conversation on ${harness.displayName} (spec.resume.fork); resume it without fork instead.`,
+      { harness: harness.id, operation: 'createSession', data: { field: 'resume.fork' } },
     );
   }
   const posture = spec.posture ?? 'bypass';
