@@ -170,11 +170,12 @@ export class JetStreamStore implements DaemonStore {
     await this.write(held);
   }
 
-  /** The session's state as the gateways show it (the worker calls this on every change). */
-  setStatus(sessionId: string, status: HostedSessionStatus): void {
+  /** The session's state as the gateways show it (the worker calls this on every change), as of log seq `seq`. */
+  setStatus(sessionId: string, status: HostedSessionStatus, seq: number): void {
     const held = this.held.get(sessionId);
     if (!held || held.deleted || held.fenced || held.record.status === status) return;
     held.record.status = status;
+    held.record.statusSeq = seq;
     this.write(held).catch((error: unknown) =>
       this.log.error('could not store a session state', { sessionId, error: (error as Error).message }),
     );

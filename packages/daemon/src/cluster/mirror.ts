@@ -34,6 +34,8 @@ export interface MirrorHost {
   readStored(sessionId: string, afterSeq: number, limit: number, start?: number): Promise<StoredEvent[]>;
   /** The session's newest stored event. */
   newestStored(sessionId: string): Promise<StoredEvent | undefined>;
+  /** sessions/changed to this gateway's clients. */
+  changed(sessionId: string, change: SessionChange): void;
   log: Logger;
 }
 
@@ -57,6 +59,8 @@ export class SessionMirror implements SessionHandle {
   private catchingUp: Promise<void> = Promise.resolve();
   /** Where in the stream the last page read from it ended (a replay reads on from there). */
   private lastRead: { seq: number; streamSeq: number } | undefined;
+  /** The newest session.status event handed on. */
+  private statusEvent: { status: HostedSessionStatus; seq: number } | undefined;
   private initialized = false;
   private deleted = false;
   /** Resolves once the newest stored seq is known. */
@@ -99,18 +103,13 @@ export class SessionMirror implements SessionHandle {
   updateRecord(record: ClusterSessionRecord, revision: number): SessionChange | undefined {
     if (revision <= this.revision) return undefined;
     const before = this.current;
+    const statusBefore = this.status;
     this.current = record;
     this.revision = revision;
     if (record.session.state === 'closed' && before.session.state !== 'closed') return 'closed';
+    if (this.status !== statusBefore) return 'updated';
     const visible = (r: ClusterSessionRecord) =>
-      JSON.stringify([
-        r.status,
-        r.worker,
-        r.session.nativeSessionId,
-        r.session.title,
-        r.session.model,
-        r.session.effort,
-      ]);
+      JSON.stringify([r.worker, r.session.nativeSessionId, r.session.title, r.session.model, r.session.effort]);
     return visible(before) === visible(record) ? undefined : 'updated';
   }
 
@@ -131,8 +130,16 @@ export class SessionMirror implements SessionHandle {
     return this.current.session.harness;
   }
 
+  /**
+   * The record's state, unless the log has a newer word: the holder writes its state to the
+   * record apart from the events, so a session.status event handed on here can be ahead of it.
+   */
   get status(): HostedSessionStatus {
-    return this.current.session.state === 'closed' ? 'closed' : this.current.status;
+    const record = this.current;
+    if (record.session.state === 'closed') return 'closed';
+    const said = this.statusEvent;
+    if (said && record.status !== 'lost' && said.seq > (record.statusSeq ?? 0)) return said.status;
+    return record.status;
   }
 
   get lastSeq(): number {
@@ -206,10 +213,13 @@ export class SessionMirror implements SessionHandle {
       return;
     }
     const entry: Entry = { seq: event.seq, event: parsed, json: event.json, streamSeq: event.streamSeq };
+    const before = this.status;
+    if (parsed.type === 'session.status') this.statusEvent = { status: parsed.status, seq: event.seq };
     this.published = event.seq;
     if (typeof parsed.at === 'number') this.newestAt = Math.max(this.newestAt, parsed.at);
     this.tail.push(entry);
     for (const sink of [...this.sinks.values()]) sink(entry);
+    if (this.status !== before) this.host.changed(this.id, 'updated');
   }
 
   private drainAhead(): void {

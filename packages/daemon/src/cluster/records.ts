@@ -47,6 +47,8 @@ export interface ClusterSessionRecord {
   worker: string;
   epoch: string;
   status: HostedSessionStatus;
+  /** The log's newest seq when the holder set `status` (an event after it may say newer). */
+  statusSeq?: number;
   /** When it was found lost (ms since epoch, the finder's clock). */
   lostAt?: number;
   /** The finder ended its running turn and said so in its log: a worker may take it on now. */
@@ -58,6 +60,7 @@ export const ClusterSessionRecordSchema = z.object({
   worker: TokenSchema,
   epoch: TokenSchema,
   status: z.enum(HOSTED_SESSION_STATES),
+  statusSeq: z.number().int().nonnegative().optional(),
   lostAt: z.number().optional(),
   lostSettled: z.boolean().optional(),
 });

@@ -95,7 +95,7 @@ export class ClusterWorker {
       changed: (sessionId, change) => {
         if (change === 'deleted') return;
         const hosted = this.find(sessionId);
-        if (hosted) this.store.setStatus(sessionId, hosted.status);
+        if (hosted) this.store.setStatus(sessionId, hosted.status, hosted.lastSeq);
       },
     });
     this.host.offers = (harness) => options.harnesses.includes(harness);

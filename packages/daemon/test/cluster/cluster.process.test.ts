@@ -99,8 +99,18 @@ describe('cluster on fake harnesses', () => {
     const argvLog = join(await rig.folder('logs'), 'argv.log');
     const claude = { 'claude-code': fakeClaudeOptions({ home: await rig.folder('claude-home'), argvLog }) };
     const workers = [
-      await rig.node({ role: 'worker', labels: { pool: 'x', host: 'a' }, harnesses: ['claude-code'], harnessOptions: claude }),
-      await rig.node({ role: 'worker', labels: { pool: 'x', host: 'b' }, harnesses: ['claude-code'], harnessOptions: claude }),
+      await rig.node({
+        role: 'worker',
+        labels: { pool: 'x', host: 'a' },
+        harnesses: ['claude-code'],
+        harnessOptions: claude,
+      }),
+      await rig.node({
+        role: 'worker',
+        labels: { pool: 'x', host: 'b' },
+        harnesses: ['claude-code'],
+        harnessOptions: claude,
+      }),
     ];
     const gateway = await rig.node({ role: 'gateway' });
     const cwd = await rig.folder('work');
@@ -116,7 +126,10 @@ describe('cluster on fake harnesses', () => {
     const [leaving, staying] = workers[0]?.worker?.id === holder ? workers : [...workers].reverse();
 
     await leaving?.close();
-    const lost = await reader.waitFor((event) => event.type === 'notice' && 'lost' in (event.data ?? {}), 'the lost notice');
+    const lost = await reader.waitFor(
+      (event) => event.type === 'notice' && 'lost' in (event.data ?? {}),
+      'the lost notice',
+    );
     expect(lost).toMatchObject({ kind: 'warning', data: { lost: { worker: holder } } });
     expect((await client.listSessions())[0]).toMatchObject({ status: 'lost', worker: holder });
 
@@ -125,7 +138,10 @@ describe('cluster on fake harnesses', () => {
     expect((await client.listSessions())[0]).toMatchObject({ worker: staying?.worker?.id, nativeSessionId: native });
     const resumed = reader.events.find((event) => event.type === 'notice' && 'resumed' in (event.data ?? {}));
     expect(resumed?.seq).toBeGreaterThan(lost.seq);
-    const launches = (await readFile(argvLog, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as string[]);
+    const launches = (await readFile(argvLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
     expect(launches).toHaveLength(2);
     expect(launches[1]?.join(' ')).toContain(`--resume=${native}`);
     // One log: seqs 1..n with no gap across the two workers.
@@ -173,7 +189,9 @@ describe('cluster on fake harnesses', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await rig.nats.start();
     await reader.waitFor(turnEnd(sent.turnId), 'the end of the turn', 60_000);
-    expect(reader.events.find((event) => event.type === 'turn.completed')).toMatchObject({ outcome: { status: 'completed' } });
+    expect(reader.events.find((event) => event.type === 'turn.completed')).toMatchObject({
+      outcome: { status: 'completed' },
+    });
     const lastSeq = (await driver.listSessions())[0]?.lastSeq ?? 0;
     expect(lastSeq).toBeGreaterThan(4_000);
     await until(() => onA.last(session.id) === lastSeq && onB.last(session.id) === lastSeq, 'both gateways');

@@ -35,7 +35,11 @@ describe('events stream', () => {
     const other = new EventStream(nats, () => 'gateway.g1.e1', silent, stopped);
 
     const sessionId = 'session-1';
-    const afterThree = await worker.append(sessionId, [1, 2, 3].map((seq) => entry(sessionId, seq)), 0);
+    const afterThree = await worker.append(
+      sessionId,
+      [1, 2, 3].map((seq) => entry(sessionId, seq)),
+      0,
+    );
     expect(await worker.tail(sessionId)).toMatchObject({ seq: 3, streamSeq: afterThree, writer: 'worker.w1.e1' });
 
     // The same event again, as a retry after a lost ack: JetStream keeps one.

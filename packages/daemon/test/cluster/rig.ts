@@ -10,7 +10,8 @@ import { WebSocket } from 'ws';
 import { type ClusterNode, type ClusterOptions, startCluster } from '../../src/index.js';
 import { type NatsServer, startNatsServer } from './nats-server.js';
 
-const print = (level: string) => (message: string, fields?: unknown) => process.env.CLUSTER_TEST_LOG && console.error(level, message, JSON.stringify(fields));
+const print = (level: string) => (message: string, fields?: unknown) =>
+  process.env.CLUSTER_TEST_LOG && console.error(level, message, JSON.stringify(fields));
 export const silent = { debug() {}, info: print('info'), warn: print('warn'), error: print('error') };
 
 export class ClusterRig {
