@@ -4,9 +4,15 @@
 // the screen cannot prove it (the same conversation after a restart, the switched model).
 // Screenshots go to test-results/console-*.png.
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AuthProbe, HarnessAuth, LoginCeremony } from '@reins/core';
+import { silentLogger, startDaemon } from '@reins/daemon';
 import { reply } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedHarness } from '../../daemon/test/scripted-harness.js';
+import { consoleUrl } from './browser.js';
 import {
   ALTERNATE_MODEL,
   bubbles,
@@ -179,4 +185,70 @@ describe('console real: Claude Code', () => {
     await rig.browser.screenshot('claude-session');
     expect(rig.browser.problems.filter((problem) => !/WebSocket|ERR_CONNECTION_REFUSED|403/.test(problem))).toEqual([]);
   }, 600_000);
+});
+
+/** A harness whose user signs in at its page: its own status flips; only the daemon's re-probe sees it. */
+class SignInHarness extends ScriptedHarness {
+  signedIn = false;
+  finish: (outcome: { ok: boolean }) => void = () => {};
+  readonly auth: HarnessAuth = {
+    command: 'fake-harness login',
+    status: async (): Promise<AuthProbe> =>
+      this.signedIn
+        ? { status: 'signed_in', account: 'dev@example.test' }
+        : { status: 'signed_out', methods: [{ id: 'device', name: 'Device code' }] },
+    login: async (): Promise<LoginCeremony> => ({
+      url: `http://127.0.0.1:9/device`,
+      userCode: 'WXYZ-1234',
+      instructions: 'Open the page and enter the code.',
+      completed: new Promise((resolve) => {
+        this.finish = resolve;
+      }),
+      cancel: async () => this.finish({ ok: false }),
+    }),
+  };
+}
+
+describe('console real: sign-in', () => {
+  it('a signed-out harness offers Sign in, shows the code, opens its page, and flips on harness/authChanged', async () => {
+    const { page, context } = rig.browser;
+    const home = await mkdtemp(join(tmpdir(), 'reins-console-signin-'));
+    const harness = new SignInHarness('codex');
+    const daemon = await startDaemon({
+      home,
+      harnesses: ['codex'],
+      logger: silentLogger,
+      authPollMs: 50,
+      createHarness: async () => harness,
+    });
+    try {
+      await page.goto(consoleUrl(daemon.port, daemon.token));
+      await page.locator('.sidebar-nav').getByRole('button', { name: 'Doctor' }).click();
+      const report = await last(page.locator('[data-testid="doctor-harness"][data-harness="codex"]'));
+      expect(await report.getByTestId('doctor-auth').textContent()).toContain('signed out');
+      // The harness's page opens in a new tab (nothing listens at 127.0.0.1:9: the request is what counts).
+      const opened = context.waitForEvent('request', (request) =>
+        request.url().startsWith('http://127.0.0.1:9/device'),
+      );
+      await report.getByTestId('sign-in').click();
+      const ceremony = await last(report.getByTestId('sign-in-ceremony'));
+      expect(await ceremony.getByTestId('sign-in-code').textContent()).toBe('WXYZ-1234');
+      expect((await opened).url()).toBe('http://127.0.0.1:9/device');
+      await rig.browser.screenshot('sign-in');
+      // The user signs in at the harness's page; the daemon's watch sees it and tells every client.
+      harness.signedIn = true;
+      harness.finish({ ok: true });
+      // authChanged flips the page, which reads harness/list again: the harness's own state, signed in.
+      await report
+        .getByTestId('doctor-auth')
+        .filter({ hasText: 'signed in as dev@example.test' })
+        .waitFor({ timeout: WAIT_MS });
+      expect(await report.getByTestId('sign-in').count()).toBe(0);
+      await rig.browser.screenshot('signed-in');
+    } finally {
+      for (const extra of context.pages().slice(1)) await extra.close();
+      await daemon.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
 });
