@@ -7,7 +7,15 @@
 // frame of each kind Reins did not understand brings one warning notice.
 import { AsyncQueue } from './async-queue.js';
 import type { ErrorInfo } from './errors.js';
-import { isSerialisable, NativeFrameCheck, replacementPayload, schemaProblem, truncatedValue } from './event-guard.js';
+import {
+  isSerialisable,
+  NativeFrameCheck,
+  provenValid,
+  replacementPayload,
+  schemaProblem,
+  truncatedValue,
+  type ValueMeasure,
+} from './event-guard.js';
 import type { EventPayload, NativeFrame, PassthroughReason, PayloadOf, ReinsEvent, TurnOutcome } from './events.js';
 import type { Item, ItemStatus } from './items.js';
 import type { TurnInput } from './spec.js';
@@ -215,13 +223,19 @@ export class SessionEventStream {
     if (this.closed) return this.reject(`${payload.type} after session.closed`);
     let native =
       meta.native && (this.options.keepNative !== false || payload.type === 'passthrough') ? meta.native : undefined;
+    let nativeMeasure: ValueMeasure | undefined;
     if (native) {
       const checked = this.frames.safe(native);
       if (checked.truncated) this.note(`native frame of ${payload.type} truncated`);
       native = checked.native;
+      nativeMeasure = checked.measure;
     }
     let event = this.stamp(payload, meta, native);
-    let problem = schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised');
+    // The hot event types are proven valid field by field (event-guard.ts provenValid); anything it
+    // cannot prove goes through the schema and the serialisability walk.
+    let problem = provenValid(event, native ? nativeMeasure : undefined)
+      ? undefined
+      : (schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised'));
     if (problem !== undefined) {
       this.note(`${payload.type} replaced: ${problem}`);
       const replacement = replacementPayload(payload, native, problem);
