@@ -3,6 +3,7 @@
 // host other than the page's (background networking, component updates, sync, QUIC). Screenshots
 // go to test-results/ (gitignored). The page's console errors and CSP violations are collected, so
 // a test can assert that the console ran clean under its Content-Security-Policy.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,11 @@ export interface Browser {
 }
 
 export async function launchBrowser(viewport = { width: 1360, height: 860 }): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does where it is missing) or set REINS_CHROMIUM.`,
+    );
+  }
   const profile = await mkdtemp(join(tmpdir(), 'reins-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
