@@ -15,7 +15,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningCli, startCli } from '../../../cli/test/cli.js';
 import { EventReader, fakeClaudeEnv, LOGGING_FAKE } from '../helpers.js';
-import { ClusterRig, until } from './rig.js';
+import { ClusterRig, noticeWith, until } from './rig.js';
 
 let rig: ClusterRig | undefined;
 const processes: RunningCli[] = [];
@@ -113,7 +113,7 @@ describe('cluster of reins daemon processes on the fake Claude Code', () => {
       const ended = await events.waitFor(turnEnd(running.turnId), 'the killed turn to end', 15_000);
       expect(ended).toMatchObject({ outcome: { status: 'failed', error: { code: 'process_exited' } } });
     }
-    await watcher.waitFor((event) => event.type === 'notice' && 'lost' in (event.data ?? {}), 'the lost notice');
+    await watcher.waitFor(noticeWith('lost'), 'the lost notice');
     expect((await two.listSessions())[0]).toMatchObject({ status: 'lost' });
 
     // The next send resumes the same conversation on worker b.

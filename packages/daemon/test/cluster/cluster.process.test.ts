@@ -14,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_STREAM, eventSubject } from '../../src/cluster/layout.js';
 import { openNats } from '../../src/cluster/nats.js';
 import { codexTranscript, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from '../helpers.js';
-import { ClusterRig, problems, silent, until, WireWatcher } from './rig.js';
+import { ClusterRig, noticeWith, problems, silent, until, WireWatcher } from './rig.js';
 
 const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 
@@ -126,17 +126,14 @@ describe('cluster on fake harnesses', () => {
     const [leaving, staying] = workers[0]?.worker?.id === holder ? workers : [...workers].reverse();
 
     await leaving?.close();
-    const lost = await reader.waitFor(
-      (event) => event.type === 'notice' && 'lost' in (event.data ?? {}),
-      'the lost notice',
-    );
+    const lost = await reader.waitFor(noticeWith('lost'), 'the lost notice');
     expect(lost).toMatchObject({ kind: 'warning', data: { lost: { worker: holder } } });
     expect((await client.listSessions())[0]).toMatchObject({ status: 'lost', worker: holder });
 
     const again = await session.send('Say hi');
     await reader.waitFor(turnEnd(again.turnId), 'the turn after the resume');
     expect((await client.listSessions())[0]).toMatchObject({ worker: staying?.worker?.id, nativeSessionId: native });
-    const resumed = reader.events.find((event) => event.type === 'notice' && 'resumed' in (event.data ?? {}));
+    const resumed = reader.events.find(noticeWith('resumed'));
     expect(resumed?.seq).toBeGreaterThan(lost.seq);
     const launches = (await readFile(argvLog, 'utf8'))
       .trim()

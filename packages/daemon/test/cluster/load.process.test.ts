@@ -61,11 +61,18 @@ describe('cluster load', () => {
         requestTimeoutMs: 60_000,
       },
     };
-    const worker = { role: 'worker' as const, harnesses: ['codex' as const], harnessOptions, maxLiveSessions: 24, heartbeatTtlMs: 10_000 };
+    const worker = {
+      role: 'worker' as const,
+      harnesses: ['codex' as const],
+      harnessOptions,
+      maxLiveSessions: 24,
+      heartbeatTtlMs: 10_000,
+    };
     await rig.node({ ...worker, labels: { host: 'a' } });
     await rig.node({ ...worker, labels: { host: 'b' } });
     const gateways = [];
-    for (let index = 0; index < GATEWAYS; index++) gateways.push(await rig.node({ role: 'gateway', heartbeatTtlMs: 10_000 }));
+    for (let index = 0; index < GATEWAYS; index++)
+      gateways.push(await rig.node({ role: 'gateway', heartbeatTtlMs: 10_000 }));
     const clients: WireWatcher[] = [];
     for (const gateway of gateways) {
       for (let index = 0; index < CLIENTS_PER_GATEWAY; index++) {
@@ -84,7 +91,9 @@ describe('cluster load', () => {
       async (index) => {
         const driver = drivers[index % GATEWAYS];
         if (!driver) throw new Error('no driver');
-        const session = await driver.createSession('codex', { cwd }, undefined, { labels: { host: index % 2 ? 'b' : 'a' } });
+        const session = await driver.createSession('codex', { cwd }, undefined, {
+          labels: { host: index % 2 ? 'b' : 'a' },
+        });
         ids.push(session.id);
         await Promise.all(clients.map((client) => client.subscribe(session.id, 0)));
         const events = session.events[Symbol.asyncIterator]();
@@ -101,14 +110,18 @@ describe('cluster load', () => {
     );
     // Sessions that went to sleep have written their notice: wait for the logs to stand still.
     let lastSeqs = new Map<string, number>();
-    await until(async () => {
-      const listed = await drivers[0]?.listSessions();
-      const now = new Map((listed ?? []).map((entry) => [entry.sessionId, entry.lastSeq]));
-      const still = now.size === SESSIONS && [...now].every(([id, seq]) => lastSeqs.get(id) === seq);
-      lastSeqs = now;
-      if (!still) await new Promise((resolve) => setTimeout(resolve, 500));
-      return still;
-    }, 'the logs to stand still', 120_000);
+    await until(
+      async () => {
+        const listed = await drivers[0]?.listSessions();
+        const now = new Map((listed ?? []).map((entry) => [entry.sessionId, entry.lastSeq]));
+        const still = now.size === SESSIONS && [...now].every(([id, seq]) => lastSeqs.get(id) === seq);
+        lastSeqs = now;
+        if (!still) await new Promise((resolve) => setTimeout(resolve, 500));
+        return still;
+      },
+      'the logs to stand still',
+      120_000,
+    );
     const events = [...lastSeqs.values()].reduce((sum, seq) => sum + seq, 0);
     expect(events).toBeGreaterThan(SESSIONS * TURNS * DELTAS);
     await until(

@@ -160,3 +160,9 @@ export function problems(seqs: readonly number[], lastSeq: number, firstSeq = 1)
   for (let seq = firstSeq; seq <= lastSeq; seq++) if (!unique.has(seq)) lost++;
   return { lost, duplicated: seqs.length - unique.size, outOfOrder };
 }
+
+/** A notice whose data has `key` (`lost`, `resumed`, `dormant`). */
+export const noticeWith =
+  (key: string) =>
+  (event: ReinsEvent): boolean =>
+    event.type === 'notice' && typeof event.data === 'object' && event.data !== null && key in event.data;
