@@ -111,14 +111,26 @@ function renderSections(parts, sections) {
         path.label,
         fixed(path.inside.coldTextMs.median, 3),
         fixed(path.inside.coldEndMs.median, 3),
+        fixed(path.inside.warmSendMs?.median, 3),
         fixed(path.inside.warmTextMs.median, 3),
         fixed(path.inside.warmEndMs.median, 3),
         `${fixed(path.inside.warmEndMs.max, 3)}`,
       ]);
     if (split.length > 0)
       parts.push(
-        "\n   Latency split: inside Reins = the frame tap's line split -> the session.events consumer (median ms; the rest of a turn is the CLI)",
-        table(['path', 'cold first text', 'cold turn end', 'warm first text', 'warm turn end', 'warm end max'], split),
+        "\n   Latency split, inside Reins (median ms): send() -> the turn's first line to the CLI's stdin, and the frame tap's line split -> the session.events consumer; the rest of a turn is the CLI",
+        table(
+          [
+            'path',
+            'cold first text',
+            'cold turn end',
+            'warm send -> stdin',
+            'warm first text',
+            'warm turn end',
+            'warm end max',
+          ],
+          split,
+        ),
       );
   }
   const translate = sections.translate;

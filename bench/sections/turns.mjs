@@ -186,8 +186,13 @@ async function openClaudeSdk({ launch, cwd, binary }) {
 const TERMINAL_LINE = { 'claude-code': '"type":"result"', codex: '"method":"turn/completed"' };
 const TEXT_LINE = { 'claude-code': '"text_delta"', codex: '"method":"item/agentMessage/delta"' };
 function lineMarks(harness) {
-  const marks = { text: undefined, end: undefined };
+  const marks = { sent: undefined, text: undefined, end: undefined };
   marks.tap = (direction, line) => {
+    // The first line Reins writes to the CLI after send(): the user message (Claude) or turn/start (Codex).
+    if (direction === 'in') {
+      marks.sent ??= now();
+      return;
+    }
     if (direction !== 'out') return;
     if (line.includes(TERMINAL_LINE[harness])) marks.end = now();
     else if (marks.text === undefined && line.includes(TEXT_LINE[harness])) marks.text = now();
@@ -232,6 +237,8 @@ function openReins(harnessPromise, marks) {
         const clock = new TurnClock();
         marks.text = undefined;
         marks.end = undefined;
+        marks.sent = undefined;
+        const t0 = now();
         const sent = await session.send(text);
         clocks.set(sent.turnId, clock);
         for (const [event, at] of early.get(sent.turnId) ?? []) apply(clock, event, at);
@@ -240,6 +247,8 @@ function openReins(harnessPromise, marks) {
         // Line split by HarnessProcess -> event at the consumer (null when the tap saw no such line).
         return {
           ...timing,
+          // send() -> the turn's first line written to the CLI's stdin: Reins' share on the way in.
+          insideSend: marks.sent === undefined ? null : marks.sent - t0,
           insideText: marks.text === undefined ? null : timing.first - marks.text,
           insideEnd: marks.end === undefined ? null : timing.end - marks.end,
         };
@@ -539,6 +548,7 @@ export async function run({ quick, log, benchDir }) {
               endMs: timing.end - t0,
               ...(timing.insideEnd != null ? { insideEndMs: timing.insideEnd } : {}),
               ...(timing.insideText != null ? { insideTextMs: timing.insideText } : {}),
+              ...(timing.insideSend != null ? { insideSendMs: timing.insideSend } : {}),
             });
           } catch (error) {
             slot.failed = true;
@@ -576,6 +586,10 @@ export async function run({ quick, log, benchDir }) {
             inside: {
               coldTextMs: summarize(entry.cold.insideText, { digits: 3 }),
               coldEndMs: summarize(entry.cold.insideEnd, { digits: 3 }),
+              warmSendMs: summarize(
+                warmOf(entry).map((turn) => turn.insideSendMs),
+                { digits: 3 },
+              ),
               warmTextMs: summarize(
                 warmOf(entry).map((turn) => turn.insideTextMs),
                 { digits: 3 },
