@@ -23,7 +23,7 @@ export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
   approvals: true,
   sessionList: true,
   history: true,
-  mcpStatus: false,
+  mcpStatus: true, // mcpServerStatus/list + mcpServer/startupStatus/updated (0.171.0)
   compaction: true,
   subagents: true,
 };

@@ -11,6 +11,7 @@ import {
   type Effort,
   EffortSchema,
   isRecord,
+  type McpServerStatus,
   type NativeFrame,
   type PermissionDecision,
   ReinsError,
@@ -29,6 +30,7 @@ import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
 import { type CodexConnection, type Connect, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
+import { CodexMcpServers } from './mcp.js';
 import { threadForkParams, threadResumeParams, threadStartParams, toUserInput } from './thread-params.js';
 import {
   createTranslateState,
@@ -40,6 +42,8 @@ import {
 import { NativeTurns, turnOutcome, zeroBreakdown } from './turns.js';
 import type {
   JsonValue,
+  ListMcpServerStatusParams,
+  ListMcpServerStatusResponse,
   ThreadForkResponse,
   ThreadResumeResponse,
   ThreadStartResponse,
@@ -82,6 +86,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   /** Frames that arrived before session.started was emitted. */
   private early: Array<() => void> | undefined = [];
   private closing: Promise<void> | undefined;
+  private readonly mcp: CodexMcpServers;
 
   constructor(
     private readonly spec: SessionSpec,
@@ -101,6 +106,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     );
     this.model = spec.model;
     this.pendingEffort = spec.effort;
+    this.mcp = new CodexMcpServers((spec.mcpServers ?? []).map((server) => server.name));
   }
 
   get nativeSessionId(): string | undefined {
@@ -337,6 +343,31 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     this.approvals.respond(requestId, decision);
   }
 
+  /**
+   * `mcpServerStatus/list` for this thread (every page), with the startup states Codex pushed; a
+   * server the spec passed that Codex does not list is reported with its last startup state.
+   */
+  async mcpStatus(): Promise<McpServerStatus[]> {
+    this.chassis.assertOpen('mcpStatus', this.threadId);
+    const listed: McpServerStatus[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const params: ListMcpServerStatusParams = {
+        detail: 'toolsAndAuthOnly',
+        ...(this.threadId ? { threadId: this.threadId } : {}),
+        ...(cursor ? { cursor } : {}),
+      };
+      const response = await this.peer('mcpStatus').request<ListMcpServerStatusResponse>(
+        'mcpServerStatus/list',
+        params,
+      );
+      listed.push(...this.mcp.fromList(response));
+      cursor = typeof response?.nextCursor === 'string' && response.nextCursor ? response.nextCursor : null;
+      if (!cursor) break;
+    }
+    return [...listed, ...this.mcp.missing(listed)];
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.chassis.markClosing('closed by request');
@@ -415,6 +446,17 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       case 'serverRequest/resolved':
         this.approvals.withdrawn(params.requestId);
         break;
+      case 'mcpServer/startupStatus/updated': {
+        // A subagent's thread starts its own servers: only this thread's (or the process's) count.
+        const ours =
+          params.threadId === null || params.threadId === undefined || this.threadId === undefined || mainThread;
+        const failed = ours ? this.mcp.observe(params) : undefined;
+        if (failed) {
+          const { message, ...data } = failed;
+          return [{ payload: { type: 'notice', kind: 'warning', message, data } }];
+        }
+        break;
+      }
       default:
         break;
     }

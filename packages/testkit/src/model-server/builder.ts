@@ -12,7 +12,7 @@ export interface ReplyUsage {
 export type ReplyStep =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
-  | { kind: 'toolCall'; name: string; input: unknown }
+  | { kind: 'toolCall'; name: string; input: unknown; namespace?: string }
   | { kind: 'shell'; command: string }
   | { kind: 'writeFile'; path: string; content: string }
   | { kind: 'json'; value: unknown };
@@ -55,9 +55,13 @@ export class ReplyBuilder {
     return this.push({ kind: 'reasoning', text });
   }
 
-  /** A tool call with the raw tool name, sent whether or not the request offered that tool. */
-  toolCall(name: string, input: unknown): this {
-    return this.push({ kind: 'toolCall', name, input });
+  /**
+   * A tool call with the raw tool name, sent whether or not the request offered that tool. `namespace`
+   * names the Responses tool namespace the tool was offered in (Codex 0.171.0 offers an MCP server's
+   * tools as namespace `mcp__<server>`); the other dialects have none and ignore it.
+   */
+  toolCall(name: string, input: unknown, options: { namespace?: string } = {}): this {
+    return this.push({ kind: 'toolCall', name, input, ...(options.namespace ? { namespace: options.namespace } : {}) });
   }
 
   /** Run a shell command through whichever known shell tool the request offers (see tools.ts). */

@@ -13,7 +13,7 @@ import {
 export type PlanPart =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
-  | { type: 'tool'; callId: string; name: string; input: unknown; custom: boolean };
+  | { type: 'tool'; callId: string; name: string; input: unknown; custom: boolean; namespace?: string };
 
 export interface PlanUsage {
   input: number;
@@ -69,7 +69,10 @@ export function planReply(reply: ScriptedReply, context: PlanContext): ResponseP
         parts.push({ type: 'reasoning', text: step.text });
         break;
       case 'toolCall':
-        parts.push(tool(resolveRaw(step.name, step.input, context.offered)));
+        parts.push({
+          ...tool(resolveRaw(step.name, step.input, context.offered)),
+          ...(step.namespace ? { namespace: step.namespace } : {}),
+        });
         break;
       case 'shell':
         parts.push(tool(resolveShell(step.command, context.offered, context.recipes)));

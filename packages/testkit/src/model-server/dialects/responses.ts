@@ -100,6 +100,7 @@ function doneItem(part: PlanPart, { itemId }: ItemIds): JsonRecord {
             status: 'completed',
             call_id: part.callId,
             name: part.name,
+            ...(part.namespace ? { namespace: part.namespace } : {}),
             arguments: toolArguments(part),
           };
   }
