@@ -18,6 +18,7 @@ import {
   bubbles,
   type ConsoleRig,
   consoleRig,
+  countBubbles,
   last,
   send,
   startSession,
@@ -115,10 +116,10 @@ describe('console real: Codex', () => {
     // Reload: the whole history comes back from the daemon, each message once.
     await page.reload();
     await turnsEnded(page, 4);
-    for (const text of ['Say hello.', 'Run the check.', 'Write NOTES.md.', 'Which model is this?']) {
-      expect(await bubbles(page, text), text).toBe(1);
-    }
     const rows = await transcriptRows(page);
+    for (const text of ['Say hello.', 'Run the check.', 'Write NOTES.md.', 'Which model is this?']) {
+      expect(countBubbles(rows, text), text).toBe(1);
+    }
     expect(rows.filter((row) => row.ids.includes('pending-bubble'))).toEqual([]);
     expect(rows.filter((row) => row.ids.includes('tool-card') && row.text.includes('console-check-ok'))).toHaveLength(
       1,

@@ -182,15 +182,19 @@ export async function transcriptRows(page: Page): Promise<Array<{ key: string; i
   return [...rows.values()];
 }
 
-/** How many rows show a bubble (the user's message, as its item or still optimistic) with exactly this text. */
-export async function bubbles(page: Page, text: string): Promise<number> {
-  const rows = await transcriptRows(page);
+/** How many of `rows` show a bubble (the user's message, as its item or still optimistic) with exactly this text. */
+export function countBubbles(rows: Array<{ ids: string[]; text: string }>, text: string): number {
   return rows.filter(
     (row) =>
       (row.ids.includes('user-bubble') || row.ids.includes('pending-bubble')) &&
       row.text.startsWith(text) &&
       bubbleText(row.text, text),
   ).length;
+}
+
+/** The same, reading the whole transcript first. */
+export async function bubbles(page: Page, text: string): Promise<number> {
+  return countBubbles(await transcriptRows(page), text);
 }
 
 function bubbleText(rowText: string, text: string): boolean {
