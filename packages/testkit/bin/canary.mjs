@@ -7,6 +7,7 @@
 // the adapters import are resolved from that folder's node_modules (the newest) instead of the workspace's.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -39,6 +40,12 @@ async function suite(argv) {
   writeFileSync(values.out, `${JSON.stringify(run, null, 2)}\n`);
 }
 
+/** A path under HOME as ~/..., so a committed report names no machine. */
+function homeRelative(path) {
+  const home = homedir();
+  return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+}
+
 /** The version of the SDK this process really loads (after the redirect, if any). */
 function sdkVersion(name) {
   const entry = import.meta.resolve(name);
@@ -47,7 +54,7 @@ function sdkVersion(name) {
     const manifest = new URL('package.json', dir);
     if (!existsSync(manifest)) continue;
     const parsed = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (parsed.name === name) return `${parsed.version} (${dir.pathname})`;
+    if (parsed.name === name) return `${parsed.version} (${homeRelative(dir.pathname)})`;
   }
   return `unknown (${entry})`;
 }
