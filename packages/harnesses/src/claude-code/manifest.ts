@@ -20,6 +20,7 @@ export const claudeCodeImplemented: ImplementedCapabilities = {
   approvals: true,
   sessionList: true,
   history: true,
+  mcpStatus: true, // the Agent SDK's mcpServerStatus() (0.3.332, Claude Code 2.1.332)
   compaction: true,
   subagents: true,
 };

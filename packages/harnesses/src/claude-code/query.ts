@@ -17,7 +17,7 @@ import {
 import type { ClaudeCodeHarnessOptions } from './adapter.js';
 import { InputChannel } from './input-channel.js';
 import { SdkProcessBridge } from './process-bridge.js';
-import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkOptions } from './wire.js';
+import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkMcpServerStatus, SdkOptions } from './wire.js';
 
 export const HARNESS = 'claude-code';
 
@@ -228,6 +228,14 @@ export class ClaudeQuery {
     return withDeadline(this.sdk.setModel(model), timeoutMs, 'Claude Code set_model', {
       harness: HARNESS,
       operation: 'setModel',
+    });
+  }
+
+  /** Claude Code's own report of its MCP servers (the SDK's `mcpServerStatus()` control request). */
+  mcpServerStatus(timeoutMs: number): Promise<SdkMcpServerStatus[]> {
+    return withDeadline(this.sdk.mcpServerStatus(), timeoutMs, 'Claude Code mcp_status', {
+      harness: HARNESS,
+      operation: 'mcpStatus',
     });
   }
 

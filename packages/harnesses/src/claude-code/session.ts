@@ -23,6 +23,7 @@ import {
   type ErrorInfo,
   isRecord,
   type JsonSchema,
+  type McpServerStatus,
   type NativeFrame,
   type PayloadOf,
   type PermissionDecision,
@@ -46,6 +47,7 @@ import {
 } from '../protocols/stream-json/index.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import { ClaudeApprovals } from './approvals.js';
+import { ClaudeMcpServers, fromInitFrame, fromSdkStatus, settleMcpServers } from './mcp.js';
 import { type ClaudeEffort, ClaudeQuery, claudeEffort, HARNESS, type LaunchContext, userMessage } from './query.js';
 import { CLAUDE_SOURCE, createClaudeTranslation, translateFrame } from './translate.js';
 import { inMainTurn, methodOf, OwedResults, startsMainTurn } from './turns.js';
@@ -80,6 +82,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   private earlyFailure: ErrorInfo | undefined;
   /** Results the CLI still owes for turns Reins ended itself (turns.ts). */
   private readonly owed = new OwedResults();
+  private readonly mcp: ClaudeMcpServers;
 
   constructor(context: Omit<LaunchContext, 'canUseTool'>) {
     const { spec, options } = context;
@@ -104,6 +107,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.persisted = spec.resume !== undefined;
     this.model = spec.model;
     this.effort = spec.effort ? claudeEffort(spec.effort) : undefined;
+    this.mcp = new ClaudeMcpServers((spec.mcpServers ?? []).map((server) => server.name));
   }
 
   get events(): AsyncIterable<ReinsEvent> {
@@ -167,6 +171,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       );
     }
     this.opened = true;
+    void this.watchMcp(query);
   }
 
   private launch(schema: JsonSchema | undefined): ClaudeQuery {
@@ -246,6 +251,11 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     // and what the translation held for it (its tools, the interrupt flag) is forgotten too.
     if (method === 'system/init' && this.owed.onInit(this.chassis.running !== undefined)) {
       resetTurnState(this.translation);
+    }
+    // system/init names each MCP server with its state but not why one failed: ask for the reason.
+    if (method === 'system/init' && this.mcp.failures(fromInitFrame(frame), { dryRun: true }).length > 0) {
+      const query = this.query;
+      if (query) void this.checkMcp(query);
     }
     // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended.
     const stale = this.owed.pending && inMainTurn(frame, method);
@@ -360,6 +370,29 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.stream.emit({ type: 'session.status', status: 'running' });
   }
 
+  // ---- MCP servers -----------------------------------------------------------------------------
+
+  /** Asks until every server the spec passed attached or failed (mcp.ts), warning about each failure. */
+  private watchMcp(query: ClaudeQuery): Promise<void> {
+    return settleMcpServers(this.mcp, {
+      ask: () => this.checkMcp(query),
+      current: () => this.query === query && !this.chassis.isClosed,
+    });
+  }
+
+  /** One status query; a warning notice for each requested server newly seen failed. */
+  private async checkMcp(query: ClaudeQuery): Promise<McpServerStatus[] | undefined> {
+    const statuses = await query
+      .mcpServerStatus(this.requestTimeoutMs)
+      .then(fromSdkStatus)
+      .catch(() => undefined);
+    if (!statuses || this.query !== query || this.stream.isClosed) return statuses;
+    for (const { message, ...data } of this.mcp.failures(statuses)) {
+      this.stream.emit({ type: 'notice', kind: 'warning', message, data });
+    }
+    return statuses;
+  }
+
   // ---- TurnHost: how a turn reaches Claude Code -----------------------------------------------
 
   async planTurn(input: TurnInput, options: SendOptions): Promise<Plan> {
@@ -432,7 +465,10 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       this.translation.facts.nativeSessionId = this.native;
       this.stream.emit({ type: 'session.updated', nativeSessionId: this.native });
     }
-    await this.launch(schema).initialized(this.requestTimeoutMs);
+    const query = this.launch(schema);
+    await query.initialized(this.requestTimeoutMs);
+    // A new process starts its MCP servers again.
+    void this.watchMcp(query);
   }
 
   /** A restart ends the process and its background tasks with it: Reins stops them, and says so. */
@@ -493,6 +529,14 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
 
   async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
     this.approvals.respond(requestId, decision);
+  }
+
+  /** Claude Code's own report of this session's MCP servers (the Agent SDK's `mcpServerStatus()`). */
+  async mcpStatus(): Promise<McpServerStatus[]> {
+    this.chassis.assertOpen('mcpStatus', this.native);
+    const query = this.query;
+    if (!query) throw gone();
+    return fromSdkStatus(await query.mcpServerStatus(this.requestTimeoutMs));
   }
 
   async close(): Promise<void> {

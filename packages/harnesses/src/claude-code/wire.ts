@@ -31,6 +31,7 @@ import type {
 
 export type {
   CanUseTool,
+  McpServerStatus as SdkMcpServerStatus,
   ModelInfo as SdkModelInfo,
   Options as SdkOptions,
   PermissionResult,
