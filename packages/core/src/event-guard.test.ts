@@ -98,7 +98,8 @@ describe('SessionEventStream guard', () => {
     await settle();
     expectAllValid(events);
     expect(events.map((e) => e.type)).toEqual(['passthrough', 'notice', 'session.status']);
-    expect(events[0]).toMatchObject({ frame: { reinsTruncated: true }, native: { frame: { reinsTruncated: true } } });
+    expect(events[0]).toMatchObject({ type: 'passthrough', native: { frame: { reinsTruncated: true } } });
+    expect(JSON.stringify(events[0]?.type === 'passthrough' ? events[0].frame : null)).toContain('reinsTruncated');
     expect(events[2]).toMatchObject({ native: { frame: { reinsTruncated: true } } });
   });
 
@@ -122,6 +123,49 @@ describe('SessionEventStream guard', () => {
       'item.completed',
       'passthrough:duplicate',
       'notice', // another native method: its own warning
+      'turn.completed',
+    ]);
+  });
+});
+
+describe('deep values inside an event', () => {
+  it('a terminal whose error data nests too deep stays the terminal, with the deep part cut', async () => {
+    const s = stream();
+    const events = collect(s);
+    s.startTurn({ text: 'a' });
+    s.completeTurn({
+      outcome: {
+        status: 'failed',
+        error: { code: 'provider_error', message: 'boom', data: { detail: nested(50_000) } },
+      },
+    });
+    await settle();
+    expectAllValid(events);
+    const terminal = events.find((e) => e.type === 'turn.completed');
+    expect(terminal).toMatchObject({
+      outcome: { status: 'failed', error: { code: 'provider_error', message: 'boom' } },
+    });
+    expect(JSON.stringify(terminal)).toContain('reinsTruncated');
+  });
+
+  it('an item start with a deep tool input keeps its pair: started and completed under one id', async () => {
+    const s = stream();
+    const events = collect(s);
+    s.startTurn({ text: 'a' });
+    const tool = { kind: 'other' as const, name: 'x' };
+    s.emit({
+      type: 'item.started',
+      item: { kind: 'tool_call', id: 't1', status: 'running', tool, input: nested(50_000) },
+    });
+    s.emit({ type: 'item.completed', item: { kind: 'tool_call', id: 't1', status: 'completed', tool, input: {} } });
+    s.completeTurn({ outcome: { status: 'completed' } });
+    await settle();
+    expectAllValid(events);
+    expect(events.map((e) => e.type)).toEqual([
+      'turn.started',
+      'item.started',
+      'notice', // the one truncation warning
+      'item.completed',
       'turn.completed',
     ]);
   });

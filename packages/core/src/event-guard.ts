@@ -180,6 +180,27 @@ export function schemaProblem(event: unknown): string | undefined {
   return `${path}: ${issue.message}`;
 }
 
+/**
+ * A copy of `value` that serialises: what nests deeper than `limit` (or sits past the object budget),
+ * and values JSON has no form for (bigint, functions, symbols), become truncation markers. Recursion
+ * is bounded by `limit`, so this cannot overflow the stack either. The default leaves room for the
+ * envelope and the marker itself under MAX_EVENT_DEPTH.
+ */
+export function truncateDeep(value: unknown, limit = MAX_EVENT_DEPTH - 8): unknown {
+  let budget = 100_000;
+  const copy = (current: unknown, depth: number): unknown => {
+    if (current === null || typeof current !== 'object') {
+      return isPlainScalar(current) ? current : truncatedValue(`a ${typeof current} has no JSON form`);
+    }
+    if (depth >= limit || --budget < 0) return truncatedValue(`nested deeper than ${limit} levels`);
+    if (Array.isArray(current)) return current.map((item) => copy(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(current)) out[key] = copy(item, depth + 1);
+    return out;
+  };
+  return copy(value, 0);
+}
+
 /** A valid event for the slot of one that failed: a repaired terminal, or a passthrough keeping the frame. */
 export function replacementPayload(
   payload: EventPayload,

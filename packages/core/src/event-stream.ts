@@ -13,6 +13,7 @@ import {
   provenValid,
   replacementPayload,
   schemaProblem,
+  truncateDeep,
   truncatedValue,
   type ValueMeasure,
 } from './event-guard.js';
@@ -62,6 +63,7 @@ export class SessionEventStream {
   /** `reason:method` pairs already warned about. */
   private readonly warned = new Set<string>();
   private readonly frames = new NativeFrameCheck();
+  private warnedTruncation = false;
   /** Why calls were rejected, for diagnostics and tests. */
   readonly misuse: string[] = [];
   /** Events the guard had to repair or replace (each also in `misuse`). */
@@ -236,6 +238,18 @@ export class SessionEventStream {
     let problem = provenValid(event, native ? nativeMeasure : undefined)
       ? undefined
       : (schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised'));
+    let truncated = false;
+    if (problem !== undefined && !isSerialisable(payload)) {
+      // Too deep or not JSON: cut the offending values with markers and keep the event what it is
+      // (a terminal stays a terminal, an item start keeps its completion's pair).
+      const cut = this.stamp(truncateDeep(payload) as EventPayload, meta, native);
+      if (schemaProblem(cut) === undefined && isSerialisable(cut)) {
+        this.note(`${payload.type} truncated: ${problem}`);
+        event = cut;
+        problem = undefined;
+        truncated = true;
+      }
+    }
     if (problem !== undefined) {
       this.note(`${payload.type} replaced: ${problem}`);
       const replacement = replacementPayload(payload, native, problem);
@@ -250,6 +264,18 @@ export class SessionEventStream {
     this.options.onEvent?.(event);
     this.queue.push(event);
     if (event.type === 'passthrough' && event.reason !== undefined) this.warnOnce(event.reason, event.native);
+    if (truncated && !this.warnedTruncation) {
+      this.warnedTruncation = true;
+      this.write(
+        {
+          type: 'notice',
+          kind: 'warning',
+          message: `Reins cut values nested too deep to serialise from a ${payload.type} event (marked reinsTruncated).`,
+          data: { reason: 'truncated', type: payload.type },
+        },
+        {},
+      );
+    }
     return event;
   }
 
