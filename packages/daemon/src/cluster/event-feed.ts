@@ -7,8 +7,9 @@
 import type { ConsumerMessages } from '@nats-io/jetstream';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
-import type { StoredEvent } from './event-stream.js';
-import { EVENTS_STREAM, EVENTS_SUBJECTS, SEQ_HEADER, sessionOfSubject, WRITER_HEADER } from './layout.js';
+import { PartAssembler } from './codec.js';
+import { eventsOf, fromJs, type StoredEvent } from './event-stream.js';
+import { EVENTS_STREAM, EVENTS_SUBJECTS, sessionOfSubject } from './layout.js';
 import type { NatsCluster } from './nats.js';
 
 export class EventFeed {
@@ -32,21 +33,25 @@ export class EventFeed {
     // (nats.js 3.4.0 backs off by that much; the 30 s default stalled the feed that long).
     const messages = await consumer.consume({ max_messages: 1_024, expires: 2_000 });
     feed.messages = messages;
+    // Parts of a big event come one message after the other on its subject: put them together per session.
+    const assemblers = new Map<string, PartAssembler>();
     void (async () => {
       for await (const message of messages) {
         const sessionId = sessionOfSubject(message.subject);
-        const seq = Number(message.headers?.get(SEQ_HEADER));
-        if (sessionId === undefined || !Number.isInteger(seq) || seq < 1) continue;
+        const read = fromJs(message);
+        if (sessionId === undefined || !read) continue;
+        let assembler = assemblers.get(sessionId);
+        if (read.unpacked.kind === 'part' && !assembler) {
+          assembler = new PartAssembler();
+          assemblers.set(sessionId, assembler);
+        }
+        const events = eventsOf([read], assembler);
+        if (assembler && read.unpacked.kind === 'events') assemblers.delete(sessionId);
         try {
-          deliver(sessionId, {
-            seq,
-            streamSeq: message.seq,
-            json: message.string(),
-            writer: message.headers?.get(WRITER_HEADER) ?? '',
-          });
+          for (const event of events) deliver(sessionId, event);
         } catch (error) {
           // One session's bad event must not stop every other session's feed.
-          feed.log.error('could not take an event', { sessionId, seq, error: (error as Error).message });
+          feed.log.error('could not take an event', { sessionId, error: (error as Error).message });
         }
       }
     })().catch((error: unknown) => feed.log.error('event feed ended', { error: (error as Error).message }));

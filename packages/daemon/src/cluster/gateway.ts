@@ -14,7 +14,7 @@ import { ReinsError } from '@reins/core';
 import type { Logger } from '../logger.js';
 import type { SessionSource } from '../session-directory.js';
 import { EventFeed } from './event-feed.js';
-import { EventStream, type StoredEvent } from './event-stream.js';
+import { EventStream, type Newest, type StoredEvent } from './event-stream.js';
 import { isToken, memberKey, workerRpcSubject } from './layout.js';
 import { Heartbeat, MembersView } from './membership.js';
 import { type MirrorHost, SessionMirror } from './mirror.js';
@@ -302,7 +302,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     return this.stream.read(sessionId, afterSeq, limit, start);
   }
 
-  newestStored(sessionId: string): Promise<StoredEvent | undefined> {
+  newestStored(sessionId: string): Promise<Newest | undefined> {
     return this.stream.tail(sessionId);
   }
 

@@ -138,7 +138,7 @@ export class JetStreamStore implements DaemonStore {
       writing: undefined,
     };
     this.held.set(sessionId, held);
-    const at = newest ? atOf(newest.json) : undefined;
+    const at = newest?.json ? atOf(newest.json) : undefined;
     const session = { ...record.session };
     if (at !== undefined) session.updatedAt = Math.max(session.updatedAt, at);
     return { ...session, lastSeq: held.lastSeq };

@@ -15,8 +15,6 @@ export const MEMBERS_BUCKET = 'reins-members';
 /** Process groups a worker started (ProcessGroupRecord), key = `<workerId>.<group>`. */
 export const PROCESSES_BUCKET = 'reins-processes';
 
-/** The event's session seq (the stream's own sequence counts every session). */
-export const SEQ_HEADER = 'Reins-Seq';
 /** Who wrote the event (a member's id and epoch): tells a fenced writer its write was not its own. */
 export const WRITER_HEADER = 'Reins-Writer';
 

@@ -32,8 +32,8 @@ export interface MirrorHost {
   route(mirror: SessionMirror, method: string, params: Record<string, unknown>): Promise<unknown>;
   /** Stored events after `afterSeq` (at most `limit`), `start` being a known stream sequence to begin at. */
   readStored(sessionId: string, afterSeq: number, limit: number, start?: number): Promise<StoredEvent[]>;
-  /** The session's newest stored event. */
-  newestStored(sessionId: string): Promise<StoredEvent | undefined>;
+  /** The session's newest stored seq (and that event's JSON when it is at hand). */
+  newestStored(sessionId: string): Promise<{ seq: number; json?: string } | undefined>;
   /** sessions/changed to this gateway's clients. */
   changed(sessionId: string, change: SessionChange): void;
   log: Logger;
@@ -83,7 +83,7 @@ export class SessionMirror implements SessionHandle {
     try {
       const newest = await this.host.newestStored(this.id);
       this.published = Math.max(this.published, newest?.seq ?? 0);
-      if (newest) this.newestAt = atOf(newest.json) ?? 0;
+      if (newest?.json) this.newestAt = atOf(newest.json) ?? 0;
       this.tail.reset(this.published);
     } finally {
       this.initialized = true;
@@ -283,7 +283,8 @@ export class SessionMirror implements SessionHandle {
   }
 
   private async readOlder(afterSeq: number, limit: number): Promise<PublishedEvent[]> {
-    const start = this.lastRead?.seq === afterSeq ? this.lastRead.streamSeq + 1 : undefined;
+    // The message the last page ended in may hold the next events too: read on from it.
+    const start = this.lastRead?.seq === afterSeq ? this.lastRead.streamSeq : undefined;
     const page = await this.host.readStored(this.id, afterSeq, limit, start);
     const last = page.at(-1);
     if (last) this.lastRead = { seq: last.seq, streamSeq: last.streamSeq };

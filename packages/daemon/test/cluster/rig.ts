@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { connect, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { WebSocket } from 'ws';
+import { EventStream } from '../../src/cluster/event-stream.js';
+import { openNats } from '../../src/cluster/nats.js';
 import { type ClusterNode, type ClusterOptions, startCluster } from '../../src/index.js';
 import { type NatsServer, startNatsServer } from './nats-server.js';
 
@@ -166,3 +168,24 @@ export const noticeWith =
   (key: string) =>
   (event: ReinsEvent): boolean =>
     event.type === 'notice' && typeof event.data === 'object' && event.data !== null && key in event.data;
+
+/** Every seq the events stream holds for a session, in stream order (a copy would show twice). */
+export async function storedSeqs(natsUrl: string, sessionId: string): Promise<number[]> {
+  const nats = await openNats([natsUrl], { name: 'check', log: silent });
+  try {
+    const stream = new EventStream(
+      nats,
+      () => 'check',
+      silent,
+      () => false,
+    );
+    const seqs: number[] = [];
+    for (;;) {
+      const page = await stream.read(sessionId, seqs.at(-1) ?? 0, 1_000);
+      if (page.length === 0) return seqs;
+      seqs.push(...page.map((event) => event.seq));
+    }
+  } finally {
+    await nats.close();
+  }
+}
