@@ -5,7 +5,7 @@
 // scripted model server, prints a table and writes bench/results/<timestamp>.json.
 // Not part of `npm test` or CI; nothing here asserts a timing. See bench/README.md.
 //
-//   node bench/run.mjs [--quick] [--load N] [--only turns,translate,latency,memory,store]
+//   node bench/run.mjs [--quick] [--load N] [--only turns,translate,latency,memory,store,cluster]
 // With --load N every section runs twice, quiet and then beside N busy workers (bench/lib/load.mjs),
 // and the targets are judged on both.
 import { spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
-const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store'];
+const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store', 'cluster'];
 
 const { values } = parseArgs({
   options: {
@@ -30,10 +30,10 @@ const { values } = parseArgs({
 });
 if (values.help) {
   process.stdout.write(
-    'Usage: npm run bench [-- --quick] [-- --load N] [-- --only turns,translate,latency,memory,store]\n' +
+    'Usage: npm run bench [-- --quick] [-- --load N] [-- --only turns,translate,latency,memory,store,cluster]\n' +
       '  --quick   fewer runs and smaller corpora, about 3 minutes (figures are rougher)\n' +
       '  --load N  run every section twice: quiet, then beside N busy worker processes\n' +
-      '  sections: turns, translate, latency, memory, store\n',
+      '  sections: turns, translate, latency, memory, store, cluster\n',
   );
   process.exit(0);
 }
