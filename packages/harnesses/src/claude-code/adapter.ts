@@ -21,11 +21,11 @@ import {
   capabilitiesOfDiscovered,
   fingerprintBinary,
   type HarnessOptions,
-  HarnessProcess,
   locateBinary,
   mergeEnv,
   overrideVariable,
 } from '../runtime/index.js';
+import { claudeAuthStatus, createClaudeAuth } from './auth.js';
 import { claudeBinarySpec } from './discovery.js';
 import { InputChannel } from './input-channel.js';
 import { claudeCodeImplemented } from './manifest.js';
@@ -92,35 +92,14 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
     }
   }
 
-  /** `claude auth status` prints JSON and reads only local state (no request, 2.1.197). */
-  async function authStatus(binary: DiscoveredBinary): Promise<{ loggedIn?: boolean; authMethod?: string }> {
-    const child = await HarnessProcess.start({
-      command: binary.path,
-      args: ['auth', 'status'],
-      cwd: process.cwd(),
-      env: mergeEnv(baseEnv, undefined),
-      label: 'claude auth status',
-      harness: HARNESS,
-    });
-    const lines: string[] = [];
-    child.onLine((line) => lines.push(line));
-    try {
-      await withDeadline(child.exited, requestTimeoutMs, 'claude auth status', { harness: HARNESS });
-      await Promise.race([child.outputEnded, new Promise((resolve) => setTimeout(resolve, 500))]);
-    } finally {
-      await child.close();
-    }
-    const text = lines.join('\n');
-    const start = text.indexOf('{');
-    if (start === -1)
-      throw new ReinsError('protocol_error', `claude auth status printed no JSON: ${text.slice(0, 200)}`);
-    return JSON.parse(text.slice(start)) as { loggedIn?: boolean; authMethod?: string };
-  }
+  const authContext = { locate, baseEnv, requestTimeoutMs };
+  const authStatus = (binary: DiscoveredBinary) => claudeAuthStatus(authContext, binary);
 
   return {
     id: HARNESS,
     displayName: 'Claude Code',
     discover,
+    auth: createClaudeAuth(authContext),
 
     async health(): Promise<Health> {
       const found = await discover();
