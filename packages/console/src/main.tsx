@@ -8,7 +8,10 @@ import { daemonUrlOf } from './api/daemon-api.js';
 import { ConsoleState } from './app/console-state.js';
 import { linkFromHash } from './model/route.js';
 import { App, NoToken } from './ui/App.js';
-import './ui/styles.css';
+import './ui/theme.css';
+import './ui/layout.css';
+import './ui/transcript.css';
+import './ui/pages.css';
 
 const TOKEN_KEY = 'reins.console.token';
 

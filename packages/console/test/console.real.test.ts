@@ -126,7 +126,10 @@ describe('console real: Codex', () => {
     );
 
     // Restart the daemon: its token changes, so the page says so; the new link shows the session
-    // dormant, and the next send resumes the same conversation.
+    // dormant, and the next send resumes the same conversation. First the reloaded page finishes
+    // asking for the model list: a daemon closing while Codex's model probe runs waited for it
+    // (up to the harness's request deadline, 60 s here) on a loaded machine.
+    await page.locator(`datalist#models-${sessionId}`).waitFor({ state: 'attached', timeout: WAIT_MS });
     await rig.restartDaemon();
     await page.getByTestId('connection-refused').waitFor({ timeout: WAIT_MS });
     await rig.open();
