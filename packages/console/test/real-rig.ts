@@ -89,10 +89,11 @@ export async function consoleRig(): Promise<ConsoleRig> {
       await browser.page.getByTestId('session-list').waitFor({ timeout: WAIT_MS });
     },
     async dispose() {
-      await browser.close();
-      await daemon.close();
-      await server.close();
-      for (const home of homes) await home.cleanup();
+      // Each step whatever the one before did: the homes go even when a close failed.
+      await browser.close().catch(() => {});
+      await daemon.close().catch(() => {});
+      await server.close().catch(() => {});
+      for (const home of homes) await home.cleanup().catch(() => {});
     },
   };
   return rig;
