@@ -81,6 +81,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
   private watch: { stop(): void } | undefined;
   private detector: ReturnType<typeof setInterval> | undefined;
   private sessionsReady = false;
+  private detecting = true;
   private closed = false;
   private readonly retry: RetryOptions;
   private readonly orphans: OrphanContext;
@@ -217,13 +218,18 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     return mirror;
   }
 
-  /** A session this gateway has not heard of yet (created a moment ago elsewhere): read it now. */
+  /** A session this gateway has not heard of yet (created a moment ago, maybe elsewhere): read it now. */
   private async lookup(sessionId: string): Promise<SessionMirror | undefined> {
     const known = this.mirrors.get(sessionId);
     if (known) return known;
     const current = await readRecord(this.orphans, sessionId);
     if (!current) return undefined;
-    return this.mirrors.get(sessionId) ?? this.adoptRecord(current.record, current.revision);
+    const raced = this.mirrors.get(sessionId);
+    if (raced) return raced;
+    // The watch will bring this revision too, and find the mirror there: say "created" now.
+    const mirror = this.adoptRecord(current.record, current.revision);
+    this.changed(sessionId, 'created');
+    return mirror;
   }
 
   /** The record as it is in the bucket now (the mirror learns it too). */
@@ -462,7 +468,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
 
   /** Marks the sessions of workers that are gone lost; fails requests waiting on those workers. */
   private detect(): void {
-    if (this.closed || !this.sessionsReady) return;
+    if (this.closed || !this.sessionsReady || !this.detecting) return;
     const now = performance.now();
     const liveness = this.members.liveness;
     if (!liveness.isCurrent(now)) return;
@@ -487,10 +493,17 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     }
   }
 
+  /** Stops looking for workers that are gone (this process's own worker is about to leave on purpose). */
+  stopDetecting(): void {
+    clearInterval(this.detector);
+    this.detector = undefined;
+    this.detecting = false;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.detector);
+    this.stopDetecting();
     this.feed?.stop();
     this.watch?.stop();
     this.members.stop();

@@ -53,6 +53,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
   await prepareHome(home);
   const nats = await openNats(urls, { name: `reins ${role} (pid ${process.pid})`, log });
   let worker: ClusterWorker | undefined;
+  let gateway: ClusterGateway | undefined;
   let daemon: Daemon | undefined;
   try {
     if (role !== 'gateway') {
@@ -73,7 +74,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
       });
     }
     if (role !== 'worker') {
-      const gateway = await ClusterGateway.start({
+      const started = await ClusterGateway.start({
         nats,
         heartbeatTtlMs,
         log,
@@ -87,12 +88,13 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
           home,
           logger: log,
           sessionSource: (changed) => {
-            gateway.changed = changed;
-            return gateway;
+            started.changed = changed;
+            return started;
           },
         });
+        gateway = started;
       } catch (error) {
-        await gateway.close();
+        await started.close();
         throw error;
       }
     }
@@ -101,7 +103,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
     await nats.close();
     throw error;
   }
-  const started = { worker, daemon };
+  const members = { worker, gateway, daemon };
   let closing: Promise<void> | undefined;
   return {
     role,
@@ -110,9 +112,11 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
     ...(worker ? { worker } : {}),
     close() {
       closing ??= (async () => {
-        // The worker first: clients still connected see its sessions go dormant.
-        await started.worker?.close();
-        await started.daemon?.close();
+        // The worker first: clients still connected see its sessions go dormant (and this
+        // process's gateway does not take its own worker's leaving for a loss).
+        members.gateway?.stopDetecting();
+        await members.worker?.close();
+        await members.daemon?.close();
         await nats.close();
       })();
       return closing;

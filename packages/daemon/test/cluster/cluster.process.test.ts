@@ -113,6 +113,8 @@ describe('cluster on fake harnesses', () => {
     const gateway = await rig.node({ role: 'gateway' });
     const cwd = await rig.folder('work');
     const client = await rig.client(gateway);
+    const changes: string[] = [];
+    client.onSessionsChanged(({ change }) => changes.push(change));
 
     const session = await client.createSession('claude-code', { cwd }, undefined, { labels: { pool: 'x' } });
     const reader = new EventReader(session.events);
@@ -127,6 +129,9 @@ describe('cluster on fake harnesses', () => {
     const lost = await reader.waitFor(noticeWith('lost'), 'the lost notice');
     expect(lost).toMatchObject({ kind: 'warning', data: { lost: { worker: holder } } });
     expect((await client.listSessions())[0]).toMatchObject({ status: 'lost', worker: holder });
+    // Clients heard of it all as from a single daemon: created, then its states.
+    expect(changes[0]).toBe('created');
+    await until(() => changes.filter((change) => change === 'updated').length >= 2, 'sessions/changed updates');
 
     const again = await session.send('Say hi');
     await reader.waitFor(turnEnd(again.turnId), 'the turn after the resume');
