@@ -19,6 +19,7 @@ import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
+import { createCodexAuth } from './auth.js';
 import { CodexRuntime, HARNESS } from './connection.js';
 import { CODEX_IMPLEMENTED } from './manifest.js';
 import { CodexSession } from './session.js';
@@ -76,6 +77,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     id: HARNESS,
     displayName: DISPLAY_NAME,
     discover,
+    auth: createCodexAuth(runtime),
 
     async health(): Promise<Health> {
       const discovery = await discover();

@@ -12,6 +12,7 @@ export type { ServerNotification } from './wire/generated/ServerNotification.js'
 export type { ServerRequest } from './wire/generated/ServerRequest.js';
 export type { JsonValue } from './wire/generated/serde_json/JsonValue.js';
 export type {
+  AccountLoginCompletedNotification,
   AskForApproval,
   CodexErrorInfo,
   CommandAction,
@@ -27,6 +28,8 @@ export type {
   GetAccountResponse,
   ListMcpServerStatusParams,
   ListMcpServerStatusResponse,
+  LoginAccountParams,
+  LoginAccountResponse,
   McpServerStatus as CodexMcpServerStatus,
   McpServerStatusUpdatedNotification,
   Model,
