@@ -103,7 +103,7 @@ describe('codex translation on recorded frames (0.169.0)', () => {
       'item.delta',
       'item.completed',
       'usage.updated',
-      'notice',
+      'passthrough', // account/rateLimits/updated with every limit null: no notice (it was noise every turn)
       'session.status',
     ]);
     expect(payloads.filter((payload) => payload.type === 'session.status')).toEqual([
@@ -522,5 +522,19 @@ describe('codex translation of typed frames', () => {
       durationMs: null,
     };
     expect(outcomeOf(turn)).toMatchObject({ status: 'failed', error: { code: 'protocol_error' } });
+  });
+});
+
+describe('codex rate limits', () => {
+  it('a snapshot that reports a limit is a rate_limit notice; one with every limit null is not', () => {
+    const state = createTranslateState('t1');
+    const frame = (rateLimits: Record<string, unknown>) =>
+      ({ method: 'account/rateLimits/updated', params: { rateLimits } }) as unknown as NotificationFrame;
+    const empty = { limitId: 'codex', primary: null, secondary: null, credits: null, rateLimitReachedType: null };
+    expect(translateNotification(state, frame(empty)).map((t) => t.payload.type)).toEqual(['passthrough']);
+    const window = { usedPercent: 80, windowDurationMins: 300, resetsAt: null };
+    expect(translateNotification(state, frame({ ...empty, primary: window })).map((t) => t.payload)).toEqual([
+      expect.objectContaining({ type: 'notice', kind: 'rate_limit' }),
+    ]);
   });
 });

@@ -379,6 +379,9 @@ export function translateNotification(state: TranslateState, frame: Notification
       ];
     }
     case 'account/rateLimits/updated':
+      // 0.169/0.171 send this after every turn; against a provider with no limits every window is null.
+      // Only a snapshot that says something about a limit is a notice (else it was noise in every turn).
+      if (!reportsALimit(params?.rateLimits)) return [{ payload: { type: 'passthrough', frame } }];
       return [
         {
           payload: {
@@ -505,4 +508,13 @@ export function modelInfoOf(model: unknown): ModelInfo {
     isDefault: record.isDefault === true,
     ...(efforts.length > 0 ? { efforts } : {}),
   };
+}
+
+/** Whether a rate-limit snapshot carries any limit at all (a window, credits, a reached limit). */
+function reportsALimit(snapshot: unknown): boolean {
+  if (typeof snapshot !== 'object' || snapshot === null) return false;
+  const fields = snapshot as Record<string, unknown>;
+  return ['primary', 'secondary', 'credits', 'individualLimit', 'rateLimitReachedType', 'spendControlReached'].some(
+    (key) => fields[key] !== null && fields[key] !== undefined && fields[key] !== false,
+  );
 }
