@@ -97,10 +97,12 @@ async function startLogin(runtime: CodexRuntime, method: string): Promise<LoginC
     completed,
     cancel() {
       cancelled ??= (async () => {
+        // First: Codex answers the cancel with its own account/login/completed (success false,
+        // "Login was not completed", 0.171.0), and the ceremony ended because it was cancelled.
+        settle({ ok: false, message: 'The sign-in was cancelled.' });
         await connection.peer
           .request('account/login/cancel', { loginId: ceremony.loginId }, { timeoutMs: 2_000 })
           .catch(() => {});
-        settle({ ok: false, message: 'The sign-in was cancelled.' });
         await connection.close({ stdinGraceMs: 200, termGraceMs: 1000 });
       })();
       return cancelled;
