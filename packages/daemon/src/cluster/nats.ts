@@ -50,10 +50,12 @@ export interface OpenOptions {
 
 export async function openNats(urls: string[], options: OpenOptions): Promise<NatsCluster> {
   const location = urls.map(redactUrl).join(',');
+  const { servers, auth } = credentialsOf(urls);
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: urls,
+      servers,
+      ...auth,
       name: options.name,
       timeout: options.connectTimeoutMs ?? 5_000,
       maxReconnectAttempts: -1,
@@ -101,6 +103,26 @@ export async function openNats(urls: string[], options: OpenOptions): Promise<Na
       { cause: error, data: { url: location } },
     );
   }
+}
+
+/**
+ * nats.js 3.4.0 does not read credentials from server urls: `nats://user:password@host:port` (or
+ * `nats://token@host:port`) becomes its user and pass (or token) options, the servers bare.
+ */
+export function credentialsOf(urls: string[]): {
+  servers: string[];
+  auth: { user?: string; pass?: string; token?: string };
+} {
+  let auth: { user?: string; pass?: string; token?: string } = {};
+  const servers = urls.map((value) => {
+    const url = new URL(value);
+    if (url.username !== '' && Object.keys(auth).length === 0) {
+      const user = decodeURIComponent(url.username);
+      auth = url.password !== '' ? { user, pass: decodeURIComponent(url.password) } : { token: user };
+    }
+    return `${url.protocol}//${url.host}`;
+  });
+  return { servers, auth };
 }
 
 async function watchStatus(nc: NatsConnection, log: Logger, location: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventMessageId, memberOfKey, processKey, sessionOfSubject } from './layout.js';
+import { credentialsOf } from './nats.js';
 import {
   checkHeartbeatTtl,
   heartbeatIntervalMs,
@@ -30,6 +31,15 @@ describe('cluster options', () => {
       message = (error as Error).message;
     }
     expect(message).not.toContain('s3cret');
+  });
+
+  it("hands a url's user and password (or token) to the client as options, the servers bare", () => {
+    expect(credentialsOf(['nats://reins:p%40ss@a:4222', 'nats://b:4222'])).toEqual({
+      servers: ['nats://a:4222', 'nats://b:4222'],
+      auth: { user: 'reins', pass: 'p@ss' },
+    });
+    expect(credentialsOf(['nats://s3cret@a:4222']).auth).toEqual({ token: 's3cret' });
+    expect(credentialsOf(['nats://a:4222']).auth).toEqual({});
   });
 
   it('parses roles (default all) and labels', () => {
