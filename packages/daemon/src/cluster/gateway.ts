@@ -15,10 +15,10 @@ import type { Logger } from '../logger.js';
 import type { SessionSource } from '../session-directory.js';
 import { EventFeed } from './event-feed.js';
 import { EventStream, type Newest, type StoredEvent } from './event-stream.js';
-import { isToken, memberKey, workerRpcSubject } from './layout.js';
+import { isToken, memberKey } from './layout.js';
 import { Heartbeat, MembersView } from './membership.js';
 import { type MirrorHost, SessionMirror } from './mirror.js';
-import { isNoResponders, isTimeout, type NatsCluster, type RetryOptions } from './nats.js';
+import type { NatsCluster, RetryOptions } from './nats.js';
 import { heartbeatIntervalMs } from './options.js';
 import {
   type CurrentRecord,
@@ -32,16 +32,13 @@ import {
 import { chooseWorker } from './placement.js';
 import {
   type ClusterSessionRecord,
-  decodeJson,
   decodeRecord,
-  encodeJson,
   isAdoptable,
   isNotHere,
   type MemberRecord,
-  replyError,
   type WorkerMethod,
-  WorkerReplySchema,
 } from './records.js';
+import { isWorkerGone, WorkerClient, workerGone } from './worker-client.js';
 
 export interface GatewayOptions {
   nats: NatsCluster;
@@ -54,9 +51,6 @@ export interface GatewayOptions {
   /** Deadline of every other request to a worker (ms, default 60 s). */
   requestTimeoutMs?: number;
 }
-
-/** Requests that may start or resume a harness process. */
-const LONG: ReadonlySet<string> = new Set(['session/create', 'session/send', 'cluster/adopt', 'cluster/harnesses']);
 
 export class ClusterGateway implements SessionSource, MirrorHost {
   readonly id = `${
@@ -75,8 +69,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
   private readonly mirrors = new Map<string, SessionMirror>();
   /** Sessions being marked lost by this gateway right now. */
   private readonly marking = new Set<string>();
-  /** Requests waiting on a worker run, rejected when it is found gone. */
-  private readonly waiting = new Map<string, Set<(error: ReinsError) => void>>();
+  private readonly workers: WorkerClient;
   private feed: EventFeed | undefined;
   private watch: { stop(): void } | undefined;
   private detector: ReturnType<typeof setInterval> | undefined;
@@ -105,6 +98,10 @@ export class ClusterGateway implements SessionSource, MirrorHost {
       retry: this.retry,
       heartbeatTtlMs: options.heartbeatTtlMs,
     };
+    this.workers = new WorkerClient(this.nats, {
+      ...(options.longRequestTimeoutMs !== undefined ? { longRequestTimeoutMs: options.longRequestTimeoutMs } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    });
     this.members = new MembersView(this.nats, memberKey('gateway', this.id), options.heartbeatTtlMs, this.log, () =>
       this.detect(),
     );
@@ -285,21 +282,8 @@ export class ClusterGateway implements SessionSource, MirrorHost {
   }
 
   /** Every live worker's harness/list, merged: for each harness the listing of a worker that has it. */
-  async listHarnesses(): Promise<HarnessListing[]> {
-    const workers = this.liveWorkers();
-    const answers = await Promise.allSettled(
-      workers.map((worker) => this.request(worker, 'cluster/harnesses', {}) as Promise<HarnessListing[]>),
-    );
-    const merged = new Map<string, HarnessListing>();
-    const rank = (listing: HarnessListing) => (listing.health.status === 'ready' ? 2 : listing.discovery.found ? 1 : 0);
-    for (const answer of answers) {
-      if (answer.status !== 'fulfilled') continue;
-      for (const listing of answer.value) {
-        const kept = merged.get(listing.id);
-        if (!kept || rank(listing) > rank(kept)) merged.set(listing.id, listing);
-      }
-    }
-    return [...merged.values()];
+  listHarnesses(): Promise<HarnessListing[]> {
+    return this.workers.harnesses(this.liveWorkers());
   }
 
   // ---- MirrorHost ---------------------------------------------------------------------------------
@@ -318,7 +302,8 @@ export class ClusterGateway implements SessionSource, MirrorHost {
    * every interval for up to a heartbeat deadline and a little more: by then either the holder
    * answers or this gateway has marked the session lost and serves it as an orphan.
    */
-  async route(mirror: SessionMirror, method: string, params: Record<string, unknown>): Promise<unknown> {
+  async route(mirror: SessionMirror, method: string, params: Record<string, unknown>, hops = 0): Promise<unknown> {
+    if (hops > 3) throw workerGone(mirror.record.worker, method, 'the session kept moving between workers');
     const interval = heartbeatIntervalMs(this.options.heartbeatTtlMs);
     const deadline = performance.now() + this.options.heartbeatTtlMs + 3 * interval;
     let lastError: unknown;
@@ -328,7 +313,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
       const holder = found?.epoch === record.epoch ? found : undefined;
       // A closed session needs no process: its holder serves it while it is there, else this gateway.
       if (record.status === 'lost' || (record.session.state === 'closed' && !holder)) {
-        return this.serveOrphan(mirror, method, params);
+        return this.serveOrphan(mirror, method, params, hops);
       }
       if (holder) {
         try {
@@ -351,12 +336,18 @@ export class ClusterGateway implements SessionSource, MirrorHost {
   }
 
   /** What a session nobody holds can still do: resume on a send, close, delete, keep a setting. */
-  private async serveOrphan(mirror: SessionMirror, method: string, params: Record<string, unknown>): Promise<unknown> {
+  private async serveOrphan(
+    mirror: SessionMirror,
+    method: string,
+    params: Record<string, unknown>,
+    hops: number,
+  ): Promise<unknown> {
+    const again = () => this.route(mirror, method, params, hops + 1);
     const current = await this.settled(mirror);
     const { record } = current;
     const holder = this.members.liveness.liveWorker(record.worker, performance.now());
     if (record.status !== 'lost' && (record.session.state !== 'closed' || holder?.epoch === record.epoch)) {
-      return this.route(mirror, method, params);
+      return again();
     }
     const closed = record.session.state === 'closed';
     switch (method) {
@@ -374,7 +365,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
         }
         // Adopted by this worker (or by another in the same moment): it holds the session now.
         await this.refresh(mirror);
-        return this.route(mirror, method, params);
+        return again();
       }
       case 'session/interrupt':
         return {};
@@ -383,7 +374,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
         if (closed) throw closedError(mirror.id);
         const change =
           method === 'session/setModel' ? { model: String(params.model) } : { effort: String(params.effort) };
-        if (!(await changeOrphanSetting(this.orphans, current, change))) return this.route(mirror, method, params);
+        if (!(await changeOrphanSetting(this.orphans, current, change))) return again();
         await this.refresh(mirror);
         return { applied: 'next_turn' };
       }
@@ -395,13 +386,13 @@ export class ClusterGateway implements SessionSource, MirrorHost {
         );
       case 'session/close': {
         if (closed) return {};
-        if (!(await closeOrphan(this.orphans, current))) return this.route(mirror, method, params);
+        if (!(await closeOrphan(this.orphans, current))) return again();
         await this.refresh(mirror);
         await mirror.reach(Number.MAX_SAFE_INTEGER);
         return {};
       }
       case 'session/delete': {
-        if (!(await deleteOrphan(this.orphans, current))) return this.route(mirror, method, params);
+        if (!(await deleteOrphan(this.orphans, current))) return again();
         return {};
       }
       default:
@@ -427,43 +418,8 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     return this.members.liveness.liveWorkers(performance.now());
   }
 
-  /** One request to a worker run; rejected with reason worker_gone if that run is found gone first. */
-  private async request(worker: MemberRecord, method: WorkerMethod, params: unknown): Promise<unknown> {
-    const run = `${worker.id}.${worker.epoch}`;
-    const timeout = LONG.has(method)
-      ? (this.options.longRequestTimeoutMs ?? 5 * 60_000)
-      : (this.options.requestTimeoutMs ?? 60_000);
-    let reject: (error: ReinsError) => void = () => {};
-    const gone = new Promise<never>((_, fail) => {
-      reject = fail;
-    });
-    const waiters = this.waiting.get(run) ?? new Set();
-    waiters.add(reject);
-    this.waiting.set(run, waiters);
-    try {
-      const answer = await Promise.race([
-        this.nats.nc.request(workerRpcSubject(worker.id), encodeJson({ method, params }), { timeout }),
-        gone,
-      ]);
-      const reply = decodeJson(answer.data, WorkerReplySchema);
-      if (!reply)
-        throw new ReinsError('protocol_error', `Worker ${worker.id} answered ${method} with something unreadable.`);
-      const error = replyError(reply);
-      if (error) throw error;
-      return 'result' in reply ? reply.result : undefined;
-    } catch (error) {
-      if (ReinsError.isInstance(error)) throw error;
-      if (isNoResponders(error)) throw workerGone(worker.id, method, 'it does not answer (no responders)');
-      if (isTimeout(error)) {
-        throw new ReinsError('timeout', `Worker ${worker.id} did not answer ${method} within ${timeout / 1000} s.`, {
-          data: { worker: worker.id },
-        });
-      }
-      throw ReinsError.from(error, 'process_exited');
-    } finally {
-      waiters.delete(reject);
-      if (waiters.size === 0) this.waiting.delete(run);
-    }
+  private request(worker: MemberRecord, method: WorkerMethod, params: unknown): Promise<unknown> {
+    return this.workers.request(worker, method, params);
   }
 
   /** Marks the sessions of workers that are gone lost; fails requests waiting on those workers. */
@@ -472,11 +428,7 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     const now = performance.now();
     const liveness = this.members.liveness;
     if (!liveness.isCurrent(now)) return;
-    for (const [run, waiters] of this.waiting) {
-      const [workerId = '', epoch = ''] = run.split('.');
-      if (liveness.holderMayBeAlive(workerId, epoch, now)) continue;
-      for (const reject of waiters) reject(workerGone(workerId, 'the request', 'its heartbeats stopped'));
-    }
+    this.workers.failRequestsToGone((workerId, epoch) => !liveness.holderMayBeAlive(workerId, epoch, now));
     for (const mirror of this.mirrors.values()) {
       const { record } = mirror;
       if (record.status === 'lost' || record.session.state === 'closed' || this.marking.has(mirror.id)) continue;
@@ -509,18 +461,6 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     this.members.stop();
     await this.heartbeat.stop();
   }
-}
-
-function workerGone(workerId: string, what: string, why: string): ReinsError {
-  return new ReinsError(
-    'process_exited',
-    `Worker ${workerId} is gone (${why}) while serving ${what}; its sessions are marked lost, and the next send resumes them on another worker.`,
-    { data: { worker: workerId, reason: 'worker_gone' } },
-  );
-}
-
-function isWorkerGone(error: unknown): boolean {
-  return ReinsError.isInstance(error) && error.data?.reason === 'worker_gone';
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
