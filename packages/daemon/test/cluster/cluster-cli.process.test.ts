@@ -13,7 +13,7 @@ import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RunningCli, startCli } from '../../../cli/test/cli.js';
+import { type RunningCli, runCli, startCli } from '../../../cli/test/cli.js';
 import { EventReader, fakeClaudeEnv, LOGGING_FAKE } from '../helpers.js';
 import { ClusterRig, noticeWith, until } from './rig.js';
 
@@ -61,6 +61,28 @@ async function gatewayClient(home: string): Promise<ReinsClient> {
   clients.push(client);
   return client;
 }
+
+describe('reins daemon --cluster usage', () => {
+  it('refuses bad cluster flags with exit 2 and a sentence, and never prints a NATS password', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--role', 'worker'], /--role needs --cluster/],
+      [['--cluster', 'http://127.0.0.1:4222'], /not nats:\/\/HOST:PORT/],
+      [['--cluster', 'nats://127.0.0.1:4222', '--labels', 'host'], /--labels: "host" is not key=value/],
+      [['--cluster', 'nats://127.0.0.1:4222', '--role', 'worker', '--port', '7000'], /serves no clients/],
+      [['--cluster', 'nats://127.0.0.1:4222', '--role', 'leader'], /--role must be one of gateway, worker, all/],
+      [['--cluster', 'nats://127.0.0.1:4222', '--heartbeat-ttl', '200ms'], /at least 1 s/],
+      [['--cluster', 'nats://reins:s3cret@127.0.0.1:1'], /Cannot reach NATS at nats:\/\/reins:\*\*\*@127\.0\.0\.1:1/],
+    ];
+    rig = await ClusterRig.start();
+    const home = await rig.folder('home');
+    for (const [args, message] of cases) {
+      const result = await runCli(['daemon', ...args], { env: { PATH: process.env.PATH ?? '', REINS_HOME: home } });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout + result.stderr).not.toContain('s3cret');
+    }
+  });
+});
 
 describe('cluster of reins daemon processes on the fake Claude Code', () => {
   it('a worker killed mid-turn: failed for every client, lost, resumed on the other worker; a gateway killed: its client goes on through the other', async () => {
