@@ -221,13 +221,10 @@ export class JetStreamStore implements DaemonStore {
       held.dirty = false;
       const sessionId = held.record.session.sessionId;
       try {
-        held.revision = await casPut(
-          this.nats.sessions,
-          sessionId,
-          JSON.stringify(held.record),
-          held.revision,
-          this.retry('write a session'),
-        );
+        held.revision = await casPut(this.nats.sessions, sessionId, JSON.stringify(held.record), held.revision, {
+          ...this.retry('write a session'),
+          stopped: () => this.closed || held.fenced || held.deleted,
+        });
       } catch (error) {
         if (!isWrongLastSequence(error)) throw error;
         this.fence(sessionId, held, 'its record was changed by another member');
@@ -305,6 +302,11 @@ export class JetStreamStore implements DaemonStore {
       if (group && group.endedAt === undefined) out.push(group as ProcessGroupRecord);
     }
     return out;
+  }
+
+  /** No more retries: writes that NATS has not taken by now fail (shutdown with NATS away). */
+  stopRetrying(): void {
+    this.closed = true;
   }
 
   async close(): Promise<void> {

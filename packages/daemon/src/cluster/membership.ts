@@ -52,25 +52,24 @@ export class Heartbeat {
   }
 
   private async beat(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.inFlight) return;
     const interval = heartbeatIntervalMs(this.options.ttlMs);
-    if (!this.cut && performance.now() - this.lastOk > this.options.ttlMs - interval) {
-      this.cut = true;
-      this.options.log.error('cut off from NATS for most of the heartbeat deadline', {
-        role: this.options.role,
-        id: this.options.id,
-        ttlMs: this.options.ttlMs,
-      });
-      this.options.cutOff?.();
-    }
-    if (this.inFlight) return;
     this.inFlight = true;
     try {
       await this.nats.members.put(this.key, JSON.stringify(this.options.record()), { timeout: interval });
       this.lastOk = performance.now();
       this.cut = false;
     } catch {
-      // NATS away: the next beat tries again; being cut off is judged above.
+      // Only a beat that NATS did not take counts (a busy event loop that beats late is not cut off).
+      if (!this.cut && !this.stopped && performance.now() - this.lastOk > this.options.ttlMs - interval) {
+        this.cut = true;
+        this.options.log.error('cut off from NATS for most of the heartbeat deadline', {
+          role: this.options.role,
+          id: this.options.id,
+          ttlMs: this.options.ttlMs,
+        });
+        this.options.cutOff?.();
+      }
     } finally {
       this.inFlight = false;
     }

@@ -73,8 +73,9 @@ export async function openNats(urls: string[], options: OpenOptions): Promise<Na
   }
   void watchStatus(nc, options.log, location);
   try {
-    const jsm = await jetstreamManager(nc, { timeout: 10_000 });
-    const js = jetstream(nc, { timeout: 10_000 });
+    // A request NATS lost while it was away waits this long before it is tried again.
+    const jsm = await jetstreamManager(nc, { timeout: 5_000 });
+    const js = jetstream(nc, { timeout: 5_000 });
     await ensureEventsStream(jsm);
     const kvm = new Kvm(js);
     const [sessions, members, processes] = await Promise.all([

@@ -50,6 +50,8 @@ export interface WorkerOptions {
 }
 
 const newEpoch = () => randomBytes(6).toString('hex');
+/** How long a leaving worker retries writes NATS does not take. */
+const SHUTDOWN_WRITES_MS = 5_000;
 
 export class ClusterWorker {
   readonly id: string;
@@ -333,6 +335,12 @@ export class ClusterWorker {
   }
 
   private async shutdown(): Promise<void> {
+    // With NATS away, what is left unwritten after a while stays so (the sessions come back dormant anyway).
+    const giveUp = setTimeout(() => {
+      this.options.log.warn('leaving with writes NATS did not take', { workerId: this.id });
+      this.writesStopped = true;
+      this.store.stopRetrying();
+    }, SHUTDOWN_WRITES_MS);
     await this.host.shutdown();
     this.writesStopped = true;
     await this.subscription?.drain().catch(() => {});
@@ -340,6 +348,7 @@ export class ClusterWorker {
     await this.heartbeat.stop();
     await this.tracker.close();
     await this.store.close();
+    clearTimeout(giveUp);
     this.lock.release();
     this.options.log.info('worker left the cluster', { workerId: this.id });
   }

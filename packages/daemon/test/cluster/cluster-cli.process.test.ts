@@ -47,7 +47,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function member(args: string[], home: string, env: Record<string, string> = {}): Promise<RunningCli> {
-  const running = startCli(['daemon', '--cluster', rig?.nats.url ?? '', '--heartbeat-ttl', '3s', ...args], {
+  const running = startCli(['daemon', '--cluster', rig?.nats.url ?? '', '--heartbeat-ttl', '4s', ...args], {
     env: { PATH: process.env.PATH ?? '', REINS_HOME: home, ...env },
   });
   processes.push(running);
@@ -130,7 +130,7 @@ describe('cluster of reins daemon processes on the fake Claude Code', () => {
       'turn 2 at gateway 2',
     );
     workerA.child.kill('SIGKILL');
-    // Failed for the clients of both gateways, within a bounded time (heartbeat deadline 3 s).
+    // Failed for the clients of both gateways, within a bounded time (heartbeat deadline 4 s).
     for (const events of [reader, watcher]) {
       const ended = await events.waitFor(turnEnd(running.turnId), 'the killed turn to end', 15_000);
       expect(ended).toMatchObject({ outcome: { status: 'failed', error: { code: 'process_exited' } } });

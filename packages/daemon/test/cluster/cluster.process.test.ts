@@ -4,8 +4,12 @@
 // identically, session/list names the worker; a worker that leaves leaves its sessions lost and
 // the next send resumes the conversation on the other worker; a gateway that goes costs its
 // client only a reconnect with afterSeq; a NATS restart mid-stream loses and doubles nothing.
+// A worker cut off from NATS (through a proxy the test cuts) for longer than the heartbeat deadline
+// stops its harness processes; its running turn ends failed, the session is lost and resumes
+// elsewhere, and nothing the cut-off worker still tried to write gets into the log.
 // (A worker killed with SIGKILL mid-turn: cluster-cli.process.test.ts, real processes.)
 import { chmod, readFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
@@ -18,11 +22,13 @@ const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs
 
 let rig: ClusterRig | undefined;
 const watchers: WireWatcher[] = [];
+const proxies: Server[] = [];
 beforeAll(async () => {
   await chmod(LOGGING_FAKE, 0o755);
 });
 afterEach(async () => {
   for (const watcher of watchers.splice(0)) watcher.close();
+  for (const proxy of proxies.splice(0)) proxy.close();
   await rig?.dispose();
   rig = undefined;
   expect(liveProcessCount()).toBe(0);
@@ -44,6 +50,52 @@ function emitterOptions(frames: number, rate: number) {
     },
   };
 }
+
+/** A TCP proxy to NATS that the test can cut (every connection dropped, new ones refused) and restore. */
+async function natsProxy(port: number): Promise<{ url: string; cut(): void; restore(): void }> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server = createServer((client) => {
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = tcpConnect(port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  proxies.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `nats://127.0.0.1:${address.port}`,
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      open = true;
+    },
+  };
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function watch(daemon: { url: string; token: string } | undefined, keepEvents = false): Promise<WireWatcher> {
   if (!daemon) throw new Error('not a gateway');
@@ -146,6 +198,63 @@ describe('cluster on fake harnesses', () => {
     expect(launches[1]?.join(' ')).toContain(`--resume=${native}`);
     // One log: seqs 1..n with no gap across the two workers.
     expect(reader.events.map((event) => event.seq)).toEqual(reader.events.map((_, index) => index + 1));
+  });
+
+  it('a worker cut off from NATS lets its sessions go; the turn fails, the session resumes elsewhere, the log does not fork', async () => {
+    rig = await ClusterRig.start();
+    const proxy = await natsProxy(rig.nats.port);
+    const logs = await rig.folder('logs');
+    const claudeHome = await rig.folder('claude-home');
+    const claude = (extra: Record<string, string>) => ({
+      'claude-code': {
+        ...fakeClaudeOptions({ home: claudeHome, fixture: 'resume', grandchildPids: join(logs, 'tools.log'), extra }),
+      },
+    });
+    const options = { heartbeatTtlMs: 3_000 };
+    const cutOff = await rig.node({
+      ...options,
+      cluster: proxy.url,
+      role: 'worker',
+      labels: { pool: 'x' },
+      harnesses: ['claude-code'],
+      harnessOptions: claude({ FAKE_CLAUDE_SILENT_TURN: '2' }),
+    });
+    const gateway = await rig.node({ ...options, role: 'gateway' });
+    const client = await rig.client(gateway);
+    const session = await client.createSession('claude-code', { cwd: await rig.folder('work') }, undefined, {
+      labels: { pool: 'x' },
+    });
+    const reader = new EventReader(session.events);
+    const first = await session.send('Remember the word pelican.');
+    await reader.waitFor(turnEnd(first.turnId), 'the first turn');
+    await rig.node({
+      ...options,
+      role: 'worker',
+      labels: { pool: 'x' },
+      harnesses: ['claude-code'],
+      harnessOptions: claude({}),
+    });
+    const running = await session.send('Which word was it?');
+    await reader.waitFor((event) => event.type === 'turn.started' && event.turnId === running.turnId, 'turn 2');
+    const tool = Number((await readFile(join(logs, 'tools.log'), 'utf8')).trim().split('\n')[0]);
+    expect(isAlive(tool)).toBe(true);
+
+    proxy.cut();
+    const ended = await reader.waitFor(turnEnd(running.turnId), 'the cut-off turn to end', 15_000);
+    expect(ended).toMatchObject({ outcome: { status: 'failed', error: { code: 'process_exited' } } });
+    await reader.waitFor(noticeWith('lost'), 'the lost notice');
+    // The cut-off worker stopped its harness (and the tool process in its group) on its own.
+    await until(() => !isAlive(tool), 'the cut-off worker to stop its harness');
+    proxy.restore();
+
+    const third = await session.send('Say it again.');
+    await reader.waitFor(turnEnd(third.turnId), 'the resumed turn');
+    expect((await client.listSessions())[0]?.worker).not.toBe(undefined);
+    const seqs = reader.events.map((event) => event.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    const stored = await storedSeqs(rig.nats.url, session.id);
+    expect(stored).toEqual(seqs);
+    expect(cutOff.worker).toBeDefined();
   });
 
   it('a gateway that goes costs its client only a reconnect to another one, with no gap', async () => {

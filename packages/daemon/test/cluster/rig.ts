@@ -38,12 +38,12 @@ export class ClusterRig {
     return path;
   }
 
-  async node(options: Omit<ClusterOptions, 'cluster'> & { home?: string }): Promise<ClusterNode> {
+  async node(options: Omit<ClusterOptions, 'cluster'> & { cluster?: string; home?: string }): Promise<ClusterNode> {
     const node = await startCluster({
       cluster: this.nats.url,
       home: options.home ?? join(this.dir, `home-${++this.homes}`),
       logger: silent,
-      heartbeatTtlMs: 2_000,
+      heartbeatTtlMs: 5_000,
       consoleDir: false,
       ...options,
     });
