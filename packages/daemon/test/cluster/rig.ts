@@ -12,6 +12,7 @@ import { openNats } from '../../src/cluster/nats.js';
 import { type ClusterNode, type ClusterOptions, startCluster } from '../../src/index.js';
 import { type NatsServer, startNatsServer } from './nats-server.js';
 
+// Quiet unless CLUSTER_TEST_LOG=1 (then the members' logs go to stderr, for debugging a test).
 const print = (level: string) => (message: string, fields?: unknown) =>
   process.env.CLUSTER_TEST_LOG && console.error(level, message, JSON.stringify(fields));
 export const silent = { debug() {}, info: print('info'), warn: print('warn'), error: print('error') };
