@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deadline } from '../lib/rpc.mjs';
 import { summarize } from '../lib/stats.mjs';
+import { persist as persistEvents } from './store.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -162,24 +163,9 @@ async function latency(daemonModule, context, nats, quick, log) {
   return out;
 }
 
-function deltaEvent(sessionId, seq) {
-  const text = `token ${seq} of the answer `;
-  return {
-    type: 'item.delta',
-    seq,
-    harness: 'codex',
-    sessionId,
-    turnId: 'turn_1',
-    at: Date.now(),
-    itemId: 'msg_0123456789abcdef',
-    kind: 'text',
-    text,
-  };
-}
-
 /** (b) `total` events over `sessions` SessionLogs on a worker's JetStream store: events/s until all are stored. */
 async function persist(modules, nats, sessions, total) {
-  const { openNats, EventStream, JetStreamStore, SessionLog } = modules;
+  const { openNats, EventStream, JetStreamStore } = modules;
   const cluster = await openNats([nats.url], { name: 'bench', log: silent });
   const stream = new EventStream(
     cluster,
@@ -188,54 +174,12 @@ async function persist(modules, nats, sessions, total) {
     () => false,
   );
   const store = new JetStreamStore(cluster, stream, 'bench', () => 'e1', silent, { fenced() {} });
-  const logs = [];
-  let published = 0;
-  let done;
-  const finished = new Promise((resolve) => {
-    done = resolve;
-  });
-  const run = `${Date.now().toString(36)}${sessions}`;
-  for (let index = 0; index < sessions; index++) {
-    const sessionId = `bench-${run}-${index}`;
-    await store.putSession({
-      sessionId,
-      harness: 'codex',
-      cwd: '/bench',
-      spec: { cwd: '/bench' },
-      state: 'open',
-      generation: 0,
-      createdAt: 0,
-      updatedAt: 0,
-    });
-    logs.push(
-      new SessionLog(sessionId, store, 1_000, 0, {
-        published() {
-          published++;
-          if (published === total) done();
-        },
-        failed(error) {
-          throw error;
-        },
-      }),
-    );
+  try {
+    return await persistEvents(modules, store, sessions, total, `bench-${Date.now().toString(36)}${sessions}`);
+  } finally {
+    await store.close();
+    await cluster.close();
   }
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  for (let seq = 0; seq < total; seq++) {
-    const log = logs[seq % sessions];
-    log.append(deltaEvent(log.sessionId, log.nextSeq()));
-    if (seq % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
-  }
-  await finished;
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  await store.close();
-  await cluster.close();
-  return {
-    events: total,
-    eventsPerSec: Math.round(total / seconds),
-    cpuMicrosPerEvent: Number(((used.user + used.system) / total).toFixed(2)),
-  };
 }
 
 async function throughput(modules, nats, quick, log) {

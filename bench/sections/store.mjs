@@ -21,7 +21,7 @@ import { summarize } from '../lib/stats.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-function deltaEvent(sessionId, seq) {
+export function deltaEvent(sessionId, seq) {
   const text = `token ${seq} of the answer `;
   return {
     type: 'item.delta',
@@ -49,8 +49,11 @@ function deltaEvent(sessionId, seq) {
   };
 }
 
-/** (a) One run: `total` events over `sessions` SessionLogs on `store`; events/s until all are published. */
-async function persist({ SessionLog }, store, sessions, total) {
+/**
+ * (a) One run: `total` events over `sessions` SessionLogs on `store`; events/s until all are published.
+ * Also the cluster section's measure, over a JetStream store (`prefix` keeps its session ids apart).
+ */
+export async function persist({ SessionLog }, store, sessions, total, prefix = 'bench') {
   const logs = [];
   let published = 0;
   let done;
@@ -58,7 +61,7 @@ async function persist({ SessionLog }, store, sessions, total) {
     done = resolve;
   });
   for (let index = 0; index < sessions; index++) {
-    const sessionId = `bench-${index}`;
+    const sessionId = `${prefix}-${index}`;
     await store.putSession({
       sessionId,
       harness: 'codex',
