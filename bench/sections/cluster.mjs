@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deadline } from '../lib/rpc.mjs';
 import { summarize } from '../lib/stats.mjs';
-import { persist as persistEvents } from './store.mjs';
+import { clientDelaysAt, persist as persistEvents } from './store.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -106,27 +106,7 @@ async function clientDelays(daemonModule, context, nats, path, frames, rate) {
       : { daemon: await daemonModule.startDaemon(options) };
   const daemon = node.daemon;
   try {
-    const child = spawn(
-      process.execPath,
-      [join(context.benchDir, 'lib/store-client.mjs'), daemon.url, daemon.token, home],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    const code = await deadline(
-      new Promise((resolve) => child.on('exit', resolve)),
-      60_000 + (frames / rate) * 2000,
-      'the cluster bench client',
-    ).catch((error) => {
-      child.kill('SIGKILL');
-      throw error;
-    });
-    if (code !== 0) throw new Error(`the cluster bench client exited with ${code}`);
-    const { outcome, delays } = JSON.parse(output);
-    if (outcome !== 'completed') throw new Error(`emitter turn ${outcome}`);
-    return delays;
+    return await clientDelaysAt(context.benchDir, daemon, home, frames, rate, 'the cluster bench client');
   } finally {
     await (node.close ? node.close() : daemon.close());
     await rm(home, { recursive: true, force: true });

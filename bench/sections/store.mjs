@@ -149,25 +149,7 @@ async function clientDelays({ startDaemon, MemoryStore }, { benchDir, root }, st
     },
   });
   try {
-    const child = spawn(process.execPath, [join(benchDir, 'lib/store-client.mjs'), daemon.url, daemon.token, home], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    const code = await deadline(
-      new Promise((resolve) => child.on('exit', resolve)),
-      60_000 + (frames / rate) * 2000,
-      'the store bench client',
-    ).catch((error) => {
-      child.kill('SIGKILL');
-      throw error;
-    });
-    if (code !== 0) throw new Error(`the store bench client exited with ${code}`);
-    const { outcome, delays } = JSON.parse(output);
-    if (outcome !== 'completed') throw new Error(`emitter turn ${outcome}`);
-    return delays;
+    return await clientDelaysAt(benchDir, daemon, home, frames, rate, 'the store bench client');
   } finally {
     await daemon.close();
     await rm(home, { recursive: true, force: true });
@@ -234,4 +216,30 @@ export async function run({ quick, log, benchDir, root }) {
   const added = await latency(deps, { benchDir, root }, quick, log);
   const result = { persisted, latency: added };
   return { ...result, report: report(result) };
+}
+
+/**
+ * The measuring client in its own process (lib/store-client.mjs) against a running daemon: the delay of
+ * each event at the client. Also the cluster section's, against a gateway.
+ */
+export async function clientDelaysAt(benchDir, daemon, home, frames, rate, what) {
+  const child = spawn(process.execPath, [join(benchDir, 'lib/store-client.mjs'), daemon.url, daemon.token, home], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const code = await deadline(
+    new Promise((resolve) => child.on('exit', resolve)),
+    60_000 + (frames / rate) * 2000,
+    what,
+  ).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  if (code !== 0) throw new Error(`${what} exited with ${code}`);
+  const { outcome, delays } = JSON.parse(output);
+  if (outcome !== 'completed') throw new Error(`emitter turn ${outcome}`);
+  return delays;
 }
