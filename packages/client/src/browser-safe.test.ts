@@ -1,33 +1,13 @@
 // @reins/client runs in browsers: its sources may import only each other, @reins/core and zod, and
 // may not touch Node globals. This test fails as soon as one of them reaches for Node.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { importOffenders, moduleSpecifiers, nodeGlobalOffenders, sourceFiles } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 
 const ALLOWED_PACKAGES = new Set(['@reins/core', 'zod']);
 const root = new URL('.', import.meta.url).pathname;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-/** Every module specifier: static imports and re-exports, dynamic import(), require(). */
-function specifiers(text: string): string[] {
-  const found: string[] = [];
-  for (const pattern of [
-    /\b(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ]) {
-    for (const match of text.matchAll(pattern)) found.push(match[1] as string);
-  }
-  return found;
-}
+const sources = (dir: string) => sourceFiles(dir, (path) => path.endsWith('.ts') && !path.endsWith('.test.ts'));
 
 describe('@reins/client stays browser-safe', () => {
   const files = sources(root);
@@ -39,27 +19,11 @@ describe('@reins/client stays browser-safe', () => {
   });
 
   it('imports only relative modules, @reins/core and zod (no node: module, no Node-only package)', () => {
-    const offenders: string[] = [];
-    for (const path of files) {
-      for (const specifier of specifiers(readFileSync(path, 'utf8'))) {
-        if (specifier.startsWith('./') || specifier.startsWith('../')) continue;
-        if (!ALLOWED_PACKAGES.has(specifier)) offenders.push(`${path.slice(root.length)}: ${specifier}`);
-      }
-    }
-    expect(offenders).toEqual([]);
+    expect(importOffenders(files, root, ALLOWED_PACKAGES)).toEqual([]);
   });
 
   it('uses no Node globals (process, Buffer, __dirname, require)', () => {
-    const offenders: string[] = [];
-    for (const path of files) {
-      const code = readFileSync(path, 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .replace(/\/\/.*$/gm, '');
-      for (const global of [/\bprocess\./, /\bBuffer\b/, /\b__dirname\b/, /\brequire\s*\(/]) {
-        if (global.test(code)) offenders.push(`${path.slice(root.length)}: ${global.source}`);
-      }
-    }
-    expect(offenders).toEqual([]);
+    expect(nodeGlobalOffenders(files, root)).toEqual([]);
   });
 
   it('depends on @reins/core and zod only', () => {
@@ -70,10 +34,8 @@ describe('@reins/client stays browser-safe', () => {
   });
 
   it('the checks catch an offender', () => {
-    expect(specifiers("import { readFile } from 'node:fs';\nexport * from 'ws';\nawait import('path');")).toEqual([
-      'node:fs',
-      'ws',
-      'path',
-    ]);
+    expect(moduleSpecifiers("import { readFile } from 'node:fs';\nexport * from 'ws';\nawait import('path');")).toEqual(
+      ['node:fs', 'ws', 'path'],
+    );
   });
 });

@@ -1,5 +1,6 @@
 // @reins/testkit: what tests, benchmarks and the demo use to drive real harness CLIs hermetically.
 
+export * from './browser-safe.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
 export * from './harness-homes/index.js';
