@@ -1,0 +1,178 @@
+// The warm pool's bookkeeping on plain items (no process): fill, take and replace, dispose with
+// starts in flight, an idle item that dies, and failures that never loop. The process tier
+// (warm-pool.process.test.ts) shows pooled children count as live processes and leave none behind.
+import { describe, expect, it } from 'vitest';
+import { WarmPool, type WarmPoolSpec } from './warm-pool.js';
+
+interface Item {
+  id: number;
+  stopped: boolean;
+  end: () => void;
+  ended: Promise<void>;
+}
+
+/** A spec whose starts the test settles by hand. */
+function manualSpec() {
+  let next = 0;
+  const pending: Array<{ resolve: (item: Item) => void; reject: (error: unknown) => void }> = [];
+  const made: Item[] = [];
+  const errors: unknown[] = [];
+  const spec: WarmPoolSpec<Item> = {
+    start: () =>
+      new Promise<Item>((resolve, reject) => {
+        pending.push({ resolve, reject });
+      }),
+    stop: async (item) => {
+      item.stopped = true;
+      item.end();
+    },
+    ended: (item) => item.ended,
+    onStartError: (error) => errors.push(error),
+  };
+  const make = (): Item => {
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const item = { id: ++next, stopped: false, end, ended };
+    made.push(item);
+    return item;
+  };
+  return {
+    spec,
+    made,
+    errors,
+    get pendingCount() {
+      return pending.length;
+    },
+    /** Settles the oldest start with a new item. */
+    finish(): Item {
+      const item = make();
+      (pending.shift() as { resolve: (item: Item) => void }).resolve(item);
+      return item;
+    },
+    fail(error: unknown): void {
+      (pending.shift() as { reject: (error: unknown) => void }).reject(error);
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('WarmPool', () => {
+  it('starts the requested number, resolves resize once they are ready, and hands them out in order', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(2);
+    expect(starts.pendingCount).toBe(2);
+    expect(pool.startingCount).toBe(2);
+    const first = starts.finish();
+    const second = starts.finish();
+    await filled;
+    expect(pool.readyCount).toBe(2);
+    expect(pool.take()).toBe(first);
+    // The replacement starts at once; the pool still holds the other ready one.
+    expect(starts.pendingCount).toBe(1);
+    expect(pool.take()).toBe(second);
+    expect(pool.take()).toBeUndefined();
+    expect(starts.pendingCount).toBe(2);
+    // dispose waits for the starts in flight and stops what they bring.
+    const disposed = pool.dispose();
+    const late = [starts.finish(), starts.finish()];
+    await disposed;
+    expect(late.map((item) => item.stopped)).toEqual([true, true]);
+    expect([first.stopped, second.stopped]).toEqual([false, false]);
+  });
+
+  it('a taken item is the holder’s: dispose stops only what the pool still holds', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(1);
+    const taken = starts.finish();
+    await filled;
+    expect(pool.take()).toBe(taken);
+    const replacement = starts.finish();
+    await tick();
+    expect(pool.readyCount).toBe(1);
+    await pool.dispose();
+    expect(replacement.stopped).toBe(true);
+    expect(taken.stopped).toBe(false);
+    expect(pool.take()).toBeUndefined();
+  });
+
+  it('dispose with a start in flight stops that item as soon as it is ready (no orphan)', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    void pool.resize(1);
+    const disposed = pool.dispose();
+    const late = starts.finish();
+    await disposed;
+    expect(late.stopped).toBe(true);
+    expect(pool.readyCount).toBe(0);
+    // A disposed pool starts nothing more.
+    expect(pool.take()).toBeUndefined();
+    await pool.resize(3);
+    expect(starts.pendingCount).toBe(0);
+  });
+
+  it('shrinking stops the extra ready items', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(2);
+    const a = starts.finish();
+    const b = starts.finish();
+    await filled;
+    await pool.resize(1);
+    expect([a.stopped, b.stopped]).toEqual([false, true]);
+    expect(pool.readyCount).toBe(1);
+    await pool.dispose();
+    expect(a.stopped).toBe(true);
+  });
+
+  it('a failed start rejects resize, is reported, and is not retried until the next take', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(1);
+    starts.fail(new Error('binary missing'));
+    await expect(filled).rejects.toThrow('binary missing');
+    expect(starts.errors).toHaveLength(1);
+    await tick();
+    expect(starts.pendingCount).toBe(0);
+    expect(pool.take()).toBeUndefined();
+    expect(starts.pendingCount).toBe(1);
+    starts.finish();
+    await tick();
+    expect(pool.readyCount).toBe(1);
+    await pool.dispose();
+  });
+
+  it('an item that dies while ready is dropped and replaced once, not forever', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(1);
+    const first = starts.finish();
+    await filled;
+    first.end();
+    await tick();
+    expect(pool.readyCount).toBe(0);
+    expect(starts.pendingCount).toBe(1);
+    const second = starts.finish();
+    await tick();
+    expect(pool.readyCount).toBe(1);
+    second.end();
+    await tick();
+    // Two deaths in a row without a take: the pool waits for the next take or resize.
+    expect(pool.readyCount).toBe(0);
+    expect(starts.pendingCount).toBe(0);
+    expect(pool.take()).toBeUndefined();
+    expect(starts.pendingCount).toBe(1);
+    starts.finish();
+    await pool.dispose();
+  });
+
+  it('refuses a size that is not a whole number', async () => {
+    const pool = new WarmPool(manualSpec().spec);
+    await expect(pool.resize(-1)).rejects.toThrow(RangeError);
+    await expect(pool.resize(1.5)).rejects.toThrow(RangeError);
+  });
+});

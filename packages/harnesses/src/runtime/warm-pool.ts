@@ -1,0 +1,143 @@
+// A pool of harness processes started and initialised ahead of need (docs/architecture/contract.md,
+// "Warm starts and shared processes"). It is generic: an adapter says how one item starts, stops and
+// ends on its own; the pool keeps `size` of them ready, hands one out with take() and starts its
+// replacement at once, and stops them all on dispose(). Items are the adapter's own process wrappers
+// (HarnessProcess underneath), so they count in liveProcessCount, sit in their own process group, are
+// seen by the daemon's reaper and die with Reins like any other child: the pool adds no process
+// bookkeeping of its own, only which ready items nobody holds yet.
+//
+// Failures never loop: after a start fails (or a ready item dies while waiting), the pool starts no
+// more by itself until the next take() or resize().
+
+export interface WarmPoolSpec<T> {
+  /** Starts one item; resolves when it is ready to hand out (spawned and initialised). */
+  start(): Promise<T>;
+  /** Ends an item the pool still holds (or one that finished starting after dispose). */
+  stop(item: T): Promise<void>;
+  /** Settles when the item ended on its own; the pool then drops it. */
+  ended(item: T): Promise<unknown>;
+  /** Hears about a start that failed (the pool itself only stops trying until the next take or resize). */
+  onStartError?(error: unknown): void;
+}
+
+export class WarmPool<T> {
+  private target = 0;
+  private readonly ready: T[] = [];
+  private readonly starting = new Set<Promise<T | undefined>>();
+  /** Set by a failed start or an idle death: no automatic start until take() or resize() clears it. */
+  private held = false;
+  private disposed = false;
+
+  constructor(
+    private readonly spec: WarmPoolSpec<T>,
+    size = 0,
+  ) {
+    if (size > 0) void this.resize(size).catch(() => {});
+  }
+
+  /** How many ready items the pool aims to hold. */
+  get size(): number {
+    return this.target;
+  }
+
+  /** Items ready to hand out now. */
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  /** Items being started. */
+  get startingCount(): number {
+    return this.starting.size;
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /**
+   * Sets the number of items kept ready; extra ready items are stopped. Resolves when the starts it
+   * began have settled, and rejects with the first start error among them (the pool stays usable).
+   */
+  async resize(size: number): Promise<void> {
+    if (!Number.isInteger(size) || size < 0)
+      throw new RangeError(`A warm pool size is a whole number >= 0, got ${size}.`);
+    if (this.disposed) return;
+    this.target = size;
+    this.held = false;
+    const extra = this.ready.splice(size);
+    await Promise.all([...extra.map((item) => this.stopQuietly(item)), this.fill()]);
+  }
+
+  /** A ready item, now yours (the pool forgets it), or undefined; either way a replacement is started. */
+  take(): T | undefined {
+    if (this.disposed) return undefined;
+    const item = this.ready.shift();
+    this.held = false;
+    void this.fill().catch(() => {});
+    return item;
+  }
+
+  /** Stops every ready item and every item still starting; the pool hands out nothing after this. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.target = 0;
+    const ready = this.ready.splice(0);
+    const starting = [...this.starting];
+    // An item that finishes starting after dispose is stopped by launch() itself.
+    await Promise.all([
+      ...ready.map((item) => this.stopQuietly(item)),
+      ...starting.map((start) => start.catch(() => undefined)),
+    ]);
+  }
+
+  /** Starts as many items as are missing; settles when those starts have. */
+  private async fill(): Promise<void> {
+    const missing = this.target - this.ready.length - this.starting.size;
+    const started: Array<Promise<T | undefined>> = [];
+    for (let i = 0; i < missing && !this.held; i++) started.push(this.launch());
+    const results = await Promise.allSettled(started);
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  private launch(): Promise<T | undefined> {
+    const start = (async () => {
+      let item: T;
+      try {
+        item = await this.spec.start();
+      } catch (error) {
+        this.held = true;
+        this.spec.onStartError?.(error);
+        throw error;
+      }
+      if (this.disposed || this.ready.length >= this.target) {
+        await this.stopQuietly(item);
+        return undefined;
+      }
+      this.ready.push(item);
+      void this.spec.ended(item).then(() => this.endedWhileReady(item));
+      return item;
+    })();
+    this.starting.add(start);
+    const forget = () => this.starting.delete(start);
+    start.then(forget, forget);
+    return start;
+  }
+
+  private endedWhileReady(item: T): void {
+    const index = this.ready.indexOf(item);
+    if (index === -1) return; // taken (its holder hears of the end) or stopped by the pool
+    this.ready.splice(index, 1);
+    if (this.held || this.disposed) return;
+    this.held = true; // one replacement per take: an item that dies at once does not restart forever
+    void this.launch().catch(() => {});
+  }
+
+  private async stopQuietly(item: T): Promise<void> {
+    try {
+      await this.spec.stop(item);
+    } catch {
+      // stopping is best effort; the process layer kills the group on Reins' exit anyway
+    }
+  }
+}
