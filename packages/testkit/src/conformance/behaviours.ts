@@ -3,67 +3,19 @@
 // with a reason when it fails and returns the capabilities it demonstrated (evidence).
 import {
   type CapabilityKey,
-  type ItemCompletedEvent,
   ReinsError,
   type ReinsEvent,
-  type SessionSpec,
   type ToolCallItem,
   type TurnCompletedEvent,
 } from '@reins/core';
-import type { ModelServer } from '../model-server/index.js';
 import { reply } from '../model-server/index.js';
+import { agentText, type Behaviour, check, completedItems, fail, limitation } from './behaviour-kit.js';
+import { HARNESS_STATE_BEHAVIOURS } from './harness-state-behaviours.js';
 import { canTrackProcesses, ProcessGroupWatch } from './processes.js';
 import type { SessionRecorder } from './recorder.js';
-import type { ConformanceSetup } from './target.js';
 
-export interface BehaviourContext {
-  server: ModelServer;
-  setup: ConformanceSetup;
-  workdir: string;
-  implemented: ReadonlySet<CapabilityKey>;
-  /** Starts a session (suite defaults + overrides) and records its events. */
-  open(spec?: Partial<SessionSpec>): Promise<SessionRecorder>;
-}
-
-export interface Behaviour {
-  name: string;
-  /** The capability whose `observed` layer this behaviour decides (a failure records it as not observed). */
-  evidences?: CapabilityKey;
-  /** Skipped (not failed) unless the adapter implements all of these. */
-  requires?: CapabilityKey[];
-  run(context: BehaviourContext): Promise<CapabilityKey[]>;
-}
-
-function fail(reason: string): never {
-  throw new Error(reason);
-}
-
-/**
- * Thrown when the harness cannot do what a behaviour asks and Reins reported that honestly (a clear
- * error, an absent field, a turn that interrupt() still ends). The suite reports it as `limited`
- * when the target lists it as a known limitation of that harness, as `failed` otherwise.
- */
-export class HarnessLimitation extends Error {
-  override name = 'HarnessLimitation';
-}
-
-function limitation(reason: string): never {
-  throw new HarnessLimitation(reason);
-}
-
-function check(condition: unknown, reason: string): asserts condition {
-  if (!condition) fail(reason);
-}
-
-function completedItems(events: readonly ReinsEvent[]) {
-  return events.filter((event): event is ItemCompletedEvent => event.type === 'item.completed').map((e) => e.item);
-}
-
-function agentText(events: readonly ReinsEvent[]): string {
-  return completedItems(events)
-    .flatMap((item) => (item.kind === 'agent_message' ? [item.text] : []))
-    .join('');
-}
+export type { Behaviour, BehaviourContext } from './behaviour-kit.js';
+export { HarnessLimitation } from './behaviour-kit.js';
 
 /** Capabilities a plain text turn shows beyond the turn itself. */
 function streamingEvidence(events: readonly ReinsEvent[]): CapabilityKey[] {
@@ -341,4 +293,5 @@ export const BEHAVIOURS: Behaviour[] = [
       return [];
     },
   },
+  ...HARNESS_STATE_BEHAVIOURS,
 ];
