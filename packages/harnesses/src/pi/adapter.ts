@@ -3,7 +3,9 @@
 //
 // Decisions (Pi 0.73.1):
 // - nativeSessionId is the absolute path of Pi's session file (get_state `sessionFile`). Resume
-//   passes it to `--session`. A path, not the session id, because Pi resolves an id it finds under
+//   passes it to `--session`; a fork (spec.resume.fork) to `--fork`, which copies the file's
+//   conversation into a NEW session file (0.73.1; RPC mode also has `clone`, which forks the
+//   session a running process already has open, so it is not needed to fork by path). A path, not the session id, because Pi resolves an id it finds under
 //   another project by asking "Fork this session into current directory?" on stdin (which would eat
 //   the first RPC line) and because Pi silently starts a NEW session when `--session` names a file
 //   that does not exist: Reins checks the file first and fails with resume_failed instead.
@@ -65,13 +67,14 @@ export const PI_SPEC_SUPPORT: SpecSupport = {
   allowedTools: true, // --tools
   systemPrompt: true, // --append-system-prompt
   mcpServers: false, // Pi has no MCP support
+  fork: true, // --fork <file>
 };
 
 /** Launch arguments for one session (without the binary's own). */
 export function piLaunchArgs(spec: SessionSpec, options: PiHarnessOptions): string[] {
   const args = ['--mode', 'rpc'];
   if (options.sessionDir) args.push('--session-dir', options.sessionDir);
-  if (spec.resume) args.push('--session', spec.resume.nativeSessionId);
+  if (spec.resume) args.push(spec.resume.fork ? '--fork' : '--session', spec.resume.nativeSessionId);
   else if (spec.ephemeral) args.push('--no-session');
   if (spec.model) args.push('--model', spec.model);
   if (spec.effort) args.push('--thinking', piThinkingLevel(spec.effort));
@@ -126,8 +129,8 @@ class PiHarness implements Harness {
       if (!isAbsolute(target) || !existsSync(target)) {
         throw new ReinsError(
           'resume_failed',
-          `No Pi session file at ${target}. Pi resumes by the session file path that Reins reported as nativeSessionId.`,
-          { harness: 'pi', operation: 'resume' },
+          `No Pi session file at ${target}. Pi ${spec.resume.fork ? 'forks' : 'resumes'} by the session file path that Reins reported as nativeSessionId.`,
+          { harness: 'pi', operation: spec.resume.fork ? 'fork' : 'resume' },
         );
       }
     }

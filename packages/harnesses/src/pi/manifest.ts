@@ -22,7 +22,7 @@ export const PI_IMPLEMENTED: ImplementedCapabilities = {
   compaction: true,
   structuredOutput: 'emulated', // the chassis asks for JSON and validates it against the original schema
   approvals: false, // Pi has no permission system: tools always run
-  fork: false,
+  fork: 'native', // --fork <file>: a new session file holding a copy of the conversation (0.73.1)
   mcpStatus: false,
   subagents: false,
 };

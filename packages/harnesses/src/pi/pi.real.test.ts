@@ -238,6 +238,41 @@ describe('pi (real CLI)', () => {
     expect(listed?.map((summary) => summary.nativeSessionId)).toContain(nativeSessionId);
   });
 
+  it('forks a session with --fork: a new session file holding the history, and the two diverge', async () => {
+    server.enqueue(reply().text('I will remember 42.'));
+    const one = await open();
+    await one.recorder.turn('Remember the number 42.');
+    const source = one.session.nativeSessionId as string;
+    await one.recorder.close();
+    const sourceBefore = readFileSync(source, 'utf8');
+
+    server.enqueue(reply().text('The number was 42, in the fork.'));
+    const fork = await open({ resume: { nativeSessionId: source, fork: true } });
+    const forked = fork.session.nativeSessionId as string;
+    expect(forked).toBeTruthy();
+    expect(forked).not.toBe(source);
+    const events = await fork.recorder.collect(endOf(await fork.session.send('Which number, fork?')), 'turn.completed');
+    expect(events.at(-1)).toMatchObject({ outcome: { status: 'completed' } });
+    // The fork's first request to the model holds the source's conversation.
+    const body = JSON.stringify(server.requests.filter((request) => request.scripted).at(-1)?.body);
+    expect(body).toContain('Remember the number 42.');
+    expect(body).toContain('I will remember 42.');
+    expect(body).toContain('Which number, fork?');
+    // Diverged: the fork's turn is in the fork's file only; the source file is as it was.
+    expect(readFileSync(forked, 'utf8')).toContain('Which number, fork?');
+    expect(readFileSync(source, 'utf8')).toBe(sourceBefore);
+    expect((await harness.capabilities()).fork.implemented.state).toBe('yes');
+  });
+
+  it('refuses to fork a session file that does not exist', async () => {
+    await expect(
+      harness.createSession({
+        cwd: workspace,
+        resume: { nativeSessionId: join(workspace, 'missing.jsonl'), fork: true },
+      }),
+    ).rejects.toMatchObject({ code: 'resume_failed' });
+  });
+
   it('refuses to resume a session file that does not exist', async () => {
     await expect(
       harness.createSession({ cwd: workspace, resume: { nativeSessionId: join(workspace, 'missing.jsonl') } }),

@@ -266,7 +266,17 @@ export class PiSession implements Session, TurnHost {
       throw cause;
     }
     const resume = this.spec.resume?.nativeSessionId;
-    if (resume && state.sessionFile && resolve(state.sessionFile) !== resolve(resume)) {
+    if (this.spec.resume?.fork) {
+      // A fork must be a new file: on the source's own file two sessions would share one conversation.
+      if (!state.sessionFile || resolve(state.sessionFile) === resolve(this.spec.resume.nativeSessionId)) {
+        await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
+        throw new ReinsError(
+          'resume_failed',
+          `Pi did not fork ${this.spec.resume.nativeSessionId} into a new session file (it reported ${state.sessionFile ?? 'none'}).`,
+          { harness: 'pi', operation: 'fork' },
+        );
+      }
+    } else if (resume && state.sessionFile && resolve(state.sessionFile) !== resolve(resume)) {
       await this.process.close({ stdinGraceMs: 200, termGraceMs: 1000 });
       throw new ReinsError(
         'resume_failed',
