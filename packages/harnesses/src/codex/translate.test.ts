@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createTranslateState,
   errorInfoOf,
+  modelInfoOf,
   type NotificationFrame,
   outcomeOf,
   type Translated,
@@ -536,5 +537,25 @@ describe('codex rate limits', () => {
     expect(translateNotification(state, frame({ ...empty, primary: window })).map((t) => t.payload)).toEqual([
       expect.objectContaining({ type: 'notice', kind: 'rate_limit' }),
     ]);
+  });
+});
+
+describe('codex translate: model/list entries', () => {
+  it('keeps the efforts and the default effort Codex names, and drops an effort Reins does not know', () => {
+    const entry = {
+      id: 'fake-model',
+      displayName: 'Fake Model',
+      isDefault: true,
+      supportedReasoningEfforts: [{ reasoningEffort: 'low' }, { reasoningEffort: 'medium' }],
+      defaultReasoningEffort: 'medium',
+    };
+    expect(modelInfoOf(entry)).toEqual({
+      id: 'fake-model',
+      displayName: 'Fake Model',
+      isDefault: true,
+      efforts: ['low', 'medium'],
+      defaultEffort: 'medium',
+    });
+    expect(modelInfoOf({ ...entry, defaultReasoningEffort: 'turbo' })).not.toHaveProperty('defaultEffort');
   });
 });

@@ -502,11 +502,16 @@ export function modelInfoOf(model: unknown): ModelInfo {
     .map((option) => (isRecord(option) ? option.reasoningEffort : undefined))
     .filter((effort): effort is Effort => (EFFORT_LEVELS as readonly unknown[]).includes(effort));
   const id = str(record.id) ?? 'unknown';
+  // model/list names the effort Codex uses when none is given (defaultReasoningEffort, 0.171.0).
+  const defaultEffort = (EFFORT_LEVELS as readonly unknown[]).includes(record.defaultReasoningEffort)
+    ? (record.defaultReasoningEffort as Effort)
+    : undefined;
   return {
     id,
     displayName: str(record.displayName) ?? id,
     isDefault: record.isDefault === true,
     ...(efforts.length > 0 ? { efforts } : {}),
+    ...(defaultEffort !== undefined ? { defaultEffort } : {}),
   };
 }
 
