@@ -19,7 +19,16 @@
 //   FAKE_ACP_HANG=1 (prompts never answer, cancel ignored), FAKE_ACP_STORE=dir (sessions persist
 //   there so session/load in a new process replays them), FAKE_ACP_LOG=file (every message
 //   received, one JSON per line). `--version` prints the version. session/delete works only when
-//   the scenario's agentCapabilities advertise sessionCapabilities.delete.
+//   the scenario's agentCapabilities advertise sessionCapabilities.delete; session/fork (a new id on a
+//   copy of the stored history) only when they advertise sessionCapabilities.fork
+//   (FAKE_ACP_FORK_SAME_ID=1: it answers the source's id, as a broken agent would).
+// Sign-in: FAKE_ACP_AUTH_STATE=file keeps the signed-in state across processes (authenticate writes
+//   the file, as an agent stores its own credential; session/new needs it under
+//   FAKE_ACP_AUTH_REQUIRED); FAKE_ACP_AUTH_HANG=1 (authenticate waits for a user who never comes);
+//   `--login` signs in and exits 0 (what a terminal method runs). The scenario's
+//   `terminalAuthMethods` are listed only to a client that says clientCapabilities.auth.terminal
+//   (as claude-agent-acp 0.23.1 does), and authenticate refuses them (the protocol forbids sending them);
+//   `authErrors: { methodId: {code, message} }` makes authenticate refuse that method.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -31,6 +40,11 @@ if (process.argv.includes('--version')) {
 }
 
 const env = process.env;
+if (process.argv.includes('--login')) {
+  if (env.FAKE_ACP_AUTH_STATE) writeFileSync(env.FAKE_ACP_AUTH_STATE, 'signed in by --login\n');
+  process.stdout.write('Signed in.\n');
+  process.exit(env.FAKE_ACP_AUTH_STATE ? 0 : 1);
+}
 const scenario = loadScenario();
 const store = env.FAKE_ACP_STORE;
 if (store) mkdirSync(store, { recursive: true });
@@ -56,6 +70,10 @@ function request(method, params) {
 
 const sessions = new Map();
 let authenticated = false;
+let forks = 0;
+const isAuthenticated = () => authenticated || Boolean(env.FAKE_ACP_AUTH_STATE && existsSync(env.FAKE_ACP_AUTH_STATE));
+let terminalAuth = false;
+const terminalMethods = () => (terminalAuth ? (scenario.terminalAuthMethods ?? []) : []);
 const models = scenario.models ?? ['fake-model', 'fake-model-2'];
 const efforts = scenario.efforts ?? ['low', 'medium', 'high'];
 const modes = scenario.modes ?? ['default', 'plan'];
@@ -236,6 +254,7 @@ async function handle(message) {
   const { method, params = {} } = message;
   switch (method) {
     case 'initialize':
+      terminalAuth = params.clientCapabilities?.auth?.terminal === true;
       return {
         protocolVersion: 1,
         agentInfo: scenario.agentInfo ?? { name: 'fake-acp-agent', title: 'Fake ACP agent', version: VERSION },
@@ -244,14 +263,21 @@ async function handle(message) {
           promptCapabilities: { image: true, embeddedContext: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
-        authMethods:
-          scenario.authMethods ?? (env.FAKE_ACP_AUTH_REQUIRED ? [{ id: 'fake-login', name: 'Fake login' }] : []),
+        authMethods: [
+          ...(scenario.authMethods ?? (env.FAKE_ACP_AUTH_REQUIRED ? [{ id: 'fake-login', name: 'Fake login' }] : [])),
+          ...terminalMethods(),
+        ],
       };
     case 'authenticate':
+      if (terminalMethods().some((method) => method.id === params.methodId))
+        throw { code: -32602, message: `${params.methodId} runs in a terminal, not through authenticate` };
+      if (scenario.authErrors?.[params.methodId]) throw scenario.authErrors[params.methodId];
+      if (env.FAKE_ACP_AUTH_HANG) return new Promise(() => {});
       authenticated = true;
+      if (env.FAKE_ACP_AUTH_STATE) writeFileSync(env.FAKE_ACP_AUTH_STATE, `signed in with ${params.methodId}\n`);
       return {};
     case 'session/new': {
-      if (env.FAKE_ACP_AUTH_REQUIRED && !authenticated) throw { code: -32000, message: 'Authentication required' };
+      if (env.FAKE_ACP_AUTH_REQUIRED && !isAuthenticated()) throw { code: -32000, message: 'Authentication required' };
       const session = newSession(params.cwd);
       persist(session);
       setTimeout(
@@ -274,6 +300,19 @@ async function handle(message) {
       session.history = saved.history;
       if (method === 'session/load') for (const entry of saved.history) update(session, entry, false);
       return setup(session);
+    }
+    case 'session/fork': {
+      if (!scenario.agentCapabilities?.sessionCapabilities?.fork) {
+        throw { code: -32601, message: `"Method not found": ${method}`, data: { method } };
+      }
+      const file = store ? join(store, `${params.sessionId}.json`) : undefined;
+      const saved = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : sessions.get(params.sessionId);
+      if (!saved) throw { code: -32002, message: `Resource not found: ${params.sessionId}` };
+      const id = env.FAKE_ACP_FORK_SAME_ID ? params.sessionId : `fake-fork-${process.pid}-${++forks}`;
+      const session = newSession(params.cwd, id);
+      session.history = structuredClone(saved.history);
+      persist(session);
+      return { sessionId: session.id, ...setup(session) };
     }
     case 'session/list': {
       const files = store ? readdirSync(store).filter((name) => name.endsWith('.json')) : [];

@@ -14,6 +14,7 @@ import {
   type DiscoveredBinary,
   type Discovery,
   type Harness,
+  type HarnessAuth,
   type HarnessId,
   type Health,
   type Item,
@@ -27,6 +28,7 @@ import {
 import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
+import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import { ACP_IMPLEMENTED } from './manifest.js';
 import type { AcpPreset } from './preset.js';
@@ -45,6 +47,8 @@ export interface AcpHarnessOptions extends HarnessOptions {
    * binary (`node .../gemini.js --acp`), as the testkit's pinned JS CLIs are launched.
    */
   binaryArgs?: string[];
+  /** How long a sign-in waits for an `authenticate` the agent answers at once (ms, default 1 000). */
+  loginSettleMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -66,6 +70,8 @@ export function acpSpecSupport(preset: AcpPreset): SpecSupport {
     allowedTools: preset.allowedToolsMeta !== undefined,
     systemPrompt: true,
     mcpServers: true,
+    // session/fork where the agent advertises sessionCapabilities.fork (checked once it has initialized).
+    fork: true,
   };
 }
 
@@ -93,6 +99,8 @@ interface PoolEntry {
 export class AcpHarness implements Harness {
   readonly id: HarnessId;
   readonly displayName: string;
+  /** Sign-in as the agent offers it (auth.ts): status from session/new, login through `authenticate`. */
+  readonly auth: HarnessAuth;
   private readonly pool = new Map<string, PoolEntry>();
   private advertised: { sha256: string; capabilities: AcpAgentCapabilities | undefined } | undefined;
 
@@ -102,6 +110,14 @@ export class AcpHarness implements Harness {
   ) {
     this.id = preset.id;
     this.displayName = preset.displayName;
+    this.auth = createAcpAuth({
+      harness: this.id,
+      displayName: this.displayName,
+      open: async (cwd) =>
+        AcpConnection.open(this.launch(await this.binary(), { cwd }), { ...this.connectOptions(), terminalAuth: true }),
+      invocation: async () => ({ command: (await this.binary()).path, args: this.options.binaryArgs ?? [] }),
+      ...(options.loginSettleMs !== undefined ? { loginSettleMs: options.loginSettleMs } : {}),
+    });
   }
 
   private get timeoutMs(): number {
@@ -363,6 +379,14 @@ export class AcpHarness implements Harness {
         'unsupported_capability',
         `Reins cannot honour ephemeral sessions (spec.ephemeral) on ${this.displayName}: the agent offers no session/delete (sessionCapabilities.delete), so the conversation would be kept; leave it out of the spec.`,
         { harness: this.id, operation: 'createSession', data: { field: 'ephemeral' } },
+      );
+    }
+    if (spec.resume?.fork && !capabilities?.sessionCapabilities?.fork) {
+      await release();
+      throw new ReinsError(
+        'unsupported_capability',
+        `Reins cannot fork a conversation on ${this.displayName} (spec.resume.fork): the agent advertises no session/fork (sessionCapabilities.fork); resume it without fork instead.`,
+        { harness: this.id, operation: 'createSession', data: { field: 'resume.fork' } },
       );
     }
     const agentVersion = connection.initializeResponse?.agentInfo?.version ?? binary.version;

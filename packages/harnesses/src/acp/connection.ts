@@ -72,6 +72,11 @@ export interface ConnectOptions {
   requestTimeoutMs: number;
   /** Auth method id to use when the agent lists it (harness-specific option). */
   authMethod?: string;
+  /**
+   * Tell the agent Reins can show terminal sign-in methods (`clientCapabilities.auth.terminal`):
+   * only the sign-in probe asks, since it is what hands the user the command to run.
+   */
+  terminalAuth?: boolean;
   clientName?: string;
   clientVersion?: string;
 }
@@ -221,6 +226,7 @@ export class AcpConnection {
         // fs is served inside each session's cwd only; Reins offers no terminal (the agent runs its own).
         fs: { readTextFile: true, writeTextFile: true },
         terminal: false,
+        ...(this.options.terminalAuth ? { auth: { terminal: true } } : {}),
       },
       clientInfo: { name: this.options.clientName ?? 'reins', version: this.options.clientVersion ?? '0.1.0' },
     });

@@ -11,6 +11,7 @@ import type { HarnessOptions } from '../runtime/options.js';
 /** What the ACP mapping in this folder implements (the `implemented` layer). */
 export const ACP_IMPLEMENTED: ImplementedCapabilities = {
   resume: 'load_or_resume',
+  fork: 'session_fork', // session/fork where the agent advertises sessionCapabilities.fork
   interrupt: true,
   steer: false,
   queue: true,

@@ -35,6 +35,7 @@ import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
 import type { AcpQuirks } from './preset.js';
 import { assertAcceptsImages, type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
+import { forkSession, sessionParams } from './session-params.js';
 import { AcpSettings } from './settings.js';
 import {
   beginTurn,
@@ -182,10 +183,19 @@ export class AcpSession implements Session, TurnHost {
       ...(spec.model ? { model: spec.model } : {}),
     });
     let setup: SessionSetupResponse;
-    if (spec.resume) {
+    if (spec.resume && !spec.resume.fork) {
       setup = await this.resumeNative(spec.resume.nativeSessionId);
     } else {
-      setup = await this.connection.request<SessionSetupResponse>('session/new', this.sessionParams());
+      setup = spec.resume
+        ? await forkSession(
+            this.connection,
+            { harness: this.harness, label: this.context.label },
+            {
+              ...this.sessionParams(),
+              sessionId: spec.resume.nativeSessionId,
+            },
+          )
+        : await this.connection.request<SessionSetupResponse>('session/new', this.sessionParams());
       if (!isRecord(setup) || typeof setup.sessionId !== 'string') {
         throw new ReinsError('protocol_error', `${this.context.label} answered session/new without a sessionId.`, {
           harness: this.harness,
@@ -203,25 +213,8 @@ export class AcpSession implements Session, TurnHost {
     this.emit({ type: 'session.status', status: 'idle' });
   }
 
-  /** cwd, MCP servers and the preset's `_meta`: what session/new, load and resume all take. */
   private sessionParams(): Record<string, unknown> {
-    const { spec, sessionMeta } = this.context;
-    const mcpServers = (spec.mcpServers ?? []).map((server) =>
-      server.transport === 'stdio'
-        ? {
-            name: server.name,
-            command: server.command,
-            args: server.args ?? [],
-            env: Object.entries(server.env ?? {}).map(([name, value]) => ({ name, value })),
-          }
-        : {
-            type: server.transport,
-            name: server.name,
-            url: server.url,
-            headers: Object.entries(server.headers ?? {}).map(([name, value]) => ({ name, value })),
-          },
-    );
-    return { cwd: spec.cwd, mcpServers, ...(sessionMeta ? { _meta: sessionMeta } : {}) };
+    return sessionParams(this.context.spec, this.context.sessionMeta);
   }
 
   private async resumeNative(nativeId: string): Promise<SessionSetupResponse> {
