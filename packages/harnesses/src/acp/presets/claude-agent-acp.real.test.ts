@@ -91,4 +91,38 @@ describe('claude-agent-acp 0.23.1', () => {
     expect(agentText(recorder.turnEvents(next.turnId))).toBe('Answer after the stall.');
     await recorder.close();
   });
+
+  // 0.23.1 advertises sessionCapabilities.fork; session/fork is the Agent SDK's resume + forkSession
+  // under a new id. The fork's first model request carries the source's conversation; afterwards
+  // the two conversations diverge (the source, resumed, never sees the fork's turn).
+  it('fork: a new conversation holding the source history, diverging after', async () => {
+    rig.server.enqueue(reply().text('I will remember 42.'));
+    const source = await rig.open();
+    await source.recorder.terminalOf(await source.session.send('Remember the number 42.'));
+    const sourceId = source.session.nativeSessionId as string;
+    await source.recorder.close();
+
+    rig.server.enqueue(reply().text('The number was 42, says the fork.'));
+    const fork = await rig.open({ resume: { nativeSessionId: sourceId, fork: true } });
+    const forkId = fork.session.nativeSessionId as string;
+    expect(forkId).toBeTruthy();
+    expect(forkId).not.toBe(sourceId);
+    const forked = await fork.recorder.terminalOf(await fork.session.send('Which number, fork?'));
+    expect(forked.outcome).toEqual({ status: 'completed' });
+    const forkRequest = JSON.stringify(rig.server.requests.filter((request) => request.scripted).at(-1)?.body);
+    expect(forkRequest).toContain('Remember the number 42.');
+    expect(forkRequest).toContain('I will remember 42.');
+    expect(forkRequest).toContain('Which number, fork?');
+    await fork.recorder.close();
+
+    rig.server.enqueue(reply().text('Still 42 here.'));
+    const again = await rig.open({ resume: { nativeSessionId: sourceId } });
+    expect(again.session.nativeSessionId).toBe(sourceId);
+    await again.recorder.terminalOf(await again.session.send('Which number, source?'));
+    const sourceRequest = JSON.stringify(rig.server.requests.filter((request) => request.scripted).at(-1)?.body);
+    expect(sourceRequest).toContain('Remember the number 42.');
+    expect(sourceRequest).not.toContain('Which number, fork?');
+    await again.recorder.close();
+    expect((await rig.harness().capabilities()).fork.advertised.state).toBe('yes');
+  });
 });
