@@ -68,4 +68,29 @@ describe('copilot 1.0.102', () => {
     expect(answers).toEqual([]);
     await recorder.close();
   });
+
+  // Sign-in (acp/auth.ts): without its BYOK provider 1.0.102 answers session/new with -32000
+  // "Authentication required" and lists copilot-login, a `_meta["terminal-auth"]` method naming
+  // `copilot login`: Reins hands back that command and never sends it to authenticate.
+  it('sign-in: signed out without a provider, login gives the copilot login command, with BYOK signed in', async () => {
+    const {
+      COPILOT_PROVIDER_TYPE: _type,
+      COPILOT_PROVIDER_BASE_URL: _url,
+      COPILOT_PROVIDER_API_KEY: _key,
+      // Offline mode refuses to start without a provider ("Offline mode requires a local model provider").
+      COPILOT_OFFLINE: _offline,
+      ...withoutProvider
+    } = rig.home.env;
+    const auth = rig.harness({ baseEnv: withoutProvider }).auth;
+    const status = await auth.status();
+    expect(status).toMatchObject({ status: 'signed_out', methods: [{ id: 'copilot-login' }] });
+    const ceremony = await auth.login?.({ method: 'copilot-login' });
+    if (!ceremony) throw new Error('no ceremony');
+    expect(ceremony.instructions).toMatch(/^Run `\S*copilot login` in a terminal/);
+    expect(liveProcessCount()).toBe(0);
+    await ceremony.cancel();
+    expect(await ceremony.completed).toEqual({ ok: false, message: 'The sign-in was cancelled.' });
+    await expect(auth.login?.({ method: 'github' })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(await rig.harness().auth.status()).toEqual({ status: 'signed_in' });
+  });
 });
