@@ -239,6 +239,11 @@ export class HostedSession {
     this.activity.reset();
     this.live = incarnation;
     if (generation !== stored.generation) this.record.update({ generation });
+    // An adapter that knows its conversation id at start (Codex answers thread/start and
+    // thread/fork with it) has it recorded now, not when its session.updated is pumped: the
+    // session/create and session/fork answers carry it.
+    const known = incarnation.session.nativeSessionId;
+    if (known !== undefined && known !== stored.nativeSessionId) this.record.update({ nativeSessionId: known });
     // What the new process said about itself so far (usually nothing yet: idle).
     this.setStatus(this.activity.status);
   }
