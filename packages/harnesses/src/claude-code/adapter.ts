@@ -46,13 +46,15 @@ export interface ClaudeCodeHarnessOptions extends HarnessOptions {
 
 /**
  * Every SessionSpec field, honoured (docs/architecture/contract.md, "Harness and session"): model and
- * effort at launch (effort also by restart), resume by --resume, posture bypass or ask (canUseTool),
- * ephemeral as persistSession false, allowedTools, systemPrompt as the preset's append, MCP servers.
+ * effort at launch (effort also by restart), resume by --resume, fork by --resume --fork-session
+ * (conversation.ts), posture bypass or ask (canUseTool), ephemeral as persistSession false,
+ * allowedTools, systemPrompt as the preset's append, MCP servers.
  */
 export const CLAUDE_SPEC_SUPPORT: SpecSupport = {
   model: true,
   effort: true,
   resume: true,
+  fork: true,
   postures: ['bypass', 'ask'],
   ephemeral: true,
   allowedTools: true,

@@ -1,7 +1,13 @@
 // Approvals in posture `ask`: the Agent SDK's `canUseTool` callback becomes a `permission.requested`
 // event, and `respondToPermission` (or the deadline, or the end of the turn) settles it. While a
 // request waits the stall watchdog is held: a person thinking is not a stalled harness.
-import { type PermissionDecision, type PermissionOption, ReinsError, type SessionEventStream } from '@reins/core';
+import {
+  type PermissionDecision,
+  type PermissionOption,
+  ReinsError,
+  type SessionEventStream,
+  type SessionStatus,
+} from '@reins/core';
 import { defaultClassifyTool } from '../protocols/stream-json/index.js';
 import type { PermissionResult } from './wire.js';
 
@@ -15,6 +21,8 @@ export interface ApprovalHost {
   holdStallWatchdog(): () => void;
   /** A turn is running (the status goes back to `running` after an answer). */
   turnRunning(): boolean;
+  /** Reins' reading of the status (status.ts: used where Claude Code reports no state of its own). */
+  inferStatus(status: SessionStatus): void;
   /** The tool call was refused: its result settles as `declined`. */
   declined(toolUseId: string): void;
   /** How long a request waits before it is denied. */
@@ -70,7 +78,7 @@ export class ClaudeApprovals {
       itemId: context.toolUseID,
       options,
     });
-    stream.emit({ type: 'session.status', status: 'requires_action' });
+    this.host.inferStatus('requires_action');
     const release = this.host.holdStallWatchdog();
     return new Promise<PermissionResult>((resolve) => {
       const timer = setTimeout(
@@ -94,7 +102,7 @@ export class ClaudeApprovals {
         const final: PermissionDecision = { ...decision, behavior };
         if (!stream.isClosed) {
           stream.emit({ type: 'permission.resolved', requestId, decision: final, by });
-          if (this.host.turnRunning()) stream.emit({ type: 'session.status', status: 'running' });
+          if (this.host.turnRunning()) this.host.inferStatus('running');
         }
         if (behavior === 'allow') {
           resolve({

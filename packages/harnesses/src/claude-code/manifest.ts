@@ -6,6 +6,7 @@ import { claudeBinarySpec } from './discovery.js';
 
 export const claudeCodeImplemented: ImplementedCapabilities = {
   resume: true,
+  fork: 'native', // --resume --fork-session (the Agent SDK's forkSession) at launch, for spec.resume.fork (2.1.197, 2.1.332)
   interrupt: true,
   queue: true,
   liveModelSwitch: true,

@@ -3,7 +3,8 @@
 // The bridge also keeps stdout honest for the SDK: a line that is not a JSON object (a crash dump,
 // stray output) is reported to the adapter instead of reaching the SDK's parser. It does so without
 // parsing the line itself (the SDK parses every line it gets, and a second JSON.parse per line was
-// the bridge's main cost): see `classifyLine`.
+// the bridge's main cost): see `classifyLine`. One frame it does read: Claude Code's own session
+// state, which the SDK would keep to itself (`handOverSessionState`).
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
@@ -38,8 +39,8 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
     if (hooks.onFault) child.onFault(hooks.onFault);
     child.onLine((line) => {
       const verdict = classifyLine(line);
-      if (verdict === 'object') this.stdout.write(`${line}\n`);
-      else if (verdict === 'padded-object') this.stdout.write(`${line.trim()}\n`);
+      if (verdict === 'object') this.stdout.write(`${handOverSessionState(line)}\n`);
+      else if (verdict === 'padded-object') this.stdout.write(`${handOverSessionState(line.trim())}\n`);
       else if (verdict === 'garbage') hooks.onGarbage(line);
     });
     const splitter = new LineSplitter((line) => {
@@ -80,6 +81,34 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
   kill(signal: NodeJS.Signals): boolean {
     return this.process.killGroup(signal);
   }
+}
+
+/**
+ * Claude Code 2.1.332 reports its own state in `system/session_state_changed` (`state: running | idle |
+ * requires_action`) marked `sdk_host_only: true`, and the Agent SDK 0.3.332 drops frames so marked
+ * after reading them itself (it ends its runs on `idle`). Reins wants that state for `session.status`
+ * (status.ts), in order with every other frame: the mark is taken off so the SDK hands the frame on;
+ * the SDK reads the same frame either way. So the `native` frame Reins shows lacks `sdk_host_only`;
+ * the tap (fixtures) has the line as the CLI wrote it. Only lines naming the subtype are parsed here.
+ * 2.1.197 has no such frame.
+ */
+export function handOverSessionState(line: string): string {
+  if (!line.includes('"session_state_changed"')) return line;
+  let frame: unknown;
+  try {
+    frame = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (!isHostOnlyState(frame)) return line;
+  const { sdk_host_only: _mark, ...handedOn } = frame;
+  return JSON.stringify(handedOn);
+}
+
+function isHostOnlyState(frame: unknown): frame is Record<string, unknown> {
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return false;
+  const record = frame as Record<string, unknown>;
+  return record.type === 'system' && record.subtype === 'session_state_changed' && record.sdk_host_only === true;
 }
 
 /**

@@ -8,6 +8,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import {
   type DiscoveredBinary,
   type Effort,
+  type ErrorInfo,
   type JsonSchema,
   ReinsError,
   type SessionSpec,
@@ -15,6 +16,7 @@ import {
   withDeadline,
 } from '@reins/core';
 import type { ClaudeCodeHarnessOptions } from './adapter.js';
+import type { ConversationLaunch } from './conversation.js';
 import { InputChannel } from './input-channel.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkMcpServerStatus, SdkOptions } from './wire.js';
@@ -34,6 +36,32 @@ export function claudeEffort(effort: Effort): ClaudeEffort {
   );
 }
 
+/**
+ * Why the first launch failed, as the error `createSession` throws. 2.1.197 checks --resume before
+ * answering initialize: it prints a result frame (`early`) and stderr "No conversation found with
+ * session ID: ..." and exits 1; a fork of an unknown conversation fails the same way.
+ */
+export function launchFailure(
+  spec: SessionSpec,
+  why: { early: ErrorInfo | undefined; exit: string | undefined; cause: unknown },
+): ReinsError {
+  const { early, exit, cause } = why;
+  const source = spec.resume?.nativeSessionId;
+  if (early?.code === 'resume_failed' || (spec.resume && /No conversation found/i.test(exit ?? ''))) {
+    const verb = spec.resume?.fork === true ? 'fork' : 'resume';
+    return new ReinsError(
+      'resume_failed',
+      early?.message ?? `Claude Code has no conversation ${source} to ${verb} in ${spec.cwd}.`,
+      { harness: HARNESS, operation: verb, data: { nativeSessionId: source }, cause },
+    );
+  }
+  return new ReinsError(
+    ReinsError.isInstance(cause) && cause.code === 'timeout' ? 'timeout' : 'harness_unhealthy',
+    `Claude Code did not start: ${exit ?? (cause instanceof Error ? cause.message : String(cause))}`,
+    { harness: HARNESS, operation: 'initialize', cause },
+  );
+}
+
 /** Everything a launch needs that does not change while the session lives. */
 export interface LaunchContext {
   spec: SessionSpec;
@@ -49,7 +77,7 @@ export interface LaunchSettings {
   model: string | undefined;
   effort: ClaudeEffort | undefined;
   schema: JsonSchema | undefined;
-  conversation: { resume: string } | { sessionId: string };
+  conversation: ConversationLaunch;
 }
 
 export interface QueryHooks {

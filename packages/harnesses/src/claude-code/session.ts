@@ -7,25 +7,18 @@
 // turn). Settings the CLI takes only at launch (effort, output schema) are applied by restarting the
 // query on the same conversation (drain, close, resume).
 //
-// Which turn a frame belongs to (`result` frames carry no turn id):
-// - A turn Reins ended itself still owes its `result`, which ends nothing (turns.ts).
-// - A main-thread frame while no turn runs is a turn Claude Code started by itself (2.1.332: to answer
-//   a background task's notification): it becomes its own turn (chassis.beginHarnessTurn).
-// - 2.1.332: a `result` with `queued_turn_count > 0` answers a turn the CLI ran before the message
-//   Reins wrote (still queued in the CLI): the running turn goes on.
-// - Background subagents outlive their turn: their items stay open past its end and complete when the
-//   task does; what they do after it carries turnId null (protocols/stream-json/tasks.ts).
+// Elsewhere: which turn a native frame belongs to and what it emits (frames.ts), `session.status`
+// (status.ts: Claude Code's own state where it reports one, 2.1.332, else inferred), which
+// conversation a launch opens (new, resumed, forked) and its id (conversation.ts), the MCP watch
+// (mcp-watch.ts), approvals (approvals.ts).
 import { randomUUID } from 'node:crypto';
 import {
   assertValidSchema,
   type Effort,
-  type EmitMeta,
   type ErrorInfo,
   isRecord,
   type JsonSchema,
   type McpServerStatus,
-  type NativeFrame,
-  type PayloadOf,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -38,23 +31,28 @@ import {
 } from '@reins/core';
 import {
   abandonBackgroundWork,
-  type Emission,
   liveBackgroundTasks,
   openBackgroundItems,
-  resetTurnState,
   takeEndedTasks,
   turnEndedForTasks,
 } from '../protocols/stream-json/index.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import { ClaudeApprovals } from './approvals.js';
-import { ClaudeMcpServers, fromInitFrame, fromSdkStatus, settleMcpServers } from './mcp.js';
-import { type ClaudeEffort, ClaudeQuery, claudeEffort, HARNESS, type LaunchContext, userMessage } from './query.js';
-import { CLAUDE_SOURCE, createClaudeTranslation, translateFrame } from './translate.js';
-import { inMainTurn, methodOf, OwedResults, startsMainTurn } from './turns.js';
-import type { SDKMessage, SDKUserMessage } from './wire.js';
-
-/** A sent turn's message for the CLI (made at send time); a turn Claude Code started itself has none. */
-type Plan = SDKUserMessage | undefined;
+import { ClaudeConversation } from './conversation.js';
+import { ClaudeFrames, type Plan } from './frames.js';
+import { ClaudeMcpWatch } from './mcp-watch.js';
+import {
+  type ClaudeEffort,
+  ClaudeQuery,
+  claudeEffort,
+  HARNESS,
+  type LaunchContext,
+  launchFailure,
+  userMessage,
+} from './query.js';
+import { ClaudeStatus } from './status.js';
+import { CLAUDE_SOURCE, createClaudeTranslation } from './translate.js';
+import { OwedResults } from './turns.js';
 
 function gone(): ReinsError {
   return new ReinsError('process_exited', 'The Claude Code process of this session is gone; open a new session.', {
@@ -71,18 +69,14 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   private readonly context: LaunchContext;
   private readonly requestTimeoutMs: number;
   private query: ClaudeQuery | undefined;
-  private native: string;
-  /** True once the CLI has a transcript to resume from (a resumed session, or after a turn). */
-  private persisted: boolean;
+  private readonly conversation: ClaudeConversation;
+  private readonly status: ClaudeStatus;
   private model: string | undefined;
   private effort: ClaudeEffort | undefined;
-  /** createSession returned: a `result` with no turn is no longer a launch failure. */
-  private opened = false;
-  /** The failure a `result` frame reported before the session opened (e.g. an unknown --resume id). */
-  private earlyFailure: ErrorInfo | undefined;
   /** Results the CLI still owes for turns Reins ended itself (turns.ts). */
   private readonly owed = new OwedResults();
-  private readonly mcp: ClaudeMcpServers;
+  private readonly mcp: ClaudeMcpWatch;
+  private readonly frames: ClaudeFrames;
 
   constructor(context: Omit<LaunchContext, 'canUseTool'>) {
     const { spec, options } = context;
@@ -100,14 +94,32 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       holdStallWatchdog: () => this.chassis.holdStallWatchdog(),
       turnRunning: () => this.chassis.running !== undefined,
       declined: (toolUseId) => this.translation.declined.add(toolUseId),
+      inferStatus: (status) => this.status.inferred(status),
       timeoutMs: options.permissionTimeoutMs ?? 600_000,
     });
     this.context = { ...context, canUseTool: spec.posture === 'ask' ? this.approvals.canUseTool : undefined };
-    this.native = spec.resume?.nativeSessionId ?? randomUUID();
-    this.persisted = spec.resume !== undefined;
+    this.conversation = new ClaudeConversation(spec.resume);
+    this.status = new ClaudeStatus((status, meta) => this.stream.emit({ type: 'session.status', status }, meta));
     this.model = spec.model;
     this.effort = spec.effort ? claudeEffort(spec.effort) : undefined;
-    this.mcp = new ClaudeMcpServers((spec.mcpServers ?? []).map((server) => server.name));
+    this.mcp = new ClaudeMcpWatch(
+      (spec.mcpServers ?? []).map((server) => server.name),
+      {
+        current: () => this.query,
+        closed: () => this.chassis.isClosed,
+        warn: (message, data) => this.stream.emit({ type: 'notice', kind: 'warning', message, data }),
+        timeoutMs: this.requestTimeoutMs,
+      },
+    );
+    this.frames = new ClaudeFrames({
+      chassis: this.chassis,
+      translation: this.translation,
+      owed: this.owed,
+      status: this.status,
+      mcp: this.mcp,
+      conversation: this.conversation,
+      ephemeral: spec.ephemeral === true,
+    });
   }
 
   get events(): AsyncIterable<ReinsEvent> {
@@ -115,7 +127,11 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   }
 
   get nativeSessionId(): string | undefined {
-    return this.native;
+    return this.conversation.id;
+  }
+
+  private get native(): string {
+    return this.conversation.id;
   }
 
   /**
@@ -140,7 +156,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       ...(binary.version ? { harnessVersion: binary.version } : {}),
       ...(spec.model ? { model: spec.model } : {}),
     });
-    // The id is fixed up front (--session-id) for a new conversation; a resume keeps its own.
+    // The id is fixed up front (--session-id) for a new conversation and a fork; a resume keeps its own.
     this.translation.facts.nativeSessionId = this.native;
     this.stream.emit({
       type: 'session.updated',
@@ -149,29 +165,15 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     });
     const query = this.launch(spec.outputSchema);
     try {
-      await query.initialized(this.requestTimeoutMs);
+      this.status.launched(await query.initialized(this.requestTimeoutMs));
     } catch (cause) {
       const exit = await query.describeExit();
       await this.retire(query);
-      const early = this.earlyFailure;
-      this.chassis.end('error', early);
-      // 2.1.197 checks --resume before answering initialize: it prints a result frame and stderr
-      // "No conversation found with session ID: ..." and exits 1.
-      if (early?.code === 'resume_failed' || (spec.resume && /No conversation found/i.test(exit ?? ''))) {
-        throw new ReinsError(
-          'resume_failed',
-          early?.message ?? `Claude Code has no conversation ${spec.resume?.nativeSessionId} to resume in ${spec.cwd}.`,
-          { harness: HARNESS, operation: 'resume', data: { nativeSessionId: spec.resume?.nativeSessionId }, cause },
-        );
-      }
-      throw new ReinsError(
-        ReinsError.isInstance(cause) && cause.code === 'timeout' ? 'timeout' : 'harness_unhealthy',
-        `Claude Code did not start: ${exit ?? (cause instanceof Error ? cause.message : String(cause))}`,
-        { harness: HARNESS, operation: 'initialize', cause },
-      );
+      this.chassis.end('error', this.frames.earlyFailure);
+      throw launchFailure(spec, { early: this.frames.earlyFailure, exit, cause });
     }
-    this.opened = true;
-    void this.watchMcp(query);
+    this.frames.opened = true;
+    void this.mcp.launched(query);
   }
 
   private launch(schema: JsonSchema | undefined): ClaudeQuery {
@@ -181,10 +183,10 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
         model: this.model,
         effort: this.effort,
         schema,
-        conversation: this.persisted ? { resume: this.native } : { sessionId: this.native },
+        conversation: this.conversation.launch(),
       },
       {
-        onMessage: (message) => this.onMessage(message),
+        onMessage: (message) => this.frames.onMessage(message),
         onGarbage: (line) => {
           this.chassis.activity();
           this.stream.emit(
@@ -231,168 +233,6 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.owed.settleAll();
   }
 
-  // ---- native frames ---------------------------------------------------------------------------
-
-  private onMessage(message: SDKMessage): void {
-    const at = Date.now();
-    const frame: unknown = message;
-    const method = methodOf(frame);
-    const native: NativeFrame = { source: CLAUDE_SOURCE, ...(method ? { method } : {}), frame };
-    try {
-      this.route(frame, method, native, at);
-    } catch {
-      // Nothing one frame does may end the session (docs/architecture/contract.md, principle 8).
-      this.stream.emit({ type: 'passthrough', frame, reason: 'untranslatable' }, { native, at });
-    }
-  }
-
-  private route(frame: unknown, method: string | undefined, native: NativeFrame, at: number): void {
-    // Claude Code starts every turn with system/init: an abandoned turn whose init came already is over,
-    // and what the translation held for it (its tools, the interrupt flag) is forgotten too.
-    if (method === 'system/init' && this.owed.onInit(this.chassis.running !== undefined)) {
-      resetTurnState(this.translation);
-    }
-    // system/init names each MCP server with its state but not why one failed: ask for the reason.
-    if (method === 'system/init' && this.mcp.failures(fromInitFrame(frame), { dryRun: true }).length > 0) {
-      const query = this.query;
-      if (query) void this.checkMcp(query);
-    }
-    // Until the CLI starts another turn, main-thread frames belong to a turn Reins already ended.
-    const stale = this.owed.pending && inMainTurn(frame, method);
-    if (!stale && this.opened && !this.chassis.running && startsMainTurn(frame, method)) {
-      this.beginHarnessTurn(native, at, method);
-    }
-    const emissions = this.chassis.translate(native, at, () => translateFrame(this.translation, frame));
-    const base: EmitMeta = { native, at };
-    let ended = false;
-    for (const emission of emissions) {
-      if (emission.payload.type === 'turn.completed') ended = true;
-      this.emitOne(emission, base, stale);
-    }
-    if (isRecord(frame) && frame.type === 'result' && !ended) this.unreadableResult(base, stale);
-  }
-
-  private emitOne(emission: Emission, base: EmitMeta, stale: boolean): void {
-    const payload = emission.payload;
-    const meta: EmitMeta = {
-      ...base,
-      ...(emission.parentItemId !== undefined ? { parentItemId: emission.parentItemId } : {}),
-      ...(emission.background || stale ? { background: true } : {}),
-    };
-    switch (payload.type) {
-      case 'turn.completed':
-        this.onResult(payload, meta, stale, base.native?.frame);
-        return;
-      case 'session.status':
-        // The background-task level: the session's status follows the turn and the live tasks.
-        this.emitStatus(meta);
-        return;
-      case 'session.updated':
-        if (payload.nativeSessionId) this.native = payload.nativeSessionId;
-        break;
-      default:
-        break;
-    }
-    this.stream.emit(payload, meta);
-  }
-
-  private onResult(payload: PayloadOf<'turn.completed'>, meta: EmitMeta, stale: boolean, frame: unknown): void {
-    if (stale) {
-      const owed = this.owed.settleOne();
-      this.stream.emit(
-        {
-          type: 'notice',
-          kind: 'info',
-          message: `Claude Code finished ${owed ?? 'a turn'} after Reins had ended it; this result ends nothing.`,
-          data: { turnId: owed, outcome: payload.outcome.status },
-        },
-        meta,
-      );
-      return;
-    }
-    const turn = this.chassis.running;
-    if (!turn) {
-      // Before the session opened this is the launch failing (2.1.197: an unknown --resume id).
-      if (payload.outcome.status === 'failed') {
-        if (!this.opened) this.earlyFailure = payload.outcome.error;
-        this.stream.emit({ type: 'error', ...payload.outcome.error, fatal: !this.opened }, meta);
-      } else {
-        this.stream.emit({ type: 'notice', kind: 'info', message: 'Claude Code ended work outside any turn.' }, meta);
-      }
-      return;
-    }
-    const queued = isRecord(frame) && typeof frame.queued_turn_count === 'number' ? frame.queued_turn_count : 0;
-    if (queued > 0) {
-      this.stream.emit(
-        {
-          type: 'notice',
-          kind: 'info',
-          message: 'Claude Code finished work it ran before this turn; the turn goes on.',
-          data: { queuedTurnCount: queued },
-        },
-        meta,
-      );
-      return;
-    }
-    this.finish(turn, payload, meta);
-  }
-
-  /** A `result` whose translation gave no terminal: it still ends the CLI's turn, so it ends Reins' too. */
-  private unreadableResult(meta: EmitMeta, stale: boolean): void {
-    const error: ErrorInfo = {
-      code: 'protocol_error',
-      message: 'Claude Code ended the turn with a result Reins could not read.',
-    };
-    this.onResult({ type: 'turn.completed', outcome: { status: 'failed', error } }, meta, stale, undefined);
-  }
-
-  private finish(turn: ChassisTurn<Plan>, payload: PayloadOf<'turn.completed'>, meta: EmitMeta): void {
-    // Background work goes on past this turn: its items stay open.
-    for (const id of openBackgroundItems(this.translation)) this.stream.keepAfterTurn(id);
-    const { type: _type, ...completion } = payload;
-    const raw = completion.structuredOutput;
-    this.chassis.complete(turn, completion, meta, { result: raw === undefined ? undefined : { value: raw } });
-    if (this.context.spec.ephemeral !== true) this.persisted = true;
-    this.emitStatus({});
-  }
-
-  private emitStatus(meta: EmitMeta): void {
-    const busy = this.chassis.running !== undefined || liveBackgroundTasks(this.translation.tasks) > 0;
-    this.stream.emit({ type: 'session.status', status: busy ? 'running' : 'idle' }, meta);
-  }
-
-  private beginHarnessTurn(native: NativeFrame, at: number, method: string | undefined): void {
-    const ended = takeEndedTasks(this.translation.tasks);
-    const text = ended.length > 0 ? ended.join('\n') : 'Claude Code started a turn by itself.';
-    const turn = this.chassis.beginHarnessTurn({ text }, { origin: 'notification', meta: { native, at } });
-    if (!turn) return;
-    this.owed.began(method === 'system/init');
-    this.stream.emit({ type: 'session.status', status: 'running' });
-  }
-
-  // ---- MCP servers -----------------------------------------------------------------------------
-
-  /** Asks until every server the spec passed attached or failed (mcp.ts), warning about each failure. */
-  private watchMcp(query: ClaudeQuery): Promise<void> {
-    return settleMcpServers(this.mcp, {
-      ask: () => this.checkMcp(query),
-      current: () => this.query === query && !this.chassis.isClosed,
-    });
-  }
-
-  /** One status query; a warning notice for each requested server newly seen failed. */
-  private async checkMcp(query: ClaudeQuery): Promise<McpServerStatus[] | undefined> {
-    const statuses = await query
-      .mcpServerStatus(this.requestTimeoutMs)
-      .then(fromSdkStatus)
-      .catch(() => undefined);
-    if (!statuses || this.query !== query || this.stream.isClosed) return statuses;
-    for (const { message, ...data } of this.mcp.failures(statuses)) {
-      this.stream.emit({ type: 'notice', kind: 'warning', message, data });
-    }
-    return statuses;
-  }
-
   // ---- TurnHost: how a turn reaches Claude Code -----------------------------------------------
 
   async planTurn(input: TurnInput, options: SendOptions): Promise<Plan> {
@@ -407,7 +247,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.owed.began(false);
     await this.ensureQuery(turn.outputSchema);
     if (!turn.plan || !this.query?.push(turn.plan)) throw gone();
-    this.stream.emit({ type: 'session.status', status: 'running' });
+    this.status.inferred('running');
   }
 
   async interruptTurn(): Promise<void> {
@@ -446,7 +286,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
 
   /** No turn runs (drain is the caller's); closes the query and resumes the same conversation. */
   private async restart(schema: JsonSchema | undefined): Promise<void> {
-    if (this.context.spec.ephemeral && this.persisted) {
+    if (this.context.spec.ephemeral && this.conversation.isWritten) {
       throw new ReinsError(
         'unsupported_capability',
         'Claude Code takes effort and output schema only at launch, and an ephemeral session cannot be resumed ' +
@@ -459,16 +299,15 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       this.stopBackgroundWork();
       await this.retire(old);
     }
-    if (!this.persisted) {
+    if (this.conversation.freshIdIfUnwritten()) {
       // Nothing was said yet: a fresh id avoids "session id already in use" for an unwritten transcript.
-      this.native = randomUUID();
       this.translation.facts.nativeSessionId = this.native;
       this.stream.emit({ type: 'session.updated', nativeSessionId: this.native });
     }
     const query = this.launch(schema);
-    await query.initialized(this.requestTimeoutMs);
+    this.status.launched(await query.initialized(this.requestTimeoutMs));
     // A new process starts its MCP servers again.
-    void this.watchMcp(query);
+    void this.mcp.launched(query);
   }
 
   /** A restart ends the process and its background tasks with it: Reins stops them, and says so. */
@@ -536,7 +375,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.chassis.assertOpen('mcpStatus', this.native);
     const query = this.query;
     if (!query) throw gone();
-    return fromSdkStatus(await query.mcpServerStatus(this.requestTimeoutMs));
+    return this.mcp.status(query);
   }
 
   async close(): Promise<void> {
