@@ -1,6 +1,6 @@
 // The Harness object for any ACP agent, parameterized by a preset: discovery, health,
-// capabilities (what the agent advertises in initialize), models, session list and history, and
-// sessions. Sessions with the same binary, arguments, cwd and environment share one agent process
+// capabilities (what the agent advertises in initialize), models, session list and history,
+// sign-in (auth.ts), and sessions (new, resumed, or forked with session/fork where advertised). Sessions with the same binary, arguments, cwd and environment share one agent process
 // when the preset allows it (ACP is multi-session by design); the process ends with its last session.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

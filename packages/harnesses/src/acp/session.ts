@@ -1,10 +1,10 @@
 // One Reins session over one ACP session, on the session chassis (docs/architecture/contract.md,
 // "Turn rules"): the chassis owns the turn queue, send guards, the `user_message` item of every
 // turn, interrupt semantics, the stall watchdog, emulated structured output and the closed-session
-// error. What is ACP's own stays here: opening, loading or resuming the native session, a turn as
-// one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client half of fs.
-// Settings live in settings.ts, permission requests in approvals.ts, prompt blocks and answer
-// rules in prompt.ts. The AcpConnection (one agent process) may be shared with other sessions.
+// error. What is ACP's own stays here: opening, loading, resuming or forking the native session,
+// a turn as one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client
+// half of fs. Settings live in settings.ts, permission requests in approvals.ts, prompt blocks and
+// answer rules in prompt.ts, session params and session/fork in session-params.ts. The AcpConnection (one agent process) may be shared with other sessions.
 import { RequestError } from '@agentclientprotocol/sdk';
 import {
   type Effort,
