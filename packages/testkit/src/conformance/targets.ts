@@ -63,6 +63,8 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
       // toToolCallContent drops a non-string returnDisplay, and the pty shell's display is ANSI cells.
       'tool call lifecycle': 'Gemini CLI 0.61.0 sends no shell output over ACP while its interactive (pty) shell is on',
       'resume in a new process': 'Gemini CLI 0.61.0 cannot session/load a session made by another process (-32603)',
+      fork: 'Gemini CLI 0.61.0 advertises no session/fork (sessionCapabilities.fork)',
+      history: 'Gemini CLI 0.61.0 advertises no session/list (sessionCapabilities.list)',
     },
   },
   // Qwen 0.24.4 names models with their auth type.
@@ -71,8 +73,12 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     primary: 'fake-model(openai)',
     alternate: `${ALTERNATE_MODEL}(openai)`,
     alternateOnWire: ALTERNATE_MODEL,
+    knownLimitations: { fork: 'Qwen Code 0.24.4 advertises no session/fork (sessionCapabilities.fork)' },
   },
-  copilot: { options: acpAgent },
+  copilot: {
+    options: acpAgent,
+    knownLimitations: { fork: 'GitHub Copilot CLI 1.0.102 advertises no session/fork (sessionCapabilities.fork)' },
+  },
   // OpenCode 1.18.33 names models provider/model.
   opencode: {
     options: acpAgent,
@@ -82,7 +88,10 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
   },
   'claude-agent-acp': { options: acpAgent },
   // codex-acp 0.16.0 takes the home's catalog ids as they are (set_config_option on its `model` option).
-  'codex-acp': { options: acpAgent },
+  'codex-acp': {
+    options: acpAgent,
+    knownLimitations: { fork: 'codex-acp 0.16.0 advertises no session/fork (sessionCapabilities.fork)' },
+  },
   // Each session starts its own local gateway (the adapter's default mode), in the home's private /tmp;
   // resume therefore really is a new gateway process on the same state, and close() must end it.
   openclaw: {
