@@ -77,7 +77,9 @@ export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown
 
 export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emission[] {
   const isResult = isRecord(frame) && frame.type === 'result';
-  let out = translateFrame(state.inner, frame).map(stripAssumedExitCode);
+  let out = translateFrame(state.inner, frame);
+  // In place: translateFrame returns a fresh array on every call.
+  for (let index = 0; index < out.length; index++) out[index] = stripAssumedExitCode(out[index] as Emission);
   if (isResult && state.previousSettled) {
     // The previous turn's late result: its usage, not a terminal for the turn that just began.
     state.previousSettled = false;
@@ -113,6 +115,10 @@ function stripAssumedExitCode(emission: Emission): Emission {
   const payload = emission.payload;
   if (payload.type !== 'item.completed' || payload.item.kind !== 'tool_call') return emission;
   if (payload.item.exitCode === undefined || payload.item.status === 'failed') return emission;
-  const { exitCode: _assumed, ...item } = payload.item;
-  return { ...emission, payload: { ...payload, item } };
+  // Every key but exitCode, in order (a copy by rest destructuring is slow on Node 20).
+  const item: Record<string, unknown> = {};
+  for (const key in payload.item)
+    if (key !== 'exitCode' && Object.hasOwn(payload.item, key))
+      item[key] = payload.item[key as keyof typeof payload.item];
+  return { ...emission, payload: { ...payload, item: item as unknown as typeof payload.item } };
 }

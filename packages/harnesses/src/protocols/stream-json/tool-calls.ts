@@ -112,14 +112,21 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
           ? 'failed'
           : 'completed';
     state.tools.delete(block.tool_use_id);
+    // Literals rather than `{ ...tool, status, output }`: on Node 20 a spread copy that gains a key
+    // costs ~1.5 µs (the bench's translate figure); same keys, same order.
     if (tool.kind === 'plan') {
-      out.push(withLane({ type: 'item.completed', item: { ...tool, status } }, lane));
+      out.push(
+        withLane({ type: 'item.completed', item: { kind: 'plan', id: tool.id, entries: tool.entries, status } }, lane),
+      );
       continue;
     }
     const item: ToolCallItem = {
-      ...tool,
+      kind: 'tool_call',
+      id: tool.id,
       status,
-      output: { text, ...(structured !== undefined ? { structured } : {}) },
+      tool: tool.tool,
+      input: tool.input,
+      output: structured !== undefined ? { text, structured } : { text },
     };
     if (tool.tool.kind === 'command' && status !== 'cancelled' && status !== 'declined') {
       // Claude Code reports a non-zero exit as an error result starting "Exit code N" and a
