@@ -127,5 +127,12 @@ export interface Harness {
   history?(nativeSessionId: string, options?: { cwd?: string }): Promise<Item[]>;
   /** Sign-in status and ceremony, where the harness has them. */
   readonly auth?: HarnessAuth;
+  /**
+   * Keeps `count` harness processes started and initialised ahead, so the next sessions skip the
+   * cold start; each one taken is replaced at once. Resolves once they are ready (rejects when one
+   * could not start); `warm(0)` stops the waiting ones. Absent where the harness has no warm starts.
+   * See docs/architecture/contract.md, "Warm starts and shared processes".
+   */
+  warm?(count: number): Promise<void>;
   createSession(spec: SessionSpec): Promise<Session>;
 }

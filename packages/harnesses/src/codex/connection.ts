@@ -1,24 +1,32 @@
-// The Codex app-server connection: one `codex app-server --strict-config` child, spoken to over
+// The Codex app-server connection: `codex app-server --strict-config` children, spoken to over
 // newline-delimited JSON-RPC (Codex omits the "jsonrpc" member), initialized and ready. This module
 // owns spawning, framing (one JSON value per line; anything else is handed on as a stray, never
-// thrown), the deadline on every request (JsonRpcPeer), and the one-shot probes the Harness uses
-// (catalog, account, session list, history). Sessions receive a `Connect` function, so their logic
-// also runs against an in-memory peer in unit tests (session.test.ts).
+// thrown), the deadline on every request (JsonRpcPeer), which process a session gets (its own, the
+// shared one of its launch settings, or a warm one: hosts.ts) and the one-shot probes the Harness
+// uses (catalog, account, session list, history). Sessions receive a `Connect` function, so their
+// logic also runs against an in-memory peer in unit tests (session.test.ts).
 import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError } from '@reins/core';
 import { type CloseOptions, HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec } from './discovery.js';
+import { CodexHost, type HostTransport } from './host.js';
+import { codexHosts, launchKey } from './hosts.js';
 import { NATIVE_SOURCE, type NotificationFrame } from './translate.js';
-import type { InitializeParams, InitializeResponse } from './wire.js';
+import type { InitializeResponse } from './wire.js';
+
+/** What the runtime reads of the Harness's options. */
+export type CodexRuntimeOptions = HarnessOptions;
 
 export const HARNESS = 'codex' as const;
 const LABEL = 'codex app-server';
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-const CLIENT_INFO = { name: 'reins', title: 'Reins', version: '0.1.0' };
 
-/** A live, initialized app-server as a session sees it. */
+/**
+ * A session's hold on a live, initialized app-server (a lease of a CodexHost, host.ts): the process
+ * may be the session's alone or shared with other sessions of the same launch settings.
+ */
 export interface CodexConnection {
   readonly peer: JsonRpcPeer;
   readonly initialize: InitializeResponse;
@@ -28,7 +36,13 @@ export interface CodexConnection {
   readonly exited: Promise<unknown>;
   /** The process_exited error for how it ended, with its last stderr lines. */
   exitError(): ReinsError;
-  /** Ends the app-server (stdin end, SIGTERM, SIGKILL on its group); idempotent. */
+  /** Frames of this thread go to this session from now on (with those that came before it was known). */
+  bindThread(threadId: string): void;
+  /**
+   * Lets go of the app-server: its thread's running turn is interrupted and the thread unsubscribed
+   * while other sessions use the process; the process ends (stdin end, SIGTERM, SIGKILL on its group)
+   * with its last session. Idempotent.
+   */
   close(options?: CloseOptions): Promise<void>;
 }
 
@@ -49,6 +63,8 @@ export type Connect = (
   cwd: string,
   envAdditions: Record<string, string> | undefined,
   hooks: ConnectionHooks,
+  /** The thread the session will resume (a process already holding it is not shared for it). */
+  resumeThreadId?: string,
 ) => Promise<CodexConnection>;
 
 /** A frame as the `native` of an event, with its JSON-RPC method when it has one. */
@@ -97,11 +113,11 @@ export function codexPeer(
   return { peer, receiveLine };
 }
 
-/** Spawns app-servers for one Harness: binary resolution (cached), environment, deadlines. */
+/** Spawns app-servers for one Harness: binary resolution (cached), environment, deadlines, sharing. */
 export class CodexRuntime {
   private located: Promise<DiscoveredBinary> | undefined;
 
-  constructor(readonly options: HarnessOptions) {}
+  constructor(readonly options: CodexRuntimeOptions) {}
 
   get requestTimeoutMs(): number {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -124,13 +140,9 @@ export class CodexRuntime {
     return this.located;
   }
 
-  /** Spawns `codex app-server --strict-config` and initializes it. */
-  readonly connect: Connect = async (cwd, envAdditions, hooks) => {
-    const env = this.env(envAdditions);
-    const command = this.options.binaryPath ?? (await this.binary()).path;
-    // --strict-config: without it an invalid config.toml silently falls back to the OpenAI provider
-    // (seen on 0.169.0); a config error must be a visible start failure instead.
-    const args = ['app-server', '--strict-config', ...(this.options.extraArgs ?? [])];
+  /** Spawns `codex app-server --strict-config` in `cwd` and initializes it. */
+  async spawnHost(cwd: string, envAdditions: Record<string, string> | undefined): Promise<CodexHost> {
+    const { command, args, env } = await this.launch(envAdditions);
     const child = await HarnessProcess.start({
       command,
       args,
@@ -140,40 +152,43 @@ export class CodexRuntime {
       harness: HARNESS,
       ...(this.options.tap ? { tap: this.options.tap } : {}),
     });
-    const exitError = () =>
-      new ReinsError('process_exited', child.describeExit(), {
-        harness: HARNESS,
-        data: { exit: child.exitStatus, stderr: child.stderr.tail(8) },
-      });
-    const { peer, receiveLine } = codexPeer((line) => child.writeLine(line), hooks, this.requestTimeoutMs);
-    child.onLine(receiveLine);
-    child.onFault((fault) => {
-      if (fault.kind === 'oversize_line') hooks.onOversizeLine?.(fault.bytes);
-      // handler_error: the child is being stopped; the session hears it through `exited`.
-    });
-    void child.exited.then(() => peer.close(exitError()));
     try {
-      const params: InitializeParams = {
-        clientInfo: CLIENT_INFO,
-        capabilities: { experimentalApi: false, requestAttestation: false },
-      };
-      const initialize = await peer.request<InitializeResponse>('initialize', params);
-      peer.notify('initialized', {});
-      return {
-        peer,
-        initialize,
-        binaryPath: command,
-        exited: child.exited,
-        exitError,
-        close: async (options) => {
-          await child.close(options);
-        },
-      };
+      return await CodexHost.open(processTransport(child, command), this.requestTimeoutMs);
     } catch (error) {
-      await child.close({ stdinGraceMs: 200, termGraceMs: 1000 });
       throw ReinsError.from(error, 'harness_unhealthy', { harness: HARNESS, operation: 'initialize' });
     }
+  }
+
+  /** An app-server of the caller's own, ended when the connection closes (probes, sign-in). */
+  readonly connect: Connect = async (cwd, envAdditions, hooks) =>
+    (await this.spawnHost(cwd, envAdditions)).lease(hooks);
+
+  /**
+   * A session's app-server: the shared one of its launch settings (binary, arguments, environment:
+   * the thread's cwd goes on thread/start, so it is no launch setting), else a warm one, else a new
+   * one. With `shareProcess: false` each session has its own (warm ones are still used).
+   */
+  readonly lease: Connect = async (cwd, envAdditions, hooks, resumeThreadId) => {
+    const share = this.options.shareProcess !== false;
+    if (!share && !codexHosts.hasPool(await this.key(envAdditions))) return this.connect(cwd, envAdditions, hooks);
+    const key = await this.key(envAdditions);
+    return codexHosts.lease(key, () => this.spawnHost(process.cwd(), envAdditions), hooks, {
+      share,
+      ...(resumeThreadId !== undefined ? { resumeThreadId } : {}),
+    });
   };
+
+  /** Keeps `count` app-servers of the Harness's launch settings started and initialised ahead; 0 stops them. */
+  async warm(count: number): Promise<void> {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new ReinsError('invalid_input', `warm needs a whole number of processes (0 or more), got ${count}.`, {
+        harness: HARNESS,
+        operation: 'warm',
+      });
+    }
+    const key = await this.key(undefined);
+    await codexHosts.warm(key, () => this.spawnHost(process.cwd(), undefined), count);
+  }
 
   /** Runs `fn` against a short-lived app-server (catalog, account, session list, history). */
   async probe<T>(cwd: string, fn: (peer: JsonRpcPeer) => Promise<T>): Promise<T> {
@@ -184,4 +199,41 @@ export class CodexRuntime {
       await connection.close({ stdinGraceMs: 500, termGraceMs: 1000 });
     }
   }
+
+  private async launch(envAdditions: Record<string, string> | undefined) {
+    const env = this.env(envAdditions);
+    const command = this.options.binaryPath ?? (await this.binary()).path;
+    // --strict-config: without it an invalid config.toml silently falls back to the OpenAI provider
+    // (seen on 0.169.0); a config error must be a visible start failure instead.
+    const args = ['app-server', '--strict-config', ...(this.options.extraArgs ?? [])];
+    return { command, args, env };
+  }
+
+  private async key(envAdditions: Record<string, string> | undefined): Promise<string> {
+    const { command, args, env } = await this.launch(envAdditions);
+    return launchKey({ command, args, env, requestTimeoutMs: this.requestTimeoutMs, tap: this.options.tap });
+  }
+}
+
+/** A HarnessProcess as a host's transport. */
+function processTransport(child: HarnessProcess, binaryPath: string): HostTransport {
+  return {
+    send: (line) => child.writeLine(line),
+    onLine: (handler) => child.onLine(handler),
+    onOversizeLine: (handler) =>
+      child.onFault((fault) => {
+        if (fault.kind === 'oversize_line') handler(fault.bytes);
+        // handler_error: the child is being stopped; the sessions hear it through `exited`.
+      }),
+    exited: child.exited,
+    binaryPath,
+    exitError: () =>
+      new ReinsError('process_exited', child.describeExit(), {
+        harness: HARNESS,
+        data: { exit: child.exitStatus, stderr: child.stderr.tail(8) },
+      }),
+    close: async (options) => {
+      await child.close(options);
+    },
+  };
 }

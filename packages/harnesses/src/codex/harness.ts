@@ -1,6 +1,7 @@
 // The Codex Harness: discovery, health, capabilities, the model catalog, the conversations Codex
 // keeps (session list, history) and createSession. Each question Codex answers over the app-server
-// runs on a short-lived app-server (CodexRuntime.probe); a session gets its own (session.ts).
+// runs on a short-lived app-server (CodexRuntime.probe); sessions share one app-server per launch
+// settings unless `shareProcess: false`, and `warm(n)` keeps n initialised ones ahead (hosts.ts).
 import {
   type CapabilityMatrix,
   type Discovery,
@@ -174,6 +175,8 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
       });
     },
 
+    warm: (count) => runtime.warm(count),
+
     async createSession(raw: SessionSpec): Promise<Session> {
       // Every refusal comes before a process starts: the spec, the cwd, the fields Codex cannot honour,
       // a session schema outside Codex's strict subset (then connect finds the binary, or says how to).
@@ -181,7 +184,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
       assertCodexSpec(spec);
       if (spec.outputSchema) toCodexStrictSchema(spec.outputSchema);
       const session = new CodexSession(spec, {
-        connect: runtime.connect,
+        connect: runtime.lease,
         permissionTimeoutMs: options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
         ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
       });

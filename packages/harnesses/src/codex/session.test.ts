@@ -32,6 +32,7 @@ class MemoryCodex {
       binaryPath: '/memory/codex',
       exited,
       exitError: () => new Error('gone') as never,
+      bindThread: () => {},
       close: async () => this.exit(),
     };
     return connection;

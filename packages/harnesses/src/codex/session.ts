@@ -1,5 +1,6 @@
 // The Codex session: one app-server thread per Reins session, on the session chassis
-// (docs/architecture/contract.md, "One chassis"). The chassis owns the turn queue and ids, the send
+// (docs/architecture/contract.md, "One chassis"); the app-server may host other sessions' threads
+// too (host.ts routes each frame to its thread's session). The chassis owns the turn queue and ids, the send
 // guards, the `user_message` item of every turn, interrupt and stall semantics, structured-output
 // acceptance and the one closed-session error. This module keeps what is Codex's own: opening the
 // thread (thread/start or thread/resume), delivering a turn (turn/start, with a model or effort
@@ -28,10 +29,11 @@ import {
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
-import { type CodexConnection, type Connect, HARNESS, nativeFrame } from './connection.js';
+import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
 import { CodexMcpServers } from './mcp.js';
-import { threadForkParams, threadResumeParams, threadStartParams, toUserInput } from './thread-params.js';
+import { openThread } from './open-thread.js';
+import { toUserInput } from './thread-params.js';
 import {
   createTranslateState,
   type NotificationFrame,
@@ -44,9 +46,6 @@ import type {
   JsonValue,
   ListMcpServerStatusParams,
   ListMcpServerStatusResponse,
-  ThreadForkResponse,
-  ThreadResumeResponse,
-  ThreadStartResponse,
   Turn,
   TurnStartParams,
   TurnStartResponse,
@@ -124,12 +123,15 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   // ---- start ------------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    const connection = await this.options.connect(this.spec.cwd, this.spec.env, {
+    const resume = this.spec.resume;
+    const hooks: ConnectionHooks = {
       onNotification: (frame, at) => this.later(() => this.onNotification(frame, at)),
       onRequest: (method, params, id, frame) => this.onServerRequest(method, params, id, frame),
       onStray: (frame, at, reason) => this.later(() => this.onStray(frame, at, reason)),
       onOversizeLine: (bytes) => this.later(() => this.warnOversize(bytes)),
-    });
+    };
+    const resumed = resume && resume.fork !== true ? resume.nativeSessionId : undefined;
+    const connection = await this.options.connect(this.spec.cwd, this.spec.env, hooks, resumed);
     this.connection = connection;
     void connection.exited.then(() => this.onExit());
     const version = versionFromUserAgent(String(connection.initialize?.userAgent ?? ''));
@@ -157,50 +159,11 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   private async openThread(connection: CodexConnection): Promise<void> {
-    let response: ThreadStartResponse | ThreadResumeResponse | ThreadForkResponse;
-    const resume = this.spec.resume;
-    if (resume?.fork === true) {
-      try {
-        response = await connection.peer.request<ThreadForkResponse>(
-          'thread/fork',
-          threadForkParams(this.spec, resume.nativeSessionId),
-        );
-      } catch (error) {
-        const cause = ReinsError.from(error, 'resume_failed');
-        throw new ReinsError(
-          'resume_failed',
-          `Codex could not fork session ${resume.nativeSessionId}: ${cause.message}`,
-          { harness: HARNESS, operation: 'thread/fork', cause, ...(cause.data ? { data: cause.data } : {}) },
-        );
-      }
-    } else if (resume) {
-      try {
-        response = await connection.peer.request<ThreadResumeResponse>(
-          'thread/resume',
-          threadResumeParams(this.spec, resume.nativeSessionId),
-        );
-      } catch (error) {
-        // 0.169.0: an unknown id answers -32600 "no rollout found for thread id ...". Never start fresh.
-        const cause = ReinsError.from(error, 'resume_failed');
-        throw new ReinsError(
-          'resume_failed',
-          `Codex could not resume session ${resume.nativeSessionId}: ${cause.message}`,
-          { harness: HARNESS, operation: 'thread/resume', cause, ...(cause.data ? { data: cause.data } : {}) },
-        );
-      }
-    } else {
-      response = await connection.peer.request<ThreadStartResponse>('thread/start', threadStartParams(this.spec));
-    }
-    const thread: unknown = isRecord(response) ? response.thread : undefined;
-    if (!isRecord(thread) || typeof thread.id !== 'string') {
-      throw new ReinsError('protocol_error', 'Codex opened a thread without saying its id.', {
-        harness: HARNESS,
-        operation: resume ? 'thread/resume' : 'thread/start',
-        data: { response },
-      });
-    }
+    const { response, thread } = await openThread(connection.peer, this.spec);
     this.threadId = thread.id;
     this.state.threadId = thread.id;
+    // From here the process's frames of this thread (and those that came first) are this session's.
+    connection.bindThread(thread.id);
     if (typeof response.model === 'string') this.model = response.model;
     this.stream.emit({
       type: 'session.updated',

@@ -13,6 +13,12 @@ export interface HarnessOptions {
   requestTimeoutMs?: number;
   /** Sees every line to and from the harness process (fixture recording, debugging). */
   tap?: FrameTap;
+  /**
+   * Where the harness hosts many sessions in one process (Codex's app-server): sessions with the same
+   * launch settings share one, reference-counted (default true). false: a process per session, for
+   * isolation. See docs/architecture/contract.md, "Warm starts and shared processes".
+   */
+  shareProcess?: boolean;
 }
 
 /** The child's environment: the base (default process.env) with the spec's additions on top. */

@@ -1,0 +1,190 @@
+// One initialised Codex app-server and the sessions on it (docs/architecture/contract.md, "Warm starts
+// and shared processes"). The host owns the JSON-RPC peer of the process, hands each session a lease
+// (a CodexConnection) and routes every frame to the lease of its thread (thread-router.ts). A lease
+// closes alone: its running turn is interrupted and its thread unsubscribed while others stay; the
+// process ends with the last lease (reference count). When the process ends every lease hears it
+// through `exited`, each with the same process_exited error (the stderr tail belongs to all of them).
+// The transport is injected, so unit tests run hosts on an in-memory peer (host.test.ts).
+import type { ReinsError } from '@reins/core';
+import { isRecord } from '@reins/core';
+import type { CloseOptions } from '../runtime/child-process.js';
+import { JsonRpcHandlerError, type JsonRpcPeer } from '../runtime/json-rpc.js';
+import { type CodexConnection, type ConnectionHooks, codexPeer } from './connection.js';
+import { ThreadRouter } from './thread-router.js';
+import type { NotificationFrame } from './translate.js';
+import type { InitializeParams, InitializeResponse } from './wire.js';
+
+const CLIENT_INFO = { name: 'reins', title: 'Reins', version: '0.1.0' };
+/** How long a leaving session waits for Codex to take its turn/interrupt and thread/unsubscribe (ms). */
+const RELEASE_TIMEOUT_MS = 5_000;
+
+/** The process under a host, as the host needs it (HarnessProcess in production, a script in tests). */
+export interface HostTransport {
+  /** Writes one line; false when the process is gone. */
+  send(line: string): boolean;
+  /** Hands each stdout line to the host. */
+  onLine(handler: (line: string) => void): void;
+  /** Hears of a stdout line over Reins' limit (skipped whole). */
+  onOversizeLine(handler: (bytes: number) => void): void;
+  readonly exited: Promise<unknown>;
+  readonly binaryPath: string;
+  /** The process_exited error for how it ended, with its last stderr lines. */
+  exitError(): ReinsError;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+type Lease = ConnectionHooks & { threads: Set<string> };
+
+export class CodexHost {
+  readonly peer: JsonRpcPeer;
+  private readonly router = new ThreadRouter<Lease, NotificationFrame>();
+  /** The native turn running on each thread (from turn/started), so a leaving session can stop it. */
+  private readonly activeTurns = new Map<string, string>();
+  private initialized: InitializeResponse | undefined;
+  private gone = false;
+  private closing: Promise<void> | undefined;
+  /** Told once the host has no lease left and is closing, or its process ended. */
+  onRetired: (() => void) | undefined;
+
+  private constructor(
+    private readonly transport: HostTransport,
+    timeoutMs: number,
+  ) {
+    const { peer, receiveLine } = codexPeer((line) => transport.send(line), this.hostHooks(), timeoutMs);
+    this.peer = peer;
+    transport.onLine(receiveLine);
+    transport.onOversizeLine((bytes) => {
+      for (const lease of this.router.attached) lease.onOversizeLine?.(bytes);
+    });
+    void transport.exited.then(() => {
+      this.gone = true;
+      peer.close(transport.exitError());
+      this.onRetired?.();
+    });
+  }
+
+  /** Initializes the app-server on `transport`; closes it and rethrows when that fails. */
+  static async open(transport: HostTransport, timeoutMs: number): Promise<CodexHost> {
+    const host = new CodexHost(transport, timeoutMs);
+    try {
+      const params: InitializeParams = {
+        clientInfo: CLIENT_INFO,
+        capabilities: { experimentalApi: false, requestAttestation: false },
+      };
+      host.initialized = await host.peer.request<InitializeResponse>('initialize', params);
+      host.peer.notify('initialized', {});
+      return host;
+    } catch (error) {
+      await transport.close({ stdinGraceMs: 200, termGraceMs: 1000 });
+      throw error;
+    }
+  }
+
+  /** Sessions on this process now. */
+  get leaseCount(): number {
+    return this.router.leaseCount;
+  }
+
+  /** False once the process ended or the host is closing: it takes no new lease. */
+  get usable(): boolean {
+    return !this.gone && this.closing === undefined;
+  }
+
+  get exited(): Promise<unknown> {
+    return this.transport.exited;
+  }
+
+  /** Frames no session could be named for (held past the bound, or of a session that left). */
+  get droppedFrames(): number {
+    return this.router.dropped;
+  }
+
+  /** Whether a session here owns the thread (a second session on the same thread gets its own process). */
+  owns(threadId: string): boolean {
+    return this.router.owns(threadId);
+  }
+
+  /** A session's hold on this process. */
+  lease(hooks: ConnectionHooks): CodexConnection {
+    const lease: Lease = { ...hooks, threads: new Set() };
+    this.router.attach(lease);
+    let released: Promise<void> | undefined;
+    return {
+      peer: this.peer,
+      initialize: this.initialized as InitializeResponse,
+      binaryPath: this.transport.binaryPath,
+      exited: this.transport.exited,
+      exitError: () => this.transport.exitError(),
+      bindThread: (threadId) => {
+        lease.threads.add(threadId);
+        for (const delivery of this.router.bind(threadId, lease)) this.deliver(delivery.lease, delivery.frame);
+      },
+      close: (options) => {
+        released ??= this.release(lease, options);
+        return released;
+      },
+    };
+  }
+
+  /** Ends the process whatever holds it (probes, the pool, Reins shutting down). */
+  close(options?: CloseOptions): Promise<void> {
+    this.closing ??= (async () => {
+      this.onRetired?.();
+      await this.transport.close(options);
+    })();
+    return this.closing;
+  }
+
+  private async release(lease: Lease, options: CloseOptions | undefined): Promise<void> {
+    const threads = this.router.detach(lease);
+    if (this.router.leaseCount === 0) return this.close(options);
+    if (this.gone) return;
+    // Others still use the process: stop only this session's work there (best effort, bounded).
+    const own = threads.filter((threadId) => lease.threads.has(threadId));
+    await Promise.all(
+      own.map(async (threadId) => {
+        const turnId = this.activeTurns.get(threadId);
+        this.activeTurns.delete(threadId);
+        try {
+          if (turnId)
+            await this.peer.request('turn/interrupt', { threadId, turnId }, { timeoutMs: RELEASE_TIMEOUT_MS });
+          await this.peer.request('thread/unsubscribe', { threadId }, { timeoutMs: RELEASE_TIMEOUT_MS });
+        } catch {
+          // the session is closed either way; its thread's late frames reach nobody
+        }
+      }),
+    );
+  }
+
+  private deliver(lease: Lease, frame: NotificationFrame): void {
+    lease.onNotification?.(frame, Date.now());
+  }
+
+  private hostHooks(): ConnectionHooks {
+    return {
+      onNotification: (frame) => {
+        this.trackTurn(frame);
+        for (const delivery of this.router.route(frame)) this.deliver(delivery.lease, delivery.frame);
+      },
+      onRequest: (method, params, id, frame) => {
+        const lease = this.router.routeRequest(params);
+        if (!lease?.onRequest) {
+          // Nobody can answer for this thread; refusing beats leaving Codex waiting.
+          return Promise.reject(new JsonRpcHandlerError(-32603, `No Reins session holds the thread of ${method}.`));
+        }
+        return lease.onRequest(method, params, id, frame);
+      },
+      onStray: (frame, at, reason) => this.router.strayOwner()?.onStray?.(frame, at, reason),
+    };
+  }
+
+  private trackTurn(frame: NotificationFrame): void {
+    const params = isRecord(frame.params) ? frame.params : undefined;
+    if (!params || typeof params.threadId !== 'string' || !isRecord(params.turn)) return;
+    if (frame.method === 'turn/started' && typeof params.turn.id === 'string') {
+      this.activeTurns.set(params.threadId, params.turn.id);
+    } else if (frame.method === 'turn/completed') {
+      this.activeTurns.delete(params.threadId);
+    }
+  }
+}

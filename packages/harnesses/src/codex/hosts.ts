@@ -1,0 +1,121 @@
+// Which app-server a Codex session gets (docs/architecture/contract.md, "Warm starts and shared
+// processes"). Per launch key (binary, arguments, environment, request deadline, tap: what Codex
+// binds at spawn; a thread's cwd goes on thread/start) this process keeps at most one shared host and
+// one warm pool. A session leases the shared host when it is usable, else takes a warm host (a warm,
+// initialised app-server is a host with zero threads) and makes it the shared one, else spawns.
+// A host leaves the registry when its last lease closes or its process ends, so the next session
+// after a crash starts a new one. The registry is process-wide: the daemon builds a Harness per
+// session, and sessions of equal launch settings must still meet on one process.
+import { createHash } from 'node:crypto';
+import type { FrameTap } from '../runtime/child-process.js';
+import { WarmPool } from '../runtime/warm-pool.js';
+import type { CodexConnection, ConnectionHooks } from './connection.js';
+import type { CodexHost } from './host.js';
+
+export interface LaunchSettings {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  requestTimeoutMs: number;
+  tap: FrameTap | undefined;
+}
+
+const tapIds = new WeakMap<FrameTap, number>();
+let nextTapId = 1;
+
+/** A digest of the launch settings (the environment is hashed, never kept or logged as text). */
+export function launchKey(settings: LaunchSettings): string {
+  const env = Object.entries(settings.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  let tap = 0;
+  if (settings.tap) {
+    tap = tapIds.get(settings.tap) ?? nextTapId++;
+    tapIds.set(settings.tap, tap);
+  }
+  const digest = createHash('sha256')
+    .update(JSON.stringify([settings.command, settings.args, env, settings.requestTimeoutMs, tap]))
+    .digest('hex');
+  return digest.slice(0, 32);
+}
+
+export interface LeaseOptions {
+  /** false: the session gets a process of its own (a warm one when there is one). */
+  share: boolean;
+  /** A shared process that already holds this thread is not used for it (two sessions, one thread). */
+  resumeThreadId?: string;
+}
+
+export class CodexHosts {
+  private readonly shared = new Map<string, Promise<CodexHost>>();
+  private readonly pools = new Map<string, WarmPool<CodexHost>>();
+
+  /** A lease for a session on the right host for `key`; `spawn` starts an initialised host. */
+  async lease(
+    key: string,
+    spawn: () => Promise<CodexHost>,
+    hooks: ConnectionHooks,
+    options: LeaseOptions,
+  ): Promise<CodexConnection> {
+    if (!options.share) return (await this.fresh(key, spawn)).lease(hooks);
+    for (;;) {
+      const current = this.shared.get(key);
+      if (!current) break;
+      const host = await current.catch(() => undefined);
+      if (host?.usable) {
+        if (options.resumeThreadId !== undefined && host.owns(options.resumeThreadId)) {
+          return (await this.fresh(key, spawn)).lease(hooks);
+        }
+        return host.lease(hooks);
+      }
+      if (this.shared.get(key) === current) this.shared.delete(key);
+    }
+    const starting = this.fresh(key, spawn);
+    this.shared.set(key, starting);
+    const forget = () => {
+      if (this.shared.get(key) === starting) this.shared.delete(key);
+    };
+    starting.catch(forget);
+    const host = await starting;
+    host.onRetired = forget;
+    if (!host.usable) forget();
+    return host.lease(hooks);
+  }
+
+  /** Keeps `count` initialised hosts ready for `key`; 0 stops the ready ones and forgets the pool. */
+  async warm(key: string, spawn: () => Promise<CodexHost>, count: number): Promise<void> {
+    let pool = this.pools.get(key);
+    if (count === 0) {
+      this.pools.delete(key);
+      await pool?.dispose();
+      return;
+    }
+    if (!pool) {
+      pool = new WarmPool<CodexHost>({
+        start: spawn,
+        stop: (host) => host.close({ stdinGraceMs: 500, termGraceMs: 1000 }),
+        ended: (host) => host.exited,
+      });
+      this.pools.set(key, pool);
+    }
+    await pool.resize(count);
+  }
+
+  hasPool(key: string): boolean {
+    return this.pools.has(key);
+  }
+
+  /** Processes of `key` waiting in its pool. */
+  readyCount(key: string): number {
+    return this.pools.get(key)?.readyCount ?? 0;
+  }
+
+  /** A host nobody else holds: a warm one when the pool has it, else a new one. */
+  private async fresh(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
+    const warm = this.pools.get(key)?.take();
+    if (warm?.usable) return warm;
+    if (warm) void warm.close();
+    return spawn();
+  }
+}
+
+/** The one registry of this Reins process. */
+export const codexHosts = new CodexHosts();

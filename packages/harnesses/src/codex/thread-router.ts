@@ -1,0 +1,174 @@
+// Which session a frame of a shared app-server belongs to (pure: no process, no I/O). One app-server
+// hosts many threads (docs/architecture/contract.md, "Warm starts and shared processes"); each Reins
+// session owns one thread and the subagent threads it spawns. A frame goes to the session of its
+// `threadId`, a frame with no thread (process-wide: rate limits, config warnings) to every session.
+// A frame of a thread nobody has claimed yet (Codex can send thread/started before its thread/start
+// answer is read) is held until the thread is bound, within a bound. A frame of a thread whose session
+// left is dropped. Only a process that has only ever had one session hands it what cannot be named
+// (unknown threads, unparsable lines, late answers): that is the one-process-per-session behaviour.
+import { isRecord } from '@reins/core';
+
+/** At most this many frames are held for threads nobody has claimed; the oldest go first. */
+export const HELD_FRAMES = 512;
+/** Thread ids of sessions that left, remembered so their late frames reach nobody. */
+const RELEASED_REMEMBERED = 4096;
+
+/** Where one frame goes. */
+export type Delivery<L, F> = { lease: L; frame: F };
+
+export class ThreadRouter<L, F = Record<string, unknown>> {
+  private readonly owners = new Map<string, L>();
+  private readonly leases = new Set<L>();
+  private leasesEver = 0;
+  private readonly released = new Set<string>();
+  private readonly held: Array<{ threadId: string; frame: F }> = [];
+  /** Frames dropped: held past the bound, of a session that left, or of a thread nobody claimed. */
+  dropped = 0;
+
+  attach(lease: L): void {
+    this.leases.add(lease);
+    this.leasesEver++;
+  }
+
+  /** The lease left: its threads are forgotten (their late frames are dropped). Returns its threads. */
+  detach(lease: L): string[] {
+    this.leases.delete(lease);
+    const threads: string[] = [];
+    for (const [threadId, owner] of this.owners) {
+      if (owner !== lease) continue;
+      this.owners.delete(threadId);
+      this.remember(threadId);
+      threads.push(threadId);
+    }
+    return threads;
+  }
+
+  get leaseCount(): number {
+    return this.leases.size;
+  }
+
+  /** Every lease attached now. */
+  get attached(): L[] {
+    return [...this.leases];
+  }
+
+  /** Whether a session on this process owns the thread now. */
+  owns(threadId: string): boolean {
+    return this.owners.has(threadId);
+  }
+
+  /** The lease claims a thread; frames held for it are returned, in arrival order, for delivery now. */
+  bind(threadId: string, lease: L): Delivery<L, F>[] {
+    if (!this.leases.has(lease)) return [];
+    this.owners.set(threadId, lease);
+    this.released.delete(threadId);
+    const flushed: Delivery<L, F>[] = [];
+    for (let i = 0; i < this.held.length; ) {
+      const entry = this.held[i] as { threadId: string; frame: F };
+      if (entry.threadId === threadId) {
+        flushed.push({ lease, frame: entry.frame });
+        this.held.splice(i, 1);
+      } else i++;
+    }
+    return flushed;
+  }
+
+  /**
+   * Where a notification goes, plus the held frames it frees: a subagent thread is claimed for its
+   * parent's session when thread/started names the parent or a collabAgentToolCall item names it.
+   */
+  route(frame: F & { method?: unknown; params?: unknown }): Delivery<L, F>[] {
+    const threadId = threadOf(frame);
+    if (threadId === undefined) return [...this.leases].map((lease) => ({ lease, frame }));
+    const owner = this.ownerOf(threadId);
+    if (owner === undefined) {
+      this.hold(threadId, frame);
+      return [];
+    }
+    const deliveries: Delivery<L, F>[] = [{ lease: owner, frame }];
+    for (const child of childThreadsOf(frame)) {
+      if (!this.owners.has(child)) deliveries.push(...this.bind(child, owner));
+    }
+    return deliveries;
+  }
+
+  /** The session a server request is for; undefined when none can be named (the request is refused). */
+  routeRequest(params: unknown): L | undefined {
+    const threadId = isRecord(params) && typeof params.threadId === 'string' ? params.threadId : undefined;
+    if (threadId === undefined) return this.sole();
+    return this.ownerOf(threadId);
+  }
+
+  /** Who gets a line that names no thread at all (unparsable, a late answer): only a sole session. */
+  strayOwner(): L | undefined {
+    return this.sole();
+  }
+
+  private ownerOf(threadId: string): L | undefined {
+    const owner = this.owners.get(threadId);
+    if (owner !== undefined) return owner;
+    if (this.released.has(threadId)) return undefined;
+    return this.sole();
+  }
+
+  /** The lease of a process that has only ever had this one. */
+  private sole(): L | undefined {
+    if (this.leasesEver !== 1 || this.leases.size !== 1) return undefined;
+    return this.leases.values().next().value;
+  }
+
+  private hold(threadId: string, frame: F): void {
+    if (this.released.has(threadId) || this.leases.size === 0) {
+      this.dropped++;
+      return;
+    }
+    this.held.push({ threadId, frame });
+    if (this.held.length > HELD_FRAMES) {
+      this.held.shift();
+      this.dropped++;
+    }
+  }
+
+  private remember(threadId: string): void {
+    this.released.add(threadId);
+    if (this.released.size > RELEASED_REMEMBERED) {
+      const oldest = this.released.values().next().value;
+      if (oldest !== undefined) this.released.delete(oldest);
+    }
+  }
+}
+
+/** The thread a notification is about: params.threadId, or the thread thread/started announces. */
+export function threadOf(frame: { method?: unknown; params?: unknown }): string | undefined {
+  const params = isRecord(frame.params) ? frame.params : undefined;
+  if (!params) return undefined;
+  if (typeof params.threadId === 'string') return params.threadId;
+  if (frame.method === 'thread/started' && isRecord(params.thread) && typeof params.thread.id === 'string') {
+    // A subagent's thread/started is its parent's business (SubAgentSource.thread_spawn, 0.171.0).
+    return parentThreadOf(params.thread) ?? params.thread.id;
+  }
+  return undefined;
+}
+
+function parentThreadOf(thread: Record<string, unknown>): string | undefined {
+  const source = thread.source;
+  if (!isRecord(source) || !isRecord(source.subAgent)) return undefined;
+  const spawn = source.subAgent.thread_spawn;
+  return isRecord(spawn) && typeof spawn.parent_thread_id === 'string' ? spawn.parent_thread_id : undefined;
+}
+
+/** Threads a frame says were spawned from its thread (subagents). */
+function childThreadsOf(frame: { method?: unknown; params?: unknown }): string[] {
+  const params = isRecord(frame.params) ? frame.params : undefined;
+  if (!params) return [];
+  if (frame.method === 'thread/started' && isRecord(params.thread) && typeof params.thread.id === 'string') {
+    return parentThreadOf(params.thread) !== undefined ? [params.thread.id] : [];
+  }
+  const item = params.item;
+  if ((frame.method === 'item/started' || frame.method === 'item/completed') && isRecord(item)) {
+    if (item.type === 'collabAgentToolCall' && Array.isArray(item.receiverThreadIds)) {
+      return item.receiverThreadIds.filter((id): id is string => typeof id === 'string');
+    }
+  }
+  return [];
+}
