@@ -56,7 +56,13 @@ async function daemonRig(server: ModelServer): Promise<Rig> {
   });
   const workdir = join(tempHome.dir, 'work');
   await mkdir(workdir, { recursive: true });
-  const daemon = await startDaemon({ home: join(tempHome.dir, 'reins'), harnesses: ['codex'], logger: silent });
+  const daemon = await startDaemon({
+    home: join(tempHome.dir, 'reins'),
+    harnesses: ['codex'],
+    // What the daemon itself asks Codex (harness/sessions, harness/history) goes to the same hermetic home.
+    harnessOptions: { codex: { binaryPath: binary.command, baseEnv: launch.env } },
+    logger: silent,
+  });
   const client = await connect({ url: daemon.url, token: daemon.token, WebSocket, requestTimeoutMs: 60_000 });
   return {
     server,
@@ -137,6 +143,9 @@ function codexThroughDaemon(): ConformanceTarget {
         discover: () => local.discover(),
         health: () => local.health(),
         capabilities: () => local.capabilities(),
+        // The conversations Codex keeps, as the daemon lists and replays them (harness/sessions, harness/history).
+        listSessions: (options) => rig.client.harnessSessions('codex', options),
+        history: (nativeSessionId, options) => rig.client.history('codex', nativeSessionId, options),
         createSession: (spec) => rig.client.createSession('codex', spec, rig.options),
       };
       return {
