@@ -2,7 +2,8 @@
 // replaying recorded frames: the stall watchdog on a turn the CLI accepted and then went silent, the
 // late `result` of a turn Reins ended itself (it must not end the next turn), interrupt cancelling
 // the running and every queued turn, the closed-session error, every spec field honoured, the
-// user_message with its clientMessageId, a bad cwd, and a background subagent replayed from 2.1.332.
+// user_message with its clientMessageId, a bad cwd, and a background subagent replayed from 2.1.332
+// (its session.status from Claude Code's own session_state_changed).
 // (A frame that breaks translation: translation-guard.process.test.ts.)
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -245,7 +246,15 @@ describe('claude-code on the chassis (fake CLI)', () => {
       events.filter((event) => event.type === 'passthrough' && event.native?.method?.startsWith('result')),
     ).toEqual([]);
     expect((session as unknown as ClaudeCodeSession).liveBackgroundTasks).toBe(0);
-    expect(events.filter((event) => event.type === 'session.status').at(-1)).toMatchObject({ status: 'idle' });
+    // The status is Claude Code's own (session_state_changed, handed on through the real Agent SDK by
+    // the process bridge): running past the first result, idle only after the turn it started itself.
+    const statuses = events.filter((event) => event.type === 'session.status');
+    expect(statuses.map((event) => [event.status, event.native?.method])).toEqual([
+      ['running', undefined],
+      ['running', 'system/session_state_changed'],
+      ['idle', 'system/session_state_changed'],
+    ]);
+    expect(statuses.at(-1)?.seq).toBeGreaterThan(ownDone.seq);
     await recorder.close();
   });
 });

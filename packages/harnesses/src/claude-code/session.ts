@@ -165,7 +165,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     });
     const query = this.launch(spec.outputSchema);
     try {
-      this.status.launched(await query.initialized(this.requestTimeoutMs));
+      await query.initialized(this.requestTimeoutMs);
     } catch (cause) {
       const exit = await query.describeExit();
       await this.retire(query);
@@ -305,7 +305,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       this.stream.emit({ type: 'session.updated', nativeSessionId: this.native });
     }
     const query = this.launch(schema);
-    this.status.launched(await query.initialized(this.requestTimeoutMs));
+    await query.initialized(this.requestTimeoutMs);
     // A new process starts its MCP servers again.
     void this.mcp.launched(query);
   }

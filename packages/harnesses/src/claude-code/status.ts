@@ -1,16 +1,18 @@
 // The session's `session.status` (docs/architecture/contract.md, "Events": from the harness's own
 // signal where it has one).
 //
-// Claude Code 2.1.332 reports its own state: its initialize answer carries `session_state`, and every
-// change comes as `system/session_state_changed {state: running | idle | requires_action}` (handed on
-// by the process bridge, process-bridge.ts). Its `idle` comes only once the turn's result is out AND
-// its background agents are done (the Agent SDK 0.3.332 calls it the authoritative turn-over
-// signal): a main turn's `result` while a background subagent works, and the turn Claude Code then
-// starts by itself, all stay `running`. Once a process has said it reports its state, the status is
-// the harness's alone.
+// Claude Code 2.1.332 reports its own state: every change comes as `system/session_state_changed
+// {state: running | idle | requires_action}` (handed on by the process bridge, process-bridge.ts). Its
+// `idle` comes only once the turn's result is out AND its background agents are done (the Agent SDK
+// 0.3.332 calls it the authoritative turn-over signal): a main turn's `result` while a background
+// subagent works, and the turn Claude Code then starts by itself, all stay `running`; `requires_action`
+// comes right before its can_use_tool request and `running` right after the answer. From the first
+// such frame on, the status is the harness's alone (the one inferred `running` of the first send
+// comes before it). Its initialize answer also names a `session_state`, but only the frames are
+// trusted: were they ever not handed on, the inference goes on instead of the status freezing.
 //
-// Claude Code 2.1.197 has neither field nor frame: there Reins infers the status, `running` from send
-// to `result` and while background tasks live, `requires_action` while a permission request waits.
+// Claude Code 2.1.197 has no such frame: there Reins infers the status, `running` from send to
+// `result` and while background tasks live, `requires_action` while a permission request waits.
 import { type EmitMeta, isRecord, type SessionStatus } from '@reins/core';
 
 const STATUSES: readonly SessionStatus[] = ['idle', 'running', 'requires_action'];
@@ -27,7 +29,7 @@ export function harnessStateOf(frame: unknown): SessionStatus | undefined {
 }
 
 export class ClaudeStatus {
-  /** The running process reports its own state (2.1.332); false on 2.1.197. */
+  /** Claude Code sent its own state (2.1.332); never on 2.1.197. */
   private reported = false;
 
   constructor(private readonly emit: (status: SessionStatus, meta: EmitMeta) => void) {}
@@ -35,11 +37,6 @@ export class ClaudeStatus {
   /** True when the CLI reports its own state: Reins' inferences are not used. */
   get fromHarness(): boolean {
     return this.reported;
-  }
-
-  /** A new process answered `initialize`: 2.1.332 names its state there, 2.1.197 does not. */
-  launched(initialize: unknown): void {
-    this.reported = isRecord(initialize) && statusOf(initialize.session_state) !== undefined;
   }
 
   /** Claude Code's own state change: the session's status. */

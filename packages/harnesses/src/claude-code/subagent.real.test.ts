@@ -2,7 +2,8 @@
 // subagent does arrives with parent_tool_use_id and carries parentItemId = the Task call's item id.
 // 2.1.197 (the previous pin) runs the subagent inside the turn. 2.1.332 (the current pin) runs it in the
 // background: the turn ends while it works, its Task item completes when the task does, and the reply
-// Claude Code then starts by itself is a turn of its own (docs/architecture/contract.md, "Events").
+// Claude Code then starts by itself is a turn of its own (docs/architecture/contract.md, "Events"); the
+// session stays running by Claude Code's own state (session_state_changed) until all of it is over.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReinsEvent } from '@reins/core';
@@ -71,6 +72,12 @@ describe('claude-code real: subagents', () => {
         event.type === 'item.completed' && event.item.kind === 'agent_message' && event.item.text === 'All done.',
     );
     expect(mainText?.parentItemId).toBeUndefined();
+    // 2.1.197 sends no state of its own: Reins infers it, running from the send, idle at the result.
+    await recorder.waitFor((event) => event.type === 'session.status' && event.seq > done.seq, 'idle');
+    expect(recorder.ofType('session.status').map((event) => [event.status, event.native?.method])).toEqual([
+      ['running', undefined],
+      ['idle', undefined],
+    ]);
     await recorder.close();
   });
 
@@ -100,8 +107,11 @@ describe('claude-code real: subagents', () => {
     expect(shell.parentItemId).toBe(taskId);
     expect(recorder.events.some((event) => event.type === 'item.completed' && event.item.id === taskId)).toBe(false);
     expect((session as unknown as ClaudeCodeSession).liveBackgroundTasks).toBeGreaterThan(0);
-    const afterTurn = recorder.events.filter((event) => event.seq > done.seq);
-    expect(afterTurn.find((event) => event.type === 'session.status')).toMatchObject({ status: 'running' });
+    // Busy by Claude Code's own word: its state stays running past the turn's result (session_state_changed).
+    expect(recorder.ofType('session.status').at(-1)).toMatchObject({
+      status: 'running',
+      native: { method: 'system/session_state_changed' },
+    });
 
     await writeFile(join(rig.workdir, 'go'), '');
     const taskDone = await recorder.waitFor(
@@ -133,10 +143,14 @@ describe('claude-code real: subagents', () => {
     expect(reply2?.type === 'item.completed' && reply2.item.kind === 'agent_message' && reply2.item.text).toBe(
       'All done.',
     );
-    await recorder.waitFor(
+    const idle = await recorder.waitFor(
       (event) => event.type === 'session.status' && event.status === 'idle' && event.seq > ownDone.seq,
       'idle once the background work is over',
     );
+    // That idle is Claude Code's own, and the only one since the send: nothing said idle between the
+    // launching turn's result and the end of the turn Claude Code started itself.
+    expect(idle.native?.method).toBe('system/session_state_changed');
+    expect(recorder.ofType('session.status').filter((event) => event.status === 'idle')).toEqual([idle]);
     expect((session as unknown as ClaudeCodeSession).liveBackgroundTasks).toBe(0);
 
     const events = recorder.events;
