@@ -22,6 +22,11 @@
 //                           and "{{turnId}}" in them become that frame's thread and turn ids
 //   FAKE_CODEX_SILENT_AFTER a server method: after the first frame with it, the rest of that batch is dropped
 //                           (the turn was accepted, then nothing); later requests are answered as recorded
+// Several threads on one process (a shared app-server): the first thread/start replays the recording
+// as it is; each further thread/start opens a new lane that replays the recording's thread-scoped
+// exchanges again under a thread id of its own (the recorded id with "-2", "-3", ... appended to it).
+// A client message with params.threadId is matched within its thread's lane; one without (initialize,
+// an answer to a request) within the first lane, or an answer within the lane that sent the request.
 // `--version` prints "codex-cli <version of the transcript>" (or 0.0.0-fake without one).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -58,7 +63,21 @@ for (const line of lines) {
 }
 exchanges.push(current);
 const preamble = exchanges.shift();
-const used = new Set();
+
+/** The recorded thread id (from the first thread/start answer): each lane replays it under its own. */
+const recordedThreadId = (() => {
+  for (const exchange of exchanges) {
+    if (exchange.client?.method !== 'thread/start') continue;
+    const answer = exchange.server.find((frame) => frame.id === exchange.client.id && frame.result);
+    if (typeof answer?.result?.thread?.id === 'string') return answer.result.thread.id;
+  }
+  return undefined;
+})();
+/** Lanes: 0 replays the recording as it is; lane k>0 a further thread, its id suffixed "-<k+1>". */
+const lanes = [{ used: new Set(), threadId: recordedThreadId }];
+const laneOfThread = new Map(recordedThreadId ? [[recordedThreadId, 0]] : []);
+/** Server request id -> the lane that sent it (its answer is matched there). */
+const laneOfRequest = new Map();
 
 const kindOf = (message) => (typeof message?.method === 'string' ? `m:${message.method}` : 'answer');
 const delayMs = Number(env.FAKE_CODEX_FRAME_DELAY_MS ?? 1);
@@ -96,11 +115,19 @@ function goesSilentAfter(frame) {
   return true;
 }
 
-async function replay(frames, recordedId, liveId) {
+/** A recorded frame as lane `lane` sends it: the recorded thread id replaced by the lane's. */
+function inLane(frame, lane) {
+  if (lane === 0 || recordedThreadId === undefined || typeof frame === 'string') return frame;
+  return JSON.parse(JSON.stringify(frame).split(recordedThreadId).join(lanes[lane].threadId));
+}
+
+async function replay(frames, recordedId, liveId, lane = 0) {
   if (env.FAKE_CODEX_GARBAGE === '1') write('this is not json {');
   if (env.FAKE_CODEX_STDERR === '1') process.stderr.write('fake codex: some stderr noise\n');
-  for (const frame of frames) {
+  for (const recorded of frames) {
+    const frame = inLane(recorded, lane);
     const isOurResponse = recordedId !== undefined && frame.id === recordedId && !('method' in frame);
+    if (typeof frame?.method === 'string' && frame.id !== undefined) laneOfRequest.set(frame.id, lane);
     write(isOurResponse ? { ...frame, id: liveId } : frame);
     if (goesSilentAfter(frame)) return;
     if (delayMs > 0) await sleep(delayMs);
@@ -114,6 +141,8 @@ function handle(message) {
     return;
   }
   const kind = kindOf(message);
+  const lane = laneOf(message, kind);
+  const used = lanes[lane].used;
   const index = exchanges.findIndex((exchange, i) => !used.has(i) && kindOf(exchange.client) === kind);
   if (index === -1) {
     if (message?.id !== undefined && typeof message.method === 'string') {
@@ -123,7 +152,27 @@ function handle(message) {
   }
   used.add(index);
   const exchange = exchanges[index];
-  chain = chain.then(() => replay(exchange.server, exchange.client?.id, message?.id));
+  chain = chain.then(() => replay(exchange.server, exchange.client?.id, message?.id, lane));
+}
+
+/** The lane a client message belongs to; a thread/start after the first opens a new one. */
+function laneOf(message, kind) {
+  const threadId = message?.params?.threadId;
+  if (typeof threadId === 'string' && laneOfThread.has(threadId)) return laneOfThread.get(threadId);
+  if (kind === 'answer') return laneOfRequest.get(message.id) ?? 0;
+  if (kind !== 'm:thread/start' || recordedThreadId === undefined) return 0;
+  const first = lanes[0].used;
+  const starts = exchanges.filter((exchange) => exchange.client?.method === 'thread/start').length;
+  const usedStarts = exchanges.filter((exchange, i) => first.has(i) && exchange.client?.method === 'thread/start');
+  if (usedStarts.length < starts) return 0;
+  const lane = lanes.length;
+  // A new lane replays only thread-scoped exchanges: the process-wide ones (initialize) are used up.
+  const processWide = (client) =>
+    typeof client?.method === 'string' && client.method !== 'thread/start' && !client.params?.threadId;
+  const used = new Set(exchanges.flatMap((exchange, i) => (processWide(exchange.client) ? [i] : [])));
+  lanes.push({ used, threadId: `${recordedThreadId}-${lane + 1}` });
+  laneOfThread.set(lanes[lane].threadId, lane);
+  return lane;
 }
 
 async function main() {
