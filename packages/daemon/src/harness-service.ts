@@ -43,6 +43,9 @@ export interface HarnessServiceOptions {
   authTimeoutMs?: number;
 }
 
+/** How long harness/list reuses a sign-in check (some, like an ACP agent's, start a process). */
+const LISTED_AUTH_TTL_MS = 60_000;
+
 interface CatalogEntry {
   fingerprint: string;
   models?: Promise<ModelInfo[]>;
@@ -58,12 +61,17 @@ const unsupported = (harness: HarnessId, what: string, operation: string) =>
 export class HarnessService implements UiBackend {
   private readonly harnesses = new Map<HarnessId, Promise<Harness>>();
   private readonly catalog = new Map<HarnessId, CatalogEntry>();
+  /** The last sign-in check harness/list showed, per binary; dropped when the state changes. */
+  private readonly listedAuth = new Map<HarnessId, { fingerprint: string; at: number; status: AuthStatus }>();
   private readonly ceremonies: AuthCeremonies;
 
   constructor(private readonly options: HarnessServiceOptions) {
     this.ceremonies = new AuthCeremonies({
       log: options.log,
-      changed: (params) => options.broadcast(HARNESS_AUTH_CHANGED, params),
+      changed: (params) => {
+        this.listedAuth.delete(params.harness);
+        options.broadcast(HARNESS_AUTH_CHANGED, params);
+      },
       ...(options.authPollMs !== undefined ? { pollMs: options.authPollMs } : {}),
       ...(options.authTimeoutMs !== undefined ? { timeoutMs: options.authTimeoutMs } : {}),
     });
@@ -180,14 +188,25 @@ export class HarnessService implements UiBackend {
     return Promise.all(
       listings.map(async (listing) => {
         // Not installed: the check fails fast (or under the deadline) and the listing has no auth.
-        const status = await withDeadline(this.authStatus(listing.id), this.options.probeTimeoutMs).catch(
+        const status = await withDeadline(this.listedAuthStatus(listing.id), this.options.probeTimeoutMs).catch(
           () => undefined,
         );
         if (!status) return listing;
-        const { harness: _harness, ...auth } = status;
-        return { ...listing, auth };
+        const { harness: _harness, ceremonyId: _ceremony, ...auth } = status;
+        const ceremonyId = this.ceremonies.ceremonyOf(listing.id);
+        return { ...listing, auth: { ...auth, ...(ceremonyId ? { ceremonyId } : {}) } };
       }),
     );
+  }
+
+  /** harness/list's sign-in state: a fresh check at most once a minute per binary, or after a change. */
+  private async listedAuthStatus(harness: HarnessId): Promise<AuthStatus> {
+    const fingerprint = await this.fingerprint(await this.harness(harness));
+    const seen = this.listedAuth.get(harness);
+    if (seen && seen.fingerprint === fingerprint && Date.now() - seen.at < LISTED_AUTH_TTL_MS) return seen.status;
+    const status = await this.authStatus(harness);
+    this.listedAuth.set(harness, { fingerprint, at: Date.now(), status });
+    return status;
   }
 
   // ---- sessions -----------------------------------------------------------------------------------

@@ -39,8 +39,10 @@ class FakeSignIn implements HarnessAuth {
   signedIn = false;
   started = 0;
   cancelled = 0;
+  checks = 0;
   readonly command = 'catalog login';
   async status(): Promise<AuthProbe> {
+    this.checks++;
     return this.signedIn
       ? { status: 'signed_in', account: 'dev@example.test' }
       : { status: 'signed_out', methods: [{ id: 'browser', name: 'Browser' }] };
@@ -265,6 +267,22 @@ describe('sign-in', () => {
     expect(after).toMatchObject({ status: 'signed_in', account: 'dev@example.test' });
     expect(after.ceremonyId).toBeUndefined();
     expect((await failure(reins.cancelLogin(ceremony.ceremonyId))).code).toBe('invalid_input');
+  });
+
+  it('harness/list reuses its sign-in check (some start a process) until the state changes', async () => {
+    const harness = new CatalogHarness('codex');
+    const reins = await start(harness);
+    const authOf = async () => (await reins.harnesses()).find((h) => h.id === 'codex')?.auth;
+    expect((await authOf())?.status).toBe('signed_out');
+    const checks = harness.auth.checks;
+    expect((await authOf())?.status).toBe('signed_out');
+    expect(harness.auth.checks).toBe(checks);
+    // A ceremony shows in the listing at once, and its landing replaces the remembered state.
+    const ceremony = await reins.login('codex');
+    expect((await authOf())?.ceremonyId).toBe(ceremony.ceremonyId);
+    harness.auth.signedIn = true;
+    await expect.poll(async () => (await authOf())?.status).toBe('signed_in');
+    expect((await authOf())?.ceremonyId).toBeUndefined();
   });
 
   it('cancel ends the ceremony; a harness without sign-in names the command to run', async () => {
