@@ -18,6 +18,13 @@ export const LIMITS = {
   translationShare: 0.85,
   addedP99OverFloorMicros: 150,
   rssPerIdleSessionMB: 0.2,
+  // The daemon and the bridges (issue 21 item 5; why each: bench/README.md, figures 8-9).
+  daemonAddedP99OverInProcessMicros: 1_000,
+  daemonFanOutEventsPerSec: 50_000,
+  daemonRssPerHostedSessionMB: 0.2,
+  daemonRssPerDormantSessionMB: 0.02,
+  codexBridgeVsRaw: 1.05,
+  acpBridgeVsPeer: 1.0,
 };
 
 export function targets(sections) {
@@ -96,5 +103,74 @@ export function targets(sections) {
       ),
     );
   }
+  daemonTargets(sections.daemon, out);
+  bridgeTargets(sections.bridges, out);
   return out;
+}
+
+function daemonTargets(daemon, out) {
+  if (!daemon || daemon.error) return;
+  const fast = daemon.latency?.['10000/s'];
+  out.push(
+    judge(
+      `Daemon added latency p99 at 10k frames/s <= in-process + ${LIMITS.daemonAddedP99OverInProcessMicros} µs`,
+      fast?.addedP99Micros ?? null,
+      fast?.addedP99Micros <= LIMITS.daemonAddedP99OverInProcessMicros,
+      fast
+        ? `WebSocket p99 ${fast.daemonMicros.p99} µs, in-process ${fast.inProcessMicros.p99} µs: +${fast.addedP99Micros.toFixed(0)} µs`
+        : '',
+    ),
+  );
+  const fan = daemon.fanOut;
+  const lossless = fan && fan.lostDeltas === 0 && fan.seqGaps === 0 && fan.failedTurns === 0;
+  out.push(
+    judge(
+      `Daemon fan-out 10 clients x 100 sessions >= ${LIMITS.daemonFanOutEventsPerSec} events/s delivered, no loss`,
+      fan?.eventsPerSecDelivered ?? null,
+      lossless && fan.eventsPerSecDelivered >= LIMITS.daemonFanOutEventsPerSec,
+      fan
+        ? `${fan.eventsPerSecDelivered} events/s; lost ${fan.lostDeltas}, gaps ${fan.seqGaps}, failed turns ${fan.failedTurns}`
+        : '',
+    ),
+  );
+  for (const [kind, limit] of [
+    ['hosted', LIMITS.daemonRssPerHostedSessionMB],
+    ['dormant', LIMITS.daemonRssPerDormantSessionMB],
+  ]) {
+    const entry = daemon.memory?.[kind];
+    out.push(
+      judge(
+        `Daemon RSS per ${kind} session <= ${limit} MB`,
+        entry?.rssPerSessionMB ?? null,
+        entry?.rssPerSessionMB <= limit,
+        entry ? `${entry.rssPerSessionMB} MB at ${entry.sessions} sessions` : '',
+      ),
+    );
+  }
+}
+
+function bridgeTargets(bridges, out) {
+  if (!bridges || bridges.error) return;
+  for (const figure of ['cold', 'warm']) {
+    const codex = bridges.ratios?.codex;
+    out.push(
+      judge(
+        `Codex ${figure} turn: reins bridge codex-app-server / codex app-server <= ${LIMITS.codexBridgeVsRaw}x`,
+        codex?.[figure] ?? null,
+        codex?.[figure] <= LIMITS.codexBridgeVsRaw,
+        codex?.[figure] == null ? 'n/a' : `${codex[figure]}x (${codex[`${figure}Ms`].join(' vs ')} ms)`,
+      ),
+    );
+  }
+  for (const figure of ['cold', 'warm']) {
+    const acp = bridges.ratios?.acp;
+    out.push(
+      judge(
+        `Claude ${figure} turn: reins bridge acp -H claude-code / claude-agent-acp < ${LIMITS.acpBridgeVsPeer}x`,
+        acp?.[figure] ?? null,
+        acp?.[figure] < LIMITS.acpBridgeVsPeer,
+        acp?.[figure] == null ? 'n/a' : `${acp[figure]}x (${acp[`${figure}Ms`].join(' vs ')} ms)`,
+      ),
+    );
+  }
 }

@@ -14,7 +14,7 @@ import { summarize } from '../lib/stats.mjs';
 const stampOf = (text) => BigInt(text.slice(text.indexOf('@') + 1));
 const micros = (from) => Number(process.hrtime.bigint() - from) / 1000;
 
-function emitterEnv(root, frames, rate) {
+export function emitterEnv(root, frames, rate) {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     BENCH_CODEX_FIXTURE: join(root, 'packages/harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl'),
@@ -24,7 +24,7 @@ function emitterEnv(root, frames, rate) {
 }
 
 /** Reins: the codex adapter on the emitter; delays at the session.events consumer. */
-async function reinsDelays({ benchDir, root, createHarness }, turns) {
+export async function reinsDelays({ benchDir, root, createHarness }, turns) {
   const emitter = join(benchDir, 'fakes/codex-emitter.mjs');
   const results = [];
   for (const { frames, rate, keep } of turns) {

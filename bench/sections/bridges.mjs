@@ -1,0 +1,214 @@
+// Figure 9: what the bridges cost (issue 21, item 5): a client of a protocol driving a harness
+// through `reins bridge` against the same client on the harness's own server of that protocol.
+//   Codex app-server: the bench's raw app-server client (figure 1's `Codex raw app-server` path,
+//     bench/lib/rpc.mjs) on `codex app-server`, and the SAME client on
+//     `reins bridge codex-app-server -H codex` (launched as a Codex client launches its codex binary:
+//     `<bridge> app-server --strict-config`), which runs the same pinned Codex through Reins.
+//   ACP: the bench's ACP client (figure 1's `claude-agent-acp` path) on the pinned claude-agent-acp,
+//     and the SAME client on `reins bridge acp -H claude-code`, which runs the pinned Claude Code
+//     through Reins. (claude-agent-acp runs its own bundled Claude Code, not the same binary.)
+// Cold turn: spawn to turn end, the whole handshake included (the bridge's Node start-up too); warm:
+// turns 2..N of one session per path, rotating order, as in figures 1-2 (bench/sections/turns.mjs,
+// whose paths, homes and cold-turn runner are reused). Every path gets its own hermetic home.
+import { join } from 'node:path';
+import { summarize } from '../lib/stats.mjs';
+import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from './turns.mjs';
+
+const now = () => performance.now();
+const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
+
+/** The four paths: two of figure 1's, and the same clients on `reins bridge`. */
+function bridgePaths(root) {
+  const reins = join(root, 'packages/cli/bin/reins.js');
+  const figure1 = turnPaths({ loadCodexSdk: async () => ({}) });
+  const codexRaw = figure1.find((path) => path.id === 'codex.raw-app-server');
+  const acpPeer = figure1.find((path) => path.id === 'claude.acp-peer');
+  return [
+    { ...codexRaw, label: 'codex app-server (raw)' },
+    {
+      id: 'codex.bridge',
+      harness: 'codex',
+      role: 'bridge',
+      label: 'reins bridge codex-app-server -H codex',
+      open: (context) =>
+        codexRaw.open({
+          ...context,
+          launch: {
+            ...context.launch,
+            command: process.execPath,
+            args: [
+              reins,
+              'bridge',
+              'codex-app-server',
+              '-H',
+              'codex',
+              '--binary',
+              context.binary.command,
+              'app-server',
+              '--strict-config',
+            ],
+          },
+        }),
+    },
+    { ...acpPeer, label: 'claude-agent-acp (ACP)' },
+    {
+      id: 'claude.bridge-acp',
+      harness: 'claude-code',
+      role: 'bridge',
+      label: 'reins bridge acp -H claude-code',
+      open: (context) =>
+        acpPeer.open({
+          ...context,
+          binary: {
+            command: process.execPath,
+            args: [
+              reins,
+              'bridge',
+              'acp',
+              '-H',
+              'claude-code',
+              '--binary',
+              context.binary.command,
+              '-m',
+              context.model,
+            ],
+          },
+          launch: { ...context.launch, home: { ...context.launch.home, args: [] } },
+        }),
+    },
+  ];
+}
+
+/** Bridge / the protocol's own server, per figure: the targets of bench/lib/targets.mjs. */
+const PAIRS = [
+  { bridge: 'codex.bridge', raw: 'codex.raw-app-server', name: 'codex' },
+  { bridge: 'claude.bridge-acp', raw: 'claude.acp-peer', name: 'acp' },
+];
+
+export async function run({ quick, log, root }) {
+  const { reply, startModelServer } = await import('@reins/testkit');
+  const server = await startModelServer();
+  server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
+  const coldRuns = quick ? 3 : 7;
+  const warmTurns = quick ? 6 : 10;
+  const state = new Map();
+  try {
+    for (const path of bridgePaths(root)) {
+      const entry = { path, cold: { first: [], end: [] }, warm: [], errors: [] };
+      state.set(path.id, entry);
+      try {
+        entry.context = await pathContext(path, server.url);
+        entry.version = entry.context.binary.version;
+      } catch (error) {
+        entry.errors.push(`setup: ${error.message}`);
+      }
+    }
+    const live = () => [...state.values()].filter((entry) => entry.context && entry.errors.length < 3);
+
+    // Cold: one discarded warm-up run, then the measured runs, in a rotating order.
+    for (let runIndex = -1; runIndex < coldRuns; runIndex++) {
+      for (const entry of rotate(live(), Math.max(0, runIndex))) {
+        try {
+          const timing = await coldTurn(entry.path, entry.context, `${PROMPT_MARK} cold ${runIndex}: say hello.`);
+          if (runIndex >= 0) {
+            entry.cold.first.push(timing.firstMs);
+            entry.cold.end.push(timing.endMs);
+          }
+          log(
+            `   cold ${runIndex < 0 ? 'warm-up' : runIndex} ${entry.path.id}: first ${timing.firstMs.toFixed(0)} ms, end ${timing.endMs.toFixed(0)} ms`,
+          );
+        } catch (error) {
+          entry.errors.push(`cold: ${error.message}`);
+          log(`   cold ${entry.path.id} FAILED: ${error.message}`);
+        }
+      }
+    }
+
+    // Warm: one session per path, turn k of every path in turn.
+    const open = [];
+    for (const entry of live()) {
+      try {
+        open.push({ entry, session: await entry.path.open(entry.context) });
+      } catch (error) {
+        entry.errors.push(`warm open: ${error.message}`);
+      }
+    }
+    for (let turn = 1; turn <= warmTurns; turn++) {
+      for (const slot of rotate(open, turn)) {
+        if (slot.failed) continue;
+        try {
+          const t0 = now();
+          const timing = await slot.session.turn(`${PROMPT_MARK} warm ${turn}: say hello.`);
+          slot.entry.warm.push({ firstMs: timing.first - t0, endMs: timing.end - t0 });
+        } catch (error) {
+          slot.failed = true;
+          slot.entry.errors.push(`warm turn ${turn}: ${error.message}`);
+          log(`   warm ${slot.entry.path.id} FAILED: ${error.message}`);
+        }
+      }
+    }
+    for (const slot of open) {
+      await slot.session.close().catch((error) => slot.entry.errors.push(`close: ${error.message}`));
+      log(`   warm ${slot.entry.path.id}: ${slot.entry.warm.map((turn) => turn.endMs.toFixed(0)).join(' ')} ms`);
+    }
+  } finally {
+    await server.close();
+    for (const entry of state.values()) await entry.context?.tempHome.cleanup().catch(() => {});
+  }
+
+  const out = { coldRuns, warmTurns, paths: {}, ratios: {} };
+  for (const entry of state.values()) {
+    out.paths[entry.path.id] = {
+      label: entry.path.label,
+      harness: entry.path.harness,
+      version: entry.version,
+      cold: { firstTextMs: summarize(entry.cold.first), turnEndMs: summarize(entry.cold.end), samples: entry.cold },
+      warm: {
+        // Turn 1 pays for what a CLI defers to its first message: left out, as in figure 2.
+        turnEndMs: summarize(entry.warm.slice(1).map((turn) => turn.endMs)),
+        firstTurnEndMs: entry.warm[0]?.endMs ?? null,
+        samples: entry.warm,
+      },
+      errors: entry.errors,
+    };
+  }
+  for (const { bridge, raw, name } of PAIRS) {
+    const of = (id, figure) => out.paths[id]?.[figure].turnEndMs.median ?? null;
+    const ms = (id, figure) => (of(id, figure) === null ? null : Math.round(of(id, figure)));
+    const ratio = (figure) => {
+      const [mine, theirs] = [of(bridge, figure), of(raw, figure)];
+      return Number.isFinite(mine) && Number.isFinite(theirs) && theirs > 0 ? Number((mine / theirs).toFixed(3)) : null;
+    };
+    out.ratios[name] = {
+      cold: ratio('cold'),
+      warm: ratio('warm'),
+      coldMs: [ms(bridge, 'cold'), ms(raw, 'cold')],
+      warmMs: [ms(bridge, 'warm'), ms(raw, 'warm')],
+    };
+    log(
+      `   ${name}: bridge / raw cold ${out.ratios[name].cold}x (${out.ratios[name].coldMs.join(' vs ')} ms), warm ${out.ratios[name].warm}x (${out.ratios[name].warmMs.join(' vs ')} ms)`,
+    );
+  }
+  return { ...out, report: report(out) };
+}
+
+function report(out) {
+  const cell = (summary) =>
+    summary && summary.n > 0
+      ? `${summary.median.toFixed(0)} (${summary.min.toFixed(0)}-${summary.max.toFixed(0)})`
+      : 'n/a';
+  const rows = Object.values(out.paths).map(
+    (path) =>
+      `  ${path.label.padEnd(40)} cold ${cell(path.cold.turnEndMs).padEnd(20)} warm ${cell(path.warm.turnEndMs).padEnd(16)}${path.errors.length > 0 ? ` ${path.errors.length} error(s): ${path.errors[0].slice(0, 60)}` : ''}`,
+  );
+  const ratios = Object.entries(out.ratios).map(
+    ([name, ratio]) =>
+      `  ${name.padEnd(6)} bridge / its raw server: cold ${ratio.cold ?? 'n/a'}x, warm ${ratio.warm ?? 'n/a'}x`,
+  );
+  return [
+    `\n9. Bridges: the same client on reins bridge and on the protocol's own server (turn end, median (min-max) ms; cold n=${out.coldRuns}, warm turns 2-${out.warmTurns})`,
+    ...rows,
+    ...ratios,
+    '',
+  ].join('\n');
+}
