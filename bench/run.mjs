@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
-const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store', 'cluster'];
+const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store', 'cluster', 'console', 'daemon', 'bridges'];
 
 const { values } = parseArgs({
   options: {
