@@ -1,0 +1,70 @@
+// Real Codex (pinned), hermetic: two sessions on one app-server, the first one started on a warm
+// process. Each gets its own reply, one is interrupted while the other completes, and the second
+// thread's first model request holds only its own message (no history of the other session).
+import type { ReinsEvent } from '@reins/core';
+import { reply } from '@reins/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveProcessCount } from '../runtime/child-process.js';
+import { type CodexRig, codexRig } from './test-helpers.js';
+
+const agentTexts = (events: readonly ReinsEvent[]) =>
+  events.flatMap((event) =>
+    event.type === 'item.completed' && event.item.kind === 'agent_message' ? [event.item.text] : [],
+  );
+
+describe('codex real: sessions sharing one app-server', () => {
+  let rig: CodexRig | undefined;
+  afterEach(async () => {
+    await rig?.harness.warm?.(0);
+    await rig?.cleanup();
+    rig = undefined;
+    expect(liveProcessCount()).toBe(0);
+  });
+
+  it('two sessions on one process: own replies, no shared history, one interrupted while the other completes', async () => {
+    rig = await codexRig('shared-process');
+    const before = liveProcessCount();
+    await rig.harness.warm?.(1);
+    expect(liveProcessCount() - before).toBe(1);
+
+    rig.server.when('ALPHA question', reply().text('The ALPHA answer, which never finishes').stall());
+    rig.server.when('BETA question', reply().text('The BETA answer.'));
+    // The first session takes the warm process (a replacement starts); the second joins it.
+    const a = await rig.open();
+    const b = await rig.open();
+    await rig.harness.warm?.(0);
+    expect(liveProcessCount() - before).toBe(1);
+    expect(a.session.nativeSessionId).not.toBe(b.session.nativeSessionId);
+
+    const first = await a.session.send('The ALPHA question.');
+    await a.recorder.waitFor(
+      (event) => event.type === 'item.delta' && event.kind === 'text' && event.turnId === first.turnId,
+      'a text delta of the ALPHA answer',
+    );
+    const second = await b.session.send('The BETA question.');
+    expect((await b.recorder.terminalOf(second)).outcome).toEqual({ status: 'completed' });
+    expect(agentTexts(b.recorder.turnEvents(second.turnId))).toEqual(['The BETA answer.']);
+    await a.session.interrupt();
+    expect((await a.recorder.terminalOf(first)).outcome).toEqual({ status: 'cancelled' });
+
+    // Isolation: the BETA thread's model request carries nothing of the ALPHA session.
+    const betaRequest = rig.server.requests.find((request) => request.userText.includes('BETA question'));
+    const body = JSON.stringify(betaRequest?.body);
+    expect(body).toContain('The BETA question.');
+    expect(body).not.toContain('ALPHA');
+    const alphaRequest = rig.server.requests.find((request) => request.userText.includes('ALPHA question'));
+    expect(JSON.stringify(alphaRequest?.body)).not.toContain('BETA');
+    // Neither session saw the other's text.
+    expect(JSON.stringify(a.recorder.events)).not.toContain('BETA');
+    expect(JSON.stringify(b.recorder.events)).not.toContain('ALPHA');
+
+    // Closing one leaves the other on the running process.
+    await a.recorder.close();
+    expect(liveProcessCount() - before).toBe(1);
+    rig.server.when('GAMMA question', reply().text('The GAMMA answer.'));
+    const third = await b.session.send('The GAMMA question.');
+    expect((await b.recorder.terminalOf(third)).outcome).toEqual({ status: 'completed' });
+    await b.recorder.close();
+    expect(liveProcessCount() - before).toBe(0);
+  });
+});
