@@ -1,5 +1,6 @@
 // `reins conformance` on the user's installed binary, then `reins doctor`: observed capabilities
-// appear only after the suite ran for that exact binary.
+// appear only after the suite ran for that exact binary (the turn behaviours, and mcpStatus, fork and
+// history from theirs).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,21 @@ describe('reins conformance -H codex', () => {
     expect(after.interrupt).toBe('yes');
     expect(after.tokenDeltas).toBe('yes');
     expect(after.resume).toBe('unknown');
+  });
+
+  it('records mcpStatus, fork, sessionList and history as observed after their behaviours pass', async () => {
+    const before = await codexObserved();
+    expect([before.mcpStatus, before.fork, before.history]).toEqual(['unknown', 'unknown', 'unknown']);
+    const result = await runCli(['conformance', '-H', 'codex', '--only', 'mcp server status,fork,history', '--json'], {
+      env,
+      timeoutMs: 240_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as { summary?: unknown };
+    expect(summary.summary).toMatchObject({ passed: 3, failed: 0, evidence: { records: 4 } });
+    const after = await codexObserved();
+    expect([after.mcpStatus, after.fork, after.sessionList, after.history]).toEqual(['yes', 'yes', 'yes', 'yes']);
   });
 
   it('prints a failing behaviour with its reason and exits 1', async () => {
