@@ -158,6 +158,8 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
         const models = await withDeadline(probe.supportedModels(), requestTimeoutMs, 'Claude Code supportedModels', {
           harness: HARNESS,
         });
+        // No defaultEffort: neither the CLI's initialize answer (2.1.332) nor the Agent SDK's ModelInfo
+        // (0.3.332) names a model's default effort, and Reins does not guess one.
         return models.map((model) => ({
           id: model.value,
           displayName: model.displayName,

@@ -127,6 +127,7 @@ describe('claude-code against the fake CLI', () => {
     expect(capabilities.queue.implemented.state).toBe('yes');
     expect(capabilities.steer.implemented.state).toBe('no');
     expect(capabilities.liveEffortSwitch.implemented).toMatchObject({ state: 'yes', how: 'restart' });
+    expect(capabilities.fork.implemented).toMatchObject({ state: 'yes', how: 'native' });
   });
 
   test('models are the CLI own list, as it answers initialize: 2.1.332 aliases (fable; no opus[1m] or sonnet[1m])', async () => {
@@ -135,6 +136,12 @@ describe('claude-code against the fake CLI', () => {
     expect(models.map((model) => model.id)).toEqual(['default', 'opus', 'fable', 'sonnet', 'haiku', 'fake-model']);
     expect(models.find((model) => model.id === 'default')).toMatchObject({ isDefault: true });
     expect(models.find((model) => model.id === 'fable')?.efforts).toContain('max');
+    // Each model's efforts are the CLI's own supportedEffortLevels; no default effort, since neither the
+    // CLI's answer nor the Agent SDK's ModelInfo names one (2.1.332 / 0.3.332).
+    for (const model of models) {
+      expect(model.efforts).toEqual(['low', 'medium', 'high', 'xhigh', 'max']);
+      expect(model.defaultEffort).toBeUndefined();
+    }
     const previous = (await fakeHarness({}).models?.())?.map((model) => model.id);
     expect(previous).toEqual(expect.arrayContaining(['opus[1m]', 'sonnet[1m]']));
   });
