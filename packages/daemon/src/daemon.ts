@@ -19,7 +19,7 @@ import {
   STATUS_SNAPSHOT,
   type StatusSnapshotParams,
 } from '@reins/client';
-import { type HarnessId, isHarnessId, ReinsError } from '@reins/core';
+import { type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, availableHarnessIds, createHarness, reinsHome } from '@reins/harnesses';
 import { WebSocketServer } from 'ws';
 import { DaemonConnection, type DaemonContext } from './connection.js';
@@ -78,6 +78,12 @@ export interface DaemonOptions {
   idleTtlMs?: number;
   /** Most sessions with a live process; the least recently used idle ones sleep first (default 32). */
   maxLiveSessions?: number;
+  /**
+   * Harness processes kept started and initialised ahead, per harness id (`Harness.warm`; the
+   * harness options of that id apply). A harness without warm starts is refused with
+   * unsupported_capability naming the ones that have them.
+   */
+  warm?: Partial<Record<HarnessId, number>>;
   /** Deadline of each discovery and health probe in harness/list (ms, default 15 000). */
   probeTimeoutMs?: number;
   /** How often a sign-in in progress re-probes the harness's status (ms, default 2 000). */
@@ -167,6 +173,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   });
   try {
     await daemon.recover();
+    await daemon.warmUp();
     await daemon.listen(port);
   } catch (error) {
     await daemon.close().catch(() => {});
@@ -208,6 +215,8 @@ class ReinsDaemon implements Daemon, DaemonContext {
   private boundPort = 0;
   private listening = false;
   private closing: Promise<void> | undefined;
+  /** Harnesses keeping warm processes (options.warm), stopped first on close. */
+  private readonly warmed: Harness[] = [];
   private readonly exitHook = () => removeDaemonFileSync(this.home, this.token);
   infoPath = '';
 
@@ -284,6 +293,51 @@ class ReinsDaemon implements Daemon, DaemonContext {
 
   get storeLocation(): string {
     return this.source?.location ?? this.local?.store.location ?? '';
+  }
+
+  /**
+   * Starts the warm processes options.warm asks for. A harness without warm starts is refused; one
+   * whose processes cannot start now is logged (its sessions start cold, the pool retries on use).
+   */
+  async warmUp(): Promise<void> {
+    const entries = Object.entries(this.options.warm ?? {}).filter(([, count]) => (count ?? 0) > 0);
+    if (entries.length === 0 || !this.local) return;
+    const make = this.options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions));
+    const made = await Promise.all(
+      entries.map(async ([id, count]) => ({
+        id: id as HarnessId,
+        count: count as number,
+        harness: await make(id as HarnessId, this.options.harnessOptions?.[id as HarnessId] ?? {}),
+      })),
+    );
+    const refused = made.filter((entry) => typeof entry.harness.warm !== 'function').map((entry) => entry.id);
+    if (refused.length > 0) {
+      const able: HarnessId[] = [];
+      for (const id of this.harnesses) {
+        const harness = await make(id, this.options.harnessOptions?.[id] ?? {}).catch(() => undefined);
+        if (typeof harness?.warm === 'function') able.push(id);
+      }
+      throw new ReinsError(
+        'unsupported_capability',
+        `${refused.join(', ')} ${refused.length === 1 ? 'has' : 'have'} no warm starts yet; warm processes work for: ${able.join(', ') || 'none'}.`,
+        { operation: 'warm', data: { field: 'warm', refused, supported: able } },
+      );
+    }
+    const tracker = this.local.tracker;
+    await Promise.all(
+      made.map(async ({ id, count, harness }) => {
+        this.warmed.push(harness);
+        try {
+          await tracker.run(undefined, () => (harness.warm as (count: number) => Promise<void>)(count));
+          this.log.info('warm processes ready', { harness: id, count });
+        } catch (error) {
+          this.log.warn('warm processes could not start', {
+            harness: id,
+            error: ReinsError.from(error, 'harness_unhealthy').message,
+          });
+        }
+      }),
+    );
   }
 
   /** Reaps what a crashed daemon left running, then brings every stored session back. */
@@ -400,7 +454,9 @@ class ReinsDaemon implements Daemon, DaemonContext {
     const serverClosed = this.listening
       ? new Promise<void>((resolve) => this.server.close(() => resolve()))
       : Promise.resolve();
-    // Sessions first (clients still connected see them go dormant), then the sockets.
+    // Warm processes first (nobody waits for them), then sessions (clients still connected see them
+    // go dormant), then the sockets.
+    await Promise.all(this.warmed.splice(0).map((harness) => harness.warm?.(0).catch(() => {})));
     await this.backend?.close();
     await (this.local ? this.local.host.shutdown() : this.source?.close());
     for (const connection of this.connections)

@@ -3,7 +3,7 @@
 // SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
 // the next send after a restart), closes every socket, removes daemon.json and exits 0.
 import { parseArgs } from 'node:util';
-import { ReinsError } from '@reins/core';
+import { HARNESS_IDS, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import {
   CLUSTER_ROLES,
   type ClusterNode,
@@ -22,7 +22,7 @@ import { reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
 export const DAEMON_HELP = `Usage: reins daemon [--port <n>] [--allow-origin <url>]... [--idle-ttl <duration>]
-                    [--max-live-sessions <n>] [--log-level <level>]
+                    [--max-live-sessions <n>] [--warm <harness>=<n>,...] [--log-level <level>]
                     [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
                      [--heartbeat-ttl <duration>]]
 
@@ -47,6 +47,9 @@ Options:
       --idle-ttl <duration>    stop an idle session's process after this long: 90s, 30m, 2h (default 30m; 0: never)
       --max-live-sessions <n>  at most this many harness processes; the least recently used idle
                                session sleeps first (default 32)
+      --warm <harness>=<n>,... keep n harness processes started and initialised ahead per harness, so a
+                               new session skips the cold start, e.g. codex=1 (Codex sessions also share
+                               one app-server; a harness without warm starts is refused)
       --log-level <level>      ${LOG_LEVELS.join(', ')} (default info)
   -h, --help                   this help
 
@@ -69,6 +72,7 @@ Examples:
   reins daemon
   reins daemon --port 7777 --allow-origin http://localhost:5173
   reins daemon --idle-ttl 10m --max-live-sessions 8 --log-level debug
+  reins daemon --warm codex=1
   reins daemon --cluster nats://10.0.0.5:4222 --role worker --labels host=build-3
   reins daemon --cluster nats://10.0.0.5:4222 --role gateway`;
 
@@ -82,6 +86,7 @@ function parseDaemonArgs(argv: string[]) {
         'idle-ttl': { type: 'string' },
         'max-live-sessions': { type: 'string' },
         'log-level': { type: 'string' },
+        warm: { type: 'string' },
         cluster: { type: 'string' },
         role: { type: 'string' },
         labels: { type: 'string' },
@@ -127,6 +132,8 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".`);
   }
+  const warm = values.warm === undefined ? undefined : parseWarm(values.warm);
+  if (warm && values.cluster !== undefined) throw new UsageError('--warm is for a daemon without --cluster (for now).');
   const served = {
     port,
     allowOrigins: values['allow-origin'] ?? [],
@@ -137,7 +144,7 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   };
   const cluster = clusterOptions(values);
   const node: ClusterNode | undefined = cluster ? await startCluster({ ...served, ...cluster }) : undefined;
-  const daemon: Daemon | undefined = node ? node.daemon : await startDaemon(served);
+  const daemon: Daemon | undefined = node ? node.daemon : await startWarmDaemon(served, warm);
   const closeAll = () => (node ? node.close() : (daemon as Daemon).close());
   // Signal handlers first: whoever waits for "Press Ctrl+C" may signal right after reading it.
   const stopped = new Promise<number>((resolve) => {
@@ -175,6 +182,37 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   const code = await stopped;
   if (code === EXIT.completed) io.stdout.write('Stopped.\n');
   return code;
+}
+
+/** "codex=1,claude-code=2" -> { codex: 1, 'claude-code': 2 }; a bad entry is a usage error. */
+export function parseWarm(value: string): Partial<Record<HarnessId, number>> {
+  const warm: Partial<Record<HarnessId, number>> = {};
+  for (const entry of value.split(',')) {
+    const match = /^\s*([a-z0-9-]+)\s*=\s*(\d+)\s*$/.exec(entry);
+    if (!match) {
+      throw new UsageError(
+        `--warm takes harness=count pairs separated by commas, like codex=1,claude-code=2; got "${entry}".`,
+      );
+    }
+    const [, id, count] = match as unknown as [string, string, string];
+    if (!isHarnessId(id))
+      throw new UsageError(`--warm: unknown harness "${id}". Known harnesses: ${HARNESS_IDS.join(', ')}.`);
+    warm[id] = Number(count);
+  }
+  return warm;
+}
+
+/** startDaemon with warm processes; a harness without warm starts is a usage error naming those with them. */
+async function startWarmDaemon(
+  served: Parameters<typeof startDaemon>[0],
+  warm: Partial<Record<HarnessId, number>> | undefined,
+): Promise<Daemon> {
+  try {
+    return await startDaemon({ ...served, ...(warm ? { warm } : {}) });
+  } catch (error) {
+    if (ReinsError.isInstance(error) && error.operation === 'warm') throw new UsageError(`--warm: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The cluster flags, checked; undefined without --cluster (then none of them may be given). */
