@@ -115,6 +115,25 @@ describe('WarmPool', () => {
     expect(starts.pendingCount).toBe(0);
   });
 
+  it('resize waits for the starts already in flight (after a take, the pool is full again once it resolves)', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    const filled = pool.resize(1);
+    starts.finish();
+    await filled;
+    pool.take();
+    let settled = false;
+    const again = pool.resize(1).then(() => {
+      settled = true;
+    });
+    await tick();
+    expect(settled).toBe(false);
+    starts.finish();
+    await again;
+    expect(pool.readyCount).toBe(1);
+    await pool.dispose();
+  });
+
   it('shrinking stops the extra ready items', async () => {
     const starts = manualSpec();
     const pool = new WarmPool(starts.spec);

@@ -55,8 +55,9 @@ export class WarmPool<T> {
   }
 
   /**
-   * Sets the number of items kept ready; extra ready items are stopped. Resolves when the starts it
-   * began have settled, and rejects with the first start error among them (the pool stays usable).
+   * Sets the number of items kept ready; extra ready items are stopped. Resolves when every start in
+   * flight has settled (so the pool is full unless one failed), and rejects with the first error of
+   * the starts this call began (the pool stays usable).
    */
   async resize(size: number): Promise<void> {
     if (!Number.isInteger(size) || size < 0)
@@ -65,7 +66,8 @@ export class WarmPool<T> {
     this.target = size;
     this.held = false;
     const extra = this.ready.splice(size);
-    await Promise.all([...extra.map((item) => this.stopQuietly(item)), this.fill()]);
+    const earlier = [...this.starting].map((start) => start.catch(() => undefined));
+    await Promise.all([...extra.map((item) => this.stopQuietly(item)), ...earlier, this.fill()]);
   }
 
   /** A ready item, now yours (the pool forgets it), or undefined; either way a replacement is started. */
