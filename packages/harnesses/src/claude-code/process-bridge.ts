@@ -93,7 +93,8 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
  * 2.1.197 has no such frame.
  */
 export function handOverSessionState(line: string): string {
-  if (!line.includes('"session_state_changed"')) return line;
+  // A state frame is ~220 bytes (2.1.332): long lines (messages, tool output) are not even scanned.
+  if (line.length > STATE_FRAME_MAX || !line.includes('"session_state_changed"')) return line;
   let frame: unknown;
   try {
     frame = JSON.parse(line);
@@ -104,6 +105,8 @@ export function handOverSessionState(line: string): string {
   const { sdk_host_only: _mark, ...handedOn } = frame;
   return JSON.stringify(handedOn);
 }
+
+const STATE_FRAME_MAX = 4096;
 
 function isHostOnlyState(frame: unknown): frame is Record<string, unknown> {
   if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return false;
