@@ -5,7 +5,8 @@
 // (turnId set), the text deltas, and gaps in each session's seq (an event lost or out of order). With
 // role "sender" it sends `turns` turns on every session, one after the other per session and the
 // sessions in parallel, once "go" arrives on stdin. Ends when every session has completed `turns`
-// turns and prints its counts and the monotonic clock (ns) of its first and last counted event.
+// turns and prints its counts, its CPU time from "ready" on, and the monotonic clock (ns) of its first
+// and last counted event.
 import { createInterface } from 'node:readline';
 import { connect } from '@reins/client';
 import { WebSocket } from 'ws';
@@ -49,6 +50,7 @@ function follow(session) {
 
 const followed = [];
 for (const id of ids) followed.push(follow(await client.attach(id, { afterSeq: 0 })));
+const cpuAtReady = process.cpuUsage();
 process.stdout.write('ready\n');
 
 if (role === 'sender') {
@@ -64,8 +66,9 @@ if (role === 'sender') {
   );
 }
 await finished;
+const cpu = process.cpuUsage(cpuAtReady);
 client.close();
 process.stdout.write(
-  `${JSON.stringify({ ...counts, firstAt: String(counts.firstAt), lastAt: String(counts.lastAt) })}\n`,
+  `${JSON.stringify({ ...counts, cpuMicros: cpu.user + cpu.system, firstAt: String(counts.firstAt), lastAt: String(counts.lastAt) })}\n`,
 );
 process.exit(0);

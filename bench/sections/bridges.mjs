@@ -9,7 +9,9 @@
 //     through Reins. (claude-agent-acp runs its own bundled Claude Code, not the same binary.)
 // Cold turn: spawn to turn end, the whole handshake included (the bridge's Node start-up too); warm:
 // turns 2..N of one session per path, rotating order, as in figures 1-2 (bench/sections/turns.mjs,
-// whose paths, homes and cold-turn runner are reused). Every path gets its own hermetic home.
+// whose paths, homes and cold-turn runner are reused). Every path gets its own hermetic home. Figure 1's
+// in-process Reins paths run beside them as a reference, not judged: bridge - in-process is what the
+// bridge process itself adds (its Node start, the protocol hop); in-process - raw is the adapter's.
 import { join } from 'node:path';
 import { summarize } from '../lib/stats.mjs';
 import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from './turns.mjs';
@@ -23,8 +25,10 @@ function bridgePaths(root) {
   const figure1 = turnPaths({ loadCodexSdk: async () => ({}) });
   const codexRaw = figure1.find((path) => path.id === 'codex.raw-app-server');
   const acpPeer = figure1.find((path) => path.id === 'claude.acp-peer');
+  const library = (id, label) => ({ ...figure1.find((path) => path.id === id), role: 'reference', label });
   return [
     { ...codexRaw, label: 'codex app-server (raw)' },
+    library('codex.reins', 'Reins codex in-process (reference)'),
     {
       id: 'codex.bridge',
       harness: 'codex',
@@ -51,6 +55,7 @@ function bridgePaths(root) {
         }),
     },
     { ...acpPeer, label: 'claude-agent-acp (ACP)' },
+    library('claude.reins', 'Reins claude-code in-process (reference)'),
     {
       id: 'claude.bridge-acp',
       harness: 'claude-code',

@@ -16,7 +16,7 @@
 //     from the first send to the last client's last event; no loss = every delta at every client and no
 //     gap in any session's seq.
 // (c) RSS of the daemon process (children excluded, after GC) per hosted session (a live idle harness
-//     process) and per dormant one (evicted: `maxLiveSessions: 0` puts each to sleep as it goes live),
+//     process) and per dormant one (evicted: a 1 s idle TTL puts each to sleep after its creation),
 //     100 sessions of each in a fresh daemon process, against its RSS after one session was opened
 //     and closed.
 import { spawn } from 'node:child_process';
@@ -274,12 +274,17 @@ async function fanOut({ benchDir, root }, quick, log) {
       // The daemon process's CPU time per event it took from a harness (each delivered to 10 clients).
       daemonCpuMicrosPerEventIn: Number(((after.cpuMicros - before.cpuMicros) / (delivered / clients)).toFixed(1)),
       daemonCpuSeconds: Number(((after.cpuMicros - before.cpuMicros) / 1e6).toFixed(2)),
+      // Each client process's CPU time per event it received (parse, checks, RemoteSession, counting).
+      clientCpuMicrosPerEvent: Number(
+        (results.reduce((sum, result) => sum + result.cpuMicros, 0) / delivered).toFixed(1),
+      ),
+      clientsCpuSeconds: Number((results.reduce((sum, result) => sum + result.cpuMicros, 0) / 1e6).toFixed(2)),
       lostDeltas: lost,
       seqGaps: gaps,
       failedTurns,
     };
     log(
-      `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}`,
+      `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}`,
     );
     return out;
   } finally {
@@ -293,10 +298,11 @@ async function fanOut({ benchDir, root }, quick, log) {
 
 async function memoryPer({ benchDir, root }, kind, count) {
   const home = await mkdtemp(join(tmpdir(), 'reins-bench-daemon-rss-'));
-  const host = await startDaemonHost(
-    benchDir,
-    hostOptions({ benchDir, root }, home, 1, kind === 'hosted' ? 1_000_000 : 0),
-  );
+  const options = hostOptions({ benchDir, root }, home, 1, 1_000_000);
+  // Dormant: the daemon's own idle eviction puts each session to sleep 1 s after its last use. (A cap of
+  // 0 live sessions would too, but it ends and respawns the shared app-server once per session, and that
+  // churn, not the dormant sessions, would then be most of the RSS.)
+  const host = await startDaemonHost(benchDir, kind === 'dormant' ? { ...options, idleTtlMs: 1_000 } : options);
   try {
     // One session opened and closed first: code loaded, JIT warm, the store's pages touched.
     const [warm] = await openSessions(host, home, 1);
