@@ -25,6 +25,10 @@ export const LIMITS = {
   daemonRssPerDormantSessionMB: 0.02,
   codexBridgeVsRaw: 1.05,
   acpBridgeVsPeer: 1.0,
+  // Warm starts and shared processes (issue 21 items 2 and 3; bench/lib/codex-shared.mjs).
+  codexSharedMemoryVsPerSession: 0.2,
+  codexSharedStartMs: 20,
+  codexWarmFirstTextVsRawCold: 0.3,
 };
 
 export function targets(sections) {
@@ -103,9 +107,45 @@ export function targets(sections) {
       ),
     );
   }
+  codexSharedTargets(sections.memory?.codexShared, out);
   daemonTargets(sections.daemon, out);
   bridgeTargets(sections.bridges, out);
   return out;
+}
+
+function codexSharedTargets(shared, out) {
+  if (!shared) return;
+  const memory = shared.memory ?? {};
+  out.push(
+    judge(
+      `Codex memory at ${shared.idleSessions} idle sessions, children included: shared / process per session <= ${LIMITS.codexSharedMemoryVsPerSession}x`,
+      memory.sharedVsPerSession ?? null,
+      memory.sharedVsPerSession <= LIMITS.codexSharedMemoryVsPerSession,
+      memory.shared
+        ? `PSS above baseline ${memory.shared.pssAboveBaselineMB} vs ${memory['per-session'].pssAboveBaselineMB} MB (RSS ${memory.shared.rssMB} vs ${memory['per-session'].rssMB} MB)`
+        : '',
+    ),
+  );
+  const later = shared.sharedStart?.laterSessionMs?.median;
+  out.push(
+    judge(
+      `Codex session start on a shared app-server after the first <= ${LIMITS.codexSharedStartMs} ms`,
+      later ?? null,
+      later <= LIMITS.codexSharedStartMs,
+      later == null ? '' : `median ${later} ms (first session ${shared.sharedStart.firstSessionMs} ms)`,
+    ),
+  );
+  const warm = shared.firstText?.warmMs?.median;
+  const cold = shared.firstText?.rawColdMs?.median;
+  const value = ratio(warm, cold);
+  out.push(
+    judge(
+      `Codex new session to first text: warm / raw cold app-server <= ${LIMITS.codexWarmFirstTextVsRawCold}x`,
+      value,
+      value <= LIMITS.codexWarmFirstTextVsRawCold,
+      value == null ? '' : `${value}x (${warm} vs ${cold} ms)`,
+    ),
+  );
 }
 
 function daemonTargets(daemon, out) {

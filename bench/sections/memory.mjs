@@ -60,6 +60,10 @@ export async function run({ quick, log, benchDir, root }) {
       );
     }
   }
+  // Issue 21 items 2 and 3 on the pinned Codex: memory shared vs per session, start on a shared
+  // app-server, first text on a warm one vs the raw cold path (bench/lib/codex-shared.mjs).
+  const { codexShared } = await import('../lib/codex-shared.mjs');
+  out.codexShared = await codexShared({ quick, log });
   return out;
 }
 
