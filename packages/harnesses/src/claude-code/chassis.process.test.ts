@@ -1,9 +1,9 @@
 // Claude Code on the session chassis, against the fake `claude` (testkit/fakes/claude-stream-json.mjs)
 // replaying recorded frames: the stall watchdog on a turn the CLI accepted and then went silent, the
 // late `result` of a turn Reins ended itself (it must not end the next turn), interrupt cancelling
-// the running and every queued turn, the closed-session error, every spec field honoured, the
-// user_message with its clientMessageId, a bad cwd, and a background subagent replayed from 2.1.332
-// (its session.status from Claude Code's own session_state_changed).
+// the running and every queued turn, the closed-session error, every spec field honoured (a fork's
+// launch flags too), the user_message with its clientMessageId, a bad cwd, and a background subagent
+// replayed from 2.1.332 (its session.status from Claude Code's own session_state_changed).
 // (A frame that breaks translation: translation-guard.process.test.ts.)
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -199,6 +199,27 @@ describe('claude-code on the chassis (fake CLI)', () => {
     expect(JSON.stringify(initialize.request)).toContain('Answer briefly.');
     await recorder.close();
     void session;
+  });
+
+  test('a fork launches --resume SOURCE --fork-session --session-id NEW, and reports NEW as its id', async () => {
+    const argvFile = join(temp.dir, 'argv-fork.json');
+    const source = '11111111-2222-4333-8444-555555555555';
+    const { session, recorder } = await open(
+      { FAKE_CLAUDE_ARGV_FILE: argvFile },
+      { resume: { nativeSessionId: source, fork: true } },
+    );
+    const argv = JSON.parse(await readFile(argvFile, 'utf8')) as string[];
+    const after = (flag: string) =>
+      argv.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1) ?? argv[argv.indexOf(flag) + 1];
+    expect(after('--resume')).toBe(source);
+    expect(argv).toContain('--fork-session');
+    const forkId = session.nativeSessionId as string;
+    expect(forkId).not.toBe(source);
+    expect(after('--session-id')).toBe(forkId);
+    expect(recorder.events.find((event) => event.type === 'session.updated')).toMatchObject({
+      nativeSessionId: forkId,
+    });
+    await recorder.close();
   });
 
   test('a cwd that does not exist or is not a directory is invalid_input naming the path', async () => {
