@@ -62,21 +62,30 @@ function lifecycleStatus(item: Record<string, unknown>): ItemStatus {
 /** A FileUpdateChange; `unknown` for a patch kind this Codex does not declare (0.169.0: add, delete, update). */
 function fileChange(change: unknown): FileChange | 'unknown' | undefined {
   if (!isRecord(change) || typeof change.path !== 'string' || !isRecord(change.kind)) return undefined;
-  const base = { path: change.path, ...(typeof change.diff === 'string' && change.diff ? { diff: change.diff } : {}) };
+  // Built key by key (path, diff, kind, movePath): a spread copy that gains a key is slow on Node 20.
+  let kind: FileChange['kind'];
+  let movePath: string | undefined;
   switch (change.kind.type) {
     case 'add':
-      return { ...base, kind: 'add' };
     case 'delete':
-      return { ...base, kind: 'delete' };
+      kind = change.kind.type;
+      break;
     case 'update': {
-      const movePath = change.kind.move_path;
-      return typeof movePath === 'string' && movePath
-        ? { ...base, kind: 'move', movePath }
-        : { ...base, kind: 'update' };
+      const to = change.kind.move_path;
+      if (typeof to === 'string' && to) {
+        kind = 'move';
+        movePath = to;
+      } else kind = 'update';
+      break;
     }
     default:
       return 'unknown';
   }
+  const out: FileChange = { path: change.path } as FileChange;
+  if (typeof change.diff === 'string' && change.diff) out.diff = change.diff;
+  out.kind = kind;
+  if (movePath !== undefined) out.movePath = movePath;
+  return out;
 }
 
 function textOfMcpContent(content: unknown): string | undefined {

@@ -196,9 +196,31 @@ function scopeOf(
   params: unknown,
 ): { kind: 'main' } | { kind: 'child'; parentItemId: string; threadId: string } | { kind: 'other' } {
   const threadId = threadIdOf(params);
-  if (threadId === undefined || state.threadId === undefined || threadId === state.threadId) return { kind: 'main' };
+  if (threadId === undefined || state.threadId === undefined || threadId === state.threadId) return MAIN_SCOPE;
   const parentItemId = state.childThreads.get(threadId);
-  return parentItemId === undefined ? { kind: 'other' } : { kind: 'child', parentItemId, threadId };
+  return parentItemId === undefined ? OTHER_SCOPE : { kind: 'child', parentItemId, threadId };
+}
+
+// Shared, so that the common scopes cost no allocation per frame (the bench's translate figure).
+const MAIN_SCOPE = { kind: 'main' } as const;
+const OTHER_SCOPE = { kind: 'other' } as const;
+
+function withParent(payload: EventPayload, parentItemId: string | undefined): Translated {
+  return parentItemId === undefined ? { payload } : { payload, parentItemId };
+}
+
+/** A delta of the item named in params.itemId (thread-prefixed), or the frame as unparsable. */
+function deltaOf(
+  frame: NotificationFrame,
+  params: Record<string, unknown> | undefined,
+  idPrefix: string,
+  parentItemId: string | undefined,
+  kind: 'text' | 'reasoning' | 'tool_output',
+  text: unknown,
+): Translated[] {
+  const itemId = str(params?.itemId);
+  if (itemId === undefined || typeof text !== 'string') return [passthrough(frame, parentItemId, 'unparsable')];
+  return [withParent({ type: 'item.delta', itemId: idPrefix + itemId, kind, text }, parentItemId)];
 }
 
 /**
@@ -240,17 +262,10 @@ export function translateNotification(state: TranslateState, frame: Notification
   const parentItemId = scope.kind === 'child' ? scope.parentItemId : undefined;
   // Item ids are only unique within a thread: a subagent's items get its thread id in front.
   const idPrefix = scope.kind === 'child' ? `${scope.threadId}:` : '';
-  const withParent = (payload: EventPayload): Translated =>
-    parentItemId === undefined ? { payload } : { payload, parentItemId };
   const method = frame.method;
   const params = isRecord(frame.params) ? frame.params : undefined;
-  const unparsable = () => [passthrough(frame, parentItemId, 'unparsable')];
-  const delta = (kind: 'text' | 'reasoning' | 'tool_output', text: unknown): Translated[] => {
-    const itemId = str(params?.itemId);
-    if (itemId === undefined || typeof text !== 'string') return unparsable();
-    return [withParent({ type: 'item.delta', itemId: idPrefix + itemId, kind, text })];
-  };
 
+  // Items and deltas, the frames of every turn: no closures here (the bench's translate figure).
   switch (method) {
     case 'item/started':
     case 'item/completed': {
@@ -267,25 +282,38 @@ export function translateNotification(state: TranslateState, frame: Notification
           if (typeof receiver === 'string') state.childThreads.set(receiver, mapped.item.id);
         }
       }
-      return [withParent({ type: phase === 'started' ? 'item.started' : 'item.completed', item: mapped.item })];
+      return [
+        withParent({ type: phase === 'started' ? 'item.started' : 'item.completed', item: mapped.item }, parentItemId),
+      ];
     }
     case 'item/agentMessage/delta':
     case 'item/plan/delta':
-      return delta('text', params?.delta);
+      return deltaOf(frame, params, idPrefix, parentItemId, 'text', params?.delta);
     case 'item/reasoning/summaryTextDelta':
     case 'item/reasoning/textDelta':
-      return delta('reasoning', params?.delta);
+      return deltaOf(frame, params, idPrefix, parentItemId, 'reasoning', params?.delta);
     case 'item/commandExecution/outputDelta':
     case 'item/fileChange/outputDelta':
-      return delta('tool_output', params?.delta);
+      return deltaOf(frame, params, idPrefix, parentItemId, 'tool_output', params?.delta);
     case 'item/mcpToolCall/progress':
-      return delta('tool_output', params?.message);
+      return deltaOf(frame, params, idPrefix, parentItemId, 'tool_output', params?.message);
     default:
       break;
   }
   // Everything below describes the session's own thread; a subagent's copy stays native.
   if (scope.kind === 'child') return [passthrough(frame, parentItemId)];
   if (!KNOWN_METHODS.has(method)) return [passthrough(frame, undefined, 'unknown')];
+  return translateThreadNotification(state, frame, method, params);
+}
+
+/** The notifications about the session's own thread (not items or deltas). */
+function translateThreadNotification(
+  state: TranslateState,
+  frame: NotificationFrame,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Translated[] {
+  const unparsable = () => [passthrough(frame, undefined, 'unparsable')];
   const notice = (kind: 'warning' | 'deprecation' | 'info', message: unknown, data?: unknown): Translated[] =>
     typeof message === 'string'
       ? [{ payload: { type: 'notice', kind, message, ...(data !== undefined ? { data: sendable(data) } : {}) } }]
@@ -456,6 +484,8 @@ const BREAKDOWN_FIELDS = {
   reasoning: 'reasoningOutputTokens',
   total: 'totalTokens',
 } as const satisfies Record<keyof TokenUsage, keyof TokenUsageBreakdown>;
+/** Its entries, made once rather than per usage frame. */
+const BREAKDOWN_ENTRIES = Object.entries(BREAKDOWN_FIELDS) as [keyof TokenUsage, keyof TokenUsageBreakdown][];
 
 /**
  * Reins usage from a breakdown; with `before`, the part since then (fields known on both sides only; a
@@ -465,7 +495,7 @@ export function tokenUsage(breakdown: unknown, before?: unknown): TokenUsage {
   const now = isRecord(breakdown) ? breakdown : {};
   const then = isRecord(before) ? before : undefined;
   const out: TokenUsage = {};
-  for (const [key, field] of Object.entries(BREAKDOWN_FIELDS) as [keyof TokenUsage, keyof TokenUsageBreakdown][]) {
+  for (const [key, field] of BREAKDOWN_ENTRIES) {
     const value = count(now[field]);
     const start = then ? count(then[field]) : 0;
     if (value !== undefined && start !== undefined && value >= start) out[key] = value - start;

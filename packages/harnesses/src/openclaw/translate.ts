@@ -187,7 +187,9 @@ function onChat(state: OpenClawTranslateState, chat: ChatEventPayload): OpenClaw
 function closeTexts(state: OpenClawTranslateState, status: 'completed' | 'cancelled' | 'failed'): EventPayload[] {
   const events: EventPayload[] = [];
   for (const [id, data] of [...state.endedTools]) {
-    events.push(...onTool(state, { ...data, toolCallId: id, kind: 'tool', phase: 'end', fromCommandOutput: true }));
+    events.push(
+      ...onTool(state, merged(data, { toolCallId: id, kind: 'tool', phase: 'end', fromCommandOutput: true })),
+    );
   }
   for (const text of state.texts.values()) {
     events.push({ type: 'item.completed', item: { kind: 'agent_message', id: text.id, status, text: text.text } });
@@ -292,14 +294,13 @@ function onTool(state: OpenClawTranslateState, data: Record<string, unknown>): E
     state.completedTools.add(id);
     const failed = status === 'failed' || status === 'error' || data.isError === true;
     const output = state.toolOutput.get(id) ?? (typeof data.output === 'string' ? data.output : undefined);
-    const done: ToolCallItem = {
-      ...item,
+    const done = merged(item as unknown as Record<string, unknown>, {
       status: failed ? 'failed' : 'completed',
       ...(output !== undefined
         ? { output: { text: output, ...(data.result !== undefined ? { structured: sendable(data.result) } : {}) } }
         : {}),
       ...(exitCodeOf(data.exitCode) !== undefined ? { exitCode: exitCodeOf(data.exitCode) } : {}),
-    };
+    }) as unknown as ToolCallItem;
     events.push({ type: 'item.completed', item: done });
   }
   return events;
@@ -308,7 +309,9 @@ function onTool(state: OpenClawTranslateState, data: Record<string, unknown>): E
 function onCommandOutput(state: OpenClawTranslateState, data: Record<string, unknown>): EventPayload[] {
   const id = typeof data.toolCallId === 'string' ? data.toolCallId : undefined;
   if (!id || state.completedTools.has(id)) return [];
-  const events = state.tools.has(id) ? [] : onTool(state, { ...data, kind: 'tool', phase: 'start', status: 'running' });
+  const events = state.tools.has(id)
+    ? []
+    : onTool(state, merged(data, { kind: 'tool', phase: 'start', status: 'running' }));
   const output = typeof data.output === 'string' ? data.output : undefined;
   if (output !== undefined) {
     const seen = state.toolOutput.get(id) ?? '';
@@ -319,12 +322,33 @@ function onCommandOutput(state: OpenClawTranslateState, data: Record<string, unk
   }
   const item = state.tools.get(id);
   const exitCode = exitCodeOf(data.exitCode);
-  if (item && exitCode !== undefined) state.tools.set(id, { ...item, exitCode });
+  if (item && exitCode !== undefined)
+    state.tools.set(id, merged(item as unknown as Record<string, unknown>, { exitCode }) as unknown as ToolCallItem);
   if (data.phase === 'end') {
     const ended = state.endedTools.get(id) ?? {};
-    events.push(...onTool(state, { ...ended, ...data, kind: 'tool', phase: 'end', fromCommandOutput: true }));
+    events.push(...onTool(state, merged(merged(ended, data), { kind: 'tool', phase: 'end', fromCommandOutput: true })));
   }
   return events;
+}
+
+/**
+ * `{ ...source, ...extra }`, for the frames of every tool call: on Node 20 a spread copy that gains keys
+ * costs ~3 µs (the bench's translate figure), a copy key by key (the same keys in the same order) does not.
+ * A `__proto__` key (JSON.parse makes it an own key) takes the spread, which defines it rather than
+ * setting the prototype.
+ */
+function merged(source: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    if (key === '__proto__') return { ...source, ...extra };
+    out[key] = source[key];
+  }
+  for (const key in extra) {
+    if (key === '__proto__') return { ...source, ...extra };
+    out[key] = extra[key];
+  }
+  return out;
 }
 
 function onSessionMessage(state: OpenClawTranslateState, payload: Record<string, unknown>): EventPayload[] {

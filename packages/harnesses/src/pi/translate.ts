@@ -100,6 +100,9 @@ export function beginPiTurn(state: PiTranslateState): void {
 const passthrough = (frame: unknown, reason?: PassthroughReason): EventPayload =>
   reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame };
 
+/** The frame as unparsable; made only when needed (not per frame: the bench's translate figure). */
+const unparsableOf = (frame: unknown): EventPayload[] => [passthrough(frame, 'unparsable')];
+
 /** At most this many item ids are remembered for de-duplication. */
 const REMEMBERED_ITEMS = 10_000;
 
@@ -107,11 +110,14 @@ const REMEMBERED_ITEMS = 10_000;
 function once(state: PiTranslateState, frame: unknown, payloads: EventPayload[]): EventPayload[] {
   state.seen ??= new Map();
   const seen = state.seen;
-  return payloads.map((payload) => {
-    if (payload.type !== 'item.started' && payload.type !== 'item.completed') return payload;
+  // In place, without a closure per frame (the bench's translate figure): every translation returns a fresh array.
+  for (let index = 0; index < payloads.length; index++) {
+    const payload = payloads[index] as EventPayload;
+    if (payload.type !== 'item.started' && payload.type !== 'item.completed') continue;
     const before = seen.get(payload.item.id);
     if (before === 'completed' || (before === 'started' && payload.type === 'item.started')) {
-      return passthrough(frame, 'duplicate');
+      payloads[index] = passthrough(frame, 'duplicate');
+      continue;
     }
     seen.delete(payload.item.id);
     seen.set(payload.item.id, payload.type === 'item.started' ? 'started' : 'completed');
@@ -119,8 +125,8 @@ function once(state: PiTranslateState, frame: unknown, payloads: EventPayload[])
       const oldest = seen.keys().next().value;
       if (oldest !== undefined) seen.delete(oldest);
     }
-    return payload;
-  });
+  }
+  return payloads;
 }
 
 /** Translates one parsed stdout frame that is not a command response. */
@@ -131,7 +137,6 @@ export function translatePiFrame(state: PiTranslateState, frame: Record<string, 
 }
 
 function translateEvent(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
-  const unparsable = [passthrough(event, 'unparsable')];
   switch (event.type) {
     case 'agent_start':
       state.retrying = false;
@@ -143,13 +148,13 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>)
     case 'queue_update':
       return [];
     case 'message_start':
-      return isRecord(event.message) ? onMessageStart(state, event.message) : unparsable;
+      return isRecord(event.message) ? onMessageStart(state, event.message) : unparsableOf(event);
     case 'message_update':
       return isRecord(event.assistantMessageEvent) && typeof event.assistantMessageEvent.type === 'string'
         ? onMessageUpdate(state, isRecord(event.message) ? event.message : {}, event.assistantMessageEvent, event)
-        : unparsable;
+        : unparsableOf(event);
     case 'message_end':
-      return isRecord(event.message) ? onMessageEnd(state, event.message) : unparsable;
+      return isRecord(event.message) ? onMessageEnd(state, event.message) : unparsableOf(event);
     case 'tool_execution_start':
     case 'tool_execution_update':
     case 'tool_execution_end':
@@ -180,7 +185,7 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>)
     case 'auto_retry_end':
       return onRetryEnd(state, event.success === true, event.attempt, str(event.finalError));
     case 'thinking_level_changed':
-      return typeof event.level === 'string' ? [{ type: 'session.updated', effort: event.level }] : unparsable;
+      return typeof event.level === 'string' ? [{ type: 'session.updated', effort: event.level }] : unparsableOf(event);
     case 'extension_error': {
       const path = str(event.extensionPath);
       return [
@@ -193,7 +198,7 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>)
       ];
     }
     case 'extension_ui_request':
-      return typeof event.method === 'string' ? onExtensionUi(event.method, event) : unparsable;
+      return typeof event.method === 'string' ? onExtensionUi(event.method, event) : unparsableOf(event);
     default:
       return [passthrough(event, 'unknown')];
   }
