@@ -16,9 +16,6 @@ import { codexHosts, launchKey } from './hosts.js';
 import { NATIVE_SOURCE, type NotificationFrame } from './translate.js';
 import type { InitializeResponse } from './wire.js';
 
-/** What the runtime reads of the Harness's options. */
-export type CodexRuntimeOptions = HarnessOptions;
-
 export const HARNESS = 'codex' as const;
 const LABEL = 'codex app-server';
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -117,7 +114,7 @@ export function codexPeer(
 export class CodexRuntime {
   private located: Promise<DiscoveredBinary> | undefined;
 
-  constructor(readonly options: CodexRuntimeOptions) {}
+  constructor(readonly options: HarnessOptions) {}
 
   get requestTimeoutMs(): number {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -170,9 +167,10 @@ export class CodexRuntime {
    */
   readonly lease: Connect = async (cwd, envAdditions, hooks, resumeThreadId) => {
     const share = this.options.shareProcess !== false;
-    if (!share && !codexHosts.hasPool(await this.key(envAdditions))) return this.connect(cwd, envAdditions, hooks);
     const key = await this.key(envAdditions);
-    return codexHosts.lease(key, () => this.spawnHost(process.cwd(), envAdditions), hooks, {
+    if (!share && !codexHosts.hasPool(key)) return this.connect(cwd, envAdditions, hooks);
+    // A shared process outlives its first session, so it runs in Reins' cwd, not in that session's.
+    return codexHosts.lease(key, () => this.spawnHost(share ? process.cwd() : cwd, envAdditions), hooks, {
       share,
       ...(resumeThreadId !== undefined ? { resumeThreadId } : {}),
     });

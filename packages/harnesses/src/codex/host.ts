@@ -5,8 +5,7 @@
 // process ends with the last lease (reference count). When the process ends every lease hears it
 // through `exited`, each with the same process_exited error (the stderr tail belongs to all of them).
 // The transport is injected, so unit tests run hosts on an in-memory peer (host.test.ts).
-import type { ReinsError } from '@reins/core';
-import { isRecord } from '@reins/core';
+import { isRecord, type ReinsError } from '@reins/core';
 import type { CloseOptions } from '../runtime/child-process.js';
 import { JsonRpcHandlerError, type JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type CodexConnection, type ConnectionHooks, codexPeer } from './connection.js';
