@@ -9,6 +9,8 @@
 //   BENCH_OUTPUT_LINES      command output deltas per turn (default 20)
 //   BENCH_RATE              answer deltas per second (default 0: as fast as the pipe takes them)
 // With a rate, deltas due within a ~1 ms tick leave together, as from a harness that batches writes.
+// Reins may run several sessions on one app-server (a thread each): every thread/start gets its own
+// thread id, every frame of a turn names its thread, and each thread runs its turns in order.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,6 +47,8 @@ const INITIALIZE = responseTo('initialize');
 const THREAD_START = responseTo('thread/start');
 const TURN_START = responseTo('turn/start');
 const T = {
+  active: find(shell, (frame) => frame.method === 'thread/status/changed' && frame.params.status.type === 'active'),
+  idle: find(shell, (frame) => frame.method === 'thread/status/changed' && frame.params.status.type === 'idle'),
   turnStarted: find(shell, (frame) => frame.method === 'turn/started'),
   userStarted: itemFrame(shell, 'item/started', 'userMessage'),
   userCompleted: itemFrame(shell, 'item/completed', 'userMessage'),
@@ -71,9 +75,11 @@ const clone = (frame) => structuredClone(frame);
 let turns = 0;
 
 /** The template with this turn's ids (and the item's own fields) put in. */
-function framed(template, turnId, item) {
+function framed(template, threadId, turnId, item) {
   const frame = clone(template);
   const params = frame.params;
+  if (params.threadId !== undefined) params.threadId = threadId;
+  if (params.turn?.threadId !== undefined) params.turn.threadId = threadId;
   if (params.turnId !== undefined) params.turnId = turnId;
   if (params.turn) params.turn.id = params.turn.rootTurnId = turnId;
   if (params.turn?.items) params.turn.items = [];
@@ -84,7 +90,7 @@ function framed(template, turnId, item) {
   return frame;
 }
 
-async function emitTurn(n, text) {
+async function emitTurn(threadId, n, text) {
   const turnId = `bench-turn-${n}`;
   const words = Array.from({ length: TEXT_DELTAS }, (_, index) => `word${index} `);
   const thoughts = Array.from({ length: REASONING_DELTAS }, (_, index) => `thought${index} `);
@@ -94,23 +100,24 @@ async function emitTurn(n, text) {
   const command = { id: `call-${n}`, command: "/bin/bash -lc 'npm test'", commandActions: [] };
   const message = { id: `msg-${n}` };
 
-  write(framed(T.turnStarted, turnId));
-  write(framed(T.userStarted, turnId, user));
-  write(framed(T.userCompleted, turnId, user));
-  write(framed(T.reasoningStarted, turnId, thinking));
-  const thoughtHead = framed(T.reasoningDelta, turnId, thinking);
+  write(framed(T.active, threadId, turnId));
+  write(framed(T.turnStarted, threadId, turnId));
+  write(framed(T.userStarted, threadId, turnId, user));
+  write(framed(T.userCompleted, threadId, turnId, user));
+  write(framed(T.reasoningStarted, threadId, turnId, thinking));
+  const thoughtHead = framed(T.reasoningDelta, threadId, turnId, thinking);
   for (const delta of thoughts) write({ ...thoughtHead, params: { ...thoughtHead.params, delta } });
-  write(framed(T.reasoningCompleted, turnId, { ...thinking, summary: [thoughts.join('')] }));
-  write(framed(T.commandStarted, turnId, command));
+  write(framed(T.reasoningCompleted, threadId, turnId, { ...thinking, summary: [thoughts.join('')] }));
+  write(framed(T.commandStarted, threadId, turnId, command));
   for (const delta of lines) {
     write({
       method: 'item/commandExecution/outputDelta',
-      params: { threadId: T.messageDelta.params.threadId, turnId, itemId: command.id, delta },
+      params: { threadId, turnId, itemId: command.id, delta },
     });
   }
-  write(framed(T.commandCompleted, turnId, { ...command, aggregatedOutput: lines.join(''), exitCode: 0 }));
-  write(framed(T.messageStarted, turnId, message));
-  const deltaHead = framed(T.messageDelta, turnId, message);
+  write(framed(T.commandCompleted, threadId, turnId, { ...command, aggregatedOutput: lines.join(''), exitCode: 0 }));
+  write(framed(T.messageStarted, threadId, turnId, message));
+  const deltaHead = framed(T.messageDelta, threadId, turnId, message);
   const started = process.hrtime.bigint();
   let sent = 0;
   while (sent < words.length) {
@@ -121,21 +128,29 @@ async function emitTurn(n, text) {
     for (; sent < due; sent++) write({ ...deltaHead, params: { ...deltaHead.params, delta: words[sent] } });
     if (RATE > 0) await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  write(framed(T.messageCompleted, turnId, { ...message, text: words.join('') }));
-  write(framed(T.usage, turnId));
-  write(framed(T.turnCompleted, turnId));
+  write(framed(T.messageCompleted, threadId, turnId, { ...message, text: words.join('') }));
+  write(framed(T.usage, threadId, turnId));
+  write(framed(T.idle, threadId, turnId));
+  write(framed(T.turnCompleted, threadId, turnId));
 }
 
-// One turn at a time, as Codex runs them: a turn/start that arrives meanwhile waits its turn.
-let queue = Promise.resolve();
+// Per thread one turn at a time, as Codex runs them: a turn/start that arrives meanwhile waits its turn.
+const threads = new Map();
+let threadCount = 0;
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined || message.method === undefined) return;
   switch (message.method) {
     case 'initialize':
       return write({ id: message.id, result: INITIALIZE });
-    case 'thread/start':
-      return write({ id: message.id, result: THREAD_START });
+    case 'thread/start': {
+      const id = `bench-thread-${++threadCount}`;
+      threads.set(id, Promise.resolve());
+      return write({
+        id: message.id,
+        result: { ...THREAD_START, thread: { ...THREAD_START.thread, id, sessionId: id } },
+      });
+    }
     case 'turn/start': {
       const n = ++turns;
       write({
@@ -143,7 +158,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         result: { ...TURN_START, turn: { ...TURN_START.turn, id: `bench-turn-${n}`, rootTurnId: `bench-turn-${n}` } },
       });
       const text = message.params?.input?.find((part) => part.type === 'text')?.text ?? '';
-      queue = queue.then(() => emitTurn(n, text));
+      const threadId = message.params?.threadId;
+      threads.set(
+        threadId,
+        (threads.get(threadId) ?? Promise.resolve()).then(() => emitTurn(threadId, n, text)),
+      );
       return;
     }
     default:

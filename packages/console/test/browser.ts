@@ -33,7 +33,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(viewport = { width: 1360, height: 860 }): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (e.g. a host-resolver rule that sends a name through a test's proxy). */
+export async function launchBrowser(
+  viewport = { width: 1360, height: 860 },
+  extraArgs: string[] = [],
+): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does where it is missing) or set REINS_CHROMIUM.`,
@@ -43,7 +47,7 @@ export async function launchBrowser(viewport = { width: 1360, height: 860 }): Pr
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
     viewport,
     colorScheme: 'dark',
     timeout: 60_000,
