@@ -15,7 +15,16 @@ const [url, token, role, turnsArg] = process.argv.slice(2);
 const turns = Number(turnsArg);
 const ids = JSON.parse(process.env.BENCH_SESSIONS ?? '[]');
 const client = await connect({ url, token, WebSocket, requestTimeoutMs: 300_000 });
-const counts = { events: 0, deltas: 0, gaps: 0, failedTurns: 0, firstAt: undefined, lastAt: undefined };
+const counts = {
+  events: 0,
+  deltas: 0,
+  gaps: 0,
+  failedTurns: 0,
+  endedEarly: 0,
+  sendErrors: 0,
+  firstAt: undefined,
+  lastAt: undefined,
+};
 let open = ids.length;
 let finish;
 const finished = new Promise((resolve) => {
@@ -43,6 +52,13 @@ function follow(session) {
         if (completed === turns && --open === 0) finish();
       }
     }
+    // The stream ended before its turns did (the daemon dropped this connection, say): what is missing
+    // counts as lost, and nothing waits for it any more.
+    if (completed < turns) {
+      counts.endedEarly++;
+      for (const wake of waiters.splice(0)) wake();
+      if (--open === 0) finish();
+    }
   })();
   const turnEnd = () => new Promise((resolve) => waiters.push(resolve));
   return { session, consumed, turnEnd };
@@ -59,7 +75,12 @@ if (role === 'sender') {
     followed.map(async ({ session, turnEnd }) => {
       for (let turn = 0; turn < turns; turn++) {
         const ended = turnEnd();
-        await session.send('go');
+        try {
+          await session.send('go');
+        } catch {
+          counts.sendErrors++;
+          return;
+        }
         await ended;
       }
     }),

@@ -210,7 +210,7 @@ function hostOptions({ benchDir, root }, home, deltasPerTurn, maxLiveSessions) {
 async function fanOut({ benchDir, root }, quick, log) {
   const sessions = 100;
   const clients = 10;
-  const turns = quick ? 2 : 5;
+  const turns = quick ? 2 : 3;
   const deltas = quick ? 100 : 200;
   const home = await mkdtemp(join(tmpdir(), 'reins-bench-fanout-'));
   const host = await startDaemonHost(benchDir, hostOptions({ benchDir, root }, home, deltas, 1_000_000));
@@ -282,6 +282,8 @@ async function fanOut({ benchDir, root }, quick, log) {
       lostDeltas: lost,
       seqGaps: gaps,
       failedTurns,
+      streamsEndedEarly: results.reduce((sum, result) => sum + result.endedEarly, 0),
+      sendErrors: results.reduce((sum, result) => sum + result.sendErrors, 0),
     };
     log(
       `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}`,
