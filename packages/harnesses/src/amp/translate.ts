@@ -51,7 +51,14 @@ export interface AmpTranslateState {
 
 export function createAmpTranslateState(): AmpTranslateState {
   return {
-    inner: createTranslationState({ source: 'amp.stream-json', classifyTool: ampToolKind }),
+    // The shared translation gives a plain command result exit code 0 because Claude Code 2.1.197 reports
+    // non-zero exits as "Exit code N" errors. Amp's result format was not observed, so an exit code is
+    // only kept when Amp itself wrote it that way (a failed result).
+    inner: createTranslationState({
+      source: 'amp.stream-json',
+      classifyTool: ampToolKind,
+      plainResultExitsZero: false,
+    }),
     settled: false,
     previousSettled: false,
   };
@@ -78,8 +85,6 @@ export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown
 export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emission[] {
   const isResult = isRecord(frame) && frame.type === 'result';
   let out = translateFrame(state.inner, frame);
-  // In place: translateFrame returns a fresh array on every call.
-  for (let index = 0; index < out.length; index++) out[index] = stripAssumedExitCode(out[index] as Emission);
   if (isResult && state.previousSettled) {
     // The previous turn's late result: its usage, not a terminal for the turn that just began.
     state.previousSettled = false;
@@ -104,21 +109,4 @@ export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emi
     resetTurnState(state.inner);
   }
   return out;
-}
-
-/**
- * The shared translation gives a successful command exit code 0 because Claude Code 2.1.197 reports
- * non-zero exits as "Exit code N" errors. Amp's result format was not observed, so an exit code is
- * only kept when Amp itself wrote it that way (a failed result).
- */
-function stripAssumedExitCode(emission: Emission): Emission {
-  const payload = emission.payload;
-  if (payload.type !== 'item.completed' || payload.item.kind !== 'tool_call') return emission;
-  if (payload.item.exitCode === undefined || payload.item.status === 'failed') return emission;
-  // Every key but exitCode, in order (a copy by rest destructuring is slow on Node 20).
-  const item: Record<string, unknown> = {};
-  for (const key in payload.item)
-    if (key !== 'exitCode' && Object.hasOwn(payload.item, key))
-      item[key] = payload.item[key as keyof typeof payload.item];
-  return { ...emission, payload: { ...payload, item: item as unknown as typeof payload.item } };
 }

@@ -80,14 +80,27 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
   // 2.1.332 counts the turn per model, subagents included; `usage` is the main loop only.
   const turn = modelTokens(result.model_usage_since_last_result) ?? tokenUsage(result.usage);
   if (turn) usage.turn = turn;
-  const models = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
-  if (models.length > 0) {
+  // The models reported, the one in use and the first, in one pass over the keys (no entry arrays: the
+  // bench's translate figure).
+  const byModel = isObject(result.modelUsage) ? result.modelUsage : undefined;
+  let models = 0;
+  let first: unknown;
+  let inUse: unknown;
+  let inUseFound = false;
+  for (const name in byModel) {
+    if (!Object.hasOwn(byModel, name)) continue;
+    if (++models === 1) first = byModel[name];
+    if (!inUseFound && name === state.facts.model) {
+      inUseFound = true;
+      inUse = byModel[name];
+    }
+  }
+  if (models > 0) {
     const total = modelTokens(result.modelUsage);
     if (total) usage.total = total;
     // The window of the model in use, else of the only model reported.
-    const current =
-      models.find(([name]) => name === state.facts.model) ?? (models.length === 1 ? models[0] : undefined);
-    const window = current && isObject(current[1]) ? count(current[1].contextWindow) : undefined;
+    const current = inUseFound ? inUse : models === 1 ? first : undefined;
+    const window = isObject(current) ? count(current.contextWindow) : undefined;
     if (window !== undefined || state.contextUsed !== undefined) {
       usage.context = {
         ...(state.contextUsed !== undefined ? { used: state.contextUsed } : {}),
@@ -97,15 +110,18 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
   }
   const cost = count(result.total_cost_usd);
   if (cost !== undefined) usage.costUsd = { amount: cost, currency: 'USD', source: 'provider' };
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  // Every field set is an object: no key list needed to know whether any is.
+  return usage.turn || usage.total || usage.context || usage.costUsd ? usage : undefined;
 }
 
 /** Tokens summed over a per-model usage map (modelUsage, model_usage_since_last_result); undefined when empty. */
 function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined {
-  const models = isObject(byModel) ? Object.values(byModel).filter(isObject) : [];
-  if (models.length === 0) return undefined;
-  const total: TokenUsage = {};
-  for (const model of models) {
+  if (!isObject(byModel)) return undefined;
+  let total: TokenUsage | undefined;
+  for (const name in byModel) {
+    const model = byModel[name];
+    if (!Object.hasOwn(byModel, name) || !isObject(model)) continue;
+    total ??= {};
     const cacheRead = count(model.cacheReadInputTokens) ?? 0;
     const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
     total.input = (total.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;

@@ -176,9 +176,14 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
   // A status this version does not know still ends the task; 'failed' claims no success.
   const status = Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
   const summary = typeof frame.summary === 'string' ? frame.summary : '';
+  // A literal with the stored call's keys (tool-calls.ts startTool), in order: a spread copy that gains a
+  // key is slow on Node 20.
   const item: ToolCallItem = {
-    ...tool,
+    kind: 'tool_call',
+    id: tool.id,
     status,
+    tool: tool.tool,
+    input: tool.input,
     output: {
       text: summary,
       structured: {

@@ -131,7 +131,11 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
     if (tool.tool.kind === 'command' && status !== 'cancelled' && status !== 'declined') {
       // Claude Code reports a non-zero exit as an error result starting "Exit code N" and a
       // zero exit as a plain result (2.1.197).
-      const code = block.is_error ? /^Exit code (\d+)/.exec(text)?.[1] : '0';
+      const code = block.is_error
+        ? /^Exit code (\d+)/.exec(text)?.[1]
+        : state.options.plainResultExitsZero
+          ? '0'
+          : undefined;
       if (code !== undefined) item.exitCode = Number(code);
     }
     if (tool.tool.kind === 'file_change' && status === 'completed') {

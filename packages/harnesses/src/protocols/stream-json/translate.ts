@@ -51,6 +51,12 @@ export interface StreamJsonOptions {
   classifyTool?: (name: string) => ToolKind | 'plan';
   /** Whether an `apiKeySource` bills a metered API key (default: Claude Code's names). */
   isMeteredKeySource?: (apiKeySource: string) => boolean;
+  /**
+   * Whether a command's plain (non-error) result means exit code 0 (default true: Claude Code 2.1.197
+   * reports a non-zero exit as an "Exit code N" error result). Without it only such an error result
+   * carries an exit code.
+   */
+  plainResultExitsZero?: boolean;
 }
 
 /** One thing to emit: the payload plus the subagent lane it belongs to. */
@@ -142,6 +148,7 @@ export function createTranslationState(options: StreamJsonOptions): TranslationS
       source: options.source,
       classifyTool: options.classifyTool ?? defaultClassifyTool,
       isMeteredKeySource: options.isMeteredKeySource ?? defaultIsMeteredKeySource,
+      plainResultExitsZero: options.plainResultExitsZero ?? true,
     },
     facts: {},
     meteredNoticeSent: false,
@@ -298,9 +305,8 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
     changed = true;
   }
   // Only the tool names that are strings; a list that changed in nothing else is no news.
-  const tools = Array.isArray(init.tools) ? init.tools.filter((tool): tool is string => typeof tool === 'string') : [];
-  if (Array.isArray(init.tools) && tools.join('\n') !== facts.tools?.join('\n')) {
-    facts.tools = update.tools = tools;
+  if (Array.isArray(init.tools) && !sameToolNames(init.tools, facts.tools)) {
+    facts.tools = update.tools = init.tools.filter((tool): tool is string => typeof tool === 'string');
     changed = true;
   }
   if (typeof init.apiKeySource === 'string' && init.apiKeySource !== facts.apiKeySource) {
@@ -331,6 +337,26 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
     });
   }
   return out;
+}
+
+/**
+ * Whether the string names in `sent` are `known`, compared as the lists joined by newlines (what this
+ * used to compare: a name holding a newline may equal two names), without building either string per
+ * init frame (the bench's translate figure).
+ */
+function sameToolNames(sent: unknown[], known: string[] | undefined): boolean {
+  if (known === undefined) return false;
+  let at = 0;
+  for (const tool of sent) {
+    if (typeof tool !== 'string') continue;
+    if (at >= known.length || tool !== known[at] || tool.includes('\n')) return slowSameToolNames(sent, known);
+    at++;
+  }
+  return at === known.length || slowSameToolNames(sent, known);
+}
+
+function slowSameToolNames(sent: unknown[], known: string[]): boolean {
+  return sent.filter((tool) => typeof tool === 'string').join('\n') === known.join('\n');
 }
 
 function translateStreamEvent(state: TranslationState, frame: WirePartialMessage): Emission[] {
