@@ -39,10 +39,6 @@ interface Knobs extends RigKnobs {
   title: string;
   /** What harness/history replays of the conversation the test makes (whitespace collapsed). */
   history: string[];
-  /** Why harness/capabilities does not read the evidence store yet (the test is then expected to fail). */
-  evidenceGap?: string;
-  /** Why harness/history does not replay as it should yet (the test is then expected to fail). */
-  historyGap?: string;
   /** The registry rules that name the machinery in the user-role text the model was sent. */
   machinery: string[];
 }
@@ -107,12 +103,6 @@ const HARNESSES: Knobs[] = [
     saysDefaultEffort: false,
     // claude-agent-acp 0.23.1's session/list titles a conversation with its latest prompt.
     title: PROMPTS.stalled,
-    // What session/load replays, one user_message_chunk per entry: Reins' ACP translation still
-    // joins consecutive chunks into one user message, so the command record and its output end up
-    // in the typed prompt's text as origin user.
-    historyGap: 'the ACP replay joins machinery chunks into the next prompt',
-    // AcpHarness.capabilities() computes the matrix without the evidence store (no capabilitiesFor).
-    evidenceGap: 'the ACP adapter reads no evidence for observed',
     history: [
       'user(synthetic): <command-name>/model</command-name> <command-message>model</command-message> <command-args>default</command-args>',
       'user(synthetic): <local-command-stdout>Set model to claude-sonnet-4-6</local-command-stdout>',
@@ -164,49 +154,46 @@ describe.each(HARNESSES)('ui backend real: $id through the daemon', (knobs) => {
     }
   }, 120_000);
 
-  (knobs.evidenceGap ? it.fails : it)(
-    `harness/capabilities: three layers, observed only from evidence for this binary${knobs.evidenceGap ? ` [known gap: ${knobs.evidenceGap}]` : ''}`,
-    async () => {
-      const { client, home } = await rig.fresh();
-      const [listing] = await client.harnesses().then((all) => all.filter((entry) => entry.id === knobs.id));
-      const binary = listing?.health.binary;
-      expect(binary?.sha256, JSON.stringify(listing)).toMatch(/^[0-9a-f]{64}$/);
-      if (!binary) return;
-      // A passing check for this binary (in the daemon's REINS_HOME), and a newer failing one of the
-      // same capability for another binary, which must not count.
-      const record = {
-        harness: knobs.id as HarnessId,
-        check: 'ui-backend.real',
-        capability: 'history' as const,
-        binary: { path: binary.path, ...(binary.version ? { version: binary.version } : {}), sha256: binary.sha256 },
-        ...(binary.version ? { harnessVersion: binary.version } : {}),
-        reinsVersion: '0.1.0',
-        at: Date.now(),
-      };
-      await new EvidenceStore(join(home, 'evidence.jsonl')).append([
-        { ...record, binary: { ...record.binary, sha256: 'f'.repeat(64) }, passed: false, at: Date.now() + 1 },
-        { ...record, passed: true },
-      ]);
+  it('harness/capabilities: three layers, observed only from evidence for this binary', async () => {
+    const { client, home } = await rig.fresh();
+    const [listing] = await client.harnesses().then((all) => all.filter((entry) => entry.id === knobs.id));
+    const binary = listing?.health.binary;
+    expect(binary?.sha256, JSON.stringify(listing)).toMatch(/^[0-9a-f]{64}$/);
+    if (!binary) return;
+    // A passing check for this binary (in the daemon's REINS_HOME), and a newer failing one of the
+    // same capability for another binary, which must not count.
+    const record = {
+      harness: knobs.id as HarnessId,
+      check: 'ui-backend.real',
+      capability: 'history' as const,
+      binary: { path: binary.path, ...(binary.version ? { version: binary.version } : {}), sha256: binary.sha256 },
+      ...(binary.version ? { harnessVersion: binary.version } : {}),
+      reinsVersion: '0.1.0',
+      at: Date.now(),
+    };
+    await new EvidenceStore(join(home, 'evidence.jsonl')).append([
+      { ...record, binary: { ...record.binary, sha256: 'f'.repeat(64) }, passed: false, at: Date.now() + 1 },
+      { ...record, passed: true },
+    ]);
 
-      const matrix: CapabilityMatrix = await client.capabilities(knobs.id);
-      expect(Object.keys(matrix).sort()).toEqual([...CAPABILITY_KEYS].sort());
-      for (const key of ['resume', 'sessionList', 'history'] as const) {
-        expect(matrix[key].implemented, key).toMatchObject({ state: 'yes', source: 'adapter' });
-      }
-      if (knobs.id === 'codex') expect(matrix.fork.implemented).toMatchObject({ state: 'yes', how: 'native' });
-      for (const capability of Object.values(matrix)) {
-        expect(['yes', 'no', 'unknown']).toContain(capability.advertised.state);
-      }
-      expect(matrix.history.observed).toMatchObject({ state: 'yes', source: 'evidence' });
-      expect(matrix.history.observed.evidence).toEqual([
-        expect.objectContaining({ passed: true, binary: record.binary }),
-      ]);
-      expect(matrix.history.testedVersions).toEqual([binary.version]);
-      // Nothing observed where no check ran.
-      expect(matrix.resume.observed.state).toBe('unknown');
-    },
-    120_000,
-  );
+    const matrix: CapabilityMatrix = await client.capabilities(knobs.id);
+    expect(Object.keys(matrix).sort()).toEqual([...CAPABILITY_KEYS].sort());
+    for (const key of ['resume', 'sessionList', 'history'] as const) {
+      expect(matrix[key].implemented, key).toMatchObject({ state: 'yes', source: 'adapter' });
+    }
+    if (knobs.id === 'codex') expect(matrix.fork.implemented).toMatchObject({ state: 'yes', how: 'native' });
+    for (const capability of Object.values(matrix)) {
+      expect(['yes', 'no', 'unknown']).toContain(capability.advertised.state);
+    }
+    expect(matrix.history.observed).toMatchObject({ state: 'yes', source: 'evidence' });
+    expect(matrix.history.observed.evidence).toEqual([
+      expect.objectContaining({ passed: true, binary: record.binary }),
+    ]);
+    // A binary that reports no version (claude-agent-acp runs as a script) has no tested version to list.
+    expect(matrix.history.testedVersions).toEqual(binary.version ? [binary.version] : []);
+    // Nothing observed where no check ran.
+    expect(matrix.resume.observed.state).toBe('unknown');
+  }, 120_000);
 
   // The conversation made in the first daemon, for the fresh daemon's tests after it.
   let conversation: string | undefined;
@@ -239,23 +226,19 @@ describe.each(HARNESSES)('ui backend real: $id through the daemon', (knobs) => {
   }, 300_000);
 
   // A known gap is registered as failing (it.fails), so the day it is fixed the test says so.
-  (knobs.historyGap ? it.fails : it)(
-    `a fresh daemon process lists it (harness/sessions) and replays it (harness/history) with the machinery classified${knobs.historyGap ? ` [known gap: ${knobs.historyGap}]` : ''}`,
-    async () => {
-      const nativeSessionId = made();
-      // A fresh daemon process knows nothing of it but what the harness keeps on disk.
-      const { client: fresh } = await rig.fresh();
-      expect(await fresh.listSessions()).toEqual([]);
-      const listed = await fresh.harnessSessions(knobs.id, { cwd: rig.workdir });
-      expect(listed.find((summary) => summary.nativeSessionId === nativeSessionId)).toMatchObject({
-        title: knobs.title,
-      });
-      const history = await fresh.history(knobs.id, nativeSessionId, { cwd: rig.workdir });
-      expect(history.every((item) => item.kind !== 'user_message' || item.replay === true)).toBe(true);
-      expect(texts(history)).toEqual(knobs.history);
-    },
-    120_000,
-  );
+  it('a fresh daemon process lists it (harness/sessions) and replays it (harness/history) with the machinery classified', async () => {
+    const nativeSessionId = made();
+    // A fresh daemon process knows nothing of it but what the harness keeps on disk.
+    const { client: fresh } = await rig.fresh();
+    expect(await fresh.listSessions()).toEqual([]);
+    const listed = await fresh.harnessSessions(knobs.id, { cwd: rig.workdir });
+    expect(listed.find((summary) => summary.nativeSessionId === nativeSessionId)).toMatchObject({
+      title: knobs.title,
+    });
+    const history = await fresh.history(knobs.id, nativeSessionId, { cwd: rig.workdir });
+    expect(history.every((item) => item.kind !== 'user_message' || item.replay === true)).toBe(true);
+    expect(texts(history)).toEqual(knobs.history);
+  }, 120_000);
 
   it('the fresh daemon process adopts it (session/create with spec.resume) and continues it', async () => {
     const nativeSessionId = made();

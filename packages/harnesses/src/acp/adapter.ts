@@ -10,7 +10,6 @@ import {
   type AdvertisedCapabilities,
   assertValidSchema,
   type CapabilityMatrix,
-  computeCapabilities,
   type DiscoveredBinary,
   type Discovery,
   type Harness,
@@ -27,6 +26,7 @@ import {
 } from '@reins/core';
 import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
+import { capabilitiesFor } from '../runtime/evidence.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
 import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
@@ -251,7 +251,13 @@ export class AcpHarness implements Harness {
     }
     const advertised =
       this.advertised?.sha256 === binary.sha256 ? advertisedFrom(this.advertised.capabilities) : undefined;
-    return computeCapabilities({ implemented: ACP_IMPLEMENTED, ...(advertised ? { advertised } : {}), binary });
+    // Observed comes from the evidence store (the conformance suite's records for this binary).
+    return capabilitiesFor({
+      harness: this.id,
+      implemented: ACP_IMPLEMENTED,
+      ...(advertised ? { advertised } : {}),
+      binary,
+    });
   }
 
   /** The raw initialize capabilities of the installed agent (for evidence and diagnostics). */

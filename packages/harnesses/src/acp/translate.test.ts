@@ -160,10 +160,43 @@ describe('claude-agent-acp 0.23.1 frames', () => {
     const { turns } = replay(await load('claude-agent-acp', 'resume-in-a-new-process-2'));
     expect(turns[0]?.some((p) => p.type === 'item.started' && p.item.kind === 'user_message')).toBe(true);
     const history = completedItems(turns[0] as EventPayload[]);
-    expect(history.map((item) => item.kind)).toEqual(['user_message', 'agent_message']);
-    expect(history[0]).toMatchObject({ replay: true, text: expect.stringContaining('Remember the word pineapple.') });
-    expect(history[1]).toMatchObject({ text: 'First answer.' });
+    // The /model record and its output come before the prompt, each a synthetic message of its own.
+    expect(history.map((item) => item.kind)).toEqual(['user_message', 'user_message', 'user_message', 'agent_message']);
+    expect(history.map((item) => (item.kind === 'user_message' ? (item.origin ?? 'user') : item.kind))).toEqual([
+      'synthetic',
+      'synthetic',
+      'user',
+      'agent_message',
+    ]);
+    expect(history[2]).toMatchObject({ replay: true, text: 'Remember the word pineapple.' });
+    expect(history[3]).toMatchObject({ text: 'First answer.' });
     expect(completedItems(turns[1] as EventPayload[]).map((item) => item.kind)).toEqual(['agent_message']);
+  });
+
+  it('load replay: machinery chunks (a /model record and its output) stay apart from the typed prompt', () => {
+    // claude-agent-acp 0.23.1 replays one user_message_chunk per stored entry, with no messageId.
+    const state = createTranslateState();
+    const chunk = (text: string) =>
+      translateUpdate(
+        state,
+        { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } } as SessionUpdate,
+        { inTurn: false },
+      );
+    const payloads = [
+      ...chunk(
+        '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>default</command-args>',
+      ),
+      ...chunk('<local-command-stdout>Set model to claude-sonnet-4-6</local-command-stdout>'),
+      ...chunk('Remember the word pelican.'),
+      ...chunk(' And say it back.'),
+      ...finishReplay(state),
+    ];
+    const users = completedItems(payloads).filter((item) => item.kind === 'user_message');
+    expect(users.map((item) => [item.kind === 'user_message' ? (item.origin ?? 'user') : '', item.text])).toEqual([
+      ['synthetic', expect.stringContaining('<command-name>/model')],
+      ['synthetic', '<local-command-stdout>Set model to claude-sonnet-4-6</local-command-stdout>'],
+      ['user', 'Remember the word pelican. And say it back.'],
+    ]);
   });
 
   it('cancel: the cancelled turn ends cancelled and the next turn carries its own answer after the reopen', async () => {

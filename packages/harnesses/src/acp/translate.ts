@@ -21,6 +21,7 @@
 // guessed (absent is not zero). Tool calls and permissions: tool-calls.ts.
 import {
   classifyUserMessage,
+  classifyUserText,
   type ErrorInfo,
   type EventPayload,
   type Item,
@@ -166,6 +167,15 @@ function textItem(open: OpenText, status: ItemStatus): Item {
   return { kind: open.kind, id: open.id, status, text: open.text };
 }
 
+/**
+ * Replayed history sends one user_message_chunk per stored entry with no messageId (claude-agent-acp
+ * 0.23.1: a `/model` command record, its output and the typed prompt in a row), so machinery never
+ * joins its neighbours: each such chunk is a message of its own and is classified alone.
+ */
+function isMachinery(text: string): boolean {
+  return classifyUserText(text).origin !== 'user';
+}
+
 function textChunk(
   state: TranslateState,
   kind: TextKind,
@@ -188,7 +198,8 @@ function textChunk(
   const sameItem =
     open !== undefined &&
     open.kind === kind &&
-    (messageId === undefined || open.messageId === undefined || open.messageId === messageId);
+    (messageId === undefined || open.messageId === undefined || open.messageId === messageId) &&
+    !(replay && kind === 'user_message' && (isMachinery(open.text) || isMachinery(raw)));
   const thought = kind === 'reasoning' ? state.options.thoughtChunk : undefined;
   const text = thought ? thought(raw, sameItem) : raw;
   // claude-agent-acp 0.23.1 opens every message with an empty chunk; it carries nothing.
