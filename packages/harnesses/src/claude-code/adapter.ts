@@ -33,6 +33,7 @@ import { SdkProcessBridge } from './process-bridge.js';
 import { claudeEffort, HARNESS } from './query.js';
 import { ClaudeCodeSession } from './session.js';
 import { listTranscripts, readHistory } from './transcripts.js';
+import { claudeSpares, type HostLaunch, warmStartFor } from './warm.js';
 import type { SDKUserMessage } from './wire.js';
 
 export interface ClaudeCodeHarnessOptions extends HarnessOptions {
@@ -93,6 +94,13 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
       throw error;
     }
   }
+
+  /** What a spare of this harness is started with (warm.ts): the binary and the user's environment. */
+  const host = async (): Promise<HostLaunch> => ({
+    binary: await locate(),
+    env: mergeEnv(baseEnv, undefined),
+    options,
+  });
 
   const authContext = { locate, baseEnv, requestTimeoutMs };
   const authStatus = (binary: DiscoveredBinary) => claudeAuthStatus(authContext, binary);
@@ -192,6 +200,11 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
       return items;
     },
 
+    /** Keeps `count` spare Claude Code processes prewarmed (warm.ts); sessions that fit a claim take one. */
+    async warm(count: number): Promise<void> {
+      await claudeSpares.warm(await host(), count);
+    },
+
     async createSession(raw: SessionSpec): Promise<Session> {
       const spec = acceptSessionSpec(raw, CLAUDE_SPEC_SUPPORT, { id: HARNESS, displayName: 'Claude Code' });
       const env = mergeEnv(baseEnv, spec.env);
@@ -209,7 +222,8 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
       if (spec.effort) claudeEffort(spec.effort);
       if (spec.outputSchema) assertValidSchema(spec.outputSchema);
       const binary = await locate();
-      const session = new ClaudeCodeSession({ spec, binary, env, options });
+      const warm = warmStartFor(spec, env, await host());
+      const session = new ClaudeCodeSession({ spec, binary, env, options, ...(warm ? { warm } : {}) });
       await session.open();
       return session;
     },

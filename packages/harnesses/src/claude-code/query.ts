@@ -19,6 +19,7 @@ import type { ClaudeCodeHarnessOptions } from './adapter.js';
 import type { ConversationLaunch } from './conversation.js';
 import { InputChannel } from './input-channel.js';
 import { SdkProcessBridge } from './process-bridge.js';
+import { claimSpare, type WarmStart } from './warm.js';
 import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkMcpServerStatus, SdkOptions } from './wire.js';
 
 export const HARNESS = 'claude-code';
@@ -70,6 +71,8 @@ export interface LaunchContext {
   options: ClaudeCodeHarnessOptions;
   /** Present in posture `ask`: the approvals' callback. */
   canUseTool: CanUseTool | undefined;
+  /** A prewarmed spare the first launch claims (warm.ts); absent: every launch is cold. */
+  warm?: WarmStart;
 }
 
 /** What this launch applies: the settings the CLI takes only at launch, and which conversation. */
@@ -206,9 +209,11 @@ function mcpServers(servers: NonNullable<SessionSpec['mcpServers']>): SdkOptions
 export class ClaudeQuery {
   readonly settings: LaunchSettings;
   private readonly channel = new InputChannel<SDKUserMessage>();
-  private readonly sdk: Query;
+  private sdk: Query;
   private bridge: SdkProcessBridge | undefined;
   private readonly loop: Promise<void>;
+  /** Settles when the query runs: at once when cold, once a spare's claim was answered when warm. */
+  private readonly started: Promise<void> = Promise.resolve();
   /** Set when the session ends this query itself (restart, close): its end is not a crash. */
   private retiring = false;
 
@@ -218,9 +223,25 @@ export class ClaudeQuery {
     private readonly hooks: QueryHooks,
   ) {
     this.settings = settings;
-    const options = sdkOptions(context, settings, (bridge) => (this.bridge = bridge), hooks);
-    this.sdk = query({ prompt: this.channel, options });
-    this.loop = this.read();
+    const cold = () =>
+      query({
+        prompt: this.channel,
+        options: sdkOptions(context, settings, (bridge) => (this.bridge = bridge), hooks),
+      });
+    const claimed = claimSpare(context, settings, this.channel, hooks);
+    if (!claimed) {
+      this.sdk = cold();
+      this.loop = this.read();
+      return;
+    }
+    // Warm: the spare's query, read once its claim was accepted; a refused claim ran nothing, so the
+    // session starts cold in its place (same id, same settings), never a failed session.
+    this.sdk = claimed.query;
+    this.bridge = claimed.bridge;
+    this.started = claimed.accepted.then((accepted) => {
+      if (!accepted && !this.retiring) this.sdk = cold();
+    });
+    this.loop = this.started.then(() => this.read());
   }
 
   get isRetiring(): boolean {
@@ -234,7 +255,8 @@ export class ClaudeQuery {
 
   /** Waits until the CLI answered `initialize`. */
   initialized(timeoutMs: number): Promise<unknown> {
-    return withDeadline(this.sdk.initializationResult(), timeoutMs, 'Claude Code initialize', {
+    const answered = this.started.then(() => this.sdk.initializationResult());
+    return withDeadline(answered, timeoutMs, 'Claude Code initialize', {
       harness: HARNESS,
       operation: 'initialize',
     });

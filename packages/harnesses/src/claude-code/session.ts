@@ -99,6 +99,8 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     });
     this.context = { ...context, canUseTool: spec.posture === 'ask' ? this.approvals.canUseTool : undefined };
     this.conversation = new ClaudeConversation(spec.resume);
+    // A warm start runs under the id its spare was started with (warm.ts): the native id from the start.
+    if (context.warm) this.conversation.adopt(context.warm.sessionId);
     this.status = new ClaudeStatus((status, meta) => this.stream.emit({ type: 'session.status', status }, meta));
     this.model = spec.model;
     this.effort = spec.effort ? claudeEffort(spec.effort) : undefined;
