@@ -13,6 +13,7 @@ import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec } from './discovery.js';
 import { CodexHost, type HostTransport } from './host.js';
 import { codexHosts, launchKey } from './hosts.js';
+import { endThreadProcesses } from './thread-processes.js';
 import { NATIVE_SOURCE, type NotificationFrame } from './translate.js';
 import type { InitializeResponse } from './wire.js';
 
@@ -232,6 +233,9 @@ function processTransport(child: HarnessProcess, binaryPath: string): HostTransp
       }),
     close: async (options) => {
       await child.close(options);
+    },
+    endThreadProcesses: async (threads) => {
+      if (!child.hasExited) await endThreadProcesses(child.pid, threads);
     },
   };
 }

@@ -47,6 +47,12 @@ class MemoryAppServer implements HostTransport {
     this.end();
   }
 
+  /** The thread sets whose processes the host asked to end. */
+  readonly endedThreads: string[][] = [];
+  async endThreadProcesses(threads: ReadonlySet<string>): Promise<void> {
+    this.endedThreads.push([...threads]);
+  }
+
   crash(): void {
     this.crashed = true;
     this.end();
@@ -234,6 +240,8 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const threadA = a.session.nativeSessionId;
     await a.session.close();
     expect(server.sent('thread/unsubscribe')).toEqual([{ threadId: threadA }]);
+    // Its commands are ended (Codex leaves them running), nothing of the other session's.
+    expect(server.endedThreads).toEqual([[threadA]]);
     expect(server.closed).toBe(false);
     // A late frame of the closed session's thread reaches nobody, not the session still open.
     server.notify('item/agentMessage/delta', { threadId: threadA, turnId: 'x', itemId: 'm', delta: 'late of a' });

@@ -30,6 +30,8 @@ export interface HostTransport {
   /** The process_exited error for how it ended, with its last stderr lines. */
   exitError(): ReinsError;
   close(options?: CloseOptions): Promise<void>;
+  /** Ends what the process started for these threads (their shell commands), leaving the rest. */
+  endThreadProcesses?(threads: ReadonlySet<string>): Promise<void>;
 }
 
 type Lease = ConnectionHooks & { threads: Set<string> };
@@ -156,6 +158,8 @@ export class CodexHost {
         }
       }),
     );
+    // Its subagents' threads too: nothing the session started outlives its close.
+    await this.transport.endThreadProcesses?.(new Set(threads)).catch(() => {});
   }
 
   private deliver(lease: Lease, frame: NotificationFrame): void {

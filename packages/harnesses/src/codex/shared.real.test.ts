@@ -1,11 +1,26 @@
 // Real Codex (pinned), hermetic: two sessions on one app-server, the first one started on a warm
 // process. Each gets its own reply, one is interrupted while the other completes, and the second
 // thread's first model request holds only its own message (no history of the other session).
+import { readdirSync, readFileSync } from 'node:fs';
 import type { ReinsEvent } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { type CodexRig, codexRig } from './test-helpers.js';
+
+/** Processes (anywhere) that Codex started for this thread: it puts CODEX_THREAD_ID in their environment (0.171.0). */
+function processesOfThread(threadId: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`CODEX_THREAD_ID=${threadId}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 const agentTexts = (events: readonly ReinsEvent[]) =>
   events.flatMap((event) =>
@@ -66,5 +81,29 @@ describe('codex real: sessions sharing one app-server', () => {
     expect((await b.recorder.terminalOf(third)).outcome).toEqual({ status: 'completed' });
     await b.recorder.close();
     expect(liveProcessCount() - before).toBe(0);
+  });
+
+  it('closing a session mid-command ends its command; the other session on the process runs on', async () => {
+    rig = await codexRig('shared-process-command');
+    rig.server.when('SLEEPER', reply().shell('sleep 37'));
+    rig.server.when('AFTER question', reply().text('Still here.'));
+    const a = await rig.open();
+    const b = await rig.open();
+    expect(liveProcessCount()).toBe(1);
+    await a.session.send('SLEEPER: run the slow command.');
+    await a.recorder.waitFor(
+      (event) => event.type === 'item.started' && event.item.kind === 'tool_call',
+      'the command',
+    );
+    const threadA = a.session.nativeSessionId as string;
+    await expect.poll(() => processesOfThread(threadA).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await a.recorder.close();
+    // Codex itself leaves the command running (0.171.0); Reins ended the groups of A's thread only.
+    expect(processesOfThread(threadA)).toEqual([]);
+    expect(liveProcessCount()).toBe(1);
+    const sent = await b.session.send('The AFTER question.');
+    expect((await b.recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+    expect(agentTexts(b.recorder.turnEvents(sent.turnId))).toEqual(['Still here.']);
+    await b.recorder.close();
   });
 });
