@@ -31,7 +31,7 @@ import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY } from './discovery.js';
-import { startLocalGateway } from './gateway.js';
+import { type LocalGateway, startLocalGateway } from './gateway.js';
 import { OPENCLAW_IMPLEMENTED } from './manifest.js';
 import { DEFAULT_OPENCLAW_TIMEOUT_MS, OpenClawSession } from './session.js';
 import { openClawHistoryItems } from './translate.js';
@@ -48,10 +48,6 @@ export interface OpenClawHarnessOptions extends HarnessOptions {
   /** Local gateway: the port (default a free one) and a command prefix (e.g. a namespace wrapper). */
   gatewayPort?: number;
   gatewayCommandPrefix?: string[];
-}
-
-function unsupported(what: string, operation: string): ReinsError {
-  return new ReinsError('unsupported_capability', what, { harness: 'openclaw', operation });
 }
 
 /** What openclaw 2026.9.6 honours of the session spec over the gateway protocol. */
@@ -126,15 +122,23 @@ class OpenClawHarness implements Harness {
     return session;
   }
 
-  /** One short connection to a running gateway; sessions list and history need one. */
-  private async withConnection<T>(fn: (connection: GatewayConnection) => Promise<T>): Promise<T> {
-    const endpoint = this.endpoint();
-    if (!endpoint) {
-      throw unsupported(
-        'Listing OpenClaw sessions or reading history needs a running gateway: set options.gateway or OPENCLAW_GATEWAY_URL.',
-        'listSessions',
-      );
-    }
+  /**
+   * One short connection for sessions list and history: to the configured gateway, or else to a
+   * throwaway local gateway on the same state (the sessions a per-session gateway kept are in the
+   * state directory its environment names, so a new gateway on that environment lists them).
+   */
+  private async withConnection<T>(fn: (connection: GatewayConnection) => Promise<T>, cwd?: string): Promise<T> {
+    const configured = this.endpoint();
+    const local = configured
+      ? undefined
+      : await startLocalGateway({
+          binaryPath: (await this.binary.resolve()).path,
+          cwd: cwd ?? process.cwd(),
+          env: this.env(),
+          ...(this.options.gatewayCommandPrefix ? { commandPrefix: this.options.gatewayCommandPrefix } : {}),
+          ...(this.options.extraArgs ? { extraArgs: this.options.extraArgs } : {}),
+        });
+    const endpoint = configured ?? (local as LocalGateway);
     const connection = new GatewayConnection({
       url: endpoint.url,
       ...(endpoint.token ? { token: endpoint.token } : {}),
@@ -142,15 +146,24 @@ class OpenClawHarness implements Harness {
       connectTimeoutMs: this.options.connectTimeoutMs ?? 180_000,
       onEvent: () => {},
     });
-    await connection.open();
     try {
+      if (!local) await connection.open();
+      else {
+        await Promise.race([
+          connection.open(),
+          local.process.exited.then(() => {
+            throw new ReinsError('process_exited', local.process.describeExit(), { harness: 'openclaw' });
+          }),
+        ]);
+      }
       return await fn(connection);
     } finally {
       await connection.close();
+      await local?.process.close();
     }
   }
 
-  async listSessions(_options: { cwd?: string }): Promise<SessionSummary[]> {
+  async listSessions(options: { cwd?: string }): Promise<SessionSummary[]> {
     return this.withConnection(async (connection) => {
       const listed = await connection.request<{ sessions?: Record<string, unknown>[] }>('sessions.list', {
         limit: 200,
@@ -162,17 +175,17 @@ class OpenClawHarness implements Harness {
           ...(typeof row.displayName === 'string' ? { title: row.displayName } : {}),
           ...(typeof row.updatedAt === 'number' ? { updatedAt: row.updatedAt } : {}),
         }));
-    });
+    }, options.cwd);
   }
 
-  async history(nativeSessionId: string): Promise<Item[]> {
+  async history(nativeSessionId: string, options: { cwd?: string } = {}): Promise<Item[]> {
     return this.withConnection(async (connection) => {
       const history = await connection.request<{ messages?: unknown[] }>('chat.history', {
         sessionKey: nativeSessionId,
         limit: 1000,
       });
       return openClawHistoryItems(history.messages ?? []);
-    });
+    }, options.cwd);
   }
 }
 
