@@ -1,4 +1,4 @@
-// Figure 7: the web console (issue 18) in Debian's Chromium through playwright-core, against the
+// Figure 10: the web console (issue 18) in Debian's Chromium through playwright-core, against the
 // daemon with its real SQLite store. The sessions come from a fake Codex app-server that replays
 // recorded Codex 0.169.0 frames as mixed turns (bench/fakes/codex-session.mjs): the user's message,
 // streamed reasoning, a command with streamed output, a streamed answer, usage.
@@ -10,7 +10,10 @@
 //       first animation frame where the transcript holds the last seq and the list shows its end
 //       (the last turn's end row in view), and to the first task that runs after that (the page
 //       answers input again);
-//     - click: on the loaded console, from the click on the session in the sidebar to the same.
+//     - click: on the loaded console, from the click on the session in the sidebar to the same;
+//     - floors: a Node @reins/client attaching from seq 0 (the daemon and the wire alone), and a bare
+//       page receiving the same notifications from a server of the bench's own with only JSON.parse,
+//       one per message as the daemon sends them and 500 per message (Chromium's per-message cost).
 // (b) Frame rate while 10 sessions stream at once: 10 sessions on one daemon, each opened once in
 //     the console (it follows the most recent 8 of them, MAX_FOLLOWED in
 //     packages/console/src/app/console-state.ts; the sidebar shows all 10 live), the last one on
@@ -101,14 +104,18 @@ async function launch(chromium) {
 
 /**
  * In the page: resolves with performance.now() at the first animation frame where the transcript
- * holds `lastSeq` and its list is scrolled to the end with the last turn's end row in view, and at
- * the first task after it.
+ * shows its first events (`firstEvents`: what the daemon and the wire take before the page has
+ * anything), where it holds `lastSeq` and its list is scrolled to the end with the last turn's end
+ * row in view (`rendered`), and at the first task after that (`interactive`).
  */
 function whenRendered(lastSeq) {
   return new Promise((resolve) => {
+    let firstEvents;
     const done = () => {
       const transcript = document.querySelector('[data-testid="transcript"]');
-      if (Number(transcript?.getAttribute('data-last-seq')) !== lastSeq) return false;
+      const shownSeq = Number(transcript?.getAttribute('data-last-seq'));
+      if (firstEvents === undefined && shownSeq > 0) firstEvents = performance.now();
+      if (shownSeq !== lastSeq) return false;
       const scroller = transcript.querySelector('.scroller');
       if (!scroller || scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 2) return false;
       const ends = scroller.querySelectorAll('[data-testid="turn-end"]');
@@ -122,7 +129,7 @@ function whenRendered(lastSeq) {
         return;
       }
       const rendered = performance.now();
-      setTimeout(() => resolve({ rendered, interactive: performance.now() }), 0);
+      setTimeout(() => resolve({ firstEvents, rendered, interactive: performance.now() }), 0);
     };
     requestAnimationFrame(tick);
   });
@@ -174,6 +181,89 @@ async function fillSession(deps, benchDir, home, log) {
   }
 }
 
+/** A Node @reins/client attaching from seq 0: how long the daemon and the wire take for the whole log; the events. */
+async function nodeReplay(deps, daemon, sessionId, lastSeq) {
+  const client = await deps.connect({ url: daemon.url, token: daemon.token, WebSocket: deps.WebSocket });
+  try {
+    const started = performance.now();
+    const session = await client.attach(sessionId, { afterSeq: 0 });
+    const events = [];
+    for await (const event of session.events) {
+      events.push(event);
+      if (event.seq >= lastSeq) break;
+    }
+    const ms = performance.now() - started;
+    await session.detach();
+    return { ms, events };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The browser's floor for the same events: a bare page on a server of its own receives them as the
+ * daemon frames them (one session/event notification per event) with only JSON.parse in its handler,
+ * then the same events 500 to a message. What Chromium's per-message cost is, apart from the console.
+ */
+async function wireFloor(deps, page, events) {
+  const { createServer } = await import('node:http');
+  const { WebSocketServer } = deps;
+  const frames = events.map((event) =>
+    JSON.stringify({ jsonrpc: '2.0', method: 'session/event', params: { sessionId: event.sessionId, event } }),
+  );
+  const server = createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html');
+    response.end('<!doctype html><title>floor</title>');
+  });
+  const sockets = new WebSocketServer({ server });
+  sockets.on('connection', (socket, request) => {
+    if (request.url === '/batched') {
+      for (let index = 0; index < frames.length; index += 500)
+        socket.send(`[${frames.slice(index, index + 500).join(',')}]`);
+    } else for (const frame of frames) socket.send(frame);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}`;
+    await page.goto(url);
+    const receive = (path) =>
+      page.evaluate(
+        ([socketUrl, count]) =>
+          new Promise((resolve, reject) => {
+            const started = performance.now();
+            let received = 0;
+            const socket = new WebSocket(socketUrl);
+            socket.onerror = () => reject(new Error('the floor socket failed'));
+            socket.onmessage = (message) => {
+              const value = JSON.parse(message.data);
+              received += Array.isArray(value) ? value.length : 1;
+              if (received >= count) {
+                resolve(performance.now() - started);
+                socket.close();
+              }
+            };
+          }),
+        [`${url.replace('http', 'ws')}${path}`, frames.length],
+      );
+    const single = [];
+    const batched = [];
+    for (let run = 0; run < 3; run++) {
+      single.push(await deadline(receive('/single'), WAIT_MS, 'the wire floor'));
+      batched.push(await deadline(receive('/batched'), WAIT_MS, 'the wire floor'));
+    }
+    return {
+      messages: frames.length,
+      bytes: frames.reduce((sum, frame) => sum + frame.length, 0),
+      onePerEventMs: summarize(single, { digits: 0 }),
+      batched500Ms: summarize(batched, { digits: 0 }),
+    };
+  } finally {
+    for (const client of sockets.clients) client.terminate();
+    sockets.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 async function openFigures(deps, { benchDir, quick, log }) {
   const { startDaemon, chromium } = deps;
   const home = await mkdtemp(join(tmpdir(), 'reins-bench-console-'));
@@ -195,8 +285,8 @@ async function openFigures(deps, { benchDir, quick, log }) {
     await page.goto(`${origin}/#token=${daemon.token}`);
     await page.getByTestId('session-list').waitFor({ timeout: WAIT_MS });
     const runs = quick ? 3 : 5;
-    const navigation = { rendered: [], interactive: [] };
-    const click = { rendered: [], interactive: [] };
+    const navigation = { firstEvents: [], rendered: [], interactive: [] };
+    const click = { firstEvents: [], rendered: [], interactive: [] };
     // One unmeasured open first: the page cache, the store's pages and the JIT as a returning user has them.
     for (let run = 0; run <= runs; run++) {
       await page.goto('about:blank');
@@ -211,10 +301,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
           `${error.message}; expected seq ${lastSeq}, the page shows ${await shown(page, browser.problems)}`,
         );
       });
-      if (run > 0) {
-        navigation.rendered.push(opened.rendered);
-        navigation.interactive.push(opened.interactive);
-      }
+      if (run > 0) for (const [name, at] of Object.entries(opened)) navigation[name].push(at);
       await page.goto('about:blank');
       await page.goto(`${origin}/#/`);
       const item = page.locator(`.session-item[data-session-id="${filled.sessionId}"]`);
@@ -224,7 +311,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
           const start = performance.now();
           const rendered = window.__reinsBenchRendered(lastSeq);
           element.click();
-          return rendered.then((at) => ({ rendered: at.rendered - start, interactive: at.interactive - start }));
+          return rendered.then((at) => Object.fromEntries(Object.entries(at).map(([name, ms]) => [name, ms - start])));
         }, lastSeq),
         WAIT_MS,
         'opening the session by a click',
@@ -234,22 +321,35 @@ async function openFigures(deps, { benchDir, quick, log }) {
           `${error.message}; expected seq ${lastSeq}, the page shows ${await shown(page, browser.problems)}`,
         );
       });
-      if (run > 0) {
-        click.rendered.push(clicked.rendered);
-        click.interactive.push(clicked.interactive);
-      }
+      if (run > 0) for (const [name, at] of Object.entries(clicked)) click[name].push(at);
     }
+    // What the daemon and the wire take without the browser, and the browser's per-message floor.
+    const replay = [];
+    let replayed = [];
+    for (let run = 0; run < 3; run++) {
+      const { ms, events } = await nodeReplay(deps, daemon, filled.sessionId, lastSeq);
+      replay.push(ms);
+      replayed = events;
+    }
+    const floor = await wireFloor(deps, page, replayed);
     const result = {
+      nodeClientReplayMs: summarize(replay, { digits: 0 }),
+      wireFloor: floor,
       events: lastSeq,
       turns: filled.turns,
       runs,
+      navigationFirstEventsMs: summarize(navigation.firstEvents, { digits: 0 }),
       navigationRenderedMs: summarize(navigation.rendered, { digits: 0 }),
       navigationInteractiveMs: summarize(navigation.interactive, { digits: 0 }),
+      clickFirstEventsMs: summarize(click.firstEvents, { digits: 0 }),
       clickRenderedMs: summarize(click.rendered, { digits: 0 }),
       clickInteractiveMs: summarize(click.interactive, { digits: 0 }),
     };
     log(
-      `   open ${result.events} events: navigation -> rendered ${result.navigationRenderedMs.median} ms, interactive ${result.navigationInteractiveMs.median} ms; click -> rendered ${result.clickRenderedMs.median} ms, interactive ${result.clickInteractiveMs.median} ms (median of ${runs})`,
+      `   floors: a Node client receives the whole log in ${result.nodeClientReplayMs.median} ms; a bare page takes ${floor.onePerEventMs.median} ms for the ${floor.messages} notifications (${(floor.bytes / 1e6).toFixed(1)} MB) one per message, ${floor.batched500Ms.median} ms 500 per message`,
+    );
+    log(
+      `   open ${result.events} events: navigation -> first events ${result.navigationFirstEventsMs.median} ms, rendered ${result.navigationRenderedMs.median} ms, interactive ${result.navigationInteractiveMs.median} ms; click -> first events ${result.clickFirstEventsMs.median} ms, rendered ${result.clickRenderedMs.median} ms, interactive ${result.clickInteractiveMs.median} ms (median of ${runs})`,
     );
     return result;
   } finally {
@@ -369,9 +469,11 @@ function report(result) {
   const { open, frames } = result;
   const ms = (summary) => `${summary.median} ms (${summary.min}-${summary.max})`;
   return [
-    '\n7. Console in Chromium: opening a session of 20,000 events (from SQLite), and frames per second while 10 sessions stream',
-    `  open ${open.events} events (${open.turns} turns), median of ${open.runs}: navigation -> last row rendered ${ms(open.navigationRenderedMs)}, interactive ${ms(open.navigationInteractiveMs)}`,
-    `  ${''.padEnd(String(open.events).length + 31)}click -> last row rendered ${ms(open.clickRenderedMs)}, interactive ${ms(open.clickInteractiveMs)}`,
+    '\n10. Console in Chromium: opening a session of 20,000 events (from SQLite), and frames per second while 10 sessions stream',
+    `  open ${open.events} events (${open.turns} turns), median of ${open.runs} (min-max):`,
+    `    navigation -> first events shown ${ms(open.navigationFirstEventsMs)}, last row rendered ${ms(open.navigationRenderedMs)}, interactive ${ms(open.navigationInteractiveMs)}`,
+    `    click      -> first events shown ${ms(open.clickFirstEventsMs)}, last row rendered ${ms(open.clickRenderedMs)}, interactive ${ms(open.clickInteractiveMs)}`,
+    `    floors: a Node @reins/client receives the whole log in ${ms(open.nodeClientReplayMs)}; a bare Chromium page receives the same ${open.wireFloor.messages} notifications (${(open.wireFloor.bytes / 1e6).toFixed(1)} MB) in ${ms(open.wireFloor.onePerEventMs)} one per message, ${ms(open.wireFloor.batched500Ms)} 500 per message`,
     `  frames: idle ${frames.idle.fps} fps; ${frames.sessions} sessions streaming ${frames.streaming.fps} fps (frame median ${frames.streaming.frameMs.median} ms, p99 ${frames.streaming.frameMs.p99} ms, max ${frames.streaming.frameMs.max} ms)`,
     `          at ${frames.loggedEventsPerSecond} events/s logged by the daemon (fakes set to ${frames.configuredDeltasPerSecond} deltas/s), ${frames.shownSessionEventsPerSecond} events/s applied by the session on screen; ${frames.followed} of ${frames.sessions} followed`,
     '',
@@ -386,6 +488,7 @@ export async function run({ quick, log, benchDir }) {
     ...(await import('@reins/daemon')),
     ...(await import('@reins/client')),
     WebSocket: (await import('ws')).WebSocket,
+    WebSocketServer: (await import('ws')).WebSocketServer,
     chromium: (await import('playwright-core')).chromium,
   };
   log('   (a) opening a session of 20,000 events');
