@@ -18,6 +18,7 @@ import { createReadStream } from 'node:fs';
 import { access, constants, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { type DiscoveredBinary, type Discovery, type DiscoverySource, type HarnessId, ReinsError } from '@reins/core';
+import { BinaryHashes, type FileIdentity } from './binary-hashes.js';
 import {
   cachedLoginShellPath,
   executableNames,
@@ -81,19 +82,30 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-// Claude Code is a ~245 MB binary: hash it once per process unless it changed on disk.
+// Claude Code and Codex are 300-400 MB binaries: hash each once per process, and once per machine while
+// the file is unchanged (binary-hashes.ts remembers it across processes).
 const hashCache = new Map<string, Promise<string>>();
 async function cachedSha256(path: string): Promise<string> {
-  const real = await realpath(path);
-  const info = await stat(real);
-  const key = `${real}\0${info.size}\0${info.mtimeMs}`;
+  const realPath = await realpath(path);
+  const { dev, ino, size, mtimeMs, ctimeMs } = await stat(realPath);
+  const file = { realPath, dev, ino, size, mtimeMs, ctimeMs };
+  const key = JSON.stringify(file);
   let pending = hashCache.get(key);
   if (!pending) {
-    pending = sha256File(real);
+    pending = rememberedSha256(file);
     hashCache.set(key, pending);
     pending.catch(() => hashCache.delete(key));
   }
   return pending;
+}
+
+async function rememberedSha256(file: FileIdentity): Promise<string> {
+  const hashes = BinaryHashes.forEnv();
+  const remembered = await hashes.get(file);
+  if (remembered) return remembered;
+  const sha256 = await sha256File(file.realPath);
+  await hashes.set(file, sha256);
+  return sha256;
 }
 
 export interface VersionProbe {
