@@ -29,6 +29,7 @@ export const LIMITS = {
   codexSharedMemoryVsPerSession: 0.2,
   codexSharedStartMs: 20,
   codexWarmFirstTextVsRawCold: 0.3,
+  claudeWarmFirstTextVsSdkCold: 0.3,
   // The console (issue 18): a session of 20,000 events opens in under a second; streaming stays smooth.
   consoleOpenMs: 1000,
   consoleStreamingFps: 50,
@@ -79,6 +80,7 @@ export function targets(sections) {
       LIMITS.codexVsRaw,
     );
   vs('Codex warm turn: Reins / @openai/codex-sdk < 1x', 'codex.reins', 'codex.sdk-peer', 'warm', 1, true);
+  claudeWarmStartTarget(sections.turns, out);
   for (const [id, entry] of Object.entries(sections.translate?.adapters ?? {})) {
     out.push(
       judge(
@@ -115,6 +117,24 @@ export function targets(sections) {
   bridgeTargets(sections.bridges, out);
   consoleTargets(sections.console, out);
   return out;
+}
+
+/** Reins claude-code warm start (a prewarmed spare) against the Agent SDK's cold path, new session to first text. */
+function claudeWarmStartTarget(turns, out) {
+  if (!turns) return;
+  const warm = turns.claudeWarmStart?.firstTextMs?.median;
+  const cold = turns.paths?.['claude.agent-sdk']?.cold?.firstTextMs?.median;
+  const value = ratio(warm, cold);
+  out.push(
+    judge(
+      `Claude Code new session to first text: Reins warm start / Agent SDK cold query() <= ${LIMITS.claudeWarmFirstTextVsSdkCold}x`,
+      value,
+      value <= LIMITS.claudeWarmFirstTextVsSdkCold,
+      value == null
+        ? (turns.claudeWarmStart?.error ?? 'n/a')
+        : `${value}x (${warm} vs ${cold} ms; floor: the SDK's own prewarm + claim ${turns.claudeWarmStart.sdkPrewarmFloorMs?.median ?? 'n/a'} ms)`,
+    ),
+  );
 }
 
 function codexSharedTargets(shared, out) {

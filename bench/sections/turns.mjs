@@ -4,11 +4,13 @@
 //                        Reins (createSession + send), claude-agent-acp over ACP (bench's own client)
 //   Codex 0.169.0:       raw app-server (bench's own JSON-RPC client), Reins, @openai/codex-sdk
 // Every path of one harness gets its own hermetic home (built once, outside the timing) and cwd.
+// Plus "Reins claude-code warm start": new session to first text on a prewarmed spare (harness.warm),
+// against the Agent SDK's cold query() above, with the SDK's own prewarm() + claim() as the floor.
 
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { query } from '@anthropic-ai/claude-agent-sdk';
+import { prewarm, query } from '@anthropic-ai/claude-agent-sdk';
 import { createHarness } from '@reins/harnesses';
 import { harnessBinary, harnessLaunch, makeTempHome } from '@reins/testkit';
 import { closeGroup, deadline, LineRpc } from '../lib/rpc.mjs';
@@ -478,6 +480,75 @@ export async function coldTurn(path, context, text) {
   }
 }
 
+/**
+ * "Reins claude-code warm start": new session to first text delta on a spare prewarmed with
+ * `harness.warm(1)` (the Agent SDK's prewarm()/claim(), claude-code/warm.ts), t0 before
+ * createSession as for the cold paths. The pool is refilled outside the timing (warm(0) then warm(1)
+ * waits for the new spare). One discarded warm-up run, like the cold ones.
+ */
+async function claudeWarmStarts(context, runs, log) {
+  const marks = lineMarks('claude-code');
+  const harness = await createHarness('claude-code', {
+    binaryPath: context.binary.command,
+    baseEnv: context.launch.env,
+  });
+  const path = { open: openReins(() => harness, marks) };
+  const first = [];
+  try {
+    for (let run = -1; run < runs; run++) {
+      await harness.warm(0);
+      await harness.warm(1);
+      const timing = await coldTurn(path, context, `${PROMPT_MARK} warm start ${run}: say hello.`);
+      if (run >= 0) first.push(timing.firstMs);
+      log(`   claude warm start ${run < 0 ? 'warm-up' : run}: first text ${timing.firstMs.toFixed(0)} ms`);
+    }
+  } finally {
+    await harness.warm(0);
+  }
+  return first;
+}
+
+/**
+ * The floor of any Claude warm start: the Agent SDK's own prewarm() (outside the timing) then claim()
+ * with the prompt written right behind the claim, to the first text delta. Reins holds the prompt
+ * until the claim is accepted (so a refused claim can start cold), which this path does not.
+ */
+async function sdkWarmStarts(context, runs) {
+  const first = [];
+  for (let run = -1; run < runs; run++) {
+    const spare = await prewarm({
+      options: {
+        pathToClaudeCodeExecutable: context.binary.command,
+        env: context.launch.env,
+        includePartialMessages: true,
+        systemPrompt: { type: 'preset', preset: 'claude_code' },
+        allowDangerouslySkipPermissions: true,
+        mcpServersDelivery: 'argv',
+      },
+    });
+    const channel = new Channel();
+    const t0 = now();
+    const q = spare.claim({
+      prompt: channel,
+      options: { cwd: context.cwd, permissionMode: 'bypassPermissions', model: context.model },
+    });
+    channel.push(userFrame(`${PROMPT_MARK} sdk warm start ${run}: say hello.`));
+    let firstAt;
+    try {
+      for await (const message of q) {
+        if (firstAt === undefined && isTextDelta(message)) firstAt = now();
+        if (message.type === 'result') break;
+      }
+    } finally {
+      channel.end();
+      q.close();
+      await deadline(spare.exited, 10_000, 'sdk spare exit').catch(() => {});
+    }
+    if (run >= 0 && firstAt !== undefined) first.push(firstAt - t0);
+  }
+  return first;
+}
+
 // ---- the section -------------------------------------------------------------------------------
 
 /** Paths in a different order each run, so that no path always runs right after a given other. */
@@ -493,6 +564,7 @@ export async function run({ quick, log, benchDir }) {
   const loadCodexSdk = () => import(join(benchDir, 'node_modules/@openai/codex-sdk/dist/index.js'));
   const paths = turnPaths({ loadCodexSdk });
   const state = new Map();
+  const warmStart = { firstText: [], sdkFloor: [] };
   try {
     for (const path of paths) {
       const entry = { path, cold: { first: [], end: [], insideText: [], insideEnd: [] }, warm: [], errors: [] };
@@ -564,6 +636,18 @@ export async function run({ quick, log, benchDir }) {
         log(`   warm ${slot.entry.path.id}: ${ends} ms`);
       }
     }
+
+    // Reins claude-code warm start, against the Agent SDK's cold path measured above.
+    const claude = state.get('claude.reins');
+    if (claude?.context) {
+      try {
+        warmStart.firstText = await claudeWarmStarts(claude.context, coldRuns, log);
+        warmStart.sdkFloor = await sdkWarmStarts(claude.context, coldRuns);
+      } catch (error) {
+        warmStart.error = error.message;
+        log(`   claude warm start FAILED: ${error.message}`);
+      }
+    }
   } finally {
     await server.close();
     for (const entry of state.values()) await entry.context?.tempHome.cleanup().catch(() => {});
@@ -571,6 +655,12 @@ export async function run({ quick, log, benchDir }) {
 
   const { summarize } = await import('../lib/stats.mjs');
   const out = { coldRuns, warmTurns, warmSessions, paths: {} };
+  out.claudeWarmStart = {
+    label: 'Reins claude-code warm start',
+    firstTextMs: summarize(warmStart.firstText),
+    sdkPrewarmFloorMs: summarize(warmStart.sdkFloor),
+    ...(warmStart.error ? { error: warmStart.error } : {}),
+  };
   const warmOf = (entry) => entry.warm.flatMap((turns) => turns.slice(1));
   for (const entry of state.values()) {
     const warmTurns = entry.warm.flatMap((turns) => turns.slice(1));
