@@ -22,9 +22,14 @@
 //   FAKE_CLAUDE_ARGV_FILE        write the launch arguments (JSON) to this file
 //   FAKE_CLAUDE_AFTER_RESULT     "1": also replay what the CLI printed on its own after a turn's
 //                                result (background work, a turn it started itself), right after it
+//   FAKE_CLAUDE_CONVERSATIONS    a folder: each session's user texts are kept in <id>.json there (a
+//                                resume continues them, a fork copies them), and every turn appends
+//                                the whole conversation it would send the model to requests.jsonl
+// Also: a fork (`--resume SOURCE --fork-session --session-id NEW`) runs as NEW, as the real CLI does.
 // Also: `--version` prints the fixture's version; `auth status` prints JSON like the real CLI.
 // Plain Node ESM, no dependencies.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const env = process.env;
@@ -75,7 +80,35 @@ const flag = (name) => {
   if (index === -1) return undefined;
   return argv[index].includes('=') ? argv[index].split('=')[1] : argv[index + 1];
 };
-const sessionId = flag('--resume') ?? flag('--session-id') ?? '00000000-0000-4000-8000-000000000000';
+const forked = argv.includes('--fork-session');
+const sessionId =
+  (forked ? flag('--session-id') : undefined) ??
+  flag('--resume') ??
+  flag('--session-id') ??
+  '00000000-0000-4000-8000-000000000000';
+const conversations = env.FAKE_CLAUDE_CONVERSATIONS;
+const conversationFile = (id) => join(conversations, `${id}.json`);
+const continued = flag('--resume');
+/** The user texts of this conversation so far (a resume's or a fork's source's, then this process's). */
+const conversation =
+  conversations && continued && existsSync(conversationFile(continued))
+    ? JSON.parse(readFileSync(conversationFile(continued), 'utf8'))
+    : [];
+
+function remember(message) {
+  if (!conversations) return;
+  const content = message.message?.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : (Array.isArray(content) ? content : [])
+          .filter((part) => part?.type === 'text')
+          .map((part) => part.text)
+          .join('\n');
+  conversation.push(text);
+  writeFileSync(conversationFile(sessionId), JSON.stringify(conversation));
+  appendFileSync(join(conversations, 'requests.jsonl'), `${JSON.stringify({ sessionId, messages: conversation })}\n`);
+}
 const frameDelay = Number(env.FAKE_CLAUDE_FRAME_DELAY_MS ?? 2);
 
 if (env.FAKE_CLAUDE_STDERR_NOISE) {
@@ -162,6 +195,7 @@ async function onLine(line) {
     return;
   }
   if (message.type === 'user') {
+    remember(message);
     if (running) queue.push(message);
     else void runTurn();
   }
