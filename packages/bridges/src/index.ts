@@ -23,7 +23,7 @@ export {
 } from './codex-app-server/blocks-input.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { RpcConnection, type RpcConnectionOptions, RpcError, type RpcId } from './codex-app-server/connection.js';
-export { codexErrorInfoOf, turnErrorOf } from './codex-app-server/errors.js';
+export { codexErrorInfoOf, rpcErrorOf, turnErrorOf } from './codex-app-server/errors.js';
 export { historyTurns } from './codex-app-server/history.js';
 export { childThreadId, threadItemOf } from './codex-app-server/items.js';
 export { configValueOf, type LaunchOptions, launchOptionsOf } from './codex-app-server/launch.js';
@@ -38,7 +38,7 @@ export {
   threadRequestOf,
   turnInputOf,
 } from './codex-app-server/requests.js';
-export { CodexAppServerBridge, type CodexAppServerBridgeOptions, rpcErrorOf } from './codex-app-server/server.js';
+export { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './codex-app-server/server.js';
 export { type CompletedItemsView, createThreadState, type ThreadState } from './codex-app-server/state.js';
 export {
   type CodexBridgeStopReason,

@@ -43,6 +43,8 @@ export const SessionRecordSchema = z.object({
   mode: z.string().optional(),
   name: z.string().optional(),
   preview: z.string().optional(),
+  /** The conversation this one was forked from (its id as the client knows it). */
+  forkedFromId: z.string().optional(),
   createdAtMs: z.number(),
   updatedAtMs: z.number(),
   turns: z.array(TurnRecordSchema).default([]),

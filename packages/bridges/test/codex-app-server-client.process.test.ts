@@ -2,9 +2,10 @@
 // (`codex app-server --listen stdio://`, where `codex` is a two-line shim that runs the bridge) in
 // front of the FAKE Claude Code (recorded 2.1.197 transcripts), and a scripted client speaks raw
 // JSON lines to it. Every message the bridge writes is validated against the pinned Codex's own JSON
-// Schema; the turn invariants a strict client relies on are checked on every turn.
+// Schema; the turn invariants a strict client relies on are checked on every turn. A fork's turn is
+// judged by what the fake would send its model (FAKE_CLAUDE_CONVERSATIONS): the source's conversation.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
@@ -139,10 +140,12 @@ describe('codex app-server --listen stdio://, as a Codex client launches it', ()
     };
     expect(Array.isArray(read.thread.turns)).toBe(true);
     expect((await peer.request('thread/loaded/list', {})).result).toEqual({ data: [thread], nextCursor: null });
-    const fork = await peer.request('thread/fork', { threadId: thread });
-    expect(fork.error).toMatchObject({
+    const unserved = await peer.request('review/start', { threadId: thread });
+    expect(unserved.error).toMatchObject({
       code: -32600,
-      message: expect.stringMatching(/^Invalid request: unknown variant `thread\/fork`/),
+      message: expect.stringMatching(
+        /^Invalid request: unknown variant `review\/start`, expected one of .*`thread\/fork`/,
+      ),
     });
     expect((await peer.request('thread/unsubscribe', { threadId: thread })).result).toEqual({ status: 'unsubscribed' });
   });
@@ -191,6 +194,59 @@ describe('codex app-server --listen stdio://, as a Codex client launches it', ()
     expect(checkTurn(peer.frames(), turnId).status).toBe('completed');
     await peer.close();
     await until(() => processesWithMarker(marker).length === 0, 'every marked process to end');
+  });
+
+  it('forks a thread (Claude Code implements fork): a new id, forkedFromId, the fork’s turn sent with the source’s conversation', async () => {
+    const conversations = await mkdtemp(join(workdir, 'conversations-'));
+    const { peer } = await launched('resume', [], { FAKE_CLAUDE_CONVERSATIONS: conversations });
+    const started = await peer.request('thread/start', { cwd: workdir, model: 'haiku' });
+    const thread = (started.result as { thread: { id: string } }).thread.id;
+    const first = await peer.request('turn/start', {
+      threadId: thread,
+      input: [{ type: 'text', text: 'Remember the word teal', text_elements: [] }],
+    });
+    const firstTurn = (first.result as { turn: { id: string } }).turn.id;
+    await peer.waitFor((frame) => frame.method === 'turn/completed', 'turn/completed');
+    const sourceModel = (
+      (await peer.request('thread/read', { threadId: thread })).result as { thread: { model: string } }
+    ).thread.model;
+    expect(sourceModel).toBeTruthy();
+    const forked = await peer.request('thread/fork', { threadId: thread });
+    const fork = (forked.result as { thread: { id: string; forkedFromId: string | null }; model: string }).thread;
+    expect(fork.id).not.toBe(thread);
+    expect(fork.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(fork.forkedFromId).toBe(thread);
+    // The fork runs on the model the source runs on (the one its first turn reported).
+    expect((forked.result as { model: string }).model).toBe(sourceModel);
+    await peer.waitFor(
+      (frame) =>
+        frame.method === 'thread/started' && (frame.params?.thread as { id?: string } | undefined)?.id === fork.id,
+      'the fork’s thread/started',
+    );
+    const second = await peer.request('turn/start', {
+      threadId: fork.id,
+      input: [{ type: 'text', text: 'Which word?', text_elements: [] }],
+    });
+    const forkTurn = (second.result as { turn: { id: string } }).turn.id;
+    expect(forkTurn).not.toBe(firstTurn);
+    await peer.waitFor(
+      (frame) =>
+        frame.method === 'turn/completed' && (frame.params?.turn as { id?: string } | undefined)?.id === forkTurn,
+      'the fork’s turn/completed',
+    );
+    expect(checkTurn(peer.frames(), forkTurn).status).toBe('completed');
+    // What the fork's turn sent: the source's conversation, then its own message, under the fork's id.
+    const requests = (await readFile(join(conversations, 'requests.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { sessionId: string; messages: string[] });
+    expect(requests).toEqual([
+      { sessionId: thread, messages: ['Remember the word teal'] },
+      { sessionId: fork.id, messages: ['Remember the word teal', 'Which word?'] },
+    ]);
+    expect((await peer.request('thread/read', { threadId: fork.id })).result).toMatchObject({
+      thread: { id: fork.id, forkedFromId: thread },
+    });
   });
 
   it('resumes a thread in a new process on the model it ran', async () => {

@@ -2,7 +2,7 @@
 // stored one, or one the bridge only remembers), model/list entries, and thread/list with every one
 // of its filters, its sort and its pages.
 import type { Effort, ModelInfo, SessionSummary } from '@reins/core';
-import type { SessionRecord } from '../records.js';
+import type { SessionRecord, TurnRecord } from '../records.js';
 import { ParamsError } from './requests.js';
 import type { Model, SessionSource, SortDirection, Thread, ThreadSortKey, ThreadStatus, Turn } from './wire.js';
 
@@ -27,6 +27,8 @@ export interface ThreadFacts {
   harnessVersion?: string;
   /** Made through this bridge (`appServer`), or found among the harness's own conversations. */
   source: 'appServer' | 'unknown';
+  /** The thread this one was forked from (thread/fork). */
+  forkedFromId?: string;
 }
 
 export function threadObject(facts: ThreadFacts, turns: Turn[] = []): Thread {
@@ -35,7 +37,7 @@ export function threadObject(facts: ThreadFacts, turns: Turn[] = []): Thread {
   return {
     id: facts.id,
     sessionId: facts.id,
-    forkedFromId: null,
+    forkedFromId: facts.forkedFromId ?? null,
     parentThreadId: null,
     preview: facts.preview ?? '',
     ephemeral: facts.ephemeral === true,
@@ -64,6 +66,42 @@ export function threadObject(facts: ThreadFacts, turns: Turn[] = []): Thread {
   };
 }
 
+/** What a thread's record keeps of it (records.ts), after `turn` ended when one did. */
+export function threadRecordOf(
+  known: SessionRecord | undefined,
+  thread: {
+    id: string;
+    cwd: string;
+    createdAtMs: number;
+    nativeSessionId?: string | undefined;
+    model?: string | undefined;
+    effort?: string | undefined;
+    title?: string | undefined;
+    forkedFromId?: string | undefined;
+  },
+  turn?: TurnRecord,
+): SessionRecord {
+  const now = Date.now();
+  const record: SessionRecord = known ?? {
+    id: thread.id,
+    cwd: thread.cwd,
+    createdAtMs: thread.createdAtMs,
+    updatedAtMs: now,
+    turns: [],
+  };
+  if (thread.nativeSessionId) record.nativeSessionId = thread.nativeSessionId;
+  if (thread.model) record.model = thread.model;
+  if (thread.effort) record.effort = thread.effort;
+  if (thread.title) record.name = thread.title;
+  if (thread.forkedFromId) record.forkedFromId = thread.forkedFromId;
+  if (turn) {
+    record.turns = [...record.turns.filter((seen) => seen.id !== turn.id), turn];
+    record.preview ??= turn.firstInput;
+  }
+  record.updatedAtMs = now;
+  return record;
+}
+
 /** A conversation the harness keeps, with what the bridge remembers of it. */
 export function storedThreadFacts(
   summary: SessionSummary | undefined,
@@ -87,6 +125,7 @@ export function storedThreadFacts(
     recency: summary?.updatedAt !== undefined || record !== undefined,
     status: { type: 'notLoaded' },
     source: record ? 'appServer' : 'unknown',
+    ...(record?.forkedFromId ? { forkedFromId: record.forkedFromId } : {}),
   };
 }
 

@@ -76,6 +76,20 @@ export async function storedItems(
   }
 }
 
+/**
+ * A fork's conversation before it has a transcript of its own: the source's, which it holds a copy
+ * of (Claude Code 2.1.197 and 2.1.332 write a fork's transcript only with its first turn).
+ */
+async function forkSourceItems(context: ReadContext, sourceId: string, cwd: string): Promise<Item[] | undefined> {
+  const record = await context.records.get(sourceId);
+  try {
+    return await storedItems(context, record?.nativeSessionId ?? context.nativeIdOf(sourceId), cwd, record);
+  } catch (error) {
+    context.log(`the history of thread ${sourceId}, which a fork copies, could not be read: ${String(error)}`);
+    return undefined;
+  }
+}
+
 /** A thread's turns (stored ones, then the live one), each with its items in `view`. */
 export async function turnsOf(
   context: ReadContext,
@@ -89,7 +103,9 @@ export async function turnsOf(
   try {
     items = await storedItems(context, context.nativeIdOf(threadId), cwd, record);
   } catch (error) {
-    context.log(`the history of thread ${threadId} could not be read: ${String(error)}`);
+    const forkedFrom = live?.state.forkedFromId ?? record?.forkedFromId;
+    if (forkedFrom) items = await forkSourceItems(context, forkedFrom, cwd);
+    else context.log(`the history of thread ${threadId} could not be read: ${String(error)}`);
   }
   if (items === undefined && !live && !record) return undefined;
   const turns = historyTurns(items ?? [], { threadId, cwd }, record, view);

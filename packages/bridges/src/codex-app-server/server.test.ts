@@ -98,7 +98,11 @@ class FakeHarness implements Harness {
   /** Stored conversations by native id; a function is called on every read (a transcript being written). */
   readonly stored = new Map<string, Item[] | (() => Item[])>();
   readonly summaries: SessionSummary[] = [];
-  constructor(private readonly nativeIds = true) {}
+  /** `fork`: the harness implements fork (`reopens`: a broken one that gives back the source's id). */
+  constructor(
+    private readonly nativeIds = true,
+    private readonly fork: 'no' | 'yes' | 'reopens' = 'no',
+  ) {}
   async discover() {
     return { found: false as const, searched: [], hint: 'fake' };
   }
@@ -106,7 +110,7 @@ class FakeHarness implements Harness {
     return { status: 'ready' as const };
   }
   async capabilities() {
-    return computeCapabilities({ implemented: { resume: true, images: 'inline' } });
+    return computeCapabilities({ implemented: { resume: true, images: 'inline', fork: this.fork !== 'no' } });
   }
   async models() {
     return [
@@ -123,7 +127,9 @@ class FakeHarness implements Harness {
     return typeof stored === 'function' ? stored() : stored;
   }
   async createSession(spec: SessionSpec) {
-    const native = spec.resume?.nativeSessionId ?? (this.nativeIds ? `native-${this.sessions.length + 1}` : undefined);
+    const fresh = this.nativeIds ? `native-${this.sessions.length + 1}` : undefined;
+    const forked = spec.resume?.fork === true && this.fork !== 'reopens';
+    const native = forked ? fresh : (spec.resume?.nativeSessionId ?? fresh);
     const session = new FakeSession(spec, native);
     this.sessions.push(session);
     return session;
@@ -614,5 +620,147 @@ describe('stored threads', () => {
       params: { threadId: 'native-1', threadName: 'Login bug' },
     });
     expect((await records.get('native-1'))?.name).toBe('Login bug');
+  });
+});
+
+describe('thread/fork', () => {
+  const stored: Item[] = [
+    { kind: 'user_message', id: 'u1', status: 'completed', text: 'Remember the word teal', replay: true },
+    { kind: 'agent_message', id: 'a1', status: 'completed', text: 'Noted.' },
+  ];
+
+  /** A source thread with one completed turn, its transcript stored under its native id. */
+  async function source(harness: FakeHarness, records: RecordStore) {
+    const client = await initialized(harness, { records });
+    await client.request('thread/start', { model: 'fake-model' });
+    const turnId = turnIdOf(
+      await client.request('turn/start', { threadId: 'native-1', input: text('Remember the word teal') }),
+    );
+    harness.sessions[0]?.stream.completeTurn({ outcome: { status: 'completed' } });
+    await client.waitFor((message) => message.method === 'turn/completed', 'turn/completed');
+    harness.stored.set('native-1', stored);
+    return { client, turnId };
+  }
+
+  it('forks into a new thread on the harness’s own fork: new id, forkedFromId, the source’s turns, its own session', async () => {
+    const records = memoryRecords();
+    const harness = new FakeHarness(true, 'yes');
+    const { client, turnId } = await source(harness, records);
+    const answer = await client.request('thread/fork', { threadId: 'native-1' });
+    expect(harness.sessions[1]?.spec).toMatchObject({
+      resume: { nativeSessionId: 'native-1', fork: true },
+      model: 'fake-model',
+      cwd: '/srv/work',
+    });
+    const result = answer.result as {
+      model: string;
+      thread: { id: string; forkedFromId: string | null; turns: { id: string; items: { id: string }[] }[] };
+    };
+    expect(result.thread.id).toBe('native-2');
+    expect(result.thread.forkedFromId).toBe('native-1');
+    expect(result.model).toBe('fake-model');
+    // Before the fork has a transcript of its own, its turns are the source's it holds a copy of.
+    expect(result.thread.turns.map((turn) => [turn.id, turn.items.map((item) => item.id)])).toEqual([
+      [turnId, ['u1', 'a1']],
+    ]);
+    const started = await client.waitFor(
+      (message) =>
+        message.method === 'thread/started' &&
+        message.params?.thread !== undefined &&
+        client.received.indexOf(message) > client.received.indexOf(answer),
+      'the fork’s thread/started',
+    );
+    expect(started.params).toMatchObject({ thread: { id: 'native-2', forkedFromId: 'native-1', turns: [] } });
+    expect(await records.get('native-2')).toMatchObject({
+      nativeSessionId: 'native-2',
+      forkedFromId: 'native-1',
+      turns: [{ id: turnId, status: 'completed' }],
+    });
+    // A turn on the fork goes to the fork's session; the source's is untouched.
+    await client.request('turn/start', { threadId: 'native-2', input: text('Which word?') });
+    expect(harness.sessions[1]?.inputs).toEqual([{ text: 'Which word?' }]);
+    expect(harness.sessions[0]?.inputs).toEqual([{ text: 'Remember the word teal' }]);
+    const read = await client.request('thread/read', { threadId: 'native-2' });
+    expect(read.result).toMatchObject({ thread: { id: 'native-2', forkedFromId: 'native-1' } });
+    const listed = (await client.request('thread/loaded/list', {})).result as { data: string[] };
+    expect(listed.data).toEqual(['native-1', 'native-2']);
+  });
+
+  it('forks a thread it only remembers, in a new bridge, on its recorded model; excludeTurns leaves turns out', async () => {
+    const records = memoryRecords();
+    const harness = new FakeHarness(true, 'yes');
+    const { client } = await source(harness, records);
+    await client.bridge.close();
+    const next = await initialized(harness, { records });
+    const answer = await next.request('thread/fork', { threadId: 'native-1', excludeTurns: true });
+    expect(harness.sessions[1]?.spec).toMatchObject({
+      resume: { nativeSessionId: 'native-1', fork: true },
+      model: 'fake-model',
+    });
+    expect(answer.result).toMatchObject({ thread: { id: 'native-2', forkedFromId: 'native-1', turns: [] } });
+    // Stored, the fork still says where it came from.
+    await next.request('thread/unsubscribe', { threadId: 'native-2' });
+    const read = await next.request('thread/read', { threadId: 'native-2', includeTurns: true });
+    expect(read.result).toMatchObject({ thread: { forkedFromId: 'native-1', status: { type: 'notLoaded' } } });
+    expect((read.result as { thread: { turns: unknown[] } }).thread.turns).toHaveLength(1);
+  });
+
+  it('refuses what a Reins fork cannot do, naming the field: an earlier fork point, a path, an unknown turn', async () => {
+    const harness = new FakeHarness(true, 'yes');
+    const records = memoryRecords();
+    const { client, turnId } = await source(harness, records);
+    await client.request('turn/start', { threadId: 'native-1', input: text('And another') });
+    harness.sessions[0]?.stream.completeTurn({ outcome: { status: 'completed' } });
+    await client.waitFor(
+      (message) =>
+        message.method === 'turn/completed' &&
+        client.received.filter((m) => m.method === 'turn/completed').length === 2,
+      'the second turn/completed',
+    );
+    harness.stored.set('native-1', [
+      ...stored,
+      { kind: 'user_message', id: 'u2', status: 'completed', text: 'And another', replay: true },
+    ]);
+    const early = await client.request('thread/fork', { threadId: 'native-1', lastTurnId: turnId });
+    expect(early.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^lastTurnId: a Reins harness forks the whole conversation/),
+      data: { field: 'lastTurnId' },
+    });
+    expect((await client.request('thread/fork', { threadId: 'native-1', lastTurnId: 'nope' })).error).toMatchObject({
+      code: -32602,
+      message: 'lastTurnId: names no turn of thread native-1.',
+    });
+    expect((await client.request('thread/fork', { threadId: 'native-1', path: '/x.jsonl' })).error).toMatchObject({
+      code: -32602,
+      data: { field: 'path' },
+    });
+    // Nothing was opened for any of them.
+    expect(harness.sessions).toHaveLength(1);
+  });
+
+  it('refuses a harness that reopens the source instead of forking; the source thread goes on', async () => {
+    const harness = new FakeHarness(true, 'reopens');
+    const { client } = await source(harness, memoryRecords());
+    const fork = await client.request('thread/fork', { threadId: 'native-1' });
+    expect(fork.error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/reopened conversation native-1 instead of forking it/),
+      data: { code: 'resume_failed' },
+    });
+    expect(harness.sessions[1]?.closed).toBe(true);
+    expect(harness.sessions[0]?.closed).toBe(false);
+    expect((await client.request('thread/loaded/list', {})).result).toEqual({ data: ['native-1'], nextCursor: null });
+  });
+
+  it('is served only where the harness forks: elsewhere Codex’s unknown-variant answer, not listed as served', async () => {
+    const plain = await initialized(new FakeHarness());
+    await plain.request('thread/start', {});
+    const refused = await plain.request('thread/fork', { threadId: 'native-1' });
+    expect(refused.error).toMatchObject({ code: -32600, data: { reins: { code: 'unsupported_capability' } } });
+    expect((refused.error as { message: string }).message).not.toMatch(/expected one of .*`thread\/fork`/);
+    const forking = await initialized(new FakeHarness(true, 'yes'));
+    const unknown = await forking.request('review/start', {});
+    expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`thread\/fork`/);
   });
 });

@@ -2,6 +2,7 @@
 // Codex thread is one Reins session (thread.ts pumps its events). Requests map onto the Session API:
 //   thread/start -> createSession            turn/start -> [setModel/setEffort] + send
 //   thread/resume -> createSession({resume}) turn/steer -> send({ mode: 'steer' })
+//   thread/fork -> createSession({resume: {fork: true}}), only where the harness implements fork
 //   thread/unsubscribe -> close              turn/interrupt -> interrupt
 // and the read-only methods (reads.ts) onto listSessions, history and the bridge's records. The
 // transport is injected (`send` a line, `receive` a line), so this runs over stdio or in memory.
@@ -10,7 +11,8 @@
 // the session is created (Claude Code's preset uuid, Codex's thread id, ACP agents' ids), so
 // thread/resume of that id works from any bridge process. A harness that learns its id only later
 // gets a bridge-made `reins-<uuid>` (a Codex thread id cannot change); the records map it to the
-// native id for thread/resume, in this process and the next.
+// native id for thread/resume, in this process and the next. A fork's thread id is the id the harness
+// gives the NEW conversation (Claude Code: a uuid Reins picks; Codex: the forked thread's id).
 import { randomUUID } from 'node:crypto';
 import {
   type CapabilityMatrix,
@@ -28,9 +30,11 @@ import {
   isImplemented,
   withDeadline,
 } from '../lifecycle.js';
-import { memoryRecords, type RecordStore, type SessionRecord, type TurnRecord } from '../records.js';
-import { type ThreadFacts, threadObject } from './catalog.js';
+import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
+import { type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
 import { RpcConnection, RpcError } from './connection.js';
+import { rpcErrorOf, unknownMethodError } from './errors.js';
+import { type ForkContext, forkThread } from './fork.js';
 import {
   listAllThreads,
   listItems,
@@ -41,14 +45,7 @@ import {
   readThread,
   turnsOf,
 } from './reads.js';
-import {
-  approvalPolicyOf,
-  ParamsError,
-  paramsObject,
-  requiredString,
-  type ThreadRequest,
-  threadRequestOf,
-} from './requests.js';
+import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread, type Outbound } from './thread.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
@@ -84,21 +81,6 @@ export interface CodexAppServerBridgeOptions {
   /** Diagnostics; never the protocol channel. */
   log?: (message: string) => void;
   version?: string;
-}
-
-/** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo as data). */
-export function rpcErrorOf(error: unknown, operation: string): RpcError {
-  if (error instanceof RpcError) return error;
-  if (error instanceof ParamsError) return new RpcError(RPC.invalidParams, error.message, { field: error.field });
-  const reins = ReinsError.from(error, 'protocol_error', { operation });
-  const code =
-    reins.code === 'invalid_input'
-      ? RPC.invalidParams
-      : ['protocol_error', 'process_exited', 'timeout', 'harness_unhealthy'].includes(reins.code)
-        ? RPC.internalError
-        : // Codex answers every refusal (unknown thread, no rollout, wrong turn) with -32600.
-          RPC.invalidRequest;
-  return new RpcError(code, reins.message, reins.toInfo());
 }
 
 type Handler = (params: Record<string, unknown>) => Promise<unknown>;
@@ -176,6 +158,7 @@ export class CodexAppServerBridge {
   private readonly handlers: Record<string, Handler> = {
     'thread/start': (params) => this.startThread(params),
     'thread/resume': (params) => this.resumeThread(params),
+    'thread/fork': (params) => forkThread(this.forkContext(), params),
     'thread/unsubscribe': (params) => this.unsubscribe(params),
     'thread/name/set': (params) => this.setName(params),
     'thread/read': (params) => readThread(this.reads, params),
@@ -210,7 +193,7 @@ export class CodexAppServerBridge {
       // Codex 0.169.0 answers requests before initialize with -32600 "Not initialized".
       if (!this.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
       const handler = this.handlers[method];
-      if (!handler) throw this.unserved(method);
+      if (!handler || (method === 'thread/fork' && !(await this.canFork()))) throw await this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
       return await handler(paramsObject(params));
     } catch (error) {
@@ -220,19 +203,13 @@ export class CodexAppServerBridge {
 
   /**
    * A method the bridge does not serve gets Codex's own answer to a method it does not know (-32600,
-   * "unknown variant"), which clients read as "not supported here". thread/fork is one of them: no
-   * Reins harness forks a conversation yet.
+   * "unknown variant"), which clients read as "not supported here". thread/fork is one of them in
+   * front of a harness whose adapter does not implement fork (the capability matrix says).
    */
-  private unserved(method: string): RpcError {
-    const served = ['initialize', ...Object.keys(this.handlers)].map((name) => `\`${name}\``).join(', ');
-    return new RpcError(
-      RPC.invalidRequest,
-      `Invalid request: unknown variant \`${method}\`, expected one of ${served}`,
-      {
-        method,
-        reins: { code: 'unsupported_capability', harness: this.harness.id },
-      },
-    );
+  private async unserved(method: string): Promise<RpcError> {
+    const fork = await this.canFork();
+    const served = ['initialize', ...Object.keys(this.handlers)].filter((name) => fork || name !== 'thread/fork');
+    return unknownMethodError(method, served, this.harness.id);
   }
 
   private capabilities(): Promise<CapabilityMatrix | undefined> {
@@ -243,6 +220,10 @@ export class CodexAppServerBridge {
       },
     );
     return this.capabilityMatrix;
+  }
+
+  private async canFork(): Promise<boolean> {
+    return isImplemented(await this.capabilities(), 'fork');
   }
 
   /** The harness's model list, once per bridge; a harness without one (or that fails) has none. */
@@ -318,36 +299,25 @@ export class CodexAppServerBridge {
       ephemeral: thread.request.ephemeral === true,
       ...(state.harnessVersion ? { harnessVersion: state.harnessVersion } : {}),
       source: 'appServer',
+      ...(state.forkedFromId ? { forkedFromId: state.forkedFromId } : {}),
     };
   }
 
   private remember(thread: BridgeThread, turn?: TurnRecord): Promise<void> {
     if (thread.request.ephemeral) return Promise.resolve();
     const state = thread.state;
-    return this.records.update(thread.id, (known) => {
-      const now = Date.now();
-      const record: SessionRecord = known ?? {
-        id: thread.id,
-        cwd: state.cwd,
-        createdAtMs: thread.createdAt,
-        updatedAtMs: now,
-        turns: [],
-      };
-      const native = state.nativeSessionId ?? thread.session.nativeSessionId;
-      if (native) record.nativeSessionId = native;
-      if (state.model) record.model = state.model;
-      if (state.effort) record.effort = state.effort;
-      if (state.title) record.name = state.title;
-      if (turn) {
-        record.turns = [...record.turns.filter((seen) => seen.id !== turn.id), turn];
-        record.preview ??= turn.firstInput;
-      }
-      record.updatedAtMs = now;
-      return record;
-    });
+    const facts = { ...state, nativeSessionId: state.nativeSessionId ?? thread.session.nativeSessionId };
+    return this.records.update(thread.id, (known) =>
+      threadRecordOf(known, { id: thread.id, createdAtMs: thread.createdAt, ...facts }, turn),
+    );
   }
 
-  private async open(request: ThreadRequest, resume: string | undefined, threadId: string | undefined) {
+  /** Opens a thread: new, resumed (`resume`, under `threadId`) or forked (`resume.fork`, from `forkedFromId`). */
+  private async open(
+    request: ThreadRequest,
+    how: { resume?: SessionSpec['resume']; threadId?: string; forkedFromId?: string } = {},
+  ) {
+    const { resume, threadId, forkedFromId } = how;
     const effort = this.options.defaults?.effort;
     const spec: SessionSpec = {
       cwd: request.cwd,
@@ -357,7 +327,7 @@ export class CodexAppServerBridge {
       ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
       ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
       ...(request.ephemeral ? { ephemeral: true } : {}),
-      ...(resume ? { resume: { nativeSessionId: resume } } : {}),
+      ...(resume ? { resume } : {}),
     };
     const session = await withDeadline(
       this.harness.createSession(spec),
@@ -369,6 +339,15 @@ export class CodexAppServerBridge {
       await session.close();
       throw new ReinsError('process_exited', 'The bridge is shutting down.');
     }
+    if (resume?.fork && session.nativeSessionId === resume.nativeSessionId) {
+      // Never two threads on one conversation: a "fork" on the source's id would write into it.
+      await session.close();
+      throw new ReinsError(
+        'resume_failed',
+        `The ${this.harness.id} harness reopened conversation ${resume.nativeSessionId} instead of forking it.`,
+        { operation: 'thread/fork' },
+      );
+    }
     const id = threadId ?? session.nativeSessionId ?? `reins-${randomUUID()}`;
     const state = createThreadState({
       threadId: id,
@@ -377,8 +356,9 @@ export class CodexAppServerBridge {
       ...(effort ? { effort } : {}),
       ...(this.options.itemsView ? { itemsView: this.options.itemsView } : {}),
       fresh: resume === undefined,
+      ...(forkedFromId ? { forkedFromId } : {}),
     });
-    if (resume) state.nativeSessionId = resume;
+    if (resume && !resume.fork) state.nativeSessionId = resume.nativeSessionId;
     const out: Outbound = this.connection as RpcConnection;
     const thread = new BridgeThread(id, session, state, request, {
       out,
@@ -435,7 +415,7 @@ export class CodexAppServerBridge {
 
   private async startThread(params: Record<string, unknown>): Promise<ThreadStartResponse> {
     const request = threadRequestOf(params, this.defaults());
-    const { thread, release } = await this.open(request, undefined, undefined);
+    const { thread, release } = await this.open(request);
     try {
       const answer = await this.threadAnswer(thread);
       thread.emit([{ method: 'thread/started', params: { thread: answer.thread } }]);
@@ -452,20 +432,13 @@ export class CodexAppServerBridge {
     // A thread this bridge runs is rejoined, as Codex does.
     if (open) return this.resumeAnswer(open, excludeTurns ? [] : ((await turnsOf(this.reads, threadId, 'full')) ?? []));
     const record = await this.records.get(threadId);
-    const nativeId = this.nativeIds.get(threadId) ?? record?.nativeSessionId ?? threadId;
-    if (threadId.startsWith('reins-') && nativeId === threadId) {
-      throw new ReinsError(
-        'resume_failed',
-        `Thread ${threadId} was named by a bridge before its harness had an id, and no record says which conversation it is; it cannot be resumed.`,
-        { operation: 'thread/resume' },
-      );
-    }
+    const nativeId = this.storedNativeId(threadId, record?.nativeSessionId, 'thread/resume');
     // A resumed thread keeps the model it ran on unless the client names another.
     const request = threadRequestOf(
       { ...(record ? { cwd: record.cwd } : {}), ...params },
       this.defaults(record?.model),
     );
-    const { thread, release } = await this.open(request, nativeId, threadId);
+    const { thread, release } = await this.open(request, { resume: { nativeSessionId: nativeId }, threadId });
     try {
       if (record?.effort) thread.state.effort ??= record.effort;
       if (record?.name) thread.state.title ??= record.name;
@@ -474,6 +447,19 @@ export class CodexAppServerBridge {
     } finally {
       release();
     }
+  }
+
+  /** The conversation behind a thread that is not open here (records map bridge-made ids). */
+  private storedNativeId(threadId: string, recorded: string | undefined, operation: string): string {
+    const nativeId = this.nativeIds.get(threadId) ?? recorded ?? threadId;
+    if (threadId.startsWith('reins-') && nativeId === threadId) {
+      throw new ReinsError(
+        'resume_failed',
+        `Thread ${threadId} was named by a bridge before its harness had an id, and no record says which conversation it is; it cannot be resumed or forked.`,
+        { operation },
+      );
+    }
+    return nativeId;
   }
 
   private async resumeAnswer(thread: BridgeThread, turns: Turn[]): Promise<ThreadResumeResponse> {
@@ -510,6 +496,19 @@ export class CodexAppServerBridge {
       await this.records.update(threadId, (known) => (known ? { ...known, name, updatedAtMs: Date.now() } : undefined));
     }
     return {};
+  }
+
+  private forkContext(): ForkContext {
+    return {
+      threads: this.threads,
+      records: this.records,
+      reads: this.reads,
+      defaults: (model) => this.defaults(model),
+      nativeIdOf: (threadId, recorded) =>
+        this.threads.has(threadId) ? this.nativeIdOf(threadId) : this.storedNativeId(threadId, recorded, 'thread/fork'),
+      open: (request, how) => this.open(request, how),
+      answer: (thread, turns) => this.threadAnswer(thread, turns),
+    };
   }
 
   // ---- turns (turn-requests.ts) ----

@@ -63,6 +63,8 @@ export interface ItemProgress {
 
 export interface ThreadState {
   threadId: string;
+  /** The thread this one is a fork of (thread/fork), for Thread.forkedFromId and its stored turns. */
+  forkedFromId: string | undefined;
   cwd: string;
   model: string | undefined;
   effort: string | undefined;
@@ -102,9 +104,12 @@ export function createThreadState(init: {
   itemsView?: CompletedItemsView;
   /** A thread the bridge started now (not resumed): its usage so far is known to be zero. */
   fresh?: boolean;
+  /** The thread this one is a fork of. */
+  forkedFromId?: string;
 }): ThreadState {
   return {
     threadId: init.threadId,
+    forkedFromId: init.forkedFromId,
     cwd: init.cwd,
     model: init.model,
     effort: init.effort,

@@ -27,6 +27,7 @@ export type SortDirection = Wire.v2.SortDirection;
 export type Thread = Wire.v2.Thread;
 export type ThreadItem = Wire.v2.ThreadItem;
 export type ThreadItemsListResponse = Wire.v2.ThreadItemsListResponse;
+export type ThreadForkResponse = Wire.v2.ThreadForkResponse;
 export type ThreadListResponse = Wire.v2.ThreadListResponse;
 export type ThreadLoadedListResponse = Wire.v2.ThreadLoadedListResponse;
 export type ThreadReadResponse = Wire.v2.ThreadReadResponse;
