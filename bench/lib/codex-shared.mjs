@@ -1,7 +1,7 @@
 // Issue 21 items 2 and 3 for Codex (the pinned app-server, scripted model server, hermetic home):
 //   - total memory, children included, at N idle sessions sharing one app-server against one
-//     app-server per session (`shareProcess: false`): the proportional set size (PSS, so the binary's
-//     pages shared by many processes count once) of this process and every descendant, RSS beside it;
+//     app-server per session (`shareProcess: false`): this process and every descendant, their private
+//     pages plus the shared ones once (familyMemory), PSS and the RSS sum beside it;
 //   - per-session start (createSession) on a shared app-server after the first session;
 //   - new session to first text delta on a warm app-server (`harness.warm(1)`) against the raw cold
 //     path (spawn `codex app-server`, initialize, thread/start, turn/start with the bench's own client).
@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHarness } from '@reins/harnesses';
 import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from '../sections/turns.mjs';
+import { LineRpc } from './rpc.mjs';
 import { summarize } from './stats.mjs';
 
 const now = () => performance.now();
@@ -43,17 +44,28 @@ function kB(path, field) {
   }
 }
 
-/** PSS and RSS (MB) of this process and its descendants, after a GC. */
+/**
+ * Memory (MB) of this process and its descendants, after a GC. `totalMB`, the figure judged: every
+ * process's private pages plus the largest shared set once (the Codex binary's pages are the same in
+ * every app-server; PSS would split them with whatever else on the machine maps them too, so it moves
+ * with other work). PSS and the plain RSS sum beside it.
+ */
 function familyMemory() {
   globalThis.gc?.();
   const pids = familyPids();
   let pss = 0;
   let rss = 0;
+  let priv = 0;
+  let sharedOnce = 0;
   for (const pid of pids) {
-    pss += kB(`/proc/${pid}/smaps_rollup`, 'Pss');
+    const rollup = `/proc/${pid}/smaps_rollup`;
+    pss += kB(rollup, 'Pss');
     rss += kB(`/proc/${pid}/status`, 'VmRSS');
+    priv += kB(rollup, 'Private_Clean') + kB(rollup, 'Private_Dirty');
+    sharedOnce = Math.max(sharedOnce, kB(rollup, 'Shared_Clean') + kB(rollup, 'Shared_Dirty'));
   }
-  return { processes: pids.length, pssMB: Number((pss / 1024).toFixed(1)), rssMB: Number((rss / 1024).toFixed(1)) };
+  const mb = (value) => Number((value / 1024).toFixed(1));
+  return { processes: pids.length, totalMB: mb(priv + sharedOnce), pssMB: mb(pss), rssMB: mb(rss) };
 }
 
 /** Drains a session's events; resolves `firstText` at its first text delta. */
@@ -86,6 +98,49 @@ async function closeAll(sessions) {
   }
 }
 
+/**
+ * The floor of the warm path: on a freshly initialised app-server (the bench's own client; spawn and
+ * initialize untimed, like a warm one), a new thread (thread/start) and its first turn to the first
+ * text delta.
+ */
+async function rawWarmFloor(context, runs) {
+  const { command, args, env } = context.launch;
+  const samples = [];
+  for (let run = -1; run < runs; run++) {
+    const rpc = new LineRpc(command, args, { env, cwd: context.cwd });
+    try {
+      let onText;
+      const first = new Promise((resolve) => {
+        onText = resolve;
+      });
+      rpc.onNotification = (method, params) => {
+        if (method === 'item/agentMessage/delta' && params?.delta) onText(now());
+      };
+      await rpc.request('initialize', {
+        clientInfo: { name: 'reins-bench', title: 'Reins bench', version: '0.0.0' },
+        capabilities: { experimentalApi: false },
+      });
+      rpc.notify('initialized', {});
+      await sleep(300); // as a warm process waits for its session
+      const t0 = now();
+      const started = await rpc.request('thread/start', {
+        cwd: context.cwd,
+        approvalPolicy: 'never',
+        sandbox: 'danger-full-access',
+      });
+      await rpc.request('turn/start', {
+        threadId: started.thread.id,
+        input: [{ type: 'text', text: `${PROMPT_MARK} raw warm ${run}: say hello.`, text_elements: [] }],
+      });
+      const at = await first;
+      if (run >= 0) samples.push(at - t0);
+    } finally {
+      await rpc.close();
+    }
+  }
+  return summarize(samples);
+}
+
 export async function codexShared({ quick, log }) {
   const { reply, startModelServer } = await import('@reins/testkit');
   const server = await startModelServer();
@@ -104,15 +159,14 @@ export async function codexShared({ quick, log }) {
       const sessions = await openIdle(harness, context, idle, mode === 'shared' ? sharedStartMs : undefined);
       await sleep(1_500); // thread start-up work (shell snapshot, lsb_release) settles
       const measured = familyMemory();
-      out.memory[mode] = { ...measured, pssAboveBaselineMB: Number((measured.pssMB - base.pssMB).toFixed(1)) };
+      out.memory[mode] = { ...measured, aboveBaselineMB: Number((measured.totalMB - base.totalMB).toFixed(1)) };
       log(
-        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, PSS ${measured.pssMB} MB (RSS ${measured.rssMB} MB)`,
+        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, ${measured.totalMB} MB (PSS ${measured.pssMB}, RSS sum ${measured.rssMB} MB)`,
       );
       await closeAll(sessions);
     }
-    out.memory.sharedVsPerSession = Number(
-      (out.memory.shared.pssAboveBaselineMB / out.memory['per-session'].pssAboveBaselineMB).toFixed(3),
-    );
+    // The whole family, Reins included: what running N sessions costs the machine either way.
+    out.memory.sharedVsPerSession = Number((out.memory.shared.totalMB / out.memory['per-session'].totalMB).toFixed(3));
     out.sharedStart = {
       firstSessionMs: Number(sharedStartMs[0]?.toFixed(1)),
       laterSessionMs: summarize(sharedStartMs.slice(1), { digits: 1 }),
@@ -130,6 +184,7 @@ export async function codexShared({ quick, log }) {
     for (let run = -1; run < runs; run++) {
       const cold = await coldTurn(raw, context, `${PROMPT_MARK} raw cold ${run}: say hello.`);
       await harness.warm(1); // outside the timing: the pool is ready again
+      await sleep(300); // as long as the raw floor waits after initialize
       const t0 = now();
       const session = await harness.createSession({ cwd: context.cwd });
       const watched = watch(session);
@@ -143,7 +198,9 @@ export async function codexShared({ quick, log }) {
       log(`   codex first text: raw cold ${cold.firstMs.toFixed(0)} ms, Reins warm ${(first - t0).toFixed(0)} ms`);
     }
     await harness.warm(0);
-    out.firstText = { rawColdMs: summarize(rawCold), warmMs: summarize(warmFirst) };
+    const floor = await rawWarmFloor(context, runs);
+    out.firstText = { rawColdMs: summarize(rawCold), warmMs: summarize(warmFirst), rawWarmFloorMs: floor };
+    log(`   codex first text, raw client on a fresh initialised app-server (thread + turn): median ${floor.median} ms`);
   } catch (error) {
     out.errors.push(error.message);
     log(`   codex shared/warm FAILED: ${error.message}`);

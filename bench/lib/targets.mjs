@@ -146,7 +146,7 @@ function codexSharedTargets(shared, out) {
       memory.sharedVsPerSession ?? null,
       memory.sharedVsPerSession <= LIMITS.codexSharedMemoryVsPerSession,
       memory.shared
-        ? `PSS above baseline ${memory.shared.pssAboveBaselineMB} vs ${memory['per-session'].pssAboveBaselineMB} MB (RSS ${memory.shared.rssMB} vs ${memory['per-session'].rssMB} MB)`
+        ? `${memory.shared.totalMB} vs ${memory['per-session'].totalMB} MB, Reins included (PSS ${memory.shared.pssMB} vs ${memory['per-session'].pssMB}, RSS sum ${memory.shared.rssMB} vs ${memory['per-session'].rssMB})`
         : '',
     ),
   );
@@ -167,7 +167,9 @@ function codexSharedTargets(shared, out) {
       `Codex new session to first text: warm / raw cold app-server <= ${LIMITS.codexWarmFirstTextVsRawCold}x`,
       value,
       value <= LIMITS.codexWarmFirstTextVsRawCold,
-      value == null ? '' : `${value}x (${warm} vs ${cold} ms)`,
+      value == null
+        ? ''
+        : `${value}x (${warm} vs ${cold} ms; floor: thread + turn on an initialised raw app-server ${shared.firstText.rawWarmFloorMs?.median ?? 'n/a'} ms)`,
     ),
   );
 }
