@@ -83,6 +83,29 @@ describe('codex real: sessions sharing one app-server', () => {
     expect(liveProcessCount() - before).toBe(0);
   });
 
+  it('a closed session resumed while its process still serves another continues its own conversation there', async () => {
+    rig = await codexRig('shared-process-resume');
+    rig.server.when('Remember MANGO', reply().text('I will remember MANGO.'));
+    rig.server.when('What was the word', reply().text('The word was MANGO.'));
+    const a = await rig.open();
+    const b = await rig.open();
+    const one = await a.session.send('Remember MANGO.');
+    expect((await a.recorder.terminalOf(one)).outcome).toEqual({ status: 'completed' });
+    const nativeSessionId = a.session.nativeSessionId as string;
+    await a.recorder.close();
+    const again = await rig.open({ resume: { nativeSessionId } });
+    // Still the one app-server: the thread was unsubscribed there, and is resumed there.
+    expect(liveProcessCount()).toBe(1);
+    expect(again.session.nativeSessionId).toBe(nativeSessionId);
+    const two = await again.session.send('What was the word?');
+    expect((await again.recorder.terminalOf(two)).outcome).toEqual({ status: 'completed' });
+    const resumed = rig.server.requests.find((request) => request.userText.includes('What was the word'));
+    expect(JSON.stringify(resumed?.body)).toContain('I will remember MANGO.');
+    expect(JSON.stringify(b.recorder.events)).not.toContain('MANGO');
+    await again.recorder.close();
+    await b.recorder.close();
+  });
+
   it('closing a session mid-command ends its command; the other session on the process runs on', async () => {
     rig = await codexRig('shared-process-command');
     rig.server.when('SLEEPER', reply().shell('sleep 37'));
