@@ -302,7 +302,6 @@ export function translateNotification(state: TranslateState, frame: Notification
   }
   // Everything below describes the session's own thread; a subagent's copy stays native.
   if (scope.kind === 'child') return [passthrough(frame, parentItemId)];
-  if (!KNOWN_METHODS.has(method)) return [passthrough(frame, undefined, 'unknown')];
   return translateThreadNotification(state, frame, method, params);
 }
 
@@ -433,7 +432,8 @@ function translateThreadNotification(
         },
       ];
     default:
-      return [passthrough(frame)];
+      // Asked only here, not per frame: every method handled above is one the pinned Codex declares.
+      return [KNOWN_METHODS.has(method) ? passthrough(frame) : passthrough(frame, undefined, 'unknown')];
   }
 }
 
