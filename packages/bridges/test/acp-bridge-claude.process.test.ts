@@ -2,10 +2,11 @@
 // Code (recorded 2.1.197 transcripts), spoken to in raw ndjson. Every message the bridge writes is
 // validated against the ACP SDK's own schema. What is checked is what strict ACP clients measured:
 // notices only for a client that advertises them, the model option from session/new on (Claude Code
-// names its model only at the first turn), a resumed session on the model it ran, diff content on a
-// file write, and an over-long line answered, not an exit.
+// names its model only at the first turn), a resumed session on the model it ran, a fork (session/fork)
+// whose first prompt goes out with the source's conversation (what the fake would send its model:
+// FAKE_CLAUDE_CONVERSATIONS), diff content on a file write, and an over-long line answered, not an exit.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,11 @@ afterEach(async () => {
   }
 });
 
-async function bridge(fixture: string, clientCapabilities: Record<string, unknown> = {}) {
+async function bridge(
+  fixture: string,
+  clientCapabilities: Record<string, unknown> = {},
+  knobs: Record<string, string> = {},
+) {
   const marker = randomUUID();
   const peer = new JsonLinesPeer(
     process.execPath,
@@ -50,13 +55,14 @@ async function bridge(fixture: string, clientCapabilities: Record<string, unknow
       IS_SANDBOX: '1',
       FAKE_CLAUDE_FIXTURE: join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${fixture}.2.1.197.jsonl`),
       REINS_BRIDGE_TEST_MARKER: marker,
+      ...knobs,
     },
     { jsonrpc: true, cwd: workdir },
   );
   peers.push(peer);
   const init = await peer.request('initialize', { protocolVersion: 1, clientCapabilities });
   expect(init.result).toMatchObject({ protocolVersion: 1 });
-  return { peer, marker };
+  return { peer, marker, init };
 }
 
 const updates = (frames: Message[], kind: string) =>
@@ -90,6 +96,37 @@ describe('reins bridge acp -H claude-code over raw stdio', () => {
     const second = await bridge('text-turn');
     const resumed = await second.peer.request('session/resume', { sessionId, cwd: workdir });
     expect((resumed.result as Options).configOptions[0]).toMatchObject({ id: 'model', currentValue: 'haiku' });
+  });
+
+  it('forks a session (Claude Code implements fork): a new session id whose first prompt carries the source’s conversation', async () => {
+    const conversations = await mkdtemp(join(workdir, 'conversations-'));
+    const { peer, init } = await bridge('resume', {}, { FAKE_CLAUDE_CONVERSATIONS: conversations });
+    expect(init.result).toMatchObject({ agentCapabilities: { sessionCapabilities: { fork: {} } } });
+    const source = (
+      (await peer.request('session/new', { cwd: workdir, mcpServers: [] })).result as { sessionId: string }
+    ).sessionId;
+    const first = await peer.request('session/prompt', {
+      sessionId: source,
+      prompt: [{ type: 'text', text: 'Remember the word teal' }],
+    });
+    expect(first.result).toMatchObject({ stopReason: 'end_turn' });
+    const forked = await peer.request('session/fork', { sessionId: source, cwd: workdir, mcpServers: [] });
+    const fork = (forked.result as { sessionId: string }).sessionId;
+    expect(fork).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(fork).not.toBe(source);
+    const second = await peer.request('session/prompt', {
+      sessionId: fork,
+      prompt: [{ type: 'text', text: 'Which word?' }],
+    });
+    expect(second.result).toMatchObject({ stopReason: 'end_turn' });
+    const requests = (await readFile(join(conversations, 'requests.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { sessionId: string; messages: string[] });
+    expect(requests).toEqual([
+      { sessionId: source, messages: ['Remember the word teal'] },
+      { sessionId: fork, messages: ['Remember the word teal', 'Which word?'] },
+    ]);
   });
 
   it('sends notices only to a client that advertised session.notices', async () => {

@@ -105,6 +105,8 @@ class FakeHarness implements Harness {
   readonly displayName = 'Fake Codex';
   readonly sessions: FakeSession[] = [];
   history?: (id: string) => Promise<Item[]>;
+  /** A broken fork: the "forked" session comes back on the source's id. */
+  forkReopens = false;
 
   constructor(
     private readonly implemented: ImplementedCapabilities = { resume: true, liveEffortSwitch: true },
@@ -129,7 +131,9 @@ class FakeHarness implements Harness {
     return this.catalog;
   }
   async createSession(spec: SessionSpec) {
-    const native = spec.resume?.nativeSessionId ?? (this.nativeIds ? `thread-${this.sessions.length + 1}` : undefined);
+    const fresh = this.nativeIds ? `thread-${this.sessions.length + 1}` : undefined;
+    const forked = spec.resume?.fork === true && !this.forkReopens;
+    const native = forked ? `fork-${this.sessions.length + 1}` : (spec.resume?.nativeSessionId ?? fresh);
     const session = new FakeSession(spec, native, this.reportsModel);
     this.sessions.push(session);
     return session;
@@ -523,5 +527,82 @@ describe('AcpBridge', () => {
     await until(() => healthy.inputs.length === 1, 'the other turn');
     healthy.stream.completeTurn({ outcome: { status: 'completed' } });
     expect(await fine).toEqual({ stopReason: 'end_turn' });
+  });
+});
+
+describe('session/fork', () => {
+  const forking = () => new FakeHarness({ resume: true, fork: true, liveEffortSwitch: true });
+
+  it('is advertised and served where the adapter forks: a new session on the source’s settings, the source untouched', async () => {
+    const { init, request, created, harness, session } = await started(forking());
+    expect(init).toMatchObject({ agentCapabilities: { sessionCapabilities: { close: {}, resume: {}, fork: {} } } });
+    await request('session/set_config_option', {
+      sessionId: created.sessionId,
+      configId: 'model',
+      value: 'fake-model-2',
+    });
+    const fork = await request<{ sessionId: string; configOptions: { id: string; currentValue: string }[] }>(
+      'session/fork',
+      { sessionId: created.sessionId, cwd: '/work', mcpServers: [] },
+    );
+    expect(harness.sessions[1]?.spec).toMatchObject({
+      cwd: '/work',
+      model: 'fake-model-2',
+      resume: { nativeSessionId: 'thread-1', fork: true },
+    });
+    expect(fork.sessionId).toBe('fork-2');
+    expect(fork.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'fake-model-2' });
+    const forkSession = harness.sessions[1] as FakeSession;
+    const answer = request('session/prompt', { sessionId: fork.sessionId, prompt: [{ type: 'text', text: 'Go on' }] });
+    await until(() => forkSession.inputs.length === 1, 'the fork’s turn');
+    forkSession.stream.completeTurn({ outcome: { status: 'completed' } });
+    expect(await answer).toMatchObject({ stopReason: 'end_turn' });
+    expect(session.inputs).toEqual([]);
+    expect(session.closed).toBe(false);
+  });
+
+  it('forks a session it only remembers, in a new bridge, on the model it ran', async () => {
+    const records = memoryRecords();
+    const first = await started(forking(), undefined, { records });
+    await first.request('session/set_config_option', {
+      sessionId: first.created.sessionId,
+      configId: 'model',
+      value: 'fake-model-2',
+    });
+    first.connection.close();
+    const harness = forking();
+    const second = connect(harness, undefined, records);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const fork = await second.request<{ sessionId: string }>('session/fork', { sessionId: 'thread-1', cwd: '/work' });
+    expect(harness.sessions[0]?.spec).toMatchObject({
+      model: 'fake-model-2',
+      resume: { nativeSessionId: 'thread-1', fork: true },
+    });
+    expect(fork.sessionId).toBe('fork-1');
+  });
+
+  it('stays an unknown method (-32601), not advertised, where the adapter cannot fork', async () => {
+    const { init, request, created, harness } = await started();
+    expect(
+      (init as { agentCapabilities: { sessionCapabilities: Record<string, unknown> } }).agentCapabilities
+        .sessionCapabilities,
+    ).toEqual({ close: {}, resume: {} });
+    await expect(request('session/fork', { sessionId: created.sessionId, cwd: '/work' })).rejects.toMatchObject({
+      code: -32601,
+    });
+    expect(harness.sessions).toHaveLength(1);
+  });
+
+  it('refuses a fork that comes back on the source’s conversation, closing it; the source goes on', async () => {
+    const harness = forking();
+    harness.forkReopens = true;
+    const { request, created, session } = await started(harness);
+    await expect(request('session/fork', { sessionId: created.sessionId, cwd: '/work' })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/reopened thread-1 instead of forking it/),
+      data: { code: 'resume_failed' },
+    });
+    expect(harness.sessions[1]?.closed).toBe(true);
+    expect(session.closed).toBe(false);
   });
 });

@@ -9,8 +9,9 @@
 // cannot change; the native id is then sent in `session_info_update._meta.reins.nativeSessionId`,
 // and the bridge's records map the made-up id to it for `session/load`, in this process and the next.
 // The records also keep each session's model, effort and mode, so a resumed session runs as it ran.
+// A fork (unstable session/fork, only where the harness implements fork) is a NEW session under the
+// id the harness gives the copied conversation, never the source's.
 import { randomUUID } from 'node:crypto';
-import { isAbsolute } from 'node:path';
 import {
   type AgentApp,
   type AgentConnection,
@@ -34,9 +35,16 @@ import {
   withDeadline,
 } from '../lifecycle.js';
 import { memoryRecords, type RecordStore } from '../records.js';
-import { acpErrorOf, promptAnswer } from './answers.js';
+import { promptAnswer, toRequestError, toSettingError } from './answers.js';
 import { HARNESS_DEFAULT, MODE_IDS, modesOf } from './options.js';
-import { mcpServersOf, promptInput, type SettingRequest, settingRequestOf } from './requests.js';
+import {
+  parseSetModel,
+  promptInput,
+  type SavedSettings,
+  type SettingRequest,
+  sessionSpecOf,
+  settingRequestOf,
+} from './requests.js';
 import { BridgeSession } from './session.js';
 import { createBridgeState, historyUpdates, modeUpdate, takeConfigOptions } from './translate.js';
 import {
@@ -63,22 +71,6 @@ export interface AcpBridgeOptions {
   /** Diagnostics; never stdout, which carries only protocol frames. */
   log?: (message: string) => void;
   version?: string;
-}
-
-/** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo). */
-function toRequestError(error: unknown, operation: string): RequestError {
-  if (error instanceof RequestError) return error;
-  const reins = ReinsError.from(error, 'protocol_error', { operation });
-  const acp = acpErrorOf(reins.toInfo());
-  return new RequestError(acp.code, acp.message, acp.data);
-}
-
-/** A setting the harness cannot change is "not available" (-32601), which ACP clients read as such. */
-function toSettingError(error: unknown, operation: string): RequestError {
-  if (ReinsError.isInstance(error) && error.code === 'unsupported_capability') {
-    return new RequestError(RPC.methodNotFound, error.message, error.toInfo());
-  }
-  return toRequestError(error, operation);
 }
 
 type SessionAnswer = { configOptions: SessionConfigOption[]; modes?: SessionModeState };
@@ -144,6 +136,9 @@ export class AcpBridge {
         this.guard('session/resume', () =>
           this.resumeSession(params.sessionId, params.cwd, params.mcpServers ?? [], false),
         ),
+      )
+      .onRequest('session/fork', ({ params }) =>
+        this.guard('session/fork', () => this.forkSession(params.sessionId, params.cwd, params.mcpServers ?? [])),
       )
       .onRequest('session/prompt', ({ params, signal }) =>
         this.guard('session/prompt', () => this.prompt(params.sessionId, params.prompt, signal)),
@@ -217,13 +212,14 @@ export class AcpBridge {
     void this.catalog();
     const matrix = await this.capabilities();
     const canResume = isImplemented(matrix, 'resume');
+    const canFork = isImplemented(matrix, 'fork');
     return {
       // The bridge speaks protocol version 1 only; a client asking for more gets 1 (ACP negotiation).
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: canResume,
         promptCapabilities: { image: isImplemented(matrix, 'images'), audio: false, embeddedContext: false },
-        sessionCapabilities: { close: {}, ...(canResume ? { resume: {} } : {}) },
+        sessionCapabilities: { close: {}, ...(canResume ? { resume: {} } : {}), ...(canFork ? { fork: {} } : {}) },
       },
       // The harness authenticates itself (Reins never handles credentials): no auth methods.
       authMethods: [],
@@ -235,30 +231,8 @@ export class AcpBridge {
     };
   }
 
-  private specFor(
-    cwd: string,
-    mcpServers: McpServer[],
-    saved?: { model?: string; effort?: string; mode?: string },
-  ): SessionSpec {
-    if (!isAbsolute(cwd)) {
-      throw new ReinsError('invalid_input', `The session cwd must be an absolute path; got "${cwd}".`, {
-        operation: 'session/new',
-      });
-    }
-    const defaults = this.options.defaults ?? {};
-    const servers = mcpServersOf(mcpServers);
-    const model = saved?.model ?? defaults.model;
-    const effort = (saved?.effort as Effort | undefined) ?? defaults.effort;
-    const posture = (MODE_IDS as readonly string[]).includes(saved?.mode ?? '')
-      ? (saved?.mode as Posture)
-      : (defaults.posture ?? 'bypass');
-    return {
-      cwd,
-      posture,
-      ...(model ? { model } : {}),
-      ...(effort ? { effort } : {}),
-      ...(servers.length > 0 ? { mcpServers: servers } : {}),
-    };
+  private specFor(cwd: string, mcpServers: McpServer[], saved?: SavedSettings): SessionSpec {
+    return sessionSpecOf(cwd, mcpServers, this.options.defaults ?? {}, saved);
   }
 
   private remember(bridged: BridgeSession): Promise<void> {
@@ -297,6 +271,17 @@ export class AcpBridge {
     if (this.closing) {
       await session.close();
       throw new ReinsError('process_exited', 'The bridge is shutting down.');
+    }
+    if (spec.resume?.fork && session.nativeSessionId === spec.resume.nativeSessionId) {
+      // Never two sessions on one conversation: a "fork" on the source's id would write into it.
+      await session.close();
+      throw new ReinsError(
+        'resume_failed',
+        `The harness reopened ${spec.resume.nativeSessionId} instead of forking it.`,
+        {
+          operation: 'session/fork',
+        },
+      );
     }
     const id = acpId ?? session.nativeSessionId ?? `reins-${randomUUID()}`;
     const state = createBridgeState(
@@ -355,14 +340,7 @@ export class AcpBridge {
     replay: boolean,
   ): Promise<SessionAnswer> {
     const record = await this.records.get(sessionId);
-    const nativeId = record?.nativeSessionId ?? this.sessions.get(sessionId)?.state.nativeSessionId ?? sessionId;
-    if (sessionId.startsWith('reins-') && nativeId === sessionId) {
-      throw new ReinsError(
-        'resume_failed',
-        `Session ${sessionId} was named by a bridge before its harness had an id, and no record says which conversation it is; load it by the native id that bridge reported (session_info_update _meta.reins.nativeSessionId).`,
-        { operation: 'session/load' },
-      );
-    }
+    const nativeId = this.nativeIdOf(sessionId, record?.nativeSessionId, 'session/load');
     // Loading a session this bridge has open replaces it (one Reins session per ACP id).
     await this.closeSession(sessionId);
     // A resumed session keeps the model, effort and mode it ran with.
@@ -378,6 +356,46 @@ export class AcpBridge {
       }
     }
     return this.answerOf(bridged);
+  }
+
+  /** The conversation behind an ACP session id (the records map bridge-made ids). */
+  private nativeIdOf(sessionId: string, recorded: string | undefined, operation: string): string {
+    const nativeId = recorded ?? this.sessions.get(sessionId)?.state.nativeSessionId ?? sessionId;
+    if (sessionId.startsWith('reins-') && nativeId === sessionId) {
+      throw new ReinsError(
+        'resume_failed',
+        `Session ${sessionId} was named by a bridge before its harness had an id, and no record says which conversation it is; use the native id that bridge reported (session_info_update _meta.reins.nativeSessionId).`,
+        { operation },
+      );
+    }
+    return nativeId;
+  }
+
+  /**
+   * session/fork: a NEW session on a copy of the source's conversation (spec.resume.fork), on the
+   * model, effort and mode the source runs with (or ran with, by its record). A harness that cannot
+   * fork has no such method: -32601, as initialize advertised no sessionCapabilities.fork.
+   */
+  private async forkSession(
+    sourceId: string,
+    cwd: string,
+    mcpServers: McpServer[],
+  ): Promise<SessionAnswer & { sessionId: string }> {
+    if (!isImplemented(await this.capabilities(), 'fork')) throw RequestError.methodNotFound('session/fork');
+    const record = await this.records.get(sourceId);
+    const nativeId = this.nativeIdOf(sourceId, record?.nativeSessionId, 'session/fork');
+    const live = this.sessions.get(sourceId)?.state.settings;
+    // Claude Code lists `default` (the harness's own choice) as a model: it is no model to start on.
+    const model = live?.model === HARNESS_DEFAULT ? undefined : live?.model;
+    const saved = live ? { model, effort: live.effort, mode: live.posture } : record;
+    const spec: SessionSpec = {
+      ...this.specFor(cwd, mcpServers, saved),
+      resume: { nativeSessionId: nativeId, fork: true },
+    };
+    const bridged = await this.open(spec, undefined, false);
+    const answer = this.answerOf(bridged);
+    setImmediate(() => bridged.announce());
+    return { sessionId: bridged.acpId, ...answer };
   }
 
   private sessionFor(sessionId: string): BridgeSession {
@@ -490,13 +508,4 @@ export class AcpBridge {
     await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
     return {};
   }
-}
-
-/** Params of the legacy session/set_model, checked by hand (it has no schema in the SDK). */
-function parseSetModel(params: unknown): { sessionId: string; modelId: string } {
-  const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
-  if (typeof record.sessionId !== 'string' || typeof record.modelId !== 'string' || record.modelId === '') {
-    throw RequestError.invalidParams(undefined, 'session/set_model needs a sessionId and a modelId.');
-  }
-  return { sessionId: record.sessionId, modelId: record.modelId };
 }

@@ -1,7 +1,15 @@
 // Pure: what the agent answers and asks its ACP client. The `session/prompt` answer from a turn's
 // terminal (a stop reason, or a JSON-RPC error carrying the Reins error), the token usage it may carry
-// (ACP requires total, input and output: all three or none), and `session/request_permission` params.
-import type { ErrorInfo, PermissionRequestedEvent, TokenUsage, TurnCompletedEvent } from '@reins/core';
+// (ACP requires total, input and output: all three or none), `session/request_permission` params, and
+// the JSON-RPC error for anything a request handler throws.
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import {
+  type ErrorInfo,
+  type PermissionRequestedEvent,
+  ReinsError,
+  type TokenUsage,
+  type TurnCompletedEvent,
+} from '@reins/core';
 import { boundedJson } from '../json.js';
 import { acpToolKindOf, type ToolProgressMap } from './tools.js';
 import {
@@ -105,4 +113,20 @@ export function promptAnswer(event: TurnCompletedEvent): PromptAnswer {
     default:
       return { ok: false, error: acpErrorOf(outcome.error) };
   }
+}
+
+/** Anything a handler throws -> the JSON-RPC error the client gets (Reins errors keep their ErrorInfo). */
+export function toRequestError(error: unknown, operation: string): RequestError {
+  if (error instanceof RequestError) return error;
+  const reins = ReinsError.from(error, 'protocol_error', { operation });
+  const acp = acpErrorOf(reins.toInfo());
+  return new RequestError(acp.code, acp.message, acp.data);
+}
+
+/** A setting the harness cannot change is "not available" (-32601), which ACP clients read as such. */
+export function toSettingError(error: unknown, operation: string): RequestError {
+  if (ReinsError.isInstance(error) && error.code === 'unsupported_capability') {
+    return new RequestError(RPC.methodNotFound, error.message, error.toInfo());
+  }
+  return toRequestError(error, operation);
 }

@@ -1,7 +1,9 @@
 // Pure translation the other way: what an ACP client asks for -> what a Reins session takes (turn
-// input, MCP servers, a permission decision, a setting). Bad input throws invalid_input, which the
+// input, MCP servers, a permission decision, a setting, the spec of a session it opens). Bad input throws invalid_input, which the
 // agent answers with JSON-RPC -32602 and the Reins message.
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import {
   EFFORT_LEVELS,
   type Effort,
@@ -9,12 +11,14 @@ import {
   type ImageRef,
   type McpServerSpec,
   type PermissionDecision,
+  type Posture,
   ReinsError,
   type PermissionOption as ReinsPermissionOption,
+  type SessionSpec,
   type TurnInput,
 } from '@reins/core';
 import { FALLBACK_ALLOW } from './answers.js';
-import { EFFORT_OPTION, HARNESS_DEFAULT, MODEL_OPTION } from './options.js';
+import { EFFORT_OPTION, HARNESS_DEFAULT, MODE_IDS, MODEL_OPTION } from './options.js';
 import type { ContentBlock, McpServer, RequestPermissionOutcome } from './wire.js';
 
 function invalid(message: string): ReinsError {
@@ -151,4 +155,47 @@ export function settingRequestOf(configId: string, value: unknown): SettingReque
     return { setting: 'effort', effort: value as Effort };
   }
   throw invalid(`Unknown config option "${configId}"; this agent offers "${MODEL_OPTION}" and "${EFFORT_OPTION}".`);
+}
+
+/** Params of the legacy session/set_model, checked by hand (it has no schema in the SDK). */
+export function parseSetModel(params: unknown): { sessionId: string; modelId: string } {
+  const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  if (typeof record.sessionId !== 'string' || typeof record.modelId !== 'string' || record.modelId === '') {
+    throw RequestError.invalidParams(undefined, 'session/set_model needs a sessionId and a modelId.');
+  }
+  return { sessionId: record.sessionId, modelId: record.modelId };
+}
+
+/** What a session ran with, as the records (or a live session) keep it. */
+export interface SavedSettings {
+  model?: string | undefined;
+  effort?: string | undefined;
+  mode?: string | undefined;
+}
+
+/** The spec of a session the client opens: its cwd and MCP servers, on saved settings, else the bridge's. */
+export function sessionSpecOf(
+  cwd: string,
+  mcpServers: McpServer[],
+  defaults: { model?: string; effort?: Effort; posture?: Posture },
+  saved?: SavedSettings,
+): SessionSpec {
+  if (!isAbsolute(cwd)) {
+    throw new ReinsError('invalid_input', `The session cwd must be an absolute path; got "${cwd}".`, {
+      operation: 'session/new',
+    });
+  }
+  const servers = mcpServersOf(mcpServers);
+  const model = saved?.model ?? defaults.model;
+  const effort = (saved?.effort as Effort | undefined) ?? defaults.effort;
+  const posture = (MODE_IDS as readonly string[]).includes(saved?.mode ?? '')
+    ? (saved?.mode as Posture)
+    : (defaults.posture ?? 'bypass');
+  return {
+    cwd,
+    posture,
+    ...(model ? { model } : {}),
+    ...(effort ? { effort } : {}),
+    ...(servers.length > 0 ? { mcpServers: servers } : {}),
+  };
 }

@@ -1,7 +1,8 @@
 // The ACP SDK's own JSON Schema of protocol version 1 (the exact @agentclientprotocol/sdk version in
 // the workspace ships it), compiled once, and a checker for every message an ACP agent writes: a
 // `session/update` notification against SessionNotification, a request to the client against its
-// request type, and an answer against the response type of the request it answers.
+// request type, and an answer against the response type of the request it answers (an unstable
+// method's, `session/fork`, against the SDK's unstable schema of the same version).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,10 @@ const RESPONSES: Record<string, string> = {
   'session/close': 'CloseSessionResponse',
   'session/list': 'ListSessionsResponse',
 };
+/** Unstable methods the bridge serves: their answers are typed only in schema.unstable.json. */
+const UNSTABLE_RESPONSES: Record<string, string> = {
+  'session/fork': 'ForkSessionResponse',
+};
 const CLIENT_REQUESTS: Record<string, string> = {
   'session/request_permission': 'RequestPermissionRequest',
 };
@@ -38,7 +43,10 @@ export class AcpSchema {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(schema: Record<string, unknown>) {
+  constructor(
+    schema: Record<string, unknown>,
+    private readonly unstable?: AcpSchema,
+  ) {
     this.ajv.addSchema({ ...schema, $id: 'acp' });
   }
 
@@ -77,15 +85,17 @@ export class AcpSchema {
     // The legacy session/set_model has no schema (it is not in the SDK's); its answer is empty.
     if (method === 'session/set_model')
       return JSON.stringify(message.result) === '{}' ? undefined : 'set_model answers {}';
+    const unstableType = UNSTABLE_RESPONSES[method];
+    if (unstableType && this.unstable) return this.unstable.check(unstableType, message.result);
     const type = RESPONSES[method];
     return type ? this.check(type, message.result) : `no response type known for ${method}`;
   }
 }
 
 export function acpSchema(): AcpSchema {
-  compiled ??= new AcpSchema(
-    JSON.parse(readFileSync(join(SDK_DIR, 'schema', 'v1', 'schema.json'), 'utf8')) as Record<string, unknown>,
-  );
+  const read = (name: string) =>
+    JSON.parse(readFileSync(join(SDK_DIR, 'schema', 'v1', name), 'utf8')) as Record<string, unknown>;
+  compiled ??= new AcpSchema(read('schema.json'), new AcpSchema(read('schema.unstable.json')));
   return compiled;
 }
 
