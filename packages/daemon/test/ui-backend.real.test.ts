@@ -225,7 +225,6 @@ describe.each(HARNESSES)('ui backend real: $id through the daemon', (knobs) => {
     await session.close();
   }, 300_000);
 
-  // A known gap is registered as failing (it.fails), so the day it is fixed the test says so.
   it('a fresh daemon process lists it (harness/sessions) and replays it (harness/history) with the machinery classified', async () => {
     const nativeSessionId = made();
     // A fresh daemon process knows nothing of it but what the harness keeps on disk.
@@ -238,6 +237,13 @@ describe.each(HARNESSES)('ui backend real: $id through the daemon', (knobs) => {
     const history = await fresh.history(knobs.id, nativeSessionId, { cwd: rig.workdir });
     expect(history.every((item) => item.kind !== 'user_message' || item.replay === true)).toBe(true);
     expect(texts(history)).toEqual(knobs.history);
+    // The interrupted turn reads as interrupted: its partial answer is not completed (Codex: from the
+    // turn's status), or the harness's own interrupt marker follows it (Claude Code's transcript).
+    const partial = history.findIndex((item) => item.kind === 'agent_message' && item.text === 'One, two');
+    const marked = history
+      .slice(partial + 1)
+      .some((item) => item.kind === 'user_message' && item.origin === 'notification');
+    expect(history[partial]?.status !== 'completed' || marked, 'the interrupted turn kept as such').toBe(true);
   }, 120_000);
 
   it('the fresh daemon process adopts it (session/create with spec.resume) and continues it', async () => {

@@ -22,17 +22,12 @@ import type { HarnessOptions } from '../runtime/options.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
 import { createCodexAuth } from './auth.js';
 import { CodexRuntime, HARNESS } from './connection.js';
+import { readHistory } from './history.js';
 import { CODEX_IMPLEMENTED } from './manifest.js';
 import { CodexSession } from './session.js';
 import { assertCodexSpec, CODEX_SPEC_SUPPORT } from './thread-params.js';
-import { modelInfoOf, toItem } from './translate.js';
-import type {
-  GetAccountResponse,
-  ModelListResponse,
-  ThreadItem,
-  ThreadItemsListResponse,
-  ThreadListResponse,
-} from './wire.js';
+import { modelInfoOf } from './translate.js';
+import type { GetAccountResponse, ModelListResponse, ThreadListResponse } from './wire.js';
 
 export interface CodexHarnessOptions extends HarnessOptions {
   /** How long a permission request waits for respondToPermission before it is declined (ms). */
@@ -43,20 +38,6 @@ export interface CodexHarnessOptions extends HarnessOptions {
 
 const DISPLAY_NAME = 'Codex';
 const INSTALL = 'npm install -g @openai/codex';
-
-/** A thread item from thread/items/list as a history item; undefined for kinds Reins has no item for. */
-function historyItem(entry: ThreadItem): Item | undefined {
-  let item: Item | undefined;
-  try {
-    item = toItem(entry);
-  } catch {
-    return undefined; // a kind this Reins does not know: history lists only what it can show
-  }
-  if (item?.kind !== 'user_message') return item;
-  // The clientUserMessageId Reins sent on turn/start comes back as the item's clientId (0.169.0, 0.171.0).
-  const clientId = (entry as { clientId?: unknown }).clientId;
-  return { ...item, replay: true, ...(typeof clientId === 'string' && clientId ? { clientMessageId: clientId } : {}) };
-}
 
 export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
   const runtime = new CodexRuntime(options);
@@ -147,32 +128,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
     },
 
     async history(nativeSessionId: string, historyOptions: { cwd?: string } = {}): Promise<Item[]> {
-      return runtime.probe(historyOptions.cwd ?? process.cwd(), async (peer) => {
-        const items: Item[] = [];
-        let cursor: string | null = null;
-        do {
-          let page: ThreadItemsListResponse;
-          try {
-            page = await peer.request<ThreadItemsListResponse>('thread/items/list', {
-              threadId: nativeSessionId,
-              limit: 200,
-              ...(cursor ? { cursor } : {}),
-            });
-          } catch (error) {
-            throw new ReinsError(
-              'invalid_input',
-              `Codex has no readable history for session ${nativeSessionId}: ${ReinsError.from(error, 'protocol_error').message}`,
-              { harness: HARNESS, operation: 'thread/items/list', cause: error },
-            );
-          }
-          for (const entry of page.data) {
-            const item = historyItem(entry.item);
-            if (item) items.push(item);
-          }
-          cursor = page.nextCursor;
-        } while (cursor);
-        return items;
-      });
+      return runtime.probe(historyOptions.cwd ?? process.cwd(), (peer) => readHistory(peer, nativeSessionId));
     },
 
     warm: (count) => runtime.warm(count),

@@ -50,6 +50,8 @@ export type {
   ThreadStartResponse,
   ThreadStatus,
   ThreadTokenUsage,
+  ThreadTurnsListParams,
+  ThreadTurnsListResponse,
   TokenUsageBreakdown,
   Turn,
   TurnError,
