@@ -221,6 +221,27 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     }
   });
 
+  it('a session handler that throws is kept from the process: the other session and the process run on', async () => {
+    const { servers, connect } = rig();
+    const a = await open(connect);
+    const server = servers[0] as MemoryAppServer;
+    // A lease whose handler throws, beside a real session.
+    const broken = await connect('/work', undefined, {
+      onNotification: () => {
+        throw new Error('a bug in one session');
+      },
+    });
+    broken.bindThread('thr_broken');
+    server.notify('item/agentMessage/delta', { threadId: 'thr_broken', turnId: 't', itemId: 'm', delta: 'x' });
+    server.notify('configWarning', { summary: 'still delivered', details: null });
+    await settle();
+    expect(a.events.some((event) => event.type === 'notice' && /still delivered/.test(event.message))).toBe(true);
+    const sent = await a.session.send('after the bug');
+    await a.until(terminalOf(sent.turnId));
+    expect(server.closed).toBe(false);
+    await broken.close();
+  });
+
   it('frames Codex sends before answering thread/start are held and reach the right session', async () => {
     const { servers, connect } = rig();
     const a = await open(connect);

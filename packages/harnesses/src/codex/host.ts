@@ -44,6 +44,8 @@ export class CodexHost {
   private initialized: InitializeResponse | undefined;
   private gone = false;
   private closing: Promise<void> | undefined;
+  /** Session handlers that threw on a frame (each was kept from the other sessions). */
+  handlerErrors = 0;
   /** Told once the host has no lease left and is closing, or its process ended. */
   onRetired: (() => void) | undefined;
 
@@ -55,7 +57,7 @@ export class CodexHost {
     this.peer = peer;
     transport.onLine(receiveLine);
     transport.onOversizeLine((bytes) => {
-      for (const lease of this.router.attached) lease.onOversizeLine?.(bytes);
+      for (const lease of this.router.attached) this.guarded(() => lease.onOversizeLine?.(bytes));
     });
     void transport.exited.then(() => {
       this.gone = true;
@@ -163,7 +165,20 @@ export class CodexHost {
   }
 
   private deliver(lease: Lease, frame: NotificationFrame): void {
-    lease.onNotification?.(frame, Date.now());
+    this.guarded(() => lease.onNotification?.(frame, Date.now()));
+  }
+
+  /**
+   * One session's handler that throws must not stop the process every session runs on (the line
+   * handler would): the error stays that session's, counted here. Sessions guard their own
+   * translation (the chassis); this is the line behind it.
+   */
+  private guarded(run: () => void): void {
+    try {
+      run();
+    } catch {
+      this.handlerErrors++;
+    }
   }
 
   private hostHooks(): ConnectionHooks {
@@ -180,7 +195,7 @@ export class CodexHost {
         }
         return lease.onRequest(method, params, id, frame);
       },
-      onStray: (frame, at, reason) => this.router.strayOwner()?.onStray?.(frame, at, reason),
+      onStray: (frame, at, reason) => this.guarded(() => this.router.strayOwner()?.onStray?.(frame, at, reason)),
     };
   }
 
