@@ -1,8 +1,9 @@
 // Real tier, judged by the protocol: `codex app-server --listen stdio://` (a two-line shim that runs
 // the bridge) in front of the REAL pinned Claude Code, Pi and Codex on the scripted model server, and
 // a scripted Codex client. One full transcript per harness: a text turn, a tool turn, a steer, an
-// interrupt, an unsupported model and the switch back, list / read / turns / items / fork, approvals
-// where the harness asks, and a resume in a new process whose history keeps each turn as it ended.
+// interrupt, an unsupported model and the switch back, list / read / turns / items, a fork whose first
+// turn reaches the model with the source's conversation, approvals where the harness asks, and a
+// resume in a new process whose history keeps each turn as it ended.
 // Every message of every process is validated against the pinned Codex's JSON Schema; Centaur's
 // invariants are checked on every turn.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-app-server-transcripts.real.test.ts
@@ -193,8 +194,27 @@ async function transcript(target: RealTarget): Promise<void> {
     expect(turns.data.length).toBeGreaterThan(0);
     await first.result('thread/read', { threadId, includeTurns: true });
     await first.result('thread/items/list', { threadId, limit: 5 });
-    const fork = await first.peer.request('thread/fork', { threadId });
-    expect(fork.error).toMatchObject({ code: -32600 });
+
+    // A fork (every target implements fork): a new thread holding the source's conversation, whose
+    // first turn reaches the model with the source's messages in it.
+    const forked = await first.result<{
+      model: string;
+      thread: { id: string; forkedFromId: string | null; turns: Turn[] };
+    }>('thread/fork', { threadId });
+    const forkId = forked.thread.id;
+    expect(forkId).not.toBe(threadId);
+    expect(forked.thread.forkedFromId).toBe(threadId);
+    expect(forked.model).toBe(model);
+    expect(forked.thread.turns.map((turn) => turn.id)).toContain(text.id);
+    server.enqueue(reply().text('Forked answer.'));
+    const forkTurn = await first.startTurn(forkId, 'What did I ask first?');
+    expect((await first.ended(forkTurn)).status).toBe('completed');
+    const forkRequest = server.requests.find((request) =>
+      JSON.stringify(request.body).includes('What did I ask first?'),
+    );
+    expect(JSON.stringify(forkRequest?.body)).toContain('Say hello');
+    expect(JSON.stringify(forkRequest?.body)).toContain('Hello from the scripted model.');
+    await first.result('thread/unsubscribe', { threadId: forkId });
 
     // Approvals, where the harness asks (posture ask: approvalPolicy untrusted).
     const asking = await first.peer.request('thread/start', {
