@@ -2,8 +2,9 @@
 // Claude Code on the scripted model server, spoken to in raw ndjson. What strict ACP clients
 // measured, on the real CLI: the model option offered at session/new (Claude Code names its model
 // only at its first turn) and a switch to another listed model, diff content on a file write, no
-// notice for a client that did not advertise them, and a session resumed in a new process on the
-// model it ran. Every message is validated against the ACP SDK's schema.
+// notice for a client that did not advertise them, a session resumed in a new process on the
+// model it ran, and a fork (session/fork) whose first prompt reaches the model with the source's
+// conversation. Every message is validated against the ACP SDK's schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/acp-bridge-claude.real.test.ts
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -99,6 +100,42 @@ describe('reins bridge acp in front of the real Claude Code', () => {
       for (const peer of peers) await peer.close();
       await home.dispose();
       for (const peer of peers) expect(acpViolations(peer.sent, peer.frames())).toEqual([]);
+    }
+  }, 600_000);
+
+  it('forks a session: a new session whose first prompt reaches the model with the source’s conversation', async () => {
+    const home = await realBridgeHome('claude-code');
+    const peer = acp(home);
+    try {
+      const init = await peer.request('initialize', { protocolVersion: 1, clientCapabilities: {} }, 60_000);
+      expect(init.result).toMatchObject({ agentCapabilities: { sessionCapabilities: { fork: {} } } });
+      const created = await peer.request('session/new', { cwd: home.cwd, mcpServers: [] }, 60_000);
+      const source = (created.result as { sessionId: string }).sessionId;
+      home.server.enqueue(reply().text('Teal, noted.'));
+      const first = await peer.request(
+        'session/prompt',
+        { sessionId: source, prompt: [{ type: 'text', text: 'Remember the word teal.' }] },
+        180_000,
+      );
+      expect(first.result).toMatchObject({ stopReason: 'end_turn' });
+      const forked = await peer.request('session/fork', { sessionId: source, cwd: home.cwd, mcpServers: [] }, 60_000);
+      const fork = (forked.result as { sessionId: string }).sessionId;
+      expect(fork).toBeTruthy();
+      expect(fork).not.toBe(source);
+      home.server.enqueue(reply().text('You said teal.'));
+      const second = await peer.request(
+        'session/prompt',
+        { sessionId: fork, prompt: [{ type: 'text', text: 'Which word did I give you?' }] },
+        180_000,
+      );
+      expect(second.result).toMatchObject({ stopReason: 'end_turn' });
+      const request = home.server.requests.find((seen) => JSON.stringify(seen.body).includes('Which word did I give'));
+      expect(JSON.stringify(request?.body)).toContain('Remember the word teal.');
+      expect(JSON.stringify(request?.body)).toContain('Teal, noted.');
+    } finally {
+      await peer.close();
+      await home.dispose();
+      expect(acpViolations(peer.sent, peer.frames())).toEqual([]);
     }
   }, 600_000);
 });
