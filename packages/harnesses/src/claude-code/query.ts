@@ -214,6 +214,8 @@ export class ClaudeQuery {
   private readonly loop: Promise<void>;
   /** Settles when the query runs: at once when cold, once a spare's claim was answered when warm. */
   private readonly started: Promise<void> = Promise.resolve();
+  /** A spare's claim was accepted: the claim's answer is its initialize (warm.ts). */
+  private claimed = false;
   /** Set when the session ends this query itself (restart, close): its end is not a crash. */
   private retiring = false;
 
@@ -239,6 +241,7 @@ export class ClaudeQuery {
     this.sdk = claimed.query;
     this.bridge = claimed.bridge;
     this.started = claimed.accepted.then((accepted) => {
+      this.claimed = accepted;
       if (!accepted && !this.retiring) this.sdk = cold();
     });
     this.loop = this.started.then(() => this.read());
@@ -255,7 +258,10 @@ export class ClaudeQuery {
 
   /** Waits until the CLI answered `initialize`. */
   initialized(timeoutMs: number): Promise<unknown> {
-    const answered = this.started.then(() => this.sdk.initializationResult());
+    // A claimed spare answered initialize in its parking folder and then the claim. SDK 0.3.333 sends
+    // one more initialize after the claim; the first message does not need its answer, so a warm
+    // session does not wait for it (seen holding createSession ~15 ms on 2.1.332).
+    const answered = this.started.then(() => (this.claimed ? undefined : this.sdk.initializationResult()));
     return withDeadline(answered, timeoutMs, 'Claude Code initialize', {
       harness: HARNESS,
       operation: 'initialize',
