@@ -1,7 +1,7 @@
 // The Claude Code harness: discovery of the user's own `claude` binary, health from `claude auth
 // status`, the model list from the CLI's initialize answer, transcripts on disk, and sessions
 // (session.ts) on the Agent SDK's streaming-input `query()` (query.ts), always on the discovered
-// binary, never the SDK's bundled CLI.
+// binary, never the SDK's bundled CLI; warm starts on spares prewarmed ahead (warm.ts).
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import {
   assertValidSchema,
