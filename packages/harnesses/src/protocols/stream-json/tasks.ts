@@ -209,11 +209,14 @@ export function turnEndedForTasks(tasks: TaskState): void {
 /** Marks what a background task's subagent does once its launching turn has ended. */
 export function inBackgroundLanes(tasks: TaskState, emissions: Emission[]): Emission[] {
   if (tasks.background.size === 0) return emissions;
-  return emissions.map((emission) =>
-    emission.parentItemId !== undefined && tasks.background.get(emission.parentItemId)?.outlivedTurn
-      ? { ...emission, background: true }
-      : emission,
-  );
+  return emissions.map((emission) => {
+    if (emission.parentItemId === undefined || !tasks.background.get(emission.parentItemId)?.outlivedTurn)
+      return emission;
+    // A copy and an assignment: `{ ...emission, background: true }` takes V8's slow path on Node 20.
+    const marked: Emission = Object.assign({}, emission);
+    marked.background = true;
+    return marked;
+  });
 }
 
 /** Items of background work still open: the adapter keeps them open past the turn that is ending. */
