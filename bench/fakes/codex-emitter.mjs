@@ -6,6 +6,10 @@
 // machine) read right before its line is written. Writes to a pipe are synchronous on Linux, so the
 // stamp is when the line leaves the child. Then item/completed and turn/completed as recorded.
 //
+// Several threads on one process (Reins shares an app-server between sessions): each further
+// thread/start answers the recorded thread under a new id (recorded id + "-2", "-3", ...), and a
+// turn/start's frames carry the threadId it names.
+//
 // BENCH_IDLE=1: answer initialize/thread/start and nothing else (figure 5, idle sessions).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -46,14 +50,28 @@ const rate = Number(process.env.BENCH_RATE ?? 1000);
 const idle = process.env.BENCH_IDLE === '1';
 const write = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
 
-// The delta frame with its text replaced; serialized once up to the text, so each line costs one concat.
-const deltaHead = JSON.stringify({ ...MESSAGE_DELTA, params: { ...MESSAGE_DELTA.params, delta: '\u0000' } }).split(
-  '"\\u0000"',
-);
+const RECORDED_THREAD = THREAD_START.thread.id;
+let threads = 0;
+/** A recorded frame as it would be on another thread. */
+const onThread = (frame, threadId) =>
+  threadId === RECORDED_THREAD ? frame : JSON.parse(JSON.stringify(frame).replaceAll(RECORDED_THREAD, threadId));
 
-async function emitTurn() {
-  write(TURN_STARTED);
-  write(MESSAGE_STARTED);
+// The delta frame with its text replaced; serialized once per thread up to the text, so each line costs one concat.
+const deltaHeads = new Map();
+function deltaHeadOf(threadId) {
+  let head = deltaHeads.get(threadId);
+  if (!head) {
+    const delta = onThread(MESSAGE_DELTA, threadId);
+    head = JSON.stringify({ ...delta, params: { ...delta.params, delta: '\u0000' } }).split('"\\u0000"');
+    deltaHeads.set(threadId, head);
+  }
+  return head;
+}
+
+async function emitTurn(threadId) {
+  const deltaHead = deltaHeadOf(threadId);
+  write(onThread(TURN_STARTED, threadId));
+  write(onThread(MESSAGE_STARTED, threadId));
   const started = process.hrtime.bigint();
   let sent = 0;
   while (sent < frames) {
@@ -65,8 +83,8 @@ async function emitTurn() {
     // ~1 ms ticks: frames due within a tick leave together, as from a harness that batches writes.
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  write(MESSAGE_COMPLETED);
-  write(TURN_COMPLETED);
+  write(onThread(MESSAGE_COMPLETED, threadId));
+  write(onThread(TURN_COMPLETED, threadId));
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -75,12 +93,17 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   switch (message.method) {
     case 'initialize':
       return write({ id: message.id, result: INITIALIZE });
-    case 'thread/start':
-      return write({ id: message.id, result: THREAD_START });
-    case 'turn/start':
-      write({ id: message.id, result: TURN_START });
-      if (!idle) emitTurn();
+    case 'thread/start': {
+      threads++;
+      const threadId = threads === 1 ? RECORDED_THREAD : `${RECORDED_THREAD}-${threads}`;
+      return write({ id: message.id, result: onThread(THREAD_START, threadId) });
+    }
+    case 'turn/start': {
+      const threadId = typeof message.params?.threadId === 'string' ? message.params.threadId : RECORDED_THREAD;
+      write({ id: message.id, result: onThread(TURN_START, threadId) });
+      if (!idle) emitTurn(threadId);
       return;
+    }
     default:
       return write({ id: message.id, error: { code: -32601, message: `bench emitter: no ${message.method}` } });
   }
