@@ -157,6 +157,8 @@ export function finishTurn(state: ThreadState, atMs: number): BridgeNotification
   const out = flushInputs(state, atMs);
   state.turn = undefined;
   state.lastTurnId = turn.id;
+  // Its Reins turns are over too (a session that closed under them): a late start of one is no new turn.
+  for (const reinsTurnId of turn.running) rememberEnded(state, reinsTurnId);
   const outcome: TurnOutcome = turn.lastTerminal?.outcome ?? {
     status: 'failed',
     error: { code: 'process_exited', message: 'The harness session ended before the turn did.' },
@@ -268,8 +270,8 @@ export function requestInterrupt(state: ThreadState, codexTurnId: string): boole
 }
 
 export function turnStarted(state: ThreadState, event: ReinsEvent & { type: 'turn.started' }): BridgeNotification[] {
-  // A turn that has ended does not start again (a repeated frame).
-  if (event.turnId === null || state.endedReinsTurns.has(event.turnId)) return [];
+  // A turn that has ended does not start again (a repeated frame), and a closed thread starts none.
+  if (event.turnId === null || state.closed || state.endedReinsTurns.has(event.turnId)) return [];
   if (state.turn?.running.has(event.turnId)) return [];
   if (state.turn) {
     // A Reins turn that starts while a Codex turn is open is input delivered into it.
