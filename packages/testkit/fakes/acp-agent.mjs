@@ -14,6 +14,10 @@
 //   | { crash: exitCode } | { waitForCancel: true } | { error: { code, message, data? } }
 //   | { replay: fixturePath, prompt?: n } (the session/update frames of the n-th prompt of a reins/v1 fixture)
 //   | { stop: stopReason, usage? }  (default: end_turn after the last step)
+//   | { pid: true } (an agent_message_chunk "[pid N]": which process served the turn)
+//   | { foreignUpdate: sessionId } (an agent_message_chunk sent under another session's id)
+//   | { foreignRequest: sessionId } (an fs/read_text_file under another session's id; the answer is shown)
+// One process serves many sessions (session/new any number of times; every frame names its session).
 // Knobs (env): FAKE_ACP_SLOW_START_MS, FAKE_ACP_STDERR_NOISE=1, FAKE_ACP_GARBAGE=1 (non-JSON
 //   lines on stdout), FAKE_ACP_AUTH_REQUIRED=1 (session/new -> -32000 until authenticate),
 //   FAKE_ACP_HANG=1 (prompts never answer, cancel ignored), FAKE_ACP_STORE=dir (sessions persist
@@ -71,6 +75,7 @@ function request(method, params) {
 const sessions = new Map();
 let authenticated = false;
 let forks = 0;
+let created = 0;
 const isAuthenticated = () => authenticated || Boolean(env.FAKE_ACP_AUTH_STATE && existsSync(env.FAKE_ACP_AUTH_STATE));
 let terminalAuth = false;
 const terminalMethods = () => (terminalAuth ? (scenario.terminalAuthMethods ?? []) : []);
@@ -131,7 +136,7 @@ function persist(session) {
   );
 }
 
-function newSession(cwd, id = `fake-session-${process.pid}-${sessions.size + 1}`) {
+function newSession(cwd, id = `fake-session-${process.pid}-${++created}`) {
   const session = {
     id,
     cwd,
@@ -232,7 +237,24 @@ async function runPrompt(session, params) {
     } else if (step.extNotify) send({ method: step.extNotify, params: { sessionId: session.id, v: 1 } });
     else if (step.garbage !== undefined) process.stdout.write(`${step.garbage}\n`);
     else if (step.stderr !== undefined) process.stderr.write(`${step.stderr}\n`);
-    else if (step.crash !== undefined) process.exit(step.crash);
+    else if (step.pid)
+      update(session, {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: `[pid ${process.pid}]` },
+      });
+    else if (step.foreignUpdate !== undefined)
+      send({
+        method: 'session/update',
+        params: {
+          sessionId: step.foreignUpdate,
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'not yours' } },
+        },
+      });
+    else if (step.foreignRequest !== undefined) {
+      const answer = await request('fs/read_text_file', { sessionId: step.foreignRequest, path: '/etc/hostname' });
+      const shown = answer.error ? `[foreign error ${answer.error.code}]` : '[foreign answered]';
+      update(session, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: shown } });
+    } else if (step.crash !== undefined) process.exit(step.crash);
     else if (step.waitForCancel) {
       await new Promise((resolve) => session.cancelWaiters.push(resolve));
       return { stopReason: 'cancelled' };

@@ -1,8 +1,9 @@
 // The Harness object for any ACP agent, parameterized by a preset: discovery, health,
 // capabilities (what the agent advertises in initialize), models, session list and history,
-// sign-in (auth.ts), and sessions (new, resumed, or forked with session/fork where advertised). Sessions with the same binary, arguments, cwd and environment share one agent process
-// when the preset allows it (ACP is multi-session by design); the process ends with its last session.
-import { createHash } from 'node:crypto';
+// sign-in (auth.ts), and sessions (new, resumed, or forked with session/fork where advertised).
+// Sessions with the same binary, arguments and environment share one agent process when the preset
+// allows it (ACP is multi-session by design; the cwd goes on session/new), and `warm(n)` keeps
+// initialised agents ready: both through the process-wide registry in hosts.ts.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import { capabilitiesFor } from '../runtime/evidence.js';
 import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
 import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
+import { type AcpLease, acpHosts, acpLaunchKey } from './hosts.js';
 import { ACP_IMPLEMENTED } from './manifest.js';
 import type { AcpPreset } from './preset.js';
 import { AcpSession } from './session.js';
@@ -91,17 +93,11 @@ export function advertisedFrom(capabilities: AcpAgentCapabilities | undefined): 
   };
 }
 
-interface PoolEntry {
-  connection: Promise<AcpConnection>;
-  refs: number;
-}
-
 export class AcpHarness implements Harness {
   readonly id: HarnessId;
   readonly displayName: string;
   /** Sign-in as the agent offers it (auth.ts): status from session/new, login through `authenticate`. */
   readonly auth: HarnessAuth;
-  private readonly pool = new Map<string, PoolEntry>();
   private advertised: { sha256: string; capabilities: AcpAgentCapabilities | undefined } | undefined;
 
   constructor(
@@ -164,48 +160,44 @@ export class AcpHarness implements Harness {
     };
   }
 
-  /** A connection for a launch: shared from the pool when allowed, else a fresh process. */
-  private async acquire(launch: AcpLaunch): Promise<{ connection: AcpConnection; release: () => Promise<void> }> {
+  /** What fixes an agent process at spawn, as the registry's key (the cwd is per session: session/new). */
+  private launchKey(launch: AcpLaunch): string {
+    return acpLaunchKey({
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      requestTimeoutMs: this.timeoutMs,
+      authMethod: this.options.authMethod,
+      tap: this.options.tap,
+    });
+  }
+
+  /**
+   * A process for a session's launch: the shared one of its launch settings when sharing is on (the
+   * spawn cwd is the first session's; later sessions name their own in session/new), else its own.
+   */
+  private acquire(launch: AcpLaunch, resumeSessionId: string | undefined): Promise<AcpLease> {
     const share = this.options.shareProcess ?? this.preset.multiSession;
-    if (!share) {
-      const connection = await AcpConnection.open(launch, this.connectOptions());
-      return { connection, release: () => connection.close() };
+    return acpHosts.lease(this.launchKey(launch), () => AcpConnection.open(launch, this.connectOptions()), {
+      share,
+      ...(resumeSessionId !== undefined ? { resumeSessionId } : {}),
+    });
+  }
+
+  /**
+   * Keeps `count` initialised agents with no session ready (docs/architecture/contract.md, "Warm
+   * starts and shared processes"), for this harness's launch settings with no `spec.env` and a spec
+   * that adds no launch arguments (a Gemini `--model` is one); other sessions start cold.
+   */
+  async warm(count: number): Promise<void> {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new ReinsError('invalid_input', `warm needs a whole number of processes (0 or more), got ${count}.`, {
+        harness: this.id,
+        operation: 'warm',
+      });
     }
-    const key = createHash('sha256')
-      .update(JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]))
-      .digest('hex');
-    let entry = this.pool.get(key);
-    if (!entry) {
-      const connection = AcpConnection.open(launch, this.connectOptions());
-      entry = { connection, refs: 0 };
-      this.pool.set(key, entry);
-      connection.then(
-        (open) => open.onEnd(() => this.pool.get(key) === entry && this.pool.delete(key)),
-        () => this.pool.get(key) === entry && this.pool.delete(key),
-      );
-    }
-    const held = entry;
-    held.refs++;
-    let connection: AcpConnection;
-    try {
-      connection = await held.connection;
-    } catch (error) {
-      held.refs--;
-      throw error;
-    }
-    let released = false;
-    return {
-      connection,
-      release: async () => {
-        if (released) return;
-        released = true;
-        held.refs--;
-        if (held.refs <= 0) {
-          if (this.pool.get(key) === held) this.pool.delete(key);
-          await connection.close();
-        }
-      },
-    };
+    const launch = this.launch(await this.binary(), { cwd: process.cwd() });
+    await acpHosts.warm(this.launchKey(launch), () => AcpConnection.open(launch, this.connectOptions()), count);
   }
 
   /** A throwaway process for a one-off question (capabilities, list, history, models). */
@@ -376,7 +368,8 @@ export class AcpHarness implements Harness {
     if (spec.outputSchema) assertValidSchema(spec.outputSchema);
     const binary = await this.binary();
     const launch = this.launch(binary, spec);
-    const { connection, release } = await this.acquire(launch);
+    const resumeId = spec.resume && !spec.resume.fork ? spec.resume.nativeSessionId : undefined;
+    const { connection, release } = await this.acquire(launch, resumeId);
     const capabilities = connection.initializeResponse?.agentCapabilities;
     this.advertised = { sha256: binary.sha256, capabilities };
     if (spec.ephemeral && !capabilities?.sessionCapabilities?.delete) {

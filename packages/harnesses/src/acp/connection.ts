@@ -2,7 +2,7 @@
 // group, close ladder); the SDK's `client()` app speaks JSON-RPC over it through a message-level
 // Stream built from the process's stdout lines and stdin writes, so the SDK never needs raw pipes.
 // The connection initializes once, authenticates when asked to, and routes every agent -> client
-// message to the session it names; one process can serve many sessions.
+// message to the session it names (session-router.ts); one process can serve many sessions.
 //
 // All inbound methods go through the SDK's "*" fallback handlers with raw params: the SDK's typed
 // handlers validate params with zod and log-and-drop a notification that fails, and real agents
@@ -17,6 +17,7 @@ import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { type ClientConnection, client, RequestError, type Stream } from '@agentclientprotocol/sdk';
 import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
 import { type FrameTap, HarnessProcess } from '../runtime/index.js';
+import { SessionRouter } from './session-router.js';
 import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
 
 export interface AcpLaunch {
@@ -90,9 +91,7 @@ export function isAuthRequired(error: unknown): boolean {
 
 export class AcpConnection {
   initializeResponse: InitializeResponse | undefined;
-  private readonly sinks = new Map<string, SessionSink>();
-  /** Updates for sessions not registered yet (session/new answers after its first updates). */
-  private readonly early = new Map<string, { update: SessionUpdate; frame: unknown; at: number }[]>();
+  private readonly router = new SessionRouter<SessionSink>();
   private readonly endListeners = new Set<(error: ReinsError) => void>();
   private connection!: ClientConnection;
   private endedWith: ReinsError | undefined;
@@ -142,7 +141,17 @@ export class AcpConnection {
   }
 
   get sessionCount(): number {
-    return this.sinks.size;
+    return this.router.size;
+  }
+
+  /** Frames no session could be named for (of a session that left, or lines naming none on a shared process). */
+  get droppedFrames(): number {
+    return this.router.dropped;
+  }
+
+  /** Whether a session on this connection holds the native session id. */
+  holds(sessionId: string): boolean {
+    return this.router.holds(sessionId);
   }
 
   private connect(): void {
@@ -191,7 +200,7 @@ export class AcpConnection {
         this.process.onFault((fault) => {
           if (fault.kind !== 'oversize_line') return;
           const message = `${this.launch.label} wrote a ${fault.bytes}-byte line, over Reins' limit; it was skipped.`;
-          for (const sink of [...this.sinks.values()]) guarded(() => sink.warn(message, { bytes: fault.bytes }));
+          for (const sink of this.router.all) guarded(() => sink.warn(message, { bytes: fault.bytes }));
         });
         void this.process.exited.then(() => {
           // stdout may still hold the last lines when 'exit' fires; let them through first.
@@ -319,20 +328,11 @@ export class AcpConnection {
   }
 
   register(sessionId: string, sink: SessionSink): void {
-    this.sinks.set(sessionId, sink);
-    const pending = this.early.get(sessionId);
-    this.early.delete(sessionId);
-    for (const entry of pending ?? []) {
-      guarded(
-        () => sink.update(entry.update, entry.frame, entry.at),
-        () => sink.passthrough(entry.frame, 'session/update', entry.at, 'untranslatable'),
-      );
-    }
+    for (const deliver of this.router.register(sessionId, sink)) deliver(sink);
   }
 
   unregister(sessionId: string): void {
-    this.sinks.delete(sessionId);
-    this.early.delete(sessionId);
+    this.router.unregister(sessionId);
   }
 
   onEnd(listener: (error: ReinsError) => void): () => void {
@@ -346,35 +346,40 @@ export class AcpConnection {
     const sessionId = isRecord(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
     if (method === 'session/update' && sessionId && isRecord(params) && isRecord(params.update)) {
       const update = params.update as unknown as SessionUpdate;
-      const sink = this.sinks.get(sessionId);
-      if (sink) {
+      this.router.route(sessionId, (sink) =>
         guarded(
           () => sink.update(update, frame, at),
           () => sink.passthrough(frame, method, at, 'untranslatable'),
-        );
-      } else {
-        const list = this.early.get(sessionId) ?? [];
-        // Bounded: an agent chattering about a session nobody opened cannot grow this forever.
-        if (list.length < 1000) list.push({ update, frame, at });
-        this.early.set(sessionId, list);
-      }
+        ),
+      );
       return;
     }
     // Extension notifications (qwen/notify/session/model-update, ...) and session/update frames
-    // without a session or an update: passthrough to their session, or to all.
+    // without an update: passthrough to the session they name (held or dropped like an update).
     const reason = method === 'session/update' ? 'unparsable' : undefined;
-    const targets =
-      sessionId && this.sinks.has(sessionId) ? [this.sinks.get(sessionId) as SessionSink] : [...this.sinks.values()];
-    for (const sink of targets) guarded(() => sink.passthrough(frame, method, at, reason));
+    if (sessionId) {
+      this.router.route(sessionId, (sink) => guarded(() => sink.passthrough(frame, method, at, reason)));
+      return;
+    }
+    if (method === 'session/update') {
+      // A session/update naming no session may be any session's.
+      const owner = this.router.strayOwner();
+      if (owner) guarded(() => owner.passthrough(frame, method, at, reason));
+      return;
+    }
+    // An extension notification naming no session is about the process: every session sees it.
+    for (const sink of this.router.all) guarded(() => sink.passthrough(frame, method, at, reason));
   }
 
   private async serve(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const record = isRecord(params) ? params : {};
     const sessionId = typeof record.sessionId === 'string' ? record.sessionId : undefined;
-    const sink = sessionId ? this.sinks.get(sessionId) : undefined;
+    // A request naming no session goes to the only session a never-shared process has; a request
+    // no session can be named for is refused (and counted), never shown to another session.
+    const sink = sessionId ? this.router.sink(sessionId) : this.router.strayOwner();
     const frame = { jsonrpc: '2.0', method, params };
     if (!sink) {
-      for (const other of [...this.sinks.values()]) guarded(() => other.passthrough(frame, method, Date.now()));
+      if (sessionId) this.router.dropped++;
       throw RequestError.methodNotFound(method);
     }
     try {
@@ -390,14 +395,15 @@ export class AcpConnection {
 
   private stray(frame: unknown, reason: PassthroughReason = 'unparsable'): void {
     const at = Date.now();
-    for (const sink of [...this.sinks.values()]) guarded(() => sink.passthrough(frame, undefined, at, reason));
+    const owner = this.router.strayOwner();
+    if (owner) guarded(() => owner.passthrough(frame, undefined, at, reason));
   }
 
   private end(error: ReinsError): void {
     if (this.endedWith) return;
     this.endedWith = error;
     guarded(() => this.connection.close(error));
-    for (const sink of [...this.sinks.values()]) guarded(() => sink.ended(error));
+    for (const sink of this.router.all) guarded(() => sink.ended(error));
     for (const listener of [...this.endListeners]) guarded(() => listener(error));
   }
 
