@@ -2,8 +2,9 @@
 // starts a local gateway): a Reins session is one gateway session key (`agent:<agent>:reins-<uuid>`)
 // driven over an operator WebSocket connection (protocol v4). The gateway is either one that is
 // already running (options.gateway or OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN) or a local one
-// that the session starts (`openclaw gateway run --bind loopback --auth token`) via HarnessProcess
-// and stops on close.
+// (`openclaw gateway run --bind loopback --auth token`, a HarnessProcess) that sessions of the same
+// launch settings share, reference-counted, unless `shareProcess: false` gives each its own
+// (gateways.ts; warm(count) keeps gateways started ahead).
 //
 // Decisions (openclaw 2026.9.6):
 // - nativeSessionId is the gateway session key; resume reuses it (history and model live in the
@@ -12,6 +13,12 @@
 //   queue mode for a busy session is "steer" (sessions.list `effectiveQueueMode`), which would merge
 //   the message into the running run; so only `send(..., {mode:'steer'})` sends while a run is active,
 //   with queueMode "steer".
+// - a session on a shared gateway still has its own WebSocket connection, not one connection for
+//   all: the gateway broadcasts chat and agent events to every operator.read connection (its
+//   docs/gateway/protocol/presence.md, 2026.9.6) and the translation
+//   keeps only its own session key and run, so a shared connection would add a router and no saving;
+//   with one connection each, a session's close, its handler fault or a dropped socket ends that
+//   session alone, and a request deadline or tap stays per session.
 // - turn usage and cost are read from the run's transcript rows (chat.history) after its terminal:
 //   the live `agent` usage stream reports output tokens only (2026.9.6).
 import { randomUUID } from 'node:crypto';
@@ -32,6 +39,7 @@ import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY } from './discovery.js';
 import { type LocalGateway, startLocalGateway } from './gateway.js';
+import { type GatewayLaunch, type GatewayLease, gatewayLaunchKey, openClawGateways } from './gateways.js';
 import { OPENCLAW_IMPLEMENTED } from './manifest.js';
 import { DEFAULT_OPENCLAW_TIMEOUT_MS, OpenClawSession } from './session.js';
 import { openClawHistoryItems } from './translate.js';
@@ -48,6 +56,8 @@ export interface OpenClawHarnessOptions extends HarnessOptions {
   /** Local gateway: the port (default a free one) and a command prefix (e.g. a namespace wrapper). */
   gatewayPort?: number;
   gatewayCommandPrefix?: string[];
+  /** Local gateway: the working directory warm gateways start in (default the current directory). */
+  warmCwd?: string;
 }
 
 /** What openclaw 2026.9.6 honours of the session spec over the gateway protocol. */
@@ -66,6 +76,8 @@ class OpenClawHarness implements Harness {
   readonly id = 'openclaw' as const;
   readonly displayName = 'OpenClaw';
   private readonly binary: HarnessBinary;
+  /** The launch settings this harness keeps warm gateways for (warm(0) stops them). */
+  private readonly warmed = new Map<string, GatewayLaunch>();
 
   constructor(private readonly options: OpenClawHarnessOptions) {
     this.binary = new HarnessBinary(OPENCLAW_BINARY, options, 'npm install -g openclaw (needs Node >= 24.16)');
@@ -110,42 +122,112 @@ class OpenClawHarness implements Harness {
       return session;
     }
     const binary = await this.binary.resolve();
-    const gateway = await startLocalGateway({
-      binaryPath: binary.path,
-      cwd: spec.cwd,
-      env: this.env(spec.env),
-      ...(this.options.gatewayPort ? { port: this.options.gatewayPort } : {}),
-      ...(this.options.gatewayCommandPrefix ? { commandPrefix: this.options.gatewayCommandPrefix } : {}),
-      ...(this.options.extraArgs ? { extraArgs: this.options.extraArgs } : {}),
-    });
-    await session.start(gateway, gateway, binary);
+    const launch = this.launch(binary.path, spec.cwd, spec.env);
+    const lease = await openClawGateways.lease(
+      launch,
+      () => startLocalGateway(launch),
+      this.options.shareProcess !== false,
+    );
+    await session.start(lease.gateway, lease, binary);
     return session;
   }
 
+  /** The local gateway's launch settings (gateways.ts: what sessions sharing one must agree on). */
+  private launch(binaryPath: string, cwd: string, env?: Record<string, string>): GatewayLaunch {
+    return {
+      binaryPath,
+      cwd,
+      env: this.env(env),
+      ...(this.options.gatewayPort ? { port: this.options.gatewayPort } : {}),
+      ...(this.options.gatewayCommandPrefix ? { commandPrefix: this.options.gatewayCommandPrefix } : {}),
+      ...(this.options.extraArgs ? { extraArgs: this.options.extraArgs } : {}),
+    };
+  }
+
   /**
-   * One short connection for sessions list and history: to the configured gateway, or else to a
-   * throwaway local gateway on the same state (the sessions a per-session gateway kept are in the
-   * state directory its environment names, so a new gateway on that environment lists them).
+   * Keeps `count` local gateways started ahead with their port open and the handshake accepted (the
+   * 15-19 s start of 2026.9.6 is paid before the session), for the Harness's launch settings with no
+   * spec.env in `warmCwd` (default the current directory). A configured gateway needs none.
    */
-  private async withConnection<T>(fn: (connection: GatewayConnection) => Promise<T>, cwd?: string): Promise<T> {
-    const configured = this.endpoint();
-    const local = configured
-      ? undefined
-      : await startLocalGateway({
-          binaryPath: (await this.binary.resolve()).path,
-          cwd: cwd ?? process.cwd(),
-          env: this.env(),
-          ...(this.options.gatewayCommandPrefix ? { commandPrefix: this.options.gatewayCommandPrefix } : {}),
-          ...(this.options.extraArgs ? { extraArgs: this.options.extraArgs } : {}),
-        });
-    const endpoint = configured ?? (local as LocalGateway);
-    const connection = new GatewayConnection({
+  async warm(count: number): Promise<void> {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new ReinsError('invalid_input', `warm(count) takes a whole number >= 0, got ${count}.`, {
+        harness: 'openclaw',
+        operation: 'warm',
+      });
+    }
+    if (this.endpoint()) {
+      throw new ReinsError(
+        'unsupported_capability',
+        'OpenClaw warm starts are for local gateways; this harness connects to a configured gateway.',
+        { harness: 'openclaw', operation: 'warm' },
+      );
+    }
+    if (count === 0) {
+      const launches = [...this.warmed.values()];
+      this.warmed.clear();
+      await Promise.all(launches.map((launch) => openClawGateways.warm(launch, () => this.startReady(launch), 0)));
+      return;
+    }
+    const launch = this.launch((await this.binary.resolve()).path, this.options.warmCwd ?? process.cwd());
+    this.warmed.set(gatewayLaunchKey(launch), launch);
+    await openClawGateways.warm(launch, () => this.startReady(launch), count);
+  }
+
+  /** A local gateway that has accepted one handshake (a probe connection, closed at once). */
+  private async startReady(launch: GatewayLaunch): Promise<LocalGateway> {
+    const gateway = await startLocalGateway(launch);
+    try {
+      await this.openOn(gateway, this.probeConnection(gateway));
+      return gateway;
+    } catch (error) {
+      await gateway.process.close();
+      throw error;
+    }
+  }
+
+  private probeConnection(endpoint: { url: string; token?: string }): GatewayConnection {
+    return new GatewayConnection({
       url: endpoint.url,
       ...(endpoint.token ? { token: endpoint.token } : {}),
       requestTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_OPENCLAW_TIMEOUT_MS,
       connectTimeoutMs: this.options.connectTimeoutMs ?? 180_000,
       onEvent: () => {},
     });
+  }
+
+  /** Opens `connection`, failing at once if the local gateway's process ends first; closes it after. */
+  private async openOn(gateway: LocalGateway, connection: GatewayConnection): Promise<void> {
+    try {
+      await Promise.race([
+        connection.open(),
+        gateway.process.exited.then(() => {
+          throw new ReinsError('process_exited', gateway.process.describeExit(), { harness: 'openclaw' });
+        }),
+      ]);
+    } finally {
+      await connection.close();
+    }
+  }
+
+  /**
+   * One short connection for sessions list and history: to the configured gateway, else to a running
+   * shared local gateway of the same state, else to a throwaway local gateway on that state (the
+   * sessions a local gateway kept are in the state directory its environment names, so any gateway
+   * on that environment lists them).
+   */
+  private async withConnection<T>(fn: (connection: GatewayConnection) => Promise<T>, cwd?: string): Promise<T> {
+    const configured = this.endpoint();
+    let lease: GatewayLease | undefined;
+    let throwaway: LocalGateway | undefined;
+    if (!configured) {
+      const launch = this.launch((await this.binary.resolve()).path, cwd ?? process.cwd());
+      lease = this.options.shareProcess === false ? undefined : openClawGateways.leaseRunning(launch);
+      if (!lease) throwaway = await startLocalGateway(launch);
+    }
+    const local = lease?.gateway ?? throwaway;
+    const endpoint = configured ?? (local as LocalGateway);
+    const connection = this.probeConnection(endpoint);
     try {
       if (!local) await connection.open();
       else {
@@ -159,7 +241,8 @@ class OpenClawHarness implements Harness {
       return await fn(connection);
     } finally {
       await connection.close();
-      await local?.process.close();
+      await lease?.release();
+      await throwaway?.process.close();
     }
   }
 

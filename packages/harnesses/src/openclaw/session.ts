@@ -22,6 +22,7 @@ import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chas
 import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import type { LocalGateway } from './gateway.js';
+import type { GatewayLease } from './gateways.js';
 import {
   beginOpenClawRun,
   createOpenClawTranslateState,
@@ -36,6 +37,8 @@ export const OPENCLAW_SOURCE = 'openclaw.gateway';
 export const DEFAULT_OPENCLAW_TIMEOUT_MS = 30_000;
 /** The terminal must not wait on a busy gateway's bookkeeping for long. */
 const USAGE_TIMEOUT_MS = 20_000;
+/** How long a dropped socket waits for its local gateway's exit to be seen. */
+const EXIT_WAIT_MS = 1_000;
 
 export interface OpenClawSessionOptions extends HarnessOptions {
   connectTimeoutMs?: number;
@@ -53,7 +56,8 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
   private readonly chassis: SessionChassis<RunPlan>;
   private readonly state: OpenClawTranslateState;
   private connection!: GatewayConnection;
-  private gateway: LocalGateway | undefined;
+  /** The hold on a local gateway (shared or this session's own); released on close or loss. */
+  private lease: GatewayLease | undefined;
 
   constructor(
     private readonly spec: SessionSpec,
@@ -86,10 +90,11 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
 
   async start(
     endpoint: { url: string; token?: string },
-    gateway: LocalGateway | undefined,
+    lease: GatewayLease | undefined,
     binary: DiscoveredBinary | undefined,
   ) {
-    this.gateway = gateway;
+    this.lease = lease;
+    const gateway: LocalGateway | undefined = lease?.gateway;
     this.connection = new GatewayConnection({
       url: endpoint.url,
       ...(endpoint.token ? { token: endpoint.token } : {}),
@@ -104,7 +109,7 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
           { at, native: { source: OPENCLAW_SOURCE, frame } },
         );
       },
-      onClose: (error) => this.onLost(error),
+      onClose: (error) => void this.onConnectionLost(error, gateway),
     });
     gateway?.process.exited.then(() => {
       if (!this.chassis.isClosed)
@@ -144,7 +149,7 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
     } catch (error) {
       this.chassis.markClosing('start failed');
       await this.connection.close();
-      await gateway?.process.close();
+      await lease?.release();
       throw error;
     }
   }
@@ -192,11 +197,25 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
     );
   }
 
+  /**
+   * The socket dropped. On a local gateway that is usually its process ending (the socket closes a
+   * moment before the exit is seen): wait briefly for it, so that every session on the gateway ends
+   * with the same process_exited error carrying its stderr tail.
+   */
+  private async onConnectionLost(error: ReinsError, gateway: LocalGateway | undefined): Promise<void> {
+    if (gateway && !gateway.process.hasExited) {
+      await Promise.race([gateway.process.exited, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS))]);
+    }
+    if (gateway?.process.hasExited) {
+      this.onLost(new ReinsError('process_exited', gateway.process.describeExit(), { harness: 'openclaw' }));
+    } else this.onLost(error);
+  }
+
   private onLost(error: ReinsError): void {
     if (this.chassis.isClosed) return;
     this.chassis.markClosing(error.message);
     void this.connection.close();
-    void this.gateway?.process.close();
+    void this.lease?.release();
     this.chassis.end('process_exited', error.toInfo());
   }
 
@@ -281,7 +300,7 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
     const wasOpen = !this.chassis.isClosed;
     this.chassis.markClosing('closed by request');
     if (wasOpen) await this.connection.close();
-    await this.gateway?.process.close();
+    await this.lease?.release();
     this.chassis.end('requested');
   }
 }
