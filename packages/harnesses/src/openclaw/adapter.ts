@@ -164,7 +164,13 @@ class OpenClawHarness implements Harness {
       );
     }
     if (count === 0) {
-      const launches = [...this.warmed.values()];
+      // The pools this object started, and the one of its settings another Harness object may have
+      // started (the daemon builds a Harness per session; the registry is process-wide).
+      const own = await this.binary.resolve().then(
+        (binary) => [this.launch(binary.path, this.options.warmCwd ?? process.cwd())],
+        () => [],
+      );
+      const launches = [...this.warmed.values(), ...own];
       this.warmed.clear();
       await Promise.all(launches.map((launch) => openClawGateways.warm(launch, () => this.startReady(launch), 0)));
       return;
