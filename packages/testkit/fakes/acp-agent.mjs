@@ -15,7 +15,8 @@
 //   | { replay: fixturePath, prompt?: n } (the session/update frames of the n-th prompt of a reins/v1 fixture)
 //   | { stop: stopReason, usage? }  (default: end_turn after the last step)
 //   | { pid: true } (an agent_message_chunk "[pid N]": which process served the turn)
-//   | { foreignUpdate: sessionId } (an agent_message_chunk sent under another session's id)
+//   | { foreignUpdate: sessionId } (an agent_message_chunk sent under another session's id; '$closed':
+//     the session closed last on this process)
 //   | { foreignRequest: sessionId } (an fs/read_text_file under another session's id; the answer is shown)
 // One process serves many sessions (session/new any number of times; every frame names its session).
 // Knobs (env): FAKE_ACP_SLOW_START_MS, FAKE_ACP_STDERR_NOISE=1, FAKE_ACP_GARBAGE=1 (non-JSON
@@ -76,6 +77,7 @@ const sessions = new Map();
 let authenticated = false;
 let forks = 0;
 let created = 0;
+let lastClosed;
 const isAuthenticated = () => authenticated || Boolean(env.FAKE_ACP_AUTH_STATE && existsSync(env.FAKE_ACP_AUTH_STATE));
 let terminalAuth = false;
 const terminalMethods = () => (terminalAuth ? (scenario.terminalAuthMethods ?? []) : []);
@@ -246,7 +248,7 @@ async function runPrompt(session, params) {
       send({
         method: 'session/update',
         params: {
-          sessionId: step.foreignUpdate,
+          sessionId: step.foreignUpdate === '$closed' ? lastClosed : step.foreignUpdate,
           update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'not yours' } },
         },
       });
@@ -347,6 +349,7 @@ async function handle(message) {
     }
     case 'session/close':
       sessions.delete(params.sessionId);
+      lastClosed = params.sessionId;
       return {};
     case 'session/delete': {
       // Only for scenarios that advertise sessionCapabilities.delete: the stored session is gone.

@@ -162,6 +162,11 @@ export class AcpSession implements Session, TurnHost {
     return this.chassis.events;
   }
 
+  /** Frames of this session's agent process that no session could be named for (dropped; shared count). */
+  get processDroppedFrames(): number {
+    return this.connection.droppedFrames;
+  }
+
   private get connection(): AcpConnection {
     return this.context.connection;
   }
