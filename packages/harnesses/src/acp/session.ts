@@ -162,6 +162,12 @@ export class AcpSession implements Session, TurnHost {
     return this.chassis.events;
   }
 
+  /** The pid of the agent process this session runs on (undefined over an in-memory transport). */
+  get processId(): number | undefined {
+    const pid = (this.connection.process as { pid?: unknown }).pid;
+    return typeof pid === 'number' ? pid : undefined;
+  }
+
   /** Frames of this session's agent process that no session could be named for (dropped; shared count). */
   get processDroppedFrames(): number {
     return this.connection.droppedFrames;
