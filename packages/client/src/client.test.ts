@@ -220,6 +220,34 @@ describe('RemoteSession events', () => {
     expect((await collect(session.events)).map((item) => item.seq)).toEqual([3, 4]);
   });
 
+  it('drops session/event params that do not fit, and fails the link on an event frame that is not JSON-RPC', async () => {
+    const bad = (seq: number, change: Record<string, unknown>) => {
+      const frame = status(seq);
+      return { ...frame, params: { ...frame.params, event: { ...frame.params.event, ...change } } };
+    };
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 3, harness: 'codex', status: 'idle' }),
+        status(1),
+        bad(2, { seq: 2.5 }), // dropped: not a whole seq
+        bad(2, { type: '' }), // dropped: no type
+        { ...status(2), params: { ...status(2).params, sessionId: '' } }, // dropped: no session id
+        status(2),
+        { ...status(3), jsonrpc: '1.0' }, // not JSON-RPC 2.0: the link cannot be trusted
+        status(3),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    const events = await collect(session.events);
+    expect(events.map((item) => item.seq)).toEqual([1, 2]);
+    // Handed on as the daemon sent it (the fast path does not copy or reorder the event).
+    expect(Object.keys(events[0] as object)).toEqual(Object.keys(status(1).params.event));
+    expect(session.endReason?.code).toBe('protocol_error');
+    expect(session.endReason?.message).toBe('The daemon sent a malformed JSON-RPC notification.');
+    expect(reins.isClosed).toBe(true);
+  });
+
   it('ends the stream with protocol_error on a gap, saying where to resume', async () => {
     daemon({
       'session/subscribe': (request) => [

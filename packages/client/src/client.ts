@@ -9,7 +9,6 @@ import {
   type McpServerStatus,
   type ModelInfo,
   ReinsError,
-  type ReinsEvent,
   type SessionSpec,
   type SessionSummary,
 } from '@reins/core';
@@ -25,9 +24,9 @@ import {
   type HarnessListing,
   type InitializeResult,
   PROTOCOL_VERSION,
+  readSessionEventParams,
   SESSION_EVENT,
   SESSIONS_CHANGED,
-  SessionEventParamsSchema,
   type SessionLabels,
   type SessionListing,
   type SessionsChangedParams,
@@ -348,9 +347,8 @@ export class ReinsClient {
 
   private notified(method: string, params: unknown): void {
     if (method === SESSION_EVENT) {
-      const parsed = SessionEventParamsSchema.safeParse(params);
-      if (!parsed.success) return;
-      this.sessions.get(parsed.data.sessionId)?.receive(parsed.data.event as unknown as ReinsEvent);
+      const checked = readSessionEventParams(params);
+      if (checked) this.sessions.get(checked.sessionId)?.receive(checked.event);
     } else if (method === STATUS_SNAPSHOT) {
       const parsed = StatusSnapshotParamsSchema.safeParse(params);
       if (!parsed.success) return;

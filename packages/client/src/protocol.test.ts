@@ -12,6 +12,7 @@ import {
   RPC_ERROR,
   RpcIncomingSchema,
   RpcResponseSchema,
+  readSessionEventParams,
   rpcErrorNumber,
   SessionEventParamsSchema,
   SessionsChangedParamsSchema,
@@ -216,6 +217,33 @@ describe('protocol results and envelopes', () => {
     expect(
       SessionEventParamsSchema.safeParse({ sessionId: 's', event: { ...event, type: 'future.thing' } }).success,
     ).toBe(true);
+  });
+
+  it('reads session/event params like the schema does, without copying what fits', () => {
+    const event = { type: 'item.delta', seq: 7, harness: 'codex', sessionId: 's', turnId: 't', at: 1, text: 'x' };
+    const params = { sessionId: 's', event };
+    const read = readSessionEventParams(params);
+    // The fast path hands on the very object, in the daemon's key order.
+    expect(read).toBe(params);
+    expect(Object.keys(read?.event ?? {})).toEqual(Object.keys(event));
+    // Every variation is accepted exactly when the schema accepts it, and the event then carries the
+    // same fields (whether it came through the fast check or the schema).
+    const values: unknown[] = [undefined, null, 0, -1, 1.5, 2 ** 60, Number.NaN, '', 's', 'item.delta', [], {}, true];
+    const cases: unknown[] = [undefined, null, 'x', [], [params], { ...params, extra: 1 }];
+    for (const value of values) {
+      cases.push({ ...params, sessionId: value }, { ...params, event: value });
+      for (const field of ['type', 'seq', 'sessionId']) cases.push({ ...params, event: { ...event, [field]: value } });
+      cases.push({ ...params, event: { type: 'x', seq: 1 } }, { event });
+    }
+    for (const candidate of cases) {
+      const schema = SessionEventParamsSchema.safeParse(candidate);
+      const fast = readSessionEventParams(candidate);
+      expect(fast !== undefined, JSON.stringify(candidate) ?? String(candidate)).toBe(schema.success);
+      if (schema.success) {
+        expect(fast?.sessionId).toBe(schema.data.sessionId);
+        expect(fast?.event).toEqual(schema.data.event);
+      }
+    }
   });
 
   it('describes daemon.json', () => {

@@ -480,6 +480,33 @@ export const SessionEventParamsSchema = z.object({
   event: z.looseObject({ type: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string() }),
 });
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isFilledString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * session/event params, checked the way SessionEventParamsSchema checks them but without the copy
+ * a zod parse makes of every event (this is every client's hot path). What passes the structural
+ * check is handed on as it came, the event in the daemon's own key order; anything else goes to
+ * the schema, so a bad frame is judged exactly as before. undefined: not session/event params.
+ */
+export function readSessionEventParams(params: unknown): SessionEventParams | undefined {
+  if (isRecord(params) && isFilledString(params.sessionId)) {
+    const event = params.event;
+    if (
+      isRecord(event) &&
+      isFilledString(event.type) &&
+      Number.isSafeInteger(event.seq) &&
+      (event.seq as number) > 0 &&
+      typeof event.sessionId === 'string'
+    ) {
+      return params as unknown as SessionEventParams;
+    }
+  }
+  const parsed = SessionEventParamsSchema.safeParse(params);
+  return parsed.success ? (parsed.data as unknown as SessionEventParams) : undefined;
+}
+
 /**
  * Daemon -> every version 2 client, right after the initialize answer and every 15 s: the state of
  * every session. Authoritative: a client rebuilds its activity map from it (a lost frame heals).

@@ -13,6 +13,7 @@ import {
   type ResultOf,
   RpcNotificationSchema,
   RpcResponseSchema,
+  SESSION_EVENT,
 } from './protocol.js';
 
 /** What the client needs of a WebSocket; the browser's WebSocket and `ws`'s both fit. */
@@ -126,6 +127,13 @@ export class RpcChannel {
       return 'The daemon sent a frame that is not JSON.';
     }
     if (typeof message === 'object' && message !== null && !('id' in message)) {
+      // The hot path: an event frame that plainly fits the envelope skips the schema's copy
+      // (its params are checked where they are read, client.ts).
+      const frame = message as { jsonrpc?: unknown; method?: unknown; params?: unknown };
+      if (frame.method === SESSION_EVENT && frame.jsonrpc === '2.0' && !Array.isArray(message)) {
+        this.onNotification(SESSION_EVENT, frame.params);
+        return undefined;
+      }
       const notification = RpcNotificationSchema.safeParse(message);
       if (!notification.success) return 'The daemon sent a malformed JSON-RPC notification.';
       this.onNotification(notification.data.method, notification.data.params);
