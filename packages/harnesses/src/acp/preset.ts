@@ -31,7 +31,11 @@ export interface AcpPreset {
   args(spec: SessionSpec): string[];
   /** Environment the agent needs from Reins itself (never credentials). */
   env?(spec: SessionSpec): Record<string, string>;
-  /** Whether one process may serve several sessions. */
+  /**
+   * Whether one process may serve several sessions (shared per launch settings, acp/hosts.ts). Off only
+   * for an agent that keeps state per process rather than per session (a model, a mode): every pinned
+   * agent keeps its own per session (presets/shared.real.test.ts).
+   */
   multiSession: boolean;
   /**
    * How the agent takes `spec.allowedTools`, which ACP has no field for: the `_meta` to send with

@@ -2,7 +2,8 @@
 // (docs/architecture/contract.md, "Warm starts and shared processes"), against the scripted model
 // server inside the loopback-only namespace: one pid, each session on its own cwd with its own
 // replies, one interrupted while the other completes, and the second session's first model request
-// holding nothing of the first's conversation.
+// holding nothing of the first's conversation; a session on a warm spare (warm(1)) with no history.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
@@ -34,6 +35,17 @@ const bodyOf = (text: string) =>
     .filter((request) => request.scripted)
     .map((request) => JSON.stringify(request.body))
     .find((body) => body.includes(text));
+
+/** The pids of this process's children (the agent processes Reins started here). */
+function children(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).toString();
+  // Not the ps itself, a child as well.
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, command]) => Number(pid) > 0 && command !== 'ps')
+    .map(([pid]) => Number(pid));
+}
 
 describe('claude-agent-acp 0.23.1 sharing one process', () => {
   it('two sessions on one pid: own cwd, own replies, one cancelled while the other completes, no history crossing', async () => {
@@ -87,5 +99,35 @@ describe('claude-agent-acp 0.23.1 sharing one process', () => {
     expect(agentText(b.recorder.turnEvents(more.turnId))).toBe('B is still here.');
     await b.recorder.close();
     expect(liveProcessCount()).toBe(0);
+  });
+
+  it('warm(1): a session takes an initialised agent with no session, and its first model request holds only its own prompt', async () => {
+    server.when('Remember the word heron.', reply().text('Heron remembered.'));
+    const earlier = await rig.open();
+    await earlier.recorder.terminalOf(await earlier.session.send('Remember the word heron.'));
+    await earlier.recorder.close();
+    expect(liveProcessCount()).toBe(0);
+
+    const harness = rig.harness();
+    await harness.warm(1);
+    expect(liveProcessCount()).toBe(1);
+    const spares = children();
+    expect(spares).toHaveLength(1);
+    server.when('What word, warm session?', reply().text('No word yet.'));
+    const warm = await rig.open();
+    // The session runs on the spare, not on a process of its own.
+    expect(spares).toContain(warm.session.processId);
+    const sent = await warm.session.send('What word, warm session?');
+    expect((await warm.recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+    expect(agentText(warm.recorder.turnEvents(sent.turnId))).toBe('No word yet.');
+    const body = bodyOf('What word, warm session?') as string;
+    expect(body).toBeDefined();
+    expect(body).not.toContain('heron');
+    // The taken spare was replaced: the session's process and a new spare.
+    await harness.warm(1);
+    expect(liveProcessCount()).toBe(2);
+    await harness.warm(0);
+    expect(liveProcessCount()).toBe(1);
+    await warm.recorder.close();
   });
 });
