@@ -14,9 +14,9 @@ export interface HarnessOptions {
   /** Sees every line to and from the harness process (fixture recording, debugging). */
   tap?: FrameTap;
   /**
-   * Where the harness hosts many sessions in one process (Codex's app-server): sessions with the same
-   * launch settings share one, reference-counted (default true). false: a process per session, for
-   * isolation. See docs/architecture/contract.md, "Warm starts and shared processes".
+   * Where the harness hosts many sessions in one process (Codex's app-server, an ACP agent, a local
+   * OpenClaw gateway): sessions with the same launch settings share one, reference-counted (default
+   * true). false: a process per session, for isolation. See docs/architecture/contract.md, "Warm starts and shared processes".
    */
   shareProcess?: boolean;
 }

@@ -92,7 +92,7 @@ const RECIPES: Partial<Record<HarnessId, Recipe>> = {
     options: acpAgent,
     knownLimitations: { fork: 'codex-acp 0.16.0 advertises no session/fork (sessionCapabilities.fork)' },
   },
-  // Each session starts its own local gateway (the adapter's default mode), in the home's private /tmp;
+  // Sessions start a local gateway (the adapter's default mode; shared while one is open), in the home's private /tmp;
   // resume therefore really is a new gateway process on the same state, and close() must end it.
   openclaw: {
     options: (launch, binary, place) => ({
