@@ -8,7 +8,7 @@
 // crash spawns a new one. The registry is process-wide, as the daemon builds a Harness per session.
 import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
-import { WarmPool } from '../runtime/warm-pool.js';
+import { WarmPools } from '../runtime/warm-pool.js';
 import type { AcpConnection } from './connection.js';
 
 export interface AcpLaunchSettings {
@@ -62,7 +62,7 @@ interface Shared {
 
 export class AcpHosts {
   private readonly shared = new Map<string, Shared>();
-  private readonly pools = new Map<string, WarmPool<AcpConnection>>();
+  private readonly pools = new WarmPools<AcpConnection>();
 
   /** A lease on the right process for `key`; `open` spawns and initializes one. */
   async lease(key: string, open: () => Promise<AcpConnection>, options: AcpLeaseOptions): Promise<AcpLease> {
@@ -101,27 +101,21 @@ export class AcpHosts {
   }
 
   /** Keeps `count` initialised agents with no session ready for `key`; 0 stops them and forgets the pool. */
-  async warm(key: string, open: () => Promise<AcpConnection>, count: number): Promise<void> {
-    let pool = this.pools.get(key);
-    if (count === 0) {
-      this.pools.delete(key);
-      await pool?.dispose();
-      return;
-    }
-    if (!pool) {
-      pool = new WarmPool<AcpConnection>({
+  warm(key: string, open: () => Promise<AcpConnection>, count: number): Promise<void> {
+    return this.pools.warm(
+      key,
+      () => ({
         start: open,
         stop: (connection) => connection.close(),
         ended: (connection) => new Promise((resolve) => connection.onEnd(resolve)),
-      });
-      this.pools.set(key, pool);
-    }
-    await pool.resize(count);
+      }),
+      count,
+    );
   }
 
   /** Agents of `key` waiting in its pool. */
   readyCount(key: string): number {
-    return this.pools.get(key)?.readyCount ?? 0;
+    return this.pools.readyCount(key);
   }
 
   /** Leases on the shared process of `key` (0 when there is none). */
@@ -158,7 +152,7 @@ export class AcpHosts {
 
   /** A process nobody else holds: a warm one when the pool has a live one, else a new one. */
   private async fresh(key: string, open: () => Promise<AcpConnection>): Promise<AcpConnection> {
-    const warm = this.pools.get(key)?.take();
+    const warm = this.pools.take(key);
     if (warm && !warm.ended) return warm;
     if (warm) void warm.close();
     return open();

@@ -26,7 +26,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { prewarm } from '@anthropic-ai/claude-agent-sdk';
 import { type DiscoveredBinary, ReinsError, type SessionSpec } from '@reins/core';
 import type { FrameTap } from '../runtime/child-process.js';
-import { WarmPool } from '../runtime/warm-pool.js';
+import { WarmPools } from '../runtime/warm-pool.js';
 import type { ClaudeCodeHarnessOptions } from './adapter.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import type { LaunchContext, LaunchSettings, QueryHooks } from './query.js';
@@ -295,7 +295,7 @@ function spareFailure(error: unknown, exit: string | undefined, binary: Discover
  * builds a Harness per call, and the one that warmed must feed the one that creates the session.
  */
 export class ClaudeSpares {
-  private readonly pools = new Map<string, WarmPool<ClaudeSpare>>();
+  private readonly pools = new WarmPools<ClaudeSpare>();
 
   /** Keeps `count` spares of these host settings ready; 0 stops the ready ones and forgets the pool. */
   async warm(host: HostLaunch, count: number): Promise<void> {
@@ -305,33 +305,26 @@ export class ClaudeSpares {
         operation: 'warm',
       });
     }
-    const key = hostKey(host);
-    let pool = this.pools.get(key);
-    if (count === 0) {
-      this.pools.delete(key);
-      await pool?.dispose();
-      return;
-    }
-    if (!pool) {
-      pool = new WarmPool<ClaudeSpare>({
+    await this.pools.warm(
+      hostKey(host),
+      () => ({
         start: () => ClaudeSpare.start(host),
         stop: (spare) => spare.close(),
         ended: (spare) => spare.exited,
-      });
-      this.pools.set(key, pool);
-    }
-    await pool.resize(count);
+      }),
+      count,
+    );
   }
 
   /** A ready spare of these host settings (now the caller's), or undefined; the pool replaces it. */
   take(host: HostLaunch): ClaudeSpare | undefined {
     if (this.pools.size === 0) return undefined;
-    return this.pools.get(hostKey(host))?.take();
+    return this.pools.take(hostKey(host));
   }
 
   /** Spares of these host settings ready now. */
   readyCount(host: HostLaunch): number {
-    return this.pools.get(hostKey(host))?.readyCount ?? 0;
+    return this.pools.readyCount(hostKey(host));
   }
 }
 

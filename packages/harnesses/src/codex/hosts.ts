@@ -8,7 +8,7 @@
 // session, and sessions of equal launch settings must still meet on one process.
 import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
-import { WarmPool } from '../runtime/warm-pool.js';
+import { WarmPools } from '../runtime/warm-pool.js';
 import type { CodexConnection, ConnectionHooks } from './connection.js';
 import type { CodexHost } from './host.js';
 
@@ -46,7 +46,7 @@ export interface LeaseOptions {
 
 export class CodexHosts {
   private readonly shared = new Map<string, Promise<CodexHost>>();
-  private readonly pools = new Map<string, WarmPool<CodexHost>>();
+  private readonly pools = new WarmPools<CodexHost>();
 
   /** A lease for a session on the right host for `key`; `spawn` starts an initialised host. */
   async lease(
@@ -81,22 +81,16 @@ export class CodexHosts {
   }
 
   /** Keeps `count` initialised hosts ready for `key`; 0 stops the ready ones and forgets the pool. */
-  async warm(key: string, spawn: () => Promise<CodexHost>, count: number): Promise<void> {
-    let pool = this.pools.get(key);
-    if (count === 0) {
-      this.pools.delete(key);
-      await pool?.dispose();
-      return;
-    }
-    if (!pool) {
-      pool = new WarmPool<CodexHost>({
+  warm(key: string, spawn: () => Promise<CodexHost>, count: number): Promise<void> {
+    return this.pools.warm(
+      key,
+      () => ({
         start: spawn,
         stop: (host) => host.close({ stdinGraceMs: 500, termGraceMs: 1000 }),
         ended: (host) => host.exited,
-      });
-      this.pools.set(key, pool);
-    }
-    await pool.resize(count);
+      }),
+      count,
+    );
   }
 
   hasPool(key: string): boolean {
@@ -105,12 +99,12 @@ export class CodexHosts {
 
   /** Processes of `key` waiting in its pool. */
   readyCount(key: string): number {
-    return this.pools.get(key)?.readyCount ?? 0;
+    return this.pools.readyCount(key);
   }
 
   /** A host nobody else holds: a warm one when the pool has it, else a new one. */
   private async fresh(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
-    const warm = this.pools.get(key)?.take();
+    const warm = this.pools.take(key);
     if (warm?.usable) return warm;
     if (warm) void warm.close();
     return spawn();

@@ -13,7 +13,7 @@
 // a new one. A warm pool per launch key keeps gateways started and accepting the handshake ahead.
 // The registry is process-wide: the daemon builds a Harness per session.
 import { createHash } from 'node:crypto';
-import { WarmPool } from '../runtime/warm-pool.js';
+import { WarmPools } from '../runtime/warm-pool.js';
 import type { LocalGateway } from './gateway.js';
 
 export interface GatewayLaunch {
@@ -68,7 +68,7 @@ export class OpenClawGateways {
   private readonly shared = new Map<string, Promise<SharedGateway>>();
   /** The shared gateways started and running, for sessions list and history. */
   private readonly running = new Set<SharedGateway>();
-  private readonly pools = new Map<string, WarmPool<LocalGateway>>();
+  private readonly pools = new WarmPools<LocalGateway>();
 
   /**
    * A lease on the gateway for `launch`: the shared one when it runs (share), else a warm one, else
@@ -112,30 +112,23 @@ export class OpenClawGateways {
   }
 
   /** Keeps `count` gateways ready (port open, handshake accepted) for `launch`; 0 stops them. */
-  async warm(launch: GatewayLaunch, start: () => Promise<LocalGateway>, count: number): Promise<void> {
-    const key = gatewayLaunchKey(launch);
-    let pool = this.pools.get(key);
-    if (count === 0) {
-      this.pools.delete(key);
-      await pool?.dispose();
-      return;
-    }
-    if (!pool) {
-      pool = new WarmPool<LocalGateway>({
+  warm(launch: GatewayLaunch, start: () => Promise<LocalGateway>, count: number): Promise<void> {
+    return this.pools.warm(
+      gatewayLaunchKey(launch),
+      () => ({
         start,
         stop: async (gateway) => {
           await gateway.process.close(STOP);
         },
         ended: (gateway) => gateway.process.exited,
-      });
-      this.pools.set(key, pool);
-    }
-    await pool.resize(count);
+      }),
+      count,
+    );
   }
 
   /** Gateways of `launch` waiting in its pool. */
   readyCount(launch: GatewayLaunch): number {
-    return this.pools.get(gatewayLaunchKey(launch))?.readyCount ?? 0;
+    return this.pools.readyCount(gatewayLaunchKey(launch));
   }
 
   private hold(host: SharedGateway): GatewayLease {
@@ -157,7 +150,7 @@ export class OpenClawGateways {
 
   /** A gateway nobody else holds: a warm one when the pool has it, else a new one. */
   private async fresh(key: string, spawn: () => Promise<LocalGateway>): Promise<LocalGateway> {
-    const warm = this.pools.get(key)?.take();
+    const warm = this.pools.take(key);
     if (warm && !warm.process.hasExited) return warm;
     return spawn();
   }

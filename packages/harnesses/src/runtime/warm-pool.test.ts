@@ -2,7 +2,7 @@
 // starts in flight, an idle item that dies, and failures that never loop. The process tier
 // (warm-pool.process.test.ts) shows pooled children count as live processes and leave none behind.
 import { describe, expect, it } from 'vitest';
-import { WarmPool, type WarmPoolSpec } from './warm-pool.js';
+import { WarmPool, type WarmPoolSpec, WarmPools } from './warm-pool.js';
 
 interface Item {
   id: number;
@@ -193,5 +193,41 @@ describe('WarmPool', () => {
     const pool = new WarmPool(manualSpec().spec);
     await expect(pool.resize(-1)).rejects.toThrow(RangeError);
     await expect(pool.resize(1.5)).rejects.toThrow(RangeError);
+  });
+});
+
+describe('WarmPools (one pool per launch key)', () => {
+  /** A spec whose items are ready at once. */
+  function readySpec(label: string, made: string[]): WarmPoolSpec<string> {
+    let next = 0;
+    return {
+      start: async () => {
+        const item = `${label}-${++next}`;
+        made.push(item);
+        return item;
+      },
+      stop: async () => {},
+      ended: () => new Promise(() => {}),
+    };
+  }
+
+  it('keeps the pools apart, builds a key’s spec once, and forgets a key warmed to 0', async () => {
+    const pools = new WarmPools<string>();
+    const made: string[] = [];
+    let specs = 0;
+    const specFor = (label: string) => () => {
+      specs++;
+      return readySpec(label, made);
+    };
+    await pools.warm('a', specFor('a'), 1);
+    await pools.warm('b', specFor('b'), 2);
+    await pools.warm('a', specFor('a'), 2);
+    expect(specs).toBe(2);
+    expect([pools.readyCount('a'), pools.readyCount('b')]).toEqual([2, 2]);
+    expect(pools.take('a')).toBe('a-1');
+    expect(pools.take('c')).toBeUndefined();
+    await pools.warm('b', specFor('b'), 0);
+    expect([pools.has('a'), pools.has('b'), pools.size]).toEqual([true, false, 1]);
+    expect(pools.take('b')).toBeUndefined();
   });
 });

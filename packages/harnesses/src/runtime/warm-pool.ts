@@ -143,3 +143,43 @@ export class WarmPool<T> {
     }
   }
 }
+
+/**
+ * The warm pools of one adapter, one per launch key (process-wide: the daemon makes a Harness per
+ * session, so the pool a `warm()` call fills must be the one every session's Harness takes from).
+ */
+export class WarmPools<T> {
+  private readonly pools = new Map<string, WarmPool<T>>();
+
+  /** Keeps `count` items ready for `key` (the spec is used when the pool is new); 0 stops them and forgets it. */
+  async warm(key: string, spec: () => WarmPoolSpec<T>, count: number): Promise<void> {
+    let pool = this.pools.get(key);
+    if (count === 0) {
+      this.pools.delete(key);
+      await pool?.dispose();
+      return;
+    }
+    if (!pool) {
+      pool = new WarmPool<T>(spec());
+      this.pools.set(key, pool);
+    }
+    await pool.resize(count);
+  }
+
+  /** A ready item for `key`, now the caller's (a replacement starts), or undefined. */
+  take(key: string): T | undefined {
+    return this.pools.get(key)?.take();
+  }
+
+  has(key: string): boolean {
+    return this.pools.has(key);
+  }
+
+  get size(): number {
+    return this.pools.size;
+  }
+
+  readyCount(key: string): number {
+    return this.pools.get(key)?.readyCount ?? 0;
+  }
+}
