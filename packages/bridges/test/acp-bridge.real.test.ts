@@ -21,6 +21,8 @@ const ALTERNATE_MODEL = 'fake-model-2';
 
 const codexBehindBridge: ConformanceTarget = {
   id: 'acp',
+  // The ACP bridge serves no session/list (it advertises no sessionCapabilities.list) yet.
+  knownLimitations: { history: 'reins bridge acp serves no session/list yet' },
   async setup(server) {
     const tempHome = await makeTempHome('reins-bridge-codex-');
     const binary = harnessBinary('codex');
@@ -52,6 +54,8 @@ describe('conformance through reins bridge acp -H codex (real Codex)', () => {
       const [result] = await runConformance(codexBehindBridge, { only: [behaviour.name] });
       console.info(`bridge(codex) / ${behaviour.name}: ${result?.status}${result?.reason ? `: ${result.reason}` : ''}`);
       if (result?.status === 'skipped') context.skip(result.reason);
+      // A limitation of the bridge that Reins reports honestly is conformant; it shows in the log.
+      if (result?.status === 'limited') return;
       expect(result?.reason ?? '', behaviour.name).toBe('');
       expect(result?.status).toBe('passed');
     }, 300_000);

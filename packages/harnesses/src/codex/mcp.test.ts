@@ -1,7 +1,8 @@
 // Codex MCP bookkeeping: startup notifications and mcpServerStatus/list pages as Reins' statuses,
 // and the warning for a requested server that failed (once per server). Frames as Codex 0.171.0 sends them.
+import { ReinsError } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { CodexMcpServers } from './mcp.js';
+import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import type { ListMcpServerStatusResponse } from './wire.js';
 
 const startup = (name: string, status: string, error: string | null = null) => ({
@@ -68,5 +69,20 @@ describe('codex MCP servers', () => {
     const mcp = new CodexMcpServers([]);
     expect(mcp.fromList({} as ListMcpServerStatusResponse)).toEqual([]);
     expect(mcp.fromList({ data: [null, { nope: 1 }], nextCursor: null } as never)).toEqual([]);
+  });
+});
+
+describe('an app-server without mcpServerStatus/list', () => {
+  const answered = (rpcCode: number, rpcMessage: string) =>
+    new ReinsError('protocol_error', `codex app-server answered mcpServerStatus/list with error ${rpcCode}`, {
+      data: { rpcCode, rpcMessage },
+    });
+
+  it('is unsupported_capability for Codex\'s "unknown variant" answer, and nothing else', () => {
+    const unserved = unservedMcpStatus(answered(-32600, 'Invalid request: unknown variant `mcpServerStatus/list`'));
+    expect(unserved?.code).toBe('unsupported_capability');
+    expect(unservedMcpStatus(answered(-32600, 'thread not found'))).toBeUndefined();
+    expect(unservedMcpStatus(answered(-32603, 'unknown variant'))).toBeUndefined();
+    expect(unservedMcpStatus(new Error('socket closed'))).toBeUndefined();
   });
 });

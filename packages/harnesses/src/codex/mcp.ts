@@ -6,7 +6,8 @@
 // 0.171.0: each configured stdio server gets `starting` then `ready` or `failed` (with `error`); the
 // list's `runtimeStatus` is null when the thread's runtime has no state for it, so the last startup
 // state seen is the status then.
-import type { McpServerState, McpServerStatus } from '@reins/core';
+import { type McpServerState, type McpServerStatus, ReinsError } from '@reins/core';
+import { HARNESS } from './connection.js';
 import type { CodexMcpServerStatus, ListMcpServerStatusResponse, McpServerStatusUpdatedNotification } from './wire.js';
 
 type StartupState = McpServerStatusUpdatedNotification['status'];
@@ -99,4 +100,20 @@ function parseStartup(params: unknown): { name: string; state: McpServerState; e
   const { name, status, error } = params as Partial<McpServerStatusUpdatedNotification>;
   if (typeof name !== 'string' || typeof status !== 'string' || !(status in FROM_STARTUP)) return undefined;
   return { name, state: FROM_STARTUP[status], ...(typeof error === 'string' && error ? { error } : {}) };
+}
+
+/**
+ * An app-server that does not serve `mcpServerStatus/list` (Codex answers a method it lacks with
+ * -32600 "unknown variant", and so do Codex-compatible servers such as Reins' own bridge): the
+ * report is not available, which is no failure of the session.
+ */
+export function unservedMcpStatus(error: unknown): ReinsError | undefined {
+  const data = error instanceof ReinsError ? (error.data as { rpcCode?: unknown; rpcMessage?: unknown }) : undefined;
+  if (data?.rpcCode !== -32600 || typeof data.rpcMessage !== 'string' || !data.rpcMessage.includes('unknown variant'))
+    return undefined;
+  return new ReinsError(
+    'unsupported_capability',
+    'This Codex app-server does not serve mcpServerStatus/list, so Reins cannot report its MCP servers.',
+    { harness: HARNESS, operation: 'mcpServerStatus/list', cause: error },
+  );
 }

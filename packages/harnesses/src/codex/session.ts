@@ -31,7 +31,7 @@ import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
 import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
-import { CodexMcpServers } from './mcp.js';
+import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import { openThread } from './open-thread.js';
 import { toUserInput } from './thread-params.js';
 import {
@@ -320,10 +320,11 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
         ...(this.threadId ? { threadId: this.threadId } : {}),
         ...(cursor ? { cursor } : {}),
       };
-      const response = await this.peer('mcpStatus').request<ListMcpServerStatusResponse>(
-        'mcpServerStatus/list',
-        params,
-      );
+      const response = await this.peer('mcpStatus')
+        .request<ListMcpServerStatusResponse>('mcpServerStatus/list', params)
+        .catch((error: unknown) => {
+          throw unservedMcpStatus(error) ?? error;
+        });
       listed.push(...this.mcp.fromList(response));
       cursor = typeof response?.nextCursor === 'string' && response.nextCursor ? response.nextCursor : null;
       if (!cursor) break;
