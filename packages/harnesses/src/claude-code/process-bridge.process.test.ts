@@ -69,6 +69,14 @@ describe('SdkProcessBridge', () => {
     expect(tapped).toEqual(lines.filter((line) => line !== ''));
   });
 
+  test('a long line is followed by a blank one, so the SDK reader does not hold it while the session idles', async () => {
+    const long = JSON.stringify({ type: 'control_response', padding: 'x'.repeat(5000) });
+    const { stdout } = await bridgeOutput(
+      `process.stdout.write(${JSON.stringify(`{"type":"short"}\n${long}\n{"type":"last"}\n`)})`,
+    );
+    expect(stdout.split('\n')).toEqual(['{"type":"short"}', long, '', '{"type":"last"}', '']);
+  });
+
   test('a line over the limit is skipped whole and reported; the lines around it still arrive', async () => {
     // 64 MiB is HarnessProcess' limit (runtime/child-process.ts MAX_LINE_BYTES).
     const { stdout, garbage, faults } = await bridgeOutput(

@@ -19,6 +19,9 @@ export interface BridgeHooks {
   onFault?: (fault: ProcessFault) => void;
 }
 
+/** Lines longer than this are followed by a blank line for the SDK (see `toSdk`). */
+const RELEASE_AFTER_CHARS = 4096;
+
 export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
   readonly stdin: Writable;
   readonly stdout = new PassThrough();
@@ -39,8 +42,8 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
     if (hooks.onFault) child.onFault(hooks.onFault);
     child.onLine((line) => {
       const verdict = classifyLine(line);
-      if (verdict === 'object') this.stdout.write(`${handOverSessionState(line)}\n`);
-      else if (verdict === 'padded-object') this.stdout.write(`${handOverSessionState(line.trim())}\n`);
+      if (verdict === 'object') this.toSdk(handOverSessionState(line));
+      else if (verdict === 'padded-object') this.toSdk(handOverSessionState(line.trim()));
       else if (verdict === 'garbage') hooks.onGarbage(line);
     });
     const splitter = new LineSplitter((line) => {
@@ -64,6 +67,16 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
       this.stdout.end();
       this.emit('exit', info.code, info.signal);
     });
+  }
+
+  /**
+   * One line for the SDK. The Agent SDK's reader (0.3.333, `readMessages`) keeps the last line it
+   * read until the next one arrives, so an idle session held its largest line, the ~20 KB initialize
+   * answer, for as long as it idled: a long line is followed by a blank one, which the SDK skips
+   * (`if (line.trim())`) and which lets the long one go.
+   */
+  private toSdk(line: string): void {
+    this.stdout.write(line.length > RELEASE_AFTER_CHARS ? `${line}\n\n` : `${line}\n`);
   }
 
   get killed(): boolean {
