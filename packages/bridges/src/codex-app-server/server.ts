@@ -4,8 +4,9 @@
 //   thread/resume -> createSession({resume}) turn/steer -> send({ mode: 'steer' })
 //   thread/fork -> createSession({resume: {fork: true}}), only where the harness implements fork
 //   thread/unsubscribe -> close              turn/interrupt -> interrupt
-// and the read-only methods (reads.ts) onto listSessions, history and the bridge's records. The
-// transport is injected (`send` a line, `receive` a line), so this runs over stdio or in memory.
+// the read-only methods (reads.ts) onto listSessions, history and the bridge's records, and
+// mcpServerStatus/list (mcp-status.ts) onto Session.mcpStatus. The transport is injected (`send` a
+// line, `receive` a line), so this runs over stdio or in memory.
 //
 // Thread ids: the thread id IS the harness's native session id whenever the harness knows it when
 // the session is created (Claude Code's preset uuid, Codex's thread id, ACP agents' ids), so
@@ -14,27 +15,16 @@
 // native id for thread/resume, in this process and the next. A fork's thread id is the id the harness
 // gives the NEW conversation (Claude Code: a uuid Reins picks; Codex: the forked thread's id).
 import { randomUUID } from 'node:crypto';
-import {
-  type CapabilityMatrix,
-  type Effort,
-  type Harness,
-  type ModelInfo,
-  type Posture,
-  ReinsError,
-  type SessionSpec,
-} from '@reins/core';
+import { type CapabilityKey, type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
 import { reinsHome } from '@reins/harnesses';
-import {
-  DEFAULT_PERMISSION_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  isImplemented,
-  withDeadline,
-} from '../lifecycle.js';
+import { HarnessFacts } from '../harness-facts.js';
+import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, withDeadline } from '../lifecycle.js';
 import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
 import { type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
 import { RpcConnection, RpcError } from './connection.js';
 import { rpcErrorOf, unknownMethodError } from './errors.js';
 import { type ForkContext, forkThread } from './fork.js';
+import { listMcpServerStatus, type McpStartupTiming, type McpStatusContext, watchMcpStartup } from './mcp-status.js';
 import {
   listAllThreads,
   listItems,
@@ -48,6 +38,7 @@ import {
 import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread, type Outbound } from './thread.js';
+import { setThreadName, type ThreadsContext, unsubscribeThread } from './thread-admin.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
 import {
   CODEX_PROTOCOL_VERSION,
@@ -56,7 +47,6 @@ import {
   RPC,
   type ThreadResumeResponse,
   type ThreadStartResponse,
-  type ThreadUnsubscribeResponse,
   type Turn,
 } from './wire.js';
 
@@ -76,6 +66,8 @@ export interface CodexAppServerBridgeOptions {
   itemsView?: CompletedItemsView;
   /** What the bridge remembers across processes (default: in memory only). */
   records?: RecordStore;
+  /** How long a new thread's MCP servers are followed for mcpServer/startupStatus/updated. */
+  mcpStartup?: McpStartupTiming;
   /** The harness's version, for the initialize userAgent. */
   harnessVersion?: string;
   /** Diagnostics; never the protocol channel. */
@@ -85,6 +77,12 @@ export interface CodexAppServerBridgeOptions {
 
 type Handler = (params: Record<string, unknown>) => Promise<unknown>;
 
+/** Methods served only where the harness's adapter implements a capability. */
+const CAPABILITY_OF: Partial<Record<string, CapabilityKey>> = {
+  'thread/fork': 'fork',
+  'mcpServerStatus/list': 'mcpStatus',
+};
+
 export class CodexAppServerBridge {
   private readonly threads = new Map<string, BridgeThread>();
   /** Bridge-made thread ids -> the native id learned later (see the header). */
@@ -92,8 +90,7 @@ export class CodexAppServerBridge {
   private connection: RpcConnection | undefined;
   private initialized = false;
   private optedOut: ReadonlySet<string> = new Set();
-  private capabilityMatrix: Promise<CapabilityMatrix | undefined> | undefined;
-  private modelCatalog: Promise<ModelInfo[] | undefined> | undefined;
+  private readonly facts: HarnessFacts;
   private closing: Promise<void> | undefined;
   private readonly requestTimeoutMs: number;
   private readonly records: RecordStore;
@@ -104,6 +101,7 @@ export class CodexAppServerBridge {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.log = options.log ?? (() => {});
     this.records = options.records ?? memoryRecords();
+    this.facts = new HarnessFacts(options.harness, this.requestTimeoutMs, this.log);
     this.reads = {
       harness: options.harness,
       threads: this.threads,
@@ -159,8 +157,8 @@ export class CodexAppServerBridge {
     'thread/start': (params) => this.startThread(params),
     'thread/resume': (params) => this.resumeThread(params),
     'thread/fork': (params) => forkThread(this.forkContext(), params),
-    'thread/unsubscribe': (params) => this.unsubscribe(params),
-    'thread/name/set': (params) => this.setName(params),
+    'thread/unsubscribe': (params) => unsubscribeThread(this.threadsContext(), params),
+    'thread/name/set': (params) => setThreadName(this.threadsContext(), params),
     'thread/read': (params) => readThread(this.reads, params),
     'thread/list': (params) => listAllThreads(this.reads, params),
     'thread/loaded/list': async (params) => listLoaded(this.reads, params),
@@ -169,12 +167,13 @@ export class CodexAppServerBridge {
     'turn/start': (params) => startTurn(this.turnContext(params), params),
     'turn/steer': (params) => steerTurn(this.turnContext(params), params),
     'turn/interrupt': (params) => interruptTurn(this.turnContext(params), params),
+    'mcpServerStatus/list': (params) => listMcpServerStatus(this.mcpContext(), params),
     'model/list': async (params) =>
       listModels(
-        await this.catalog(),
+        await this.facts.catalog(),
         {
           provider: this.harness.id,
-          images: isImplemented(await this.capabilities(), 'images'),
+          images: await this.facts.implements('images'),
           effort: this.options.defaults?.effort,
         },
         params,
@@ -193,7 +192,7 @@ export class CodexAppServerBridge {
       // Codex 0.169.0 answers requests before initialize with -32600 "Not initialized".
       if (!this.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
       const handler = this.handlers[method];
-      if (!handler || (method === 'thread/fork' && !(await this.canFork()))) throw await this.unserved(method);
+      if (!handler || !(await this.servedHere(method))) throw await this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
       return await handler(paramsObject(params));
     } catch (error) {
@@ -203,41 +202,21 @@ export class CodexAppServerBridge {
 
   /**
    * A method the bridge does not serve gets Codex's own answer to a method it does not know (-32600,
-   * "unknown variant"), which clients read as "not supported here". thread/fork is one of them in
-   * front of a harness whose adapter does not implement fork (the capability matrix says).
+   * "unknown variant"), which clients read as "not supported here". thread/fork and
+   * mcpServerStatus/list are among them in front of a harness whose adapter does not implement fork
+   * or MCP status (the capability matrix says).
    */
   private async unserved(method: string): Promise<RpcError> {
-    const fork = await this.canFork();
-    const served = ['initialize', ...Object.keys(this.handlers)].filter((name) => fork || name !== 'thread/fork');
+    const served: string[] = [];
+    for (const name of ['initialize', ...Object.keys(this.handlers)])
+      if (await this.servedHere(name)) served.push(name);
     return unknownMethodError(method, served, this.harness.id);
   }
 
-  private capabilities(): Promise<CapabilityMatrix | undefined> {
-    this.capabilityMatrix ??= withDeadline(this.harness.capabilities(), this.requestTimeoutMs, 'capabilities').catch(
-      (error: unknown) => {
-        this.log(`could not read the ${this.harness.id} capabilities: ${String(error)}`);
-        return undefined;
-      },
-    );
-    return this.capabilityMatrix;
-  }
-
-  private async canFork(): Promise<boolean> {
-    return isImplemented(await this.capabilities(), 'fork');
-  }
-
-  /** The harness's model list, once per bridge; a harness without one (or that fails) has none. */
-  private catalog(): Promise<ModelInfo[] | undefined> {
-    this.modelCatalog ??= (async () => {
-      if (!this.harness.models) return undefined;
-      try {
-        return await withDeadline(this.harness.models(), this.requestTimeoutMs, 'models');
-      } catch (error) {
-        this.log(`the ${this.harness.id} model list is unavailable: ${String(error)}`);
-        return undefined;
-      }
-    })();
-    return this.modelCatalog;
+  /** Whether a method whose answer rests on a capability is served in front of this harness. */
+  private async servedHere(method: string): Promise<boolean> {
+    const needs = CAPABILITY_OF[method];
+    return needs === undefined || (await this.facts.implements(needs));
   }
 
   private initialize(params: Record<string, unknown>): InitializeResponse {
@@ -249,8 +228,8 @@ export class CodexAppServerBridge {
         : undefined;
     if (Array.isArray(optOut)) this.optedOut = new Set(optOut.filter((entry) => typeof entry === 'string'));
     this.initialized = true;
-    void this.capabilities();
-    void this.catalog();
+    void this.facts.capabilities();
+    void this.facts.catalog();
     const harness = this.options.harnessVersion ? `${this.harness.id} ${this.options.harnessVersion}` : this.harness.id;
     return {
       // Clients read the first version in the userAgent as the Codex version they talk to: the
@@ -381,6 +360,7 @@ export class CodexAppServerBridge {
     await new Promise((resolve) => setImmediate(resolve));
     if (!session.nativeSessionId) this.log(`thread ${id}: the harness has no native session id yet`);
     void this.remember(thread);
+    void this.followMcpStartup(thread);
     return { thread, release };
   }
 
@@ -391,7 +371,7 @@ export class CodexAppServerBridge {
    */
   private async modelOf(thread: BridgeThread): Promise<string> {
     if (thread.state.model) return thread.state.model;
-    const catalog = await this.catalog();
+    const catalog = await this.facts.catalog();
     return catalog?.find((model) => model.isDefault)?.id ?? '';
   }
 
@@ -471,31 +451,32 @@ export class CodexAppServerBridge {
     };
   }
 
-  private async unsubscribe(params: Record<string, unknown>): Promise<ThreadUnsubscribeResponse> {
-    const threadId = requiredString(params, 'threadId');
-    const thread = this.threads.get(threadId);
-    if (!thread) return { status: 'notLoaded' };
-    this.threads.delete(threadId);
-    await this.remember(thread);
-    await withDeadline(thread.close(), this.requestTimeoutMs, 'close');
-    return { status: 'unsubscribed' };
+  /** mcpServer/startupStatus/updated for a new thread, where the harness reports MCP status. */
+  private async followMcpStartup(thread: BridgeThread): Promise<void> {
+    if (!(await this.servedHere('mcpServerStatus/list'))) return;
+    await watchMcpStartup(thread, {
+      requestTimeoutMs: this.requestTimeoutMs,
+      log: this.log,
+      ...(this.options.mcpStartup ? { timing: this.options.mcpStartup } : {}),
+    });
   }
 
-  /** thread/name/set: the bridge's own name for the thread (the harness keeps its title). */
-  private async setName(params: Record<string, unknown>): Promise<Record<string, never>> {
-    const threadId = requiredString(params, 'threadId');
-    const name = requiredString(params, 'name');
-    const thread = this.threads.get(threadId);
-    const record = await this.records.get(threadId);
-    if (!thread && !record) throw new RpcError(RPC.invalidRequest, `thread not found: ${threadId}`, { threadId });
-    if (thread) {
-      thread.state.title = name;
-      thread.emit([{ method: 'thread/name/updated', params: { threadId, threadName: name } }]);
-      await this.remember(thread);
-    } else {
-      await this.records.update(threadId, (known) => (known ? { ...known, name, updatedAtMs: Date.now() } : undefined));
-    }
-    return {};
+  private mcpContext(): McpStatusContext {
+    return {
+      threads: this.threads,
+      requestTimeoutMs: this.requestTimeoutMs,
+      log: this.log,
+      unserved: () => this.unserved('mcpServerStatus/list'),
+    };
+  }
+
+  private threadsContext(): ThreadsContext {
+    return {
+      threads: this.threads,
+      records: this.records,
+      requestTimeoutMs: this.requestTimeoutMs,
+      remember: (thread) => this.remember(thread),
+    };
   }
 
   private forkContext(): ForkContext {

@@ -19,6 +19,11 @@ export type GetAccountResponse = Wire.v2.GetAccountResponse;
 export type InitializeResponse = Wire.InitializeResponse;
 /** serde_json's JsonValue (the generated index does not export it by name). */
 export type JsonValue = NonNullable<Wire.v2.TurnStartParams['outputSchema']>;
+export type ListMcpServerStatusResponse = Wire.v2.ListMcpServerStatusResponse;
+/** Codex's McpServerStatus (Reins' own McpServerStatus is the harness's report). */
+export type CodexMcpServerStatus = Wire.v2.McpServerStatus;
+export type McpServerConnectionStatus = Wire.v2.McpServerConnectionStatus;
+export type McpServerStartupState = Wire.v2.McpServerStartupState;
 export type Model = Wire.v2.Model;
 export type ModelListResponse = Wire.v2.ModelListResponse;
 export type ServerNotification = Wire.ServerNotification;
