@@ -2,15 +2,15 @@
 // @reins/console, on the daemon's own port. Files are read once into memory, so a request path is
 // only ever looked up, never joined onto a folder. Every answer carries a strict
 // Content-Security-Policy (scripts, styles and images from this origin only, the WebSocket to this
-// daemon only, no framing, no inline code) and nosniff; the Host header must name our loopback
-// address (DNS rebinding, as for the WebSocket). The token travels in the URL fragment, which
+// daemon only, no framing, no inline code) and nosniff; the Host header must be one of the
+// daemon's names (DNS rebinding, as for the WebSocket: upgrade-guard.ts). The token travels in the URL fragment, which
 // browsers never send, and nothing here logs a request line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { PROTOCOL_VERSION } from '@reins/client';
-import { loopbackHosts } from './upgrade-guard.js';
+import { type DaemonNames, namesThisDaemon } from './upgrade-guard.js';
 
 interface Asset {
   body: Buffer;
@@ -42,15 +42,14 @@ export function defaultConsoleDir(): string | undefined {
 }
 
 /** The policy of every console answer: nothing but this daemon, its files and its WebSocket. */
-export function consoleSecurityPolicy(port: number): string {
-  const sockets = loopbackHosts(port).map((host) => `ws://${host}`);
+export function consoleSecurityPolicy(names: DaemonNames): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src ${sockets.join(' ')}`,
+    `connect-src ${names.sockets.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -90,13 +89,13 @@ export class ConsoleRoute {
 
   constructor(
     private readonly dir: string | undefined,
-    private readonly port: () => number,
+    private readonly names: () => DaemonNames,
   ) {}
 
   handle(request: IncomingMessage, response: ServerResponse): void {
-    const port = this.port();
+    const names = this.names();
     const headers: Record<string, string> = {
-      'content-security-policy': consoleSecurityPolicy(port),
+      'content-security-policy': consoleSecurityPolicy(names),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
@@ -114,7 +113,7 @@ export class ConsoleRoute {
       response.end(request.method === 'HEAD' ? undefined : bytes);
     };
     const text = 'text/plain; charset=utf-8';
-    if (!request.headers.host || !loopbackHosts(port).includes(request.headers.host.toLowerCase())) {
+    if (!namesThisDaemon(request.headers.host, names)) {
       reply(403, text, `Host "${request.headers.host ?? ''}" is not this daemon.\n`);
       return;
     }

@@ -1,11 +1,10 @@
-// The Reins daemon: a WebSocket server on 127.0.0.1 that owns sessions of any harness and lets any
+// The Reins daemon: a WebSocket server (127.0.0.1 unless told otherwise: listen.ts) that owns sessions of any harness and lets any
 // number of clients drive and watch them (protocol in @reins/client's protocol.ts). Sessions belong
 // to the daemon and live in its store ($REINS_HOME/reins.db), so they survive a client's
 // disconnect, a daemon restart and a crash. Start: check the home, take the store (its lock says
 // no other daemon runs here), reap the process groups a crashed predecessor left, bring sessions
 // back dormant, listen, write daemon.json. close(): every harness process stops (sessions go
 // dormant, not closed), every socket closes, daemon.json is removed, the store is released.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -35,6 +34,15 @@ import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
 import { probeHarness } from './harness-probe.js';
 import { HarnessService } from './harness-service.js';
 import { prepareHome } from './home.js';
+import {
+  formatAddress,
+  type ListenPlan,
+  LOOPBACK_HOST,
+  listenToken,
+  localUrl,
+  planListen,
+  reachableAddresses,
+} from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { reapProcessGroups } from './processes/reaper.js';
 import { ProcessTracker } from './processes/tracker.js';
@@ -42,17 +50,39 @@ import type { SessionDirectory, SessionSource, SessionSourceFactory } from './se
 import { type HarnessFactory, SessionHost } from './session-host.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { DaemonStore } from './store/store.js';
-import { checkUpgrade, normalizeOrigins } from './upgrade-guard.js';
+import {
+  checkUpgrade,
+  type DaemonNames,
+  daemonNames,
+  normalizeOrigins,
+  normalizePublicOrigins,
+} from './upgrade-guard.js';
 
-export const LOOPBACK_HOST = '127.0.0.1';
+export { LOOPBACK_HOST };
 /** The store's file under $REINS_HOME. */
 export const STORE_FILE = 'reins.db';
 
 export interface DaemonOptions {
-  /** Port on 127.0.0.1; 0 (default) picks a free one (daemon.json says which). */
+  /** Port to listen on; 0 (default) picks a free one (daemon.json says which). */
   port?: number;
-  /** Only 127.0.0.1 is accepted: anything else is refused with invalid_input. */
+  /** IP address to bind (default 127.0.0.1); one off loopback needs `tokenFile`. */
   host?: string;
+  /**
+   * `HOST:PORT` to bind, e.g. `0.0.0.0:7777` (IPv6 in brackets); exclusive with `host` and `port`.
+   * An address other machines can reach needs `tokenFile`, else invalid_input.
+   */
+  listen?: string;
+  /**
+   * A file (mode 0600 or stricter) holding the token clients must present, instead of a random one
+   * per start: every gateway behind one Service accepts the same token (a mounted Secret).
+   */
+  tokenFile?: string;
+  /**
+   * Where clients reach this daemon from outside (a Service, an ingress): `http://NAME:PORT` or
+   * `https://NAME`. Its host is accepted in Host, its origin as the console's own, and its
+   * ws(s):// address in the console's Content-Security-Policy.
+   */
+  publicOrigins?: string[];
   /** Browser origins allowed to connect (default none); non-browser clients send no Origin. */
   allowOrigins?: string[];
   /** Folder of daemon.json and reins.db; default $REINS_HOME, else ~/.reins. Must not be group/world-writable. */
@@ -110,10 +140,12 @@ export interface DaemonOptions {
 }
 
 export interface Daemon {
-  /** ws://127.0.0.1:<port> */
+  /** Where a client on this machine connects: ws://127.0.0.1:<port> (or the address bound). */
   readonly url: string;
   readonly port: number;
-  /** The secret of this start; also in daemon.json. */
+  /** The address bound, HOST:PORT. */
+  readonly address: string;
+  /** The secret of this start (or the token file's); also in daemon.json. */
   readonly token: string;
   /** Where daemon.json was written. */
   readonly infoPath: string;
@@ -133,24 +165,15 @@ const REINS_VERSION: string = (
 const SOCKET_CLOSE_GRACE_MS = 2_000;
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
-  const host = options.host ?? LOOPBACK_HOST;
-  if (host !== LOOPBACK_HOST) {
-    throw new ReinsError(
-      'invalid_input',
-      `The Reins daemon listens on ${LOOPBACK_HOST} only (its token runs agents on this machine); "${host}" is refused.`,
-      { data: { host } },
-    );
-  }
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new ReinsError('invalid_input', `The port must be a whole number from 0 to 65535, got ${port}.`);
-  }
+  const plan = planListen(options);
   const harnesses = options.harnesses ?? availableHarnessIds();
   for (const id of harnesses) {
     if (!isHarnessId(id))
       throw new ReinsError('invalid_input', `Unknown harness "${id}" in the daemon's harness list.`);
   }
   const origins = normalizeOrigins(options.allowOrigins ?? []);
+  const publicOrigins = normalizePublicOrigins(options.publicOrigins ?? []);
+  const token = await listenToken(options);
   const home = options.home ?? reinsHome();
   const log = options.logger ?? createLogger();
   await prepareHome(home);
@@ -168,13 +191,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     log,
     store,
     origins,
+    publicOrigins,
+    plan,
+    token,
+    sharedToken: options.tokenFile !== undefined,
     harnesses,
     homeLocked: !options.store && !options.sessionSource,
   });
   try {
     await daemon.recover();
     await daemon.warmUp();
-    await daemon.listen(port);
+    await daemon.listen();
   } catch (error) {
     await daemon.close().catch(() => {});
     throw error;
@@ -188,13 +215,19 @@ interface Settings {
   /** Undefined when a session source serves the sessions. */
   store: DaemonStore | undefined;
   origins: string[];
+  /** `publicOrigins`, normalized. */
+  publicOrigins: string[];
+  plan: ListenPlan;
+  token: string;
+  /** The token came from a token file (shared with other daemons), not made for this start. */
+  sharedToken: boolean;
   harnesses: HarnessId[];
   /** We hold the home's store lock (the default store): any daemon.json found is stale. */
   homeLocked: boolean;
 }
 
 class ReinsDaemon implements Daemon, DaemonContext {
-  readonly token = randomBytes(32).toString('base64url');
+  readonly token: string;
   readonly reinsVersion = REINS_VERSION;
   readonly log: Logger;
   readonly harnesses: HarnessId[];
@@ -213,6 +246,8 @@ class ReinsDaemon implements Daemon, DaemonContext {
   private readonly connections = new Set<DaemonConnection>();
   private snapshotTimer: ReturnType<typeof setInterval> | undefined;
   private boundPort = 0;
+  /** Every name of this daemon (Host, own origins, sockets), known once it listens. */
+  private names: DaemonNames = daemonNames(0);
   private listening = false;
   private closing: Promise<void> | undefined;
   /** Harnesses keeping warm processes (options.warm), stopped first on close. */
@@ -225,6 +260,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
     private readonly settings: Settings,
   ) {
     this.log = settings.log;
+    this.token = settings.token;
     this.home = settings.home;
     this.harnesses = settings.harnesses;
     this.initializeTimeoutMs = options.initializeTimeoutMs ?? 10_000;
@@ -241,7 +277,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
     // Plain HTTP is the web console (console-route.ts); the protocol is the WebSocket upgrade.
     const consoleRoute = new ConsoleRoute(
       options.consoleDir === false ? undefined : (options.consoleDir ?? defaultConsoleDir()),
-      () => this.boundPort,
+      () => this.names,
     );
     this.server = createServer((request, response) => consoleRoute.handle(request, response));
     this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
@@ -288,7 +324,11 @@ class ReinsDaemon implements Daemon, DaemonContext {
   }
 
   get url(): string {
-    return `ws://${LOOPBACK_HOST}:${this.boundPort}`;
+    return localUrl(this.settings.plan, this.boundPort);
+  }
+
+  get address(): string {
+    return formatAddress(this.settings.plan.host, this.boundPort);
   }
 
   get storeLocation(): string {
@@ -368,17 +408,21 @@ class ReinsDaemon implements Daemon, DaemonContext {
     });
   }
 
-  async listen(port: number): Promise<void> {
+  async listen(): Promise<void> {
+    const { host, port } = this.settings.plan;
+    const where = formatAddress(host, port);
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => {
         reject(
           error.code === 'EADDRINUSE'
-            ? new ReinsError('invalid_input', `Port ${port} on ${LOOPBACK_HOST} is in use: pick another with --port.`)
-            : new ReinsError('invalid_input', `Cannot listen on ${LOOPBACK_HOST}:${port}: ${error.message}`),
+            ? new ReinsError('invalid_input', `${where} is in use: pick another port (--port or --listen).`)
+            : error.code === 'EADDRNOTAVAIL'
+              ? new ReinsError('invalid_input', `Cannot listen on ${where}: no interface of this machine has ${host}.`)
+              : new ReinsError('invalid_input', `Cannot listen on ${where}: ${error.message}`),
         );
       };
       this.server.once('error', failed);
-      this.server.listen(port, LOOPBACK_HOST, () => {
+      this.server.listen(port, host, () => {
         this.server.off('error', failed);
         resolve();
       });
@@ -386,6 +430,10 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.listening = true;
     const address = this.server.address();
     this.boundPort = typeof address === 'object' && address ? address.port : port;
+    this.names = daemonNames(this.boundPort, {
+      addresses: reachableAddresses(this.settings.plan),
+      publicOrigins: this.settings.publicOrigins,
+    });
     const written = await writeDaemonFile(
       this.home,
       { url: this.url, pid: process.pid, token: this.token, protocolVersion: PROTOCOL_VERSION, startedAt: Date.now() },
@@ -399,7 +447,13 @@ class ReinsDaemon implements Daemon, DaemonContext {
     this.local?.host.startSweeping();
     this.snapshotTimer = setInterval(() => this.broadcastSnapshot(), this.options.snapshotIntervalMs ?? 15_000);
     this.snapshotTimer.unref();
-    this.log.info('daemon listening', { url: this.url, infoPath: this.infoPath });
+    this.log.info('daemon listening', {
+      url: this.url,
+      address: this.address,
+      sharedToken: this.settings.sharedToken,
+      publicOrigins: this.settings.publicOrigins.join(' ') || undefined,
+      infoPath: this.infoPath,
+    });
   }
 
   sessionIds(): string[] {
@@ -503,7 +557,7 @@ class ReinsDaemon implements Daemon, DaemonContext {
     }
     const verdict = checkUpgrade(
       { origin: request.headers.origin, host: request.headers.host },
-      { origins: this.settings.origins, port: this.boundPort },
+      { origins: this.settings.origins, names: this.names },
     );
     if (!verdict.allowed) {
       this.refuse(socket, verdict.status, verdict.reason);

@@ -109,10 +109,10 @@ describe('auth and origin', () => {
     expect((refused as RefusedUpgrade).status).toBe(403);
   });
 
-  it('listens on 127.0.0.1 only', async () => {
+  it('refuses an address other machines reach unless a shared token file is given', async () => {
     const error = await errorOf(startDaemon({ home, host: '0.0.0.0', logger: silent }));
     expect(error.code).toBe('invalid_input');
-    expect(error.message).toMatch(/127\.0\.0\.1 only/);
+    expect(error.message).toMatch(/needs a shared secret token: add --token-file PATH/);
   });
 });
 

@@ -1,5 +1,5 @@
 // `reins daemon`: the Reins daemon in the foreground. It prints where it listens and where its
-// daemon.json is (never the token), logs JSON lines on stderr (pino, --log-level), and on SIGINT or
+// daemon.json is (never the token, nor a --token-file's content), logs JSON lines on stderr (pino, --log-level), and on SIGINT or
 // SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
 // the next send after a restart), closes every socket, removes daemon.json and exits 0.
 import { parseArgs } from 'node:util';
@@ -21,7 +21,8 @@ import {
 import { reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
-export const DAEMON_HELP = `Usage: reins daemon [--port <n>] [--allow-origin <url>]... [--idle-ttl <duration>]
+export const DAEMON_HELP = `Usage: reins daemon [--port <n> | --listen <host:port>] [--token-file <path>]
+                    [--public-origin <url>]... [--allow-origin <url>]... [--idle-ttl <duration>]
                     [--max-live-sessions <n>] [--warm <harness>=<n>,...] [--log-level <level>]
                     [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
                      [--heartbeat-ttl <duration>]]
@@ -43,6 +44,14 @@ lines on stderr. Ctrl+C (or SIGTERM) stops every harness process, removes daemon
 
 Options:
       --port <n>               port on 127.0.0.1 (default 0: any free port, see daemon.json)
+      --listen <host:port>     the IP address and port to bind instead, e.g. 0.0.0.0:7777 or [::]:7777;
+                               an address other machines reach needs --token-file
+      --token-file <path>      the token clients must present, read from this file (mode 0600 or 0400,
+                               at least 32 characters: openssl rand -base64 32) instead of a random one
+                               per start, so every gateway behind one address accepts the same token
+      --public-origin <url>    where clients reach this daemon through a Service or an ingress, e.g.
+                               http://reins-gateway.agents.svc:7777 or https://reins.example.com
+                               (repeatable): that Host is accepted and the console works there
       --allow-origin <url>     let web pages from this origin connect (repeatable), e.g. http://localhost:5173
       --idle-ttl <duration>    stop an idle session's process after this long: 90s, 30m, 2h (default 30m; 0: never)
       --max-live-sessions <n>  at most this many harness processes; the least recently used idle
@@ -74,7 +83,9 @@ Examples:
   reins daemon --idle-ttl 10m --max-live-sessions 8 --log-level debug
   reins daemon --warm codex=1
   reins daemon --cluster nats://10.0.0.5:4222 --role worker --labels host=build-3
-  reins daemon --cluster nats://10.0.0.5:4222 --role gateway`;
+  reins daemon --cluster nats://10.0.0.5:4222 --role gateway
+  reins daemon --cluster nats://nats:4222 --role gateway --listen 0.0.0.0:7777 \\
+    --token-file /var/run/reins/token --public-origin http://reins-gateway.agents.svc:7777`;
 
 function parseDaemonArgs(argv: string[]) {
   try {
@@ -82,6 +93,9 @@ function parseDaemonArgs(argv: string[]) {
       args: argv,
       options: {
         port: { type: 'string' },
+        listen: { type: 'string' },
+        'token-file': { type: 'string' },
+        'public-origin': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         'idle-ttl': { type: 'string' },
         'max-live-sessions': { type: 'string' },
@@ -134,8 +148,13 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const warm = values.warm === undefined ? undefined : parseWarm(values.warm);
   if (warm && values.cluster !== undefined) throw new UsageError('--warm is for a daemon without --cluster (for now).');
+  if (values.listen !== undefined && values.port !== undefined) {
+    throw new UsageError('--listen HOST:PORT already says the port: give --listen or --port, not both.');
+  }
   const served = {
-    port,
+    ...(values.listen !== undefined ? { listen: values.listen } : { port }),
+    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+    publicOrigins: values['public-origin'] ?? [],
     allowOrigins: values['allow-origin'] ?? [],
     home: reinsHome(io.env),
     logger: createLogger({ level: level as LogLevel }),
@@ -174,8 +193,15 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
     );
   }
   if (daemon) {
-    io.stdout.write(`Reins ${node ? 'gateway' : 'daemon'} listening on ${daemon.url}\n`);
+    const bound = daemon.url.endsWith(`//${daemon.address}`) ? '' : ` (bound to ${daemon.address})`;
+    io.stdout.write(`Reins ${node ? 'gateway' : 'daemon'} listening on ${daemon.url}${bound}\n`);
+    if (values['public-origin']?.length) io.stdout.write(`Public origins: ${values['public-origin'].join(', ')}\n`);
     io.stdout.write(`Connection details (url, token): ${daemon.infoPath}\n`);
+    if (values['token-file'] !== undefined) {
+      io.stdout.write(
+        `Clients present the token in ${values['token-file']} (shared by every daemon started with it)\n`,
+      );
+    }
   }
   io.stdout.write(`Sessions are kept in ${node ? `NATS JetStream at ${node.location}` : daemon?.storeLocation}\n`);
   io.stdout.write('Press Ctrl+C to stop.\n');
@@ -222,6 +248,9 @@ function clusterOptions(values: {
   labels?: string;
   'heartbeat-ttl'?: string;
   port?: string;
+  listen?: string;
+  'token-file'?: string;
+  'public-origin'?: string[];
   'allow-origin'?: string[];
 }) {
   if (values.cluster === undefined) {
@@ -232,8 +261,12 @@ function clusterOptions(values: {
   }
   try {
     const role = parseRole(values.role);
-    if (role === 'worker' && (values.port !== undefined || values['allow-origin'] !== undefined)) {
-      throw new UsageError('A worker (--role worker) serves no clients: --port and --allow-origin are for gateways.');
+    const gatewayFlags = ['port', 'listen', 'token-file', 'public-origin', 'allow-origin'] as const;
+    const given = gatewayFlags.filter((flag) => values[flag] !== undefined).map((flag) => `--${flag}`);
+    if (role === 'worker' && given.length > 0) {
+      throw new UsageError(
+        `A worker (--role worker) serves no clients: ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} for gateways.`,
+      );
     }
     if (role === 'gateway' && values.labels !== undefined) {
       throw new UsageError("--labels are a worker's (sessions are placed on workers): use --role worker or all.");

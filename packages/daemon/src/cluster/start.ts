@@ -7,7 +7,9 @@ import { availableHarnessIds, reinsHome } from '@reins/harnesses';
 import { type Daemon, type DaemonOptions, startDaemon } from '../daemon.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from '../event-buffer.js';
 import { prepareHome } from '../home.js';
+import { listenToken, planListen } from '../listen.js';
 import { createLogger } from '../logger.js';
+import { normalizePublicOrigins } from '../upgrade-guard.js';
 import { ClusterGateway } from './gateway.js';
 import { openNats } from './nats.js';
 import {
@@ -51,6 +53,13 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterNode
   const home = options.home ?? reinsHome();
   const log = options.logger ?? createLogger();
   await prepareHome(home);
+  if (role !== 'worker') {
+    // A bad address, token file or public origin is refused before NATS is dialled (startDaemon
+    // checks them again).
+    planListen(options);
+    normalizePublicOrigins(options.publicOrigins ?? []);
+    await listenToken(options);
+  }
   const nats = await openNats(urls, { name: `reins ${role} (pid ${process.pid})`, log });
   let worker: ClusterWorker | undefined;
   let gateway: ClusterGateway | undefined;
