@@ -320,6 +320,97 @@ describe('RemoteSession events', () => {
   });
 });
 
+const batch = (...frames: Array<ReturnType<typeof event>>) => ({
+  jsonrpc: '2.0',
+  method: 'session/events',
+  params: { sessionId: 's1', events: frames.map((frame) => frame.params.event) },
+});
+
+describe('event batches (session/events)', () => {
+  it('asks for them at initialize', async () => {
+    daemon({});
+    await client();
+    expect(FakeSocket.last?.sent[0]?.params).toMatchObject({ capabilities: { eventBatches: true } });
+  });
+
+  it('unpacks a batch into the same events, in order, mixed with single frames, duplicates dropped across both', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 6, harness: 'codex', status: 'idle' }),
+        batch(status(1), event(2, { type: 'session.updated', nativeSessionId: 'thread-1' } as never), status(3)),
+        status(3), // a duplicate of the batch's last
+        batch(status(2), status(3), status(4), status(5)), // 2 and 3 again: dropped, 4 and 5 taken
+        event(6, { type: 'session.closed', reason: 'requested' } as never),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    const events = await collect(session.events);
+    expect(events.map((item) => item.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(session.nativeSessionId).toBe('thread-1');
+    // Handed on as the daemon sent them (no copy, the daemon's key order).
+    expect(Object.keys(events[0] as object)).toEqual(Object.keys(status(1).params.event));
+    expect(session.isClosed).toBe(true);
+  });
+
+  it('delivers the same events for a batch as for the same events one per frame', async () => {
+    const frames = [
+      status(1),
+      event(2, { type: 'turn.started', turnId: 't1', input: { text: 'hi' } } as never),
+      event(3, { type: 'item.delta', turnId: 't1', itemId: 'm1', kind: 'text', text: 'he' } as never),
+      event(4, { type: 'item.delta', turnId: 't1', itemId: 'm1', kind: 'text', text: 'llo' } as never),
+      event(5, { type: 'session.closed', reason: 'requested' } as never),
+    ];
+    const replay = async (asBatch: boolean) => {
+      daemon({
+        'session/subscribe': (request) => [
+          ok(request, { lastSeq: 5, harness: 'codex', status: 'idle' }),
+          ...(asBatch ? [batch(...frames.slice(0, 3)), batch(...frames.slice(3))] : frames),
+        ],
+      });
+      const reins = await client();
+      const events = await collect((await reins.attach('s1')).events);
+      reins.close();
+      return events;
+    };
+    expect(await replay(true)).toEqual(await replay(false));
+  });
+
+  it('ends the stream at a gap inside a batch, after the events before it', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 4, harness: 'codex', status: 'idle' }),
+        batch(status(1), status(2), status(4)),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect((await collect(session.events)).map((item) => item.seq)).toEqual([1, 2]);
+    expect(session.endReason?.code).toBe('protocol_error');
+    expect(session.endReason?.message).toMatch(/afterSeq 2/);
+  });
+
+  it('drops a batch whole when any event in it does not fit, and keeps the link', async () => {
+    const broken = batch(status(2), status(3));
+    (broken.params.events[1] as Record<string, unknown>).seq = 0;
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 3, harness: 'codex', status: 'idle' }),
+        status(1),
+        broken,
+        { ...batch(status(2)), params: { sessionId: 's1', events: [] } }, // empty: dropped
+        batch(status(2), status(3)),
+        event(4, { type: 'session.closed', reason: 'requested' } as never),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect((await collect(session.events)).map((item) => item.seq)).toEqual([1, 2, 3, 4]);
+    expect(session.endReason).toBeUndefined();
+    expect(reins.isClosed).toBe(false);
+  });
+});
+
 describe('version 2', () => {
   it('hands status/snapshot and sessions/changed to listeners, keeps the newest snapshot, survives a throwing listener', async () => {
     daemon({});

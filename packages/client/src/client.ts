@@ -25,7 +25,9 @@ import {
   type InitializeResult,
   PROTOCOL_VERSION,
   readSessionEventParams,
+  readSessionEventsParams,
   SESSION_EVENT,
+  SESSION_EVENTS,
   SESSIONS_CHANGED,
   type SessionLabels,
   type SessionListing,
@@ -178,7 +180,8 @@ export class ReinsClient {
   async initialize(token: string, client: ClientInfo, timeoutMs: number): Promise<void> {
     const result = await this.channel.request(
       'initialize',
-      { token, client, protocolVersion: PROTOCOL_VERSION },
+      // Batches: a replay of 20,000 events is some 40 frames, not 20,000 (a browser pays per frame).
+      { token, client, protocolVersion: PROTOCOL_VERSION, capabilities: { eventBatches: true } },
       { timeoutMs },
     );
     if (result.protocolVersion !== PROTOCOL_VERSION) {
@@ -349,6 +352,10 @@ export class ReinsClient {
     if (method === SESSION_EVENT) {
       const checked = readSessionEventParams(params);
       if (checked) this.sessions.get(checked.sessionId)?.receive(checked.event);
+    } else if (method === SESSION_EVENTS) {
+      // Unpacked into the same per-event path: order, dedupe by seq and gaps as for single events.
+      const checked = readSessionEventsParams(params);
+      if (checked) this.sessions.get(checked.sessionId)?.receiveAll(checked.events);
     } else if (method === STATUS_SNAPSHOT) {
       const parsed = StatusSnapshotParamsSchema.safeParse(params);
       if (!parsed.success) return;

@@ -8,13 +8,16 @@ import {
   isMethodName,
   METHODS,
   type MethodName,
+  negotiateCapabilities,
   negotiateProtocolVersion,
   RPC_ERROR,
   RpcIncomingSchema,
   RpcResponseSchema,
   readSessionEventParams,
+  readSessionEventsParams,
   rpcErrorNumber,
   SessionEventParamsSchema,
+  SessionEventsParamsSchema,
   SessionsChangedParamsSchema,
   StatusSnapshotParamsSchema,
   v1Status,
@@ -25,6 +28,8 @@ const good: Record<MethodName, unknown[]> = {
     { token: 't0k' },
     { token: 't0k', client: { name: 'web', version: '1.0.0' } },
     { token: 't0k', protocolVersion: 2 },
+    { token: 't0k', protocolVersion: 2, capabilities: { eventBatches: true } },
+    { token: 't0k', protocolVersion: 2, capabilities: {} },
   ],
   'harness/list': [undefined, {}],
   'session/create': [
@@ -244,6 +249,41 @@ describe('protocol results and envelopes', () => {
         expect(fast?.event).toEqual(schema.data.event);
       }
     }
+  });
+
+  it('reads session/events params like the schema does, without copying what fits', () => {
+    const event = { type: 'item.delta', seq: 7, harness: 'codex', sessionId: 's', turnId: 't', at: 1, text: 'x' };
+    const next = { ...event, seq: 8 };
+    const params = { sessionId: 's', events: [event, next] };
+    const read = readSessionEventsParams(params);
+    expect(read).toBe(params);
+    expect(read?.events[0]).toBe(event);
+    const values: unknown[] = [undefined, null, 0, -1, 1.5, 2 ** 60, Number.NaN, '', 's', 'item.delta', [], {}, true];
+    const cases: unknown[] = [undefined, null, 'x', [], [params], { ...params, extra: 1 }, { ...params, events: [] }];
+    for (const value of values) {
+      cases.push({ ...params, sessionId: value }, { ...params, events: value }, { ...params, events: [event, value] });
+      for (const field of ['type', 'seq', 'sessionId']) {
+        cases.push({ ...params, events: [event, { ...next, [field]: value }] });
+        cases.push({ ...params, events: [{ ...event, [field]: value }] });
+      }
+    }
+    for (const candidate of cases) {
+      const schema = SessionEventsParamsSchema.safeParse(candidate);
+      const fast = readSessionEventsParams(candidate);
+      expect(fast !== undefined, JSON.stringify(candidate) ?? String(candidate)).toBe(schema.success);
+      if (schema.success) expect(fast?.events).toEqual(schema.data.events);
+    }
+  });
+
+  it('grants event batches only to a version 2 connection that asked for them', () => {
+    expect(negotiateCapabilities(2, { eventBatches: true })).toEqual({ eventBatches: true });
+    expect(negotiateCapabilities(2, {})).toEqual({ eventBatches: false });
+    expect(negotiateCapabilities(2, undefined)).toEqual({ eventBatches: false });
+    expect(negotiateCapabilities(1, { eventBatches: true })).toEqual({ eventBatches: false });
+    // A newer client's unknown capability is ignored, not refused.
+    expect(METHODS.initialize.params.safeParse({ token: 't', capabilities: { eventBatches: true, later: 1 } })).toEqual(
+      { success: true, data: { token: 't', capabilities: { eventBatches: true } } },
+    );
   });
 
   it('describes daemon.json', () => {

@@ -142,16 +142,34 @@ export interface ClientInfo {
   name: string;
   version: string;
 }
+/**
+ * Optional features of the wire a client asks for at `initialize` (version 2); the daemon answers
+ * the ones it granted. Unknown keys are ignored (a newer client may ask for more), and a client
+ * that asks for nothing gets the version 2 wire unchanged.
+ */
+export interface ClientCapabilities {
+  /**
+   * The client takes `session/events` (many events of one session in one notification): the
+   * daemon then sends a replay that way instead of one `session/event` per event.
+   */
+  eventBatches?: boolean;
+}
+export const ClientCapabilitiesSchema = z.object({ eventBatches: z.boolean().optional() });
+type _CapabilitiesInSync = Assert<Equals<z.output<typeof ClientCapabilitiesSchema>, ClientCapabilities>>;
+
 export interface InitializeParams {
   token: string;
   client?: ClientInfo;
   /** The newest protocol version the client speaks; absent means version 1. */
   protocolVersion?: number;
+  /** Optional wire features it takes (version 2 only; a version 1 connection gets none). */
+  capabilities?: ClientCapabilities;
 }
 export const InitializeParamsSchema = z.object({
   token: z.string().min(1),
   client: z.object({ name: z.string().min(1), version: z.string().min(1) }).optional(),
   protocolVersion: z.number().int().positive().optional(),
+  capabilities: ClientCapabilitiesSchema.optional(),
 });
 type _InitializeInSync = Assert<Equals<z.output<typeof InitializeParamsSchema>, InitializeParams>>;
 
@@ -161,17 +179,34 @@ export function negotiateProtocolVersion(requested: number | undefined): Protoco
   return 2;
 }
 
+/**
+ * What a daemon grants of the capabilities a client asked for on a connection of `version`: every
+ * key it knows, true only when asked for and served (batches need version 2).
+ */
+export function negotiateCapabilities(
+  version: ProtocolVersion,
+  requested: ClientCapabilities | undefined,
+): Required<ClientCapabilities> {
+  return { eventBatches: version >= 2 && requested?.eventBatches === true };
+}
+
 export interface InitializeResult {
   /** The version this connection speaks from now on (see negotiateProtocolVersion). */
   protocolVersion: number;
   reinsVersion: string;
   /** Harness ids this daemon can start sessions for. */
   harnesses: HarnessId[];
+  /**
+   * What the daemon granted of `capabilities` (present when the client sent `capabilities`; a
+   * daemon that predates them never sends it: the client then gets single events only).
+   */
+  capabilities?: ClientCapabilities;
 }
 export const InitializeResultSchema = z.object({
   protocolVersion: z.number().int().positive(),
   reinsVersion: z.string(),
   harnesses: z.array(HarnessIdSchema),
+  capabilities: ClientCapabilitiesSchema.optional(),
 });
 
 /** Methods without parameters take none, or an empty object. */
@@ -491,20 +526,53 @@ const isFilledString = (value: unknown): value is string => typeof value === 'st
  * the schema, so a bad frame is judged exactly as before. undefined: not session/event params.
  */
 export function readSessionEventParams(params: unknown): SessionEventParams | undefined {
-  if (isRecord(params) && isFilledString(params.sessionId)) {
-    const event = params.event;
-    if (
-      isRecord(event) &&
-      isFilledString(event.type) &&
-      Number.isSafeInteger(event.seq) &&
-      (event.seq as number) > 0 &&
-      typeof event.sessionId === 'string'
-    ) {
-      return params as unknown as SessionEventParams;
-    }
+  if (isRecord(params) && isFilledString(params.sessionId) && isEventEnvelope(params.event)) {
+    return params as unknown as SessionEventParams;
   }
   const parsed = SessionEventParamsSchema.safeParse(params);
   return parsed.success ? (parsed.data as unknown as SessionEventParams) : undefined;
+}
+
+/**
+ * Daemon -> a client that was granted `eventBatches`: consecutive events of one subscribed session
+ * in one notification (a replay page), each event exactly as `session/event` would carry it, in seq
+ * order with no gap; the next notification of the session goes on after the last of them. A batch
+ * holds at least one event; the daemon bounds it by count and bytes (docs/architecture/daemon.md).
+ */
+export const SESSION_EVENTS = 'session/events';
+export interface SessionEventsParams {
+  sessionId: string;
+  events: ReinsEvent[];
+}
+export const SessionEventsParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  events: z.array(SessionEventParamsSchema.shape.event).min(1),
+});
+
+function isEventEnvelope(event: unknown): boolean {
+  return (
+    isRecord(event) &&
+    isFilledString(event.type) &&
+    Number.isSafeInteger(event.seq) &&
+    (event.seq as number) > 0 &&
+    typeof event.sessionId === 'string'
+  );
+}
+
+/**
+ * session/events params, checked like readSessionEventParams: structurally, each event as
+ * `session/event` checks it, with no copy; anything else goes to the schema. undefined: not
+ * session/events params (the whole batch is refused, never part of it).
+ */
+export function readSessionEventsParams(params: unknown): SessionEventsParams | undefined {
+  if (isRecord(params) && isFilledString(params.sessionId) && Array.isArray(params.events)) {
+    const events = params.events as unknown[];
+    let fits = events.length > 0;
+    for (let index = 0; fits && index < events.length; index++) fits = isEventEnvelope(events[index]);
+    if (fits) return params as unknown as SessionEventsParams;
+  }
+  const parsed = SessionEventsParamsSchema.safeParse(params);
+  return parsed.success ? (parsed.data as unknown as SessionEventsParams) : undefined;
 }
 
 /**

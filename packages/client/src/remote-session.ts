@@ -147,6 +147,14 @@ export class RemoteSession implements Session {
     }
   }
 
+  /** A batch (session/events): each event as if it had come alone, in order. */
+  receiveAll(events: readonly ReinsEvent[]): void {
+    for (const event of events) {
+      if (this.detached) return;
+      this.receive(event);
+    }
+  }
+
   /** The connection dropped: the events stream ends; the daemon session itself lives on. */
   connectionLost(reason: ReinsError): void {
     this.end(reason);

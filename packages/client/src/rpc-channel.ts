@@ -14,6 +14,7 @@ import {
   RpcNotificationSchema,
   RpcResponseSchema,
   SESSION_EVENT,
+  SESSION_EVENTS,
 } from './protocol.js';
 
 /** What the client needs of a WebSocket; the browser's WebSocket and `ws`'s both fit. */
@@ -127,11 +128,12 @@ export class RpcChannel {
       return 'The daemon sent a frame that is not JSON.';
     }
     if (typeof message === 'object' && message !== null && !('id' in message)) {
-      // The hot path: an event frame that plainly fits the envelope skips the schema's copy
-      // (its params are checked where they are read, client.ts).
+      // The hot path: an event frame (one event, or a batch) that plainly fits the envelope skips
+      // the schema's copy (its params are checked where they are read, client.ts).
       const frame = message as { jsonrpc?: unknown; method?: unknown; params?: unknown };
-      if (frame.method === SESSION_EVENT && frame.jsonrpc === '2.0' && !Array.isArray(message)) {
-        this.onNotification(SESSION_EVENT, frame.params);
+      const isEventFrame = frame.method === SESSION_EVENT || frame.method === SESSION_EVENTS;
+      if (isEventFrame && frame.jsonrpc === '2.0' && !Array.isArray(message)) {
+        this.onNotification(frame.method as string, frame.params);
         return undefined;
       }
       const notification = RpcNotificationSchema.safeParse(message);

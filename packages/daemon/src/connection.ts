@@ -3,7 +3,9 @@
 // `initialize` with the token, and until then a frame may be at most 64 KiB; every failure goes
 // back as a JSON-RPC error carrying ErrorInfo. The protocol version is negotiated at initialize:
 // a client that asks for none is a version 1 client and gets version 1 answers and no version 2
-// notifications. Everything sent (answers, events, notifications) counts against one buffer cap:
+// notifications. A version 2 client may ask for `eventBatches` at initialize (its answer echoes
+// what was granted): its replays then go as session/events frames (event-batch.ts); a client that
+// does not ask gets exactly the frames it always got. Everything sent (answers, events, notifications) counts against one buffer cap:
 // a client that does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';
 import {
@@ -14,6 +16,7 @@ import {
   METHOD_NAMES,
   METHODS,
   type MethodName,
+  negotiateCapabilities,
   negotiateProtocolVersion,
   type ParamsOf,
   type ProtocolVersion,
@@ -30,6 +33,7 @@ import {
 import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import type { RawData, WebSocket } from 'ws';
 import { backendHandlers } from './backend-handlers.js';
+import { batchFrames } from './event-batch.js';
 import type { Logger } from './logger.js';
 import type { SessionDirectory } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
@@ -98,6 +102,8 @@ export class DaemonConnection {
   readonly label = `c${++connectionCounter}`;
   private authenticated = false;
   private version: ProtocolVersion = 1;
+  /** Granted at initialize: replays go as session/events frames. */
+  private batches = false;
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly initializeTimer: ReturnType<typeof setTimeout>;
   private readonly handlers: { [M in MethodName]: Handler<M> };
@@ -265,14 +271,23 @@ export class DaemonConnection {
         raiseFrameLimit(this.socket, context.maxPayloadBytes);
         this.authenticated = true;
         this.version = negotiateProtocolVersion(params.protocolVersion);
+        const granted = negotiateCapabilities(this.version, params.capabilities);
+        this.batches = granted.eventBatches;
         clearTimeout(this.initializeTimer);
         context.log.info('connection initialized', {
           connection: this.label,
           protocolVersion: this.version,
+          eventBatches: this.batches,
           client: params.client ? `${params.client.name}/${params.client.version}` : undefined,
         });
         return {
-          result: { protocolVersion: this.version, reinsVersion: context.reinsVersion, harnesses: context.harnesses },
+          result: {
+            protocolVersion: this.version,
+            reinsVersion: context.reinsVersion,
+            harnesses: context.harnesses,
+            // Only to a client that asked: the answer to one that did not is what it always was.
+            ...(params.capabilities !== undefined ? { capabilities: granted } : {}),
+          },
           afterSend: () => this.notify(STATUS_SNAPSHOT, context.snapshot()),
         };
       },
@@ -363,6 +378,17 @@ export class DaemonConnection {
 
   sendEvent(sessionId: string, published: PublishedEvent): boolean {
     return this.sendFrame(eventFrame(sessionId, published));
+  }
+
+  get eventBatches(): boolean {
+    return this.batches;
+  }
+
+  sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean {
+    for (const frame of batchFrames(sessionId, events)) {
+      if (!this.sendFrame(frame)) return false;
+    }
+    return true;
   }
 
   drained(): Promise<void> {

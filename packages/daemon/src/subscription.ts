@@ -4,7 +4,9 @@
 // never piles up in the daemon. While it replays, live events are not queued: the next page reads
 // them back from the log. The switch to live happens in the same synchronous step that finds the
 // log read to its end, so nothing can slip between the two. A gap (never expected) heals the same
-// way: back to replay from the last seq sent.
+// way: back to replay from the last seq sent. An outlet that takes batches (a client granted
+// `eventBatches`) gets each replay page as session/events frames instead of one frame per event;
+// live events go one per frame either way (each leaves in the tick it was published).
 import type { Logger } from './logger.js';
 import type { SessionHandle } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
@@ -13,11 +15,17 @@ import type { PublishedEvent } from './session-log.js';
 export interface EventOutlet {
   /** Sends one event; false when the connection is gone (or was just dropped as too slow). */
   sendEvent(sessionId: string, published: PublishedEvent): boolean;
+  /** Whether the client takes session/events (then replay pages go through sendEvents). */
+  readonly eventBatches: boolean;
+  /** Sends consecutive events as session/events frames; false as for sendEvent. */
+  sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean;
   /** Resolves once the socket has taken (nearly) everything sent so far. */
   drained(): Promise<void>;
 }
 
 const PAGE = 256;
+/** A replay page for a batching client: one store read, one or two frames. */
+const BATCH_PAGE = 512;
 
 export class Subscription {
   private sent: number;
@@ -70,17 +78,50 @@ export class Subscription {
     this.sent = published.seq;
   }
 
+  /**
+   * A replay page to a batching outlet: the run that follows on from the last seq sent, in as few
+   * frames as the limits allow (a lone event as session/event); what follows a gap is read again.
+   */
+  private deliverPage(page: readonly PublishedEvent[]): void {
+    let start = 0;
+    while (start < page.length && (page[start] as PublishedEvent).seq <= this.sent) start++;
+    let end = start;
+    while (end < page.length && (page[end] as PublishedEvent).seq === this.sent + 1 + (end - start)) end++;
+    if (end < page.length) {
+      this.log.warn('subscription gap: replaying from the log', {
+        sessionId: this.hosted.id,
+        sent: this.sent + (end - start),
+        got: (page[end] as PublishedEvent).seq,
+      });
+    }
+    if (end === start) return;
+    const run = page.slice(start, end);
+    const delivered =
+      run.length === 1
+        ? this.outlet.sendEvent(this.hosted.id, run[0] as PublishedEvent)
+        : this.outlet.sendEvents(this.hosted.id, run);
+    if (!delivered) {
+      this.stop();
+      return;
+    }
+    this.sent = (run[run.length - 1] as PublishedEvent).seq;
+  }
+
   private async replay(): Promise<void> {
     let stalls = 0;
     try {
       while (!this.ended) {
         const before = this.sent;
-        const page = await this.hosted.readEvents(this.sent, PAGE);
+        const page = await this.hosted.readEvents(this.sent, this.outlet.eventBatches ? BATCH_PAGE : PAGE);
         if (this.ended) return;
-        for (const published of page) {
-          if (this.ended) return;
-          this.deliver(published);
+        if (this.outlet.eventBatches) this.deliverPage(page);
+        else {
+          for (const published of page) {
+            if (this.ended) return;
+            this.deliver(published);
+          }
         }
+        if (this.ended) return;
         if (this.hosted.isDeleted) {
           this.stop();
           return;

@@ -1,0 +1,166 @@
+// A subscription's replay and live delivery on an in-memory session and outlet: a batching outlet
+// gets the backlog as session/events runs (bounded pages, in order, gap-free, a lone event as a
+// single) and live events one at a time; an outlet without batches gets every event on its own,
+// as before. Both see the same events.
+import type { ReinsEvent } from '@reins/core';
+import { describe, expect, it } from 'vitest';
+import type { Logger } from './logger.js';
+import type { SessionHandle } from './session-directory.js';
+import type { EventSink, PublishedEvent } from './session-log.js';
+import { type EventOutlet, Subscription } from './subscription.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
+
+function published(seq: number): PublishedEvent {
+  const event = { type: 'session.status', seq, harness: 'codex', sessionId: 's1', turnId: null, at: 1, status: 'idle' };
+  return { seq, event: event as ReinsEvent, json: JSON.stringify(event) };
+}
+
+/** A session log in memory: `publish` hands an event to the sinks as SessionLog does. */
+class FakeSession {
+  readonly id = 's1';
+  readonly log: PublishedEvent[] = [];
+  readonly reads: Array<{ afterSeq: number; limit: number }> = [];
+  private readonly sinks = new Map<object, EventSink>();
+  /** seqs the log "lost" (a read skips them), to make a gap. */
+  missing = new Set<number>();
+  isDeleted = false;
+
+  get lastSeq(): number {
+    return this.log.length;
+  }
+  addSink(owner: object, sink: EventSink): void {
+    this.sinks.set(owner, sink);
+  }
+  removeSink(owner: object): void {
+    this.sinks.delete(owner);
+  }
+  async readEvents(afterSeq: number, limit: number): Promise<PublishedEvent[]> {
+    this.reads.push({ afterSeq, limit });
+    return this.log.filter((entry) => entry.seq > afterSeq && !this.missing.has(entry.seq)).slice(0, limit);
+  }
+  append(count: number): void {
+    for (let index = 0; index < count; index++) this.log.push(published(this.log.length + 1));
+  }
+  publish(): void {
+    const entry = published(this.log.length + 1);
+    this.log.push(entry);
+    for (const sink of [...this.sinks.values()]) sink(entry);
+  }
+}
+
+type Sent = { kind: 'single'; seqs: number[] } | { kind: 'batch'; seqs: number[] };
+
+class FakeOutlet implements EventOutlet {
+  readonly sent: Sent[] = [];
+  constructor(readonly eventBatches: boolean) {}
+  sendEvent(_sessionId: string, entry: PublishedEvent): boolean {
+    this.sent.push({ kind: 'single', seqs: [entry.seq] });
+    return true;
+  }
+  sendEvents(_sessionId: string, events: readonly PublishedEvent[]): boolean {
+    this.sent.push({ kind: 'batch', seqs: events.map((entry) => entry.seq) });
+    return true;
+  }
+  drained(): Promise<void> {
+    return Promise.resolve();
+  }
+  get seqs(): number[] {
+    return this.sent.flatMap((entry) => entry.seqs);
+  }
+}
+
+const settle = async () => {
+  for (let index = 0; index < 20; index++) await new Promise((resolve) => setImmediate(resolve));
+};
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+function subscribe(session: FakeSession, outlet: FakeOutlet, afterSeq = 0): Subscription {
+  const subscription = new Subscription(session as unknown as SessionHandle, afterSeq, outlet, silent);
+  subscription.start();
+  return subscription;
+}
+
+describe('Subscription replay', () => {
+  it('sends the backlog to a batching outlet in runs of at most one page, then live events one by one', async () => {
+    const session = new FakeSession();
+    session.append(1_300);
+    const outlet = new FakeOutlet(true);
+    subscribe(session, outlet, 10);
+    await settle();
+    expect(outlet.sent.map((entry) => entry.kind)).toEqual(['batch', 'batch', 'batch']);
+    expect(outlet.sent.map((entry) => entry.seqs.length)).toEqual([512, 512, 266]);
+    expect(outlet.seqs).toEqual(range(11, 1_300));
+    session.publish();
+    session.publish();
+    expect(outlet.sent.slice(-2)).toEqual([
+      { kind: 'single', seqs: [1_301] },
+      { kind: 'single', seqs: [1_302] },
+    ]);
+  });
+
+  it('sends every event on its own to an outlet without batches (pages of 256, as before)', async () => {
+    const session = new FakeSession();
+    session.append(600);
+    const outlet = new FakeOutlet(false);
+    subscribe(session, outlet);
+    await settle();
+    session.publish();
+    expect(outlet.sent.every((entry) => entry.kind === 'single')).toBe(true);
+    expect(outlet.seqs).toEqual(range(1, 601));
+    expect(session.reads.every((read) => read.limit === 256)).toBe(true);
+  });
+
+  it('gives a batching and a plain outlet the same events in the same order', async () => {
+    const session = new FakeSession();
+    session.append(777);
+    const batching = new FakeOutlet(true);
+    const plain = new FakeOutlet(false);
+    subscribe(session, batching, 3);
+    subscribe(session, plain, 3);
+    await settle();
+    for (let index = 0; index < 5; index++) session.publish();
+    expect(batching.seqs).toEqual(plain.seqs);
+    expect(batching.seqs).toEqual(range(4, 782));
+  });
+
+  it('sends a lone replayed event as session/event', async () => {
+    const session = new FakeSession();
+    session.append(5);
+    const outlet = new FakeOutlet(true);
+    subscribe(session, outlet, 4);
+    await settle();
+    expect(outlet.sent).toEqual([{ kind: 'single', seqs: [5] }]);
+  });
+
+  it('stops a batch at a gap in a page and sends what follows once the log has it again', async () => {
+    const session = new FakeSession();
+    session.append(40);
+    session.missing.add(21);
+    const outlet = new FakeOutlet(true);
+    const subscription = subscribe(session, outlet);
+    await settle();
+    // Up to 20 in one batch; nothing after the hole while seq 21 cannot be read.
+    expect(outlet.sent).toEqual([{ kind: 'batch', seqs: range(1, 20) }]);
+    session.missing.clear();
+    subscription.stop();
+    const again = new FakeOutlet(true);
+    subscribe(session, again, 20);
+    await settle();
+    expect(again.sent).toEqual([{ kind: 'batch', seqs: range(21, 40) }]);
+  });
+
+  it('stops when the outlet refuses a batch (the connection was dropped)', async () => {
+    const session = new FakeSession();
+    session.append(1_200);
+    const outlet = new FakeOutlet(true);
+    let calls = 0;
+    outlet.sendEvents = () => ++calls < 1;
+    subscribe(session, outlet);
+    await settle();
+    session.publish();
+    expect(calls).toBe(1);
+    expect(outlet.sent).toEqual([]);
+    expect(session.reads).toHaveLength(1);
+  });
+});
