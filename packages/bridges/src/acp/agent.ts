@@ -10,7 +10,8 @@
 // and the bridge's records map the made-up id to it for `session/load`, in this process and the next.
 // The records also keep each session's model, effort and mode, so a resumed session runs as it ran.
 // A fork (unstable session/fork, only where the harness implements fork) is a NEW session under the
-// id the harness gives the copied conversation, never the source's.
+// id the harness gives the copied conversation, never the source's. Settings and modes are
+// settings.ts's; session/list (only where the harness lists its conversations) is listing.ts's.
 import { randomUUID } from 'node:crypto';
 import {
   type AgentApp,
@@ -19,15 +20,8 @@ import {
   RequestError,
   type Stream,
 } from '@agentclientprotocol/sdk/unstable';
-import {
-  type CapabilityMatrix,
-  type Effort,
-  type Harness,
-  type ModelInfo,
-  type Posture,
-  ReinsError,
-  type SessionSpec,
-} from '@reins/core';
+import { type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
+import { HarnessFacts } from '../harness-facts.js';
 import {
   DEFAULT_PERMISSION_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -36,17 +30,12 @@ import {
 } from '../lifecycle.js';
 import { memoryRecords, type RecordStore } from '../records.js';
 import { promptAnswer, toRequestError, toSettingError } from './answers.js';
-import { HARNESS_DEFAULT, MODE_IDS, modesOf } from './options.js';
-import {
-  parseSetModel,
-  promptInput,
-  type SavedSettings,
-  type SettingRequest,
-  sessionSpecOf,
-  settingRequestOf,
-} from './requests.js';
+import { type ListingContext, listAcpSessions } from './listing.js';
+import { HARNESS_DEFAULT, modesOf } from './options.js';
+import { parseSetModel, promptInput, type SavedSettings, sessionSpecOf, settingRequestOf } from './requests.js';
 import { BridgeSession } from './session.js';
-import { createBridgeState, historyUpdates, modeUpdate, takeConfigOptions } from './translate.js';
+import { applySetting, type SettingsContext, setMode } from './settings.js';
+import { createBridgeState, historyUpdates, takeConfigOptions } from './translate.js';
 import {
   type ClientCapabilities,
   type InitializeResponse,
@@ -78,8 +67,7 @@ type SessionAnswer = { configOptions: SessionConfigOption[]; modes?: SessionMode
 export class AcpBridge {
   private readonly sessions = new Map<string, BridgeSession>();
   private connection: AgentConnection | undefined;
-  private capabilityMatrix: Promise<CapabilityMatrix | undefined> | undefined;
-  private modelCatalog: Promise<ModelInfo[] | undefined> | undefined;
+  private readonly facts: HarnessFacts;
   private clientNotices = false;
   private closing: Promise<void> | undefined;
   private readonly requestTimeoutMs: number;
@@ -90,6 +78,7 @@ export class AcpBridge {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.records = options.records ?? memoryRecords();
     this.log = options.log ?? (() => {});
+    this.facts = new HarnessFacts(options.harness, this.requestTimeoutMs, this.log);
   }
 
   get harness(): Harness {
@@ -148,18 +137,26 @@ export class AcpBridge {
         this.guardSetting('session/set_config_option', async () => {
           const session = this.sessionFor(params.sessionId);
           const request = settingRequestOf(params.configId, 'value' in params ? params.value : undefined);
-          return { configOptions: await this.applySetting(session, request) };
+          return { configOptions: await applySetting(this.settingsContext(), session, request) };
         }),
       )
       .onRequest('session/set_model', parseSetModel, ({ params }) =>
         // Not in the 2.4.0 schema, but clients that predate config options still send it.
         this.guardSetting('session/set_model', async () => {
-          await this.applySetting(this.sessionFor(params.sessionId), { setting: 'model', model: params.modelId });
+          await applySetting(this.settingsContext(), this.sessionFor(params.sessionId), {
+            setting: 'model',
+            model: params.modelId,
+          });
           return {};
         }),
       )
       .onRequest('session/set_mode', ({ params }) =>
-        this.guardSetting('session/set_mode', () => this.setMode(params.sessionId, params.modeId)),
+        this.guardSetting('session/set_mode', () =>
+          setMode(this.settingsContext(), this.sessionFor(params.sessionId), params.modeId),
+        ),
+      )
+      .onRequest('session/list', ({ params }) =>
+        this.guard('session/list', () => listAcpSessions(this.listingContext(), params)),
       )
       .onRequest('session/close', ({ params }) =>
         this.guard('session/close', () => this.closeSession(params.sessionId)),
@@ -182,44 +179,27 @@ export class AcpBridge {
     }
   }
 
-  private capabilities(): Promise<CapabilityMatrix | undefined> {
-    this.capabilityMatrix ??= withDeadline(this.harness.capabilities(), this.requestTimeoutMs, 'capabilities').catch(
-      (error: unknown) => {
-        this.log(`could not read the ${this.harness.id} capabilities: ${String(error)}`);
-        return undefined;
-      },
-    );
-    return this.capabilityMatrix;
-  }
-
-  /** The harness's model list, once per bridge; a harness without one (or that fails) has none. */
-  private catalog(): Promise<ModelInfo[] | undefined> {
-    this.modelCatalog ??= (async () => {
-      if (!this.harness.models) return undefined;
-      try {
-        return await withDeadline(this.harness.models(), this.requestTimeoutMs, 'models');
-      } catch (error) {
-        this.log(`the ${this.harness.id} model list is unavailable, so no model option is offered: ${String(error)}`);
-        return undefined;
-      }
-    })();
-    return this.modelCatalog;
-  }
-
   private async initialize(client: ClientCapabilities | undefined): Promise<InitializeResponse> {
     // Notices only for a client that said it can show them (ACP: an agent MUST NOT send them otherwise).
     this.clientNotices = client?.session?.notices !== undefined && client.session.notices !== null;
-    void this.catalog();
-    const matrix = await this.capabilities();
+    void this.facts.catalog();
+    const matrix = await this.facts.capabilities();
     const canResume = isImplemented(matrix, 'resume');
     const canFork = isImplemented(matrix, 'fork');
+    // session/list where the adapter lists its conversations; no session/delete (Reins deletes none).
+    const canList = this.harness.listSessions !== undefined && isImplemented(matrix, 'sessionList');
     return {
       // The bridge speaks protocol version 1 only; a client asking for more gets 1 (ACP negotiation).
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: canResume,
         promptCapabilities: { image: isImplemented(matrix, 'images'), audio: false, embeddedContext: false },
-        sessionCapabilities: { close: {}, ...(canResume ? { resume: {} } : {}), ...(canFork ? { fork: {} } : {}) },
+        sessionCapabilities: {
+          close: {},
+          ...(canResume ? { resume: {} } : {}),
+          ...(canFork ? { fork: {} } : {}),
+          ...(canList ? { list: {} } : {}),
+        },
       },
       // The harness authenticates itself (Reins never handles credentials): no auth methods.
       authMethods: [],
@@ -260,8 +240,8 @@ export class AcpBridge {
 
   private async open(spec: SessionSpec, acpId: string | undefined, announced: boolean): Promise<BridgeSession> {
     if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
-    const catalog = this.catalog();
-    const matrix = await this.capabilities();
+    const catalog = this.facts.catalog();
+    const matrix = await this.facts.capabilities();
     const session = await withDeadline(
       this.harness.createSession(spec),
       this.requestTimeoutMs,
@@ -381,7 +361,7 @@ export class AcpBridge {
     cwd: string,
     mcpServers: McpServer[],
   ): Promise<SessionAnswer & { sessionId: string }> {
-    if (!isImplemented(await this.capabilities(), 'fork')) throw RequestError.methodNotFound('session/fork');
+    if (!isImplemented(await this.facts.capabilities(), 'fork')) throw RequestError.methodNotFound('session/fork');
     const record = await this.records.get(sourceId);
     const nativeId = this.nativeIdOf(sourceId, record?.nativeSessionId, 'session/fork');
     const live = this.sessions.get(sourceId)?.state.settings;
@@ -441,63 +421,28 @@ export class AcpBridge {
     );
   }
 
-  private async applySetting(bridged: BridgeSession, request: SettingRequest): Promise<SessionConfigOption[]> {
-    const settings = bridged.state.settings;
-    if (request.setting === 'model') {
-      if (request.model === HARNESS_DEFAULT && !settings.catalog?.some((model) => model.id === HARNESS_DEFAULT)) {
-        throw new ReinsError(
-          'invalid_input',
-          `"${HARNESS_DEFAULT}" stands for the harness's own choice and cannot be set; pick a listed model.`,
-        );
-      }
-      await withDeadline(bridged.session.setModel(request.model), this.requestTimeoutMs, 'setModel');
-      settings.model = request.model;
-    } else {
-      await withDeadline(bridged.session.setEffort(request.effort), this.requestTimeoutMs, 'setEffort');
-      settings.effort = request.effort;
-    }
-    await this.remember(bridged);
-    return takeConfigOptions(bridged.state);
+  private settingsContext(): SettingsContext {
+    return {
+      harnessId: this.harness.id,
+      requestTimeoutMs: this.requestTimeoutMs,
+      remember: (bridged) => this.remember(bridged),
+      reopen: async (bridged, spec) => {
+        this.sessions.delete(bridged.acpId);
+        await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
+        return this.open(spec, bridged.acpId, true);
+      },
+    };
   }
 
-  /**
-   * session/set_mode: the mode is the session's posture, which a harness takes only when it starts,
-   * so the harness restarts on the same conversation (resume) with the new posture, between turns.
-   */
-  private async setMode(sessionId: string, modeId: string): Promise<Record<string, never>> {
-    const bridged = this.sessionFor(sessionId);
-    const settings = bridged.state.settings;
-    if (!settings.modes) {
-      throw new ReinsError(
-        'unsupported_capability',
-        `The ${this.harness.id} harness has no modes to switch through Reins.`,
-      );
-    }
-    if (!(MODE_IDS as readonly string[]).includes(modeId)) {
-      throw new ReinsError('invalid_input', `Unknown mode "${modeId}"; this agent's modes are ${MODE_IDS.join(', ')}.`);
-    }
-    if (modeId === settings.posture) return {};
-    if (bridged.busy) throw new ReinsError('invalid_input', 'A prompt is running; set the mode once it has ended.');
-    const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
-    if (!native)
-      throw new ReinsError(
-        'resume_failed',
-        'The harness has not named its conversation yet, so it cannot restart in another mode.',
-      );
-    const spec: SessionSpec = {
-      ...bridged.spec,
-      posture: modeId as Posture,
-      resume: { nativeSessionId: native },
-      ...(settings.model && settings.model !== HARNESS_DEFAULT ? { model: settings.model } : {}),
-      ...(settings.effort ? { effort: settings.effort as Effort } : {}),
+  private listingContext(): ListingContext {
+    return {
+      harness: this.harness,
+      records: this.records,
+      folders: () => [process.cwd(), ...[...this.sessions.values()].map((bridged) => bridged.spec.cwd)],
+      requestTimeoutMs: this.requestTimeoutMs,
+      log: this.log,
+      canList: () => this.facts.implements('sessionList'),
     };
-    this.sessions.delete(sessionId);
-    await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
-    const next = await this.open(spec, sessionId, true);
-    next.state.settings.catalog ??= settings.catalog;
-    for (const update of modeUpdate(next.state)) await next.send(update);
-    await this.remember(next);
-    return {};
   }
 
   private async closeSession(sessionId: string): Promise<Record<string, never>> {
