@@ -8,6 +8,7 @@ import {
   type Effort,
   type Harness,
   type Item,
+  type McpServerStatus,
   type PermissionDecision,
   type ReinsEvent,
   type Session,
@@ -32,6 +33,7 @@ class FakeSession implements Session {
   readonly decisions: [string, PermissionDecision][] = [];
   readonly inputs: TurnInput[] = [];
   closed = false;
+  mcpStatus?: () => Promise<McpServerStatus[]>;
   /** After breakStream(), the event stream throws at its next read (a harness whose stream breaks). */
   private failure: Error | undefined;
 
@@ -98,10 +100,14 @@ class FakeHarness implements Harness {
   /** Stored conversations by native id; a function is called on every read (a transcript being written). */
   readonly stored = new Map<string, Item[] | (() => Item[])>();
   readonly summaries: SessionSummary[] = [];
-  /** `fork`: the harness implements fork (`reopens`: a broken one that gives back the source's id). */
+  /**
+   * `fork`: the harness implements fork (`reopens`: a broken one that gives back the source's id).
+   * `mcp`: what each session's mcpStatus() answers, asked anew each time (absent: no mcpStatus).
+   */
   constructor(
     private readonly nativeIds = true,
     private readonly fork: 'no' | 'yes' | 'reopens' = 'no',
+    private readonly mcp?: (session: FakeSession) => McpServerStatus[],
   ) {}
   async discover() {
     return { found: false as const, searched: [], hint: 'fake' };
@@ -110,7 +116,9 @@ class FakeHarness implements Harness {
     return { status: 'ready' as const };
   }
   async capabilities() {
-    return computeCapabilities({ implemented: { resume: true, images: 'inline', fork: this.fork !== 'no' } });
+    return computeCapabilities({
+      implemented: { resume: true, images: 'inline', fork: this.fork !== 'no', mcpStatus: this.mcp !== undefined },
+    });
   }
   async models() {
     return [
@@ -131,6 +139,8 @@ class FakeHarness implements Harness {
     const forked = spec.resume?.fork === true && this.fork !== 'reopens';
     const native = forked ? fresh : (spec.resume?.nativeSessionId ?? fresh);
     const session = new FakeSession(spec, native);
+    const mcp = this.mcp;
+    if (mcp) session.mcpStatus = async () => mcp(session);
     this.sessions.push(session);
     return session;
   }
@@ -762,5 +772,149 @@ describe('thread/fork', () => {
     const forking = await initialized(new FakeHarness(true, 'yes'));
     const unknown = await forking.request('review/start', {});
     expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`thread\/fork`/);
+  });
+});
+
+describe('mcpServerStatus/list', () => {
+  const echo: McpServerStatus = { name: 'echo', status: 'connected', tools: ['echo', 'shout'] };
+  const remote: McpServerStatus = { name: 'remote', status: 'failed', error: 'connection refused' };
+  const fast = { mcpStartup: { settleMs: 2_000, pollMs: 10 } };
+
+  it('answers a thread’s servers from its harness, in Codex’s shape, sorted and paged as Codex pages them', async () => {
+    const harness = new FakeHarness(true, 'no', () => [remote, echo]);
+    const client = await initialized(harness, fast);
+    await client.request('thread/start', {
+      config: { mcp_servers: { remote: { url: 'https://user:pw@mcp.example.com:8443/v1?key=1' } } },
+    });
+    const all = await client.request('mcpServerStatus/list', { threadId: 'native-1', detail: 'toolsAndAuthOnly' });
+    expect(all.result).toEqual({
+      data: [
+        {
+          name: 'echo',
+          runtimeStatus: 'connected',
+          pluginId: null,
+          httpOrigin: null,
+          serverInfo: null,
+          serverCapabilities: null,
+          toolListMeta: null,
+          tools: {
+            echo: { name: 'echo', inputSchema: { type: 'object' } },
+            shout: { name: 'shout', inputSchema: { type: 'object' } },
+          },
+          toolsError: null,
+          resources: [],
+          resourceTemplates: [],
+          authStatus: 'unknown',
+        },
+        expect.objectContaining({
+          name: 'remote',
+          runtimeStatus: 'failed',
+          // The spec passed it by URL: its origin, without the credentials, path and query.
+          httpOrigin: 'https://mcp.example.com:8443',
+          toolsError: 'connection refused',
+          tools: {},
+        }),
+      ],
+      nextCursor: null,
+    });
+    const first = await client.request('mcpServerStatus/list', { threadId: 'native-1', limit: 1 });
+    expect(first.result).toMatchObject({ data: [{ name: 'echo' }], nextCursor: '1' });
+    const second = await client.request('mcpServerStatus/list', { threadId: 'native-1', limit: 1, cursor: '1' });
+    expect(second.result).toMatchObject({ data: [{ name: 'remote' }], nextCursor: null });
+    const named = await client.request('mcpServerStatus/list', { threadId: 'native-1', serverName: 'remote' });
+    expect((named.result as { data: { name: string }[] }).data.map((entry) => entry.name)).toEqual(['remote']);
+    // Codex 0.171.0's own refusals of a cursor.
+    expect((await client.request('mcpServerStatus/list', { cursor: 'x' })).error).toMatchObject({
+      code: -32600,
+      message: 'invalid cursor: x',
+    });
+    expect((await client.request('mcpServerStatus/list', { threadId: 'native-1', cursor: '3' })).error).toMatchObject({
+      code: -32600,
+      message: 'cursor 3 exceeds total MCP servers 2',
+    });
+    expect((await client.request('mcpServerStatus/list', { threadId: 'gone' })).error).toMatchObject({
+      code: -32600,
+      message: 'thread not found: gone',
+    });
+    expect((await client.request('mcpServerStatus/list', { limit: -1 })).error).toMatchObject({ code: -32602 });
+  });
+
+  it('without a thread: every open thread’s servers, each name once; none open, none listed', async () => {
+    const harness = new FakeHarness(true, 'no', (session) =>
+      session.spec.cwd === '/a' ? [echo] : [{ ...echo, status: 'pending' }, remote],
+    );
+    const client = await initialized(harness, fast);
+    expect((await client.request('mcpServerStatus/list', {})).result).toEqual({ data: [], nextCursor: null });
+    await client.request('thread/start', { cwd: '/a' });
+    await client.request('thread/start', { cwd: '/b' });
+    const listed = await client.request('mcpServerStatus/list', {});
+    expect(listed.result).toMatchObject({
+      data: [
+        { name: 'echo', runtimeStatus: 'connected' },
+        { name: 'remote', runtimeStatus: 'failed' },
+      ],
+    });
+  });
+
+  it('tells a new thread’s servers starting, then ready or failed, once each, as the harness reports them', async () => {
+    let asked = 0;
+    const harness = new FakeHarness(true, 'no', () => {
+      asked++;
+      if (asked < 3)
+        return [
+          { name: 'echo', status: 'pending' },
+          { ...remote, status: 'pending' },
+        ];
+      return [echo, remote];
+    });
+    const client = await initialized(harness, fast);
+    const answer = await client.request('thread/start', {});
+    await client.waitFor(
+      (message) =>
+        message.method === 'mcpServer/startupStatus/updated' &&
+        (message.params as { name?: string; status?: string }).name === 'remote' &&
+        (message.params as { status?: string }).status === 'failed',
+      'remote failed',
+    );
+    const updates = client.received.filter((message) => message.method === 'mcpServer/startupStatus/updated');
+    expect(updates.map((message) => message.params)).toEqual([
+      { threadId: 'native-1', name: 'echo', environmentId: null, status: 'starting', error: null, failureReason: null },
+      {
+        threadId: 'native-1',
+        name: 'remote',
+        environmentId: null,
+        status: 'starting',
+        error: null,
+        failureReason: null,
+      },
+      { threadId: 'native-1', name: 'echo', environmentId: null, status: 'ready', error: null, failureReason: null },
+      {
+        threadId: 'native-1',
+        name: 'remote',
+        environmentId: null,
+        status: 'failed',
+        error: 'connection refused',
+        failureReason: null,
+      },
+    ]);
+    // Never before the thread/start answer; and the watch stops once every server settled.
+    expect(client.received.indexOf(updates[0] as Message)).toBeGreaterThan(client.received.indexOf(answer));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(asked).toBe(3);
+  });
+
+  it('is served only where the harness reports MCP status: elsewhere Codex’s unknown-variant answer, not listed', async () => {
+    const plain = await initialized(new FakeHarness());
+    await plain.request('thread/start', {});
+    const refused = await plain.request('mcpServerStatus/list', { threadId: 'native-1' });
+    expect(refused.error).toMatchObject({ code: -32600, data: { reins: { code: 'unsupported_capability' } } });
+    expect((refused.error as { message: string }).message).toMatch(
+      /^Invalid request: unknown variant `mcpServerStatus\/list`/,
+    );
+    expect((refused.error as { message: string }).message).not.toMatch(/expected one of .*`mcpServerStatus\/list`/);
+    expect(plain.received.some((message) => message.method === 'mcpServer/startupStatus/updated')).toBe(false);
+    const reporting = await initialized(new FakeHarness(true, 'no', () => []));
+    const unknown = await reporting.request('review/start', {});
+    expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`mcpServerStatus\/list`/);
   });
 });
