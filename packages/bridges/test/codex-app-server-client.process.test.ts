@@ -150,6 +150,45 @@ describe('codex app-server --listen stdio://, as a Codex client launches it', ()
     expect((await peer.request('thread/unsubscribe', { threadId: thread })).result).toEqual({ status: 'unsubscribed' });
   });
 
+  it('answers mcpServerStatus/list from Claude Code’s own report and tells each server’s startup', async () => {
+    // What the fake Claude Code answers the Agent SDK's mcp_status control request with.
+    const reported = [
+      { name: 'echo', status: 'connected', tools: [{ name: 'echo' }] },
+      { name: 'broken', status: 'failed', error: 'spawn ENOENT' },
+    ];
+    const { peer } = await launched('text-turn', [], { FAKE_CLAUDE_MCP_STATUS: JSON.stringify(reported) });
+    const started = await peer.request('thread/start', {
+      cwd: workdir,
+      config: { mcp_servers: { echo: { command: 'node', args: ['echo.mjs'] }, broken: { command: 'missing' } } },
+    });
+    const thread = (started.result as { thread: { id: string } }).thread.id;
+    const listed = (await peer.request('mcpServerStatus/list', { threadId: thread, detail: 'toolsAndAuthOnly' }))
+      .result as { data: { name: string; runtimeStatus: string; tools: object; toolsError: string | null }[] };
+    expect(
+      listed.data.map(({ name, runtimeStatus, tools, toolsError }) => ({ name, runtimeStatus, tools, toolsError })),
+    ).toEqual([
+      { name: 'broken', runtimeStatus: 'failed', tools: {}, toolsError: 'spawn ENOENT' },
+      {
+        name: 'echo',
+        runtimeStatus: 'connected',
+        tools: { echo: { name: 'echo', inputSchema: { type: 'object' } } },
+        toolsError: null,
+      },
+    ]);
+    const paged = await peer.request('mcpServerStatus/list', { threadId: thread, limit: 1, cursor: '1' });
+    expect(paged.result).toMatchObject({ data: [{ name: 'echo' }], nextCursor: null });
+    await peer.waitFor(
+      (frame) => frame.method === 'mcpServer/startupStatus/updated' && frame.params?.name === 'broken',
+      'the startup status of broken',
+    );
+    const startup = peer.frames().filter((frame) => frame.method === 'mcpServer/startupStatus/updated');
+    expect(startup.map((frame) => [frame.params?.name, frame.params?.status, frame.params?.error])).toEqual([
+      ['echo', 'ready', null],
+      ['broken', 'failed', 'spawn ENOENT'],
+    ]);
+    expect(startup.every((frame) => frame.params?.threadId === thread)).toBe(true);
+  });
+
   it('takes -c overrides it can honour: the model a thread starts on', async () => {
     const { peer } = await launched('text-turn', [
       '-c',

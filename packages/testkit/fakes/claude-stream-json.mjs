@@ -22,6 +22,8 @@
 //   FAKE_CLAUDE_ARGV_FILE        write the launch arguments (JSON) to this file
 //   FAKE_CLAUDE_AFTER_RESULT     "1": also replay what the CLI printed on its own after a turn's
 //                                result (background work, a turn it started itself), right after it
+//   FAKE_CLAUDE_MCP_STATUS       JSON list the `mcp_status` control request answers as `mcpServers`
+//                                (the Agent SDK's mcpServerStatus()); default: no answer body
 //   FAKE_CLAUDE_CONVERSATIONS    a folder: each session's user texts are kept in <id>.json there (a
 //                                resume continues them, a fork copies them), and every turn appends
 //                                the whole conversation it would send the model to requests.jsonl
@@ -190,7 +192,9 @@ async function onLine(line) {
     const response =
       subtype === 'initialize'
         ? (fixture?.initialize ?? { commands: [], models: [], account: {}, output_style: 'default' })
-        : {};
+        : subtype === 'mcp_status' && env.FAKE_CLAUDE_MCP_STATUS
+          ? { mcpServers: JSON.parse(env.FAKE_CLAUDE_MCP_STATUS) }
+          : {};
     write({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response } });
     return;
   }
