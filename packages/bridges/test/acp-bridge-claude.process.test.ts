@@ -6,7 +6,7 @@
 // whose first prompt goes out with the source's conversation (what the fake would send its model:
 // FAKE_CLAUDE_CONVERSATIONS), diff content on a file write, and an over-long line answered, not an exit.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,49 @@ describe('reins bridge acp -H claude-code over raw stdio', () => {
       { sessionId: source, messages: ['Remember the word teal'] },
       { sessionId: fork, messages: ['Remember the word teal', 'Which word?'] },
     ]);
+  });
+
+  it('lists Claude Code’s conversations of a folder with session/list, page by page to the end', async () => {
+    // Claude Code keeps one transcript per conversation under ~/.claude/projects/<folder slug>/.
+    const listed = await mkdtemp(join(workdir, 'listed-'));
+    const projects = join(workdir, '.claude', 'projects', listed.replace(/[^A-Za-z0-9]/g, '-'));
+    await mkdir(projects, { recursive: true });
+    const ids = Array.from({ length: 53 }, () => randomUUID());
+    for (const [index, id] of ids.entries()) {
+      const entry = {
+        type: 'user',
+        sessionId: id,
+        cwd: listed,
+        message: { role: 'user', content: `question ${index}` },
+      };
+      await writeFile(join(projects, `${id}.jsonl`), `${JSON.stringify(entry)}\n`);
+    }
+    const { peer, init } = await bridge('text-turn');
+    expect(init.result).toMatchObject({ agentCapabilities: { sessionCapabilities: { list: {} } } });
+    expect(
+      (init.result as { agentCapabilities: { sessionCapabilities: object } }).agentCapabilities.sessionCapabilities,
+    ).not.toHaveProperty('delete');
+    const seen: { sessionId: string; cwd: string; title?: string }[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = (await peer.request('session/list', { cwd: listed, ...(cursor ? { cursor } : {}) })).result as {
+        sessions: { sessionId: string; cwd: string; title?: string }[];
+        nextCursor?: string;
+      };
+      seen.push(...page.sessions);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(2);
+    expect(seen.map((session) => session.sessionId).sort()).toEqual([...ids].sort());
+    expect(seen.every((session) => session.cwd === listed)).toBe(true);
+    expect(seen.find((session) => session.sessionId === ids[7])?.title).toBe('question 7');
+    // The bridge's own folder holds none of them; a relative folder is refused.
+    const own = (await peer.request('session/list', { cwd: workdir })).result as { sessions: unknown[] };
+    expect(own.sessions).toEqual([]);
+    expect((await peer.request('session/list', { cwd: 'listed' })).error).toMatchObject({ code: -32602 });
+    expect((await peer.request('session/delete', { sessionId: ids[0] })).error).toMatchObject({ code: -32601 });
   });
 
   it('sends notices only to a client that advertised session.notices', async () => {
