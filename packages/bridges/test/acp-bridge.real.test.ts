@@ -21,8 +21,6 @@ const ALTERNATE_MODEL = 'fake-model-2';
 
 const codexBehindBridge: ConformanceTarget = {
   id: 'acp',
-  // The ACP bridge serves no session/list (it advertises no sessionCapabilities.list) yet.
-  knownLimitations: { history: 'reins bridge acp serves no session/list yet' },
   async setup(server) {
     const tempHome = await makeTempHome('reins-bridge-codex-');
     const binary = harnessBinary('codex');

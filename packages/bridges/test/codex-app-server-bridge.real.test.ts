@@ -24,8 +24,6 @@ const ALTERNATE_MODEL = 'fake-model-2';
 
 const claudeBehindBridge: ConformanceTarget = {
   id: 'codex',
-  // The bridge answers mcpServerStatus/list as Codex answers a method it lacks ("unknown variant").
-  knownLimitations: { 'mcp server status': 'reins bridge codex-app-server serves no mcpServerStatus/list yet' },
   async setup(server) {
     const tempHome = await makeTempHome('reins-bridge-claude-');
     const binary = harnessBinary('claude-code');
