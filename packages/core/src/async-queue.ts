@@ -53,11 +53,20 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   private shift(): T | undefined {
     if (this.head >= this.buffer.length) return undefined;
     const value = this.buffer[this.head] as T;
-    this.head++;
-    // Compact now and then so a long session does not keep every event alive.
-    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-      this.buffer.splice(0, this.head);
+    if (this.head + 1 === this.buffer.length) {
+      // Drained: start over, so that no event read already stays reachable from here.
+      this.buffer.length = 0;
       this.head = 0;
+    } else {
+      // A read slot must not keep its event alive: events the consumer is done with would survive
+      // young-generation collections and make every GC pause longer (bench/README.md, figure 4).
+      this.buffer[this.head] = undefined as T;
+      this.head++;
+      // Compact now and then so that a long backlog does not keep a long array of empty slots.
+      if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+        this.buffer.splice(0, this.head);
+        this.head = 0;
+      }
     }
     if (this.drainWaiters.length > 0 && this.size < this.highWaterMark) this.releaseDrainWaiters();
     return value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSerialisable, MAX_EVENT_DEPTH } from './event-guard.js';
+import { isSerialisable, MAX_EVENT_DEPTH, measureValue } from './event-guard.js';
 import { SessionEventStream } from './event-stream.js';
 import type { EventPayload, ReinsEvent } from './events.js';
 import { ReinsEventSchema } from './events.js';
@@ -44,6 +44,58 @@ describe('isSerialisable', () => {
     expect(isSerialisable(cycle)).toBe(false);
     expect(isSerialisable({ n: 10n })).toBe(false);
     expect(isSerialisable({ f: () => 1 })).toBe(false);
+  });
+});
+
+describe('measureValue', () => {
+  /** A seeded pseudo-random value: objects and arrays of scalars, shared references, now and then a non-JSON value. */
+  function randomValue(seed: number): unknown {
+    let state = seed;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const shared = { s: 'shared' };
+    const make = (depth: number): unknown => {
+      const roll = next();
+      if (depth > 6 || roll < 0.3) {
+        const scalars = ['x', 1, true, null, undefined, 2.5, ''];
+        if (next() < 0.02) return [10n, () => 1, Symbol('s')][Math.floor(next() * 3)];
+        return scalars[Math.floor(next() * scalars.length)];
+      }
+      if (roll < 0.35) return shared;
+      const size = Math.floor(next() * 5);
+      if (roll < 0.6) return Array.from({ length: size }, () => make(depth + 1));
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < size; i++) object[`k${i}`] = make(depth + 1);
+      return object;
+    };
+    return make(0);
+  }
+
+  it('measures the same depth and object count by recursion as with its own stack (a limit past 1024)', () => {
+    let refused = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const value = randomValue(seed);
+      const recursive = measureValue(value);
+      expect(recursive, `seed ${seed}`).toEqual(measureValue(value, 100_000));
+      if (recursive === undefined) refused++;
+    }
+    expect(refused).toBeGreaterThan(0); // the non-JSON values were met, and refused by both
+  });
+
+  it('counts shared objects at every place, walks own enumerable keys only, refuses past the limit', () => {
+    const shared = { a: 1 };
+    expect(measureValue({ x: shared, y: [shared, shared] })).toEqual({ depth: 3, objects: 5 });
+    const inherited = Object.create({ hidden: { deep: true } }) as Record<string, unknown>;
+    inherited.own = 'x';
+    Object.defineProperty(inherited, 'quiet', { value: 10n, enumerable: false });
+    expect(measureValue(inherited)).toEqual({ depth: 1, objects: 1 });
+    expect(measureValue(nested(10), 10)).toEqual({ depth: 10, objects: 10 });
+    expect(measureValue(nested(11), 10)).toBeUndefined();
+    expect(measureValue(nested(5_000), 100_000)).toEqual({ depth: 5_000, objects: 5_000 });
+    expect(measureValue('scalar')).toEqual({ depth: 0, objects: 0 });
+    expect(measureValue(Symbol('s'))).toBeUndefined();
   });
 });
 

@@ -37,10 +37,51 @@ export interface ValueMeasure {
 /**
  * The walk behind isSerialisable: the measure of `value`, or undefined when it nests deeper than
  * `limit` (a cycle is infinitely deep), holds more than MAX_VISITED_OBJECTS objects, or a bigint,
- * function or symbol. Iterative, so a hostile value cannot overflow the stack here either.
+ * function or symbol. It runs for every native frame, so it allocates nothing but its result: it
+ * recurses, at most `limit` levels deep (no hostile value can overflow the stack through a bounded
+ * limit); a limit past RECURSION_LIMIT takes an explicit stack instead.
  */
 export function measureValue(value: unknown, limit = MAX_EVENT_DEPTH): ValueMeasure | undefined {
   if (value === null || typeof value !== 'object') return isPlainScalar(value) ? SCALAR : undefined;
+  if (limit > RECURSION_LIMIT) return measureWithStack(value, limit);
+  const walk: Walk = { limit, visited: 0, deepest: 0 };
+  return visit(value, 1, walk) ? { depth: walk.deepest, objects: walk.visited } : undefined;
+}
+
+/** The deepest limit measureValue walks by recursion (far from V8's stack limit of ~10,000 frames). */
+const RECURSION_LIMIT = 1024;
+
+interface Walk {
+  readonly limit: number;
+  visited: number;
+  deepest: number;
+}
+
+/** False when `current` or something in it is too deep, too large or not JSON. */
+function visit(current: object, depth: number, walk: Walk): boolean {
+  if (depth > walk.limit || ++walk.visited > MAX_VISITED_OBJECTS) return false;
+  if (depth > walk.deepest) walk.deepest = depth;
+  if (Array.isArray(current)) {
+    for (const child of current) {
+      if (child !== null && typeof child === 'object') {
+        if (!visit(child, depth + 1, walk)) return false;
+      } else if (!isPlainScalar(child)) return false;
+    }
+    return true;
+  }
+  // Own enumerable string keys, as Object.values has them, without an array of values per object.
+  for (const key in current) {
+    if (!Object.hasOwn(current, key)) continue;
+    const child = (current as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') {
+      if (!visit(child, depth + 1, walk)) return false;
+    } else if (!isPlainScalar(child)) return false;
+  }
+  return true;
+}
+
+/** measureValue with its own stack, for limits too deep to recurse. */
+function measureWithStack(value: object, limit: number): ValueMeasure | undefined {
   const stack: Array<[object, number]> = [[value, 1]];
   let visited = 0;
   let deepest = 0;

@@ -105,6 +105,33 @@ describe('SessionEventStream', () => {
     expect(events.at(-2)?.type).toBe('turn.completed');
   });
 
+  it('an item the stream closes carries the text its deltas streamed, kept after its turn too, and the emitted start stays as it was', async () => {
+    const s = stream();
+    s.startTurn({ text: 'a' });
+    const started = { kind: 'reasoning' as const, id: 'r', status: 'running' as const, text: 'Th' };
+    s.emit({ type: 'item.started', item: started });
+    s.emit({ type: 'item.delta', itemId: 'r', kind: 'reasoning', text: 'in' });
+    s.emit({ type: 'item.delta', itemId: 'r', kind: 'tool_input', text: 'not text' });
+    s.emit({ type: 'item.delta', itemId: 'r', kind: 'reasoning', text: 'king' });
+    s.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm', status: 'running', text: '' } });
+    s.emit({ type: 'item.delta', itemId: 'm', kind: 'text', text: 'Work' });
+    s.emit({ type: 'item.delta', itemId: 'other', kind: 'text', text: 'elsewhere' });
+    expect(s.keepAfterTurn('m')).toBe(true);
+    // After the move a delta does not reach the kept item: it has its text from before the turn ended.
+    s.emit({ type: 'item.delta', itemId: 'm', kind: 'text', text: ' on' }, { background: true });
+    s.completeTurn({ outcome: { status: 'completed' } });
+    s.close('process_exited', { code: 'process_exited', message: 'gone' });
+    const events = await drain(s);
+    const completed = events.flatMap((e) => (e.type === 'item.completed' ? [e.item] : []));
+    expect(completed).toEqual([
+      { kind: 'reasoning', id: 'r', status: 'completed', text: 'Thinking' },
+      { kind: 'agent_message', id: 'm', status: 'failed', text: 'Work' },
+    ]);
+    expect(started).toEqual({ kind: 'reasoning', id: 'r', status: 'running', text: 'Th' });
+    const start = events.find((e) => e.type === 'item.started' && e.item.id === 'r');
+    expect(start?.type === 'item.started' ? start.item : undefined).toMatchObject({ text: 'Th' });
+  });
+
   it('a completed turn closes unsettled tool calls as cancelled and text items as completed', async () => {
     const s = stream();
     s.startTurn({ text: 'a' });

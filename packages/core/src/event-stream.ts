@@ -54,8 +54,8 @@ export class SessionEventStream {
   private turnCounter = 0;
   private currentTurn: string | null = null;
   private closed = false;
-  /** Items started and not yet completed in the current turn, with text gathered from deltas. */
-  private readonly openItems = new Map<string, Item>();
+  /** Items started and not yet completed in the current turn, with the text their deltas streamed. */
+  private readonly openItems = new Map<string, OpenItem>();
   /** Items started outside a turn (background work) and not yet completed. */
   private readonly openOutside = new Map<string, Item>();
   /** Ids of recently completed items, to turn a repeated start or completion into a passthrough. */
@@ -115,9 +115,9 @@ export class SessionEventStream {
       this.reject(`turn.completed (${completion.outcome.status}) with no running turn`);
       return false;
     }
-    for (const item of [...this.openItems.values()]) {
-      this.write({ type: 'item.completed', item: closeItem(item, completion.outcome) }, {});
-      this.completedItems.add(item.id);
+    for (const open of [...this.openItems.values()]) {
+      this.write({ type: 'item.completed', item: closeItem(withStreamedText(open), completion.outcome) }, {});
+      this.completedItems.add(open.item.id);
     }
     this.openItems.clear();
     this.write({ type: 'turn.completed', ...completion }, meta);
@@ -131,10 +131,10 @@ export class SessionEventStream {
    * later outside any turn. Returns false when no such item is open in the running turn.
    */
   keepAfterTurn(itemId: string): boolean {
-    const item = this.openItems.get(itemId);
-    if (!item) return false;
+    const open = this.openItems.get(itemId);
+    if (!open) return false;
     this.openItems.delete(itemId);
-    this.openOutside.set(itemId, item);
+    this.openOutside.set(itemId, withStreamedText(open));
     return true;
   }
 
@@ -175,13 +175,19 @@ export class SessionEventStream {
   private track(event: ReinsEvent, background: boolean): void {
     switch (event.type) {
       case 'item.started':
-        if (this.currentTurn !== null && !background) this.openItems.set(event.item.id, event.item);
-        else this.openOutside.set(event.item.id, event.item);
+        if (this.currentTurn !== null && !background) {
+          this.openItems.set(event.item.id, { item: event.item, streamed: undefined });
+        } else this.openOutside.set(event.item.id, event.item);
         break;
       case 'item.delta': {
+        // Pieces, joined only if the stream itself has to close the item: a copy of the item and a
+        // longer string per delta cost more than the delta (bench/README.md, figure 4).
         const open = this.openItems.get(event.itemId);
-        if (open && (open.kind === 'agent_message' || open.kind === 'reasoning') && event.kind !== 'tool_input') {
-          this.openItems.set(open.id, { ...open, text: open.text + event.text });
+        if (!open || event.kind === 'tool_input') break;
+        const kind = open.item.kind;
+        if (kind === 'agent_message' || kind === 'reasoning') {
+          if (open.streamed) open.streamed.push(event.text);
+          else open.streamed = [event.text];
         }
         break;
       }
@@ -336,6 +342,19 @@ export class SessionEventStream {
     this.misuse.push(reason);
     return undefined;
   }
+}
+
+/** An item started in the current turn and not yet completed, and the texts its deltas streamed since. */
+interface OpenItem {
+  item: Item;
+  streamed: string[] | undefined;
+}
+
+/** The open item with the text of its start and of every delta since. */
+function withStreamedText(open: OpenItem): Item {
+  const { item, streamed } = open;
+  if (!streamed || (item.kind !== 'agent_message' && item.kind !== 'reasoning')) return item;
+  return { ...item, text: item.text + streamed.join('') };
 }
 
 /** The status an item left open gets when its turn ends with this outcome. */

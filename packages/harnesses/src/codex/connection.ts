@@ -91,8 +91,9 @@ export function codexPeer(
     send,
     defaultTimeoutMs: timeoutMs,
     includeVersion: false,
-    onNotification: (method, _params, frame) =>
-      hooks.onNotification?.({ ...frame, method } as NotificationFrame, Date.now()),
+    // The peer calls this only for a frame whose `method` is a string: the frame is a NotificationFrame
+    // as parsed (a copy per frame would be one more object for nothing).
+    onNotification: (_method, _params, frame) => hooks.onNotification?.(frame as NotificationFrame, Date.now()),
     ...(hooks.onRequest ? { onRequest: hooks.onRequest } : {}),
     onStray: (frame) => hooks.onStray?.(frame, Date.now(), isResponse(frame) ? undefined : 'unparsable'),
   });

@@ -125,7 +125,11 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   async start(): Promise<void> {
     const resume = this.spec.resume;
     const hooks: ConnectionHooks = {
-      onNotification: (frame, at) => this.later(() => this.onNotification(frame, at)),
+      // No closure per frame once the session has started (`later` holds only the early ones).
+      onNotification: (frame, at) => {
+        if (this.early) this.early.push(() => this.onNotification(frame, at));
+        else this.onNotification(frame, at);
+      },
       onRequest: (method, params, id, frame) => this.onServerRequest(method, params, id, frame),
       onStray: (frame, at, reason) => this.later(() => this.onStray(frame, at, reason)),
       onOversizeLine: (bytes) => this.later(() => this.warnOversize(bytes)),
@@ -389,7 +393,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     const native = nativeFrame(frame);
     this.chassis.translate(native, at, () => {
       for (const translated of this.route(frame, native, at)) this.emitTranslated(translated, native, at);
-      return [];
+      return NOTHING;
     });
   }
 
@@ -463,13 +467,14 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
         running.lastAgentText = payload.item.text;
       }
     }
-    this.stream.emit(payload, {
-      native,
-      at,
-      ...(translated.parentItemId !== undefined ? { parentItemId: translated.parentItemId } : {}),
-    });
+    // A literal per case, not a conditional spread: this runs for every frame.
+    const parentItemId = translated.parentItemId;
+    this.stream.emit(payload, parentItemId === undefined ? { native, at } : { native, at, parentItemId });
   }
 }
+
+/** What the frame callback hands back to the chassis: everything went out through the stream already. */
+const NOTHING: never[] = [];
 
 /** A frame Reins understood and deliberately keeps native (no reason: nothing is unknown about it). */
 function untouched(frame: unknown): Translated {

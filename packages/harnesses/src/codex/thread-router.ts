@@ -158,17 +158,22 @@ function parentThreadOf(thread: Record<string, unknown>): string | undefined {
 }
 
 /** Threads a frame says were spawned from its thread (subagents). */
-function childThreadsOf(frame: { method?: unknown; params?: unknown }): string[] {
+function childThreadsOf(frame: { method?: unknown; params?: unknown }): readonly string[] {
+  const method = frame.method;
+  // Most frames are deltas: no array for them (this runs for every frame).
+  if (method !== 'thread/started' && method !== 'item/started' && method !== 'item/completed') return NO_THREADS;
   const params = isRecord(frame.params) ? frame.params : undefined;
-  if (!params) return [];
-  if (frame.method === 'thread/started' && isRecord(params.thread) && typeof params.thread.id === 'string') {
-    return parentThreadOf(params.thread) !== undefined ? [params.thread.id] : [];
+  if (!params) return NO_THREADS;
+  if (method === 'thread/started' && isRecord(params.thread) && typeof params.thread.id === 'string') {
+    return parentThreadOf(params.thread) !== undefined ? [params.thread.id] : NO_THREADS;
   }
   const item = params.item;
-  if ((frame.method === 'item/started' || frame.method === 'item/completed') && isRecord(item)) {
+  if ((method === 'item/started' || method === 'item/completed') && isRecord(item)) {
     if (item.type === 'collabAgentToolCall' && Array.isArray(item.receiverThreadIds)) {
       return item.receiverThreadIds.filter((id): id is string => typeof id === 'string');
     }
   }
-  return [];
+  return NO_THREADS;
 }
+
+const NO_THREADS: readonly string[] = Object.freeze([]);

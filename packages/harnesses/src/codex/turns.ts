@@ -82,7 +82,8 @@ export class NativeTurns<Plan = unknown> {
   }
 
   isAbandoned(nativeTurnId: unknown): boolean {
-    return typeof nativeTurnId === 'string' && this.abandonedIds.has(nativeTurnId);
+    // Asked for every frame; the size test spares hashing a fresh id string when nothing was abandoned.
+    return this.abandonedIds.size > 0 && typeof nativeTurnId === 'string' && this.abandonedIds.has(nativeTurnId);
   }
 
   /** turn/started: learns the running turn's native id; false when the frame is about another turn. */

@@ -13,6 +13,17 @@ describe('LineSplitter', () => {
     expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
   });
 
+  it('decodes every line of one chunk in place: CR stripped, CR-only and empty lines skipped, a line ending at the chunk end', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line));
+    splitter.push(Buffer.from('a\r\n\r\n\nbé\nc\r\rd\n'));
+    splitter.push(Buffer.from('e\n'));
+    splitter.push(Buffer.from('\r'));
+    splitter.push(Buffer.from('\nf'));
+    splitter.flush();
+    expect(lines).toEqual(['a', 'bé', 'c\r\rd', 'e', 'f']);
+  });
+
   it('keeps multi-byte characters split across chunks intact', () => {
     const lines: string[] = [];
     const splitter = new LineSplitter((line) => lines.push(line));

@@ -40,16 +40,16 @@ export class LineSplitter {
         newline = chunk.indexOf(10, start);
         continue;
       }
-      let line: Buffer;
       if (this.pendingBytes > 0) {
         this.pending.push(chunk.subarray(start, newline));
-        line = Buffer.concat(this.pending);
+        const line = Buffer.concat(this.pending);
         this.pending = [];
         this.pendingBytes = 0;
+        this.emit(line, 0, line.length);
       } else {
-        line = chunk.subarray(start, newline);
+        // Decoded straight from the chunk: a subarray per line would be one more object per frame.
+        this.emit(chunk, start, newline);
       }
-      this.emit(line);
       start = newline + 1;
       newline = chunk.indexOf(10, start);
     }
@@ -76,13 +76,13 @@ export class LineSplitter {
     const line = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
-    this.emit(line);
+    this.emit(line, 0, line.length);
   }
 
-  private emit(line: Buffer): void {
-    let end = line.length;
-    if (end > 0 && line[end - 1] === 13) end--;
-    if (end === 0) return;
-    this.onLine(line.toString('utf8', 0, end));
+  /** The line in bytes [start, end) of `bytes`, without a trailing CR; empty lines are skipped. */
+  private emit(bytes: Buffer, start: number, end: number): void {
+    if (end > start && bytes[end - 1] === 13) end--;
+    if (end === start) return;
+    this.onLine(bytes.toString('utf8', start, end));
   }
 }
