@@ -27,9 +27,9 @@ export const DAEMON_HELP = `Usage: reins daemon [--port <n> | --listen <host:por
                     [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
                      [--heartbeat-ttl <duration>]]
 
-Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (JSON-RPC, protocol 2;
-protocol 1 clients keep working) through which a web UI, a bot or another program drives any
-harness with the same session model (use @reins/client).
+Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (or --listen; JSON-RPC,
+protocol 2; protocol 1 clients keep working) through which a web UI, a bot or another program
+drives any harness with the same session model (use @reins/client).
 
 Sessions are durable: each one's settings, native conversation id and whole event log are kept in
 $REINS_HOME/reins.db (SQLite). They survive a client's disconnect, a restart of the daemon and a
@@ -37,8 +37,8 @@ crash: after one, a session is "dormant" and the next send resumes its conversat
 harness process. Idle sessions are put to sleep the same way (--idle-ttl, --max-live-sessions);
 a session with a running turn, a pending approval or background work never is.
 
-The url, pid and a fresh secret token are written to $REINS_HOME/daemon.json (default ~/.reins,
-mode 0600); every connection must present the token. $REINS_HOME must not be writable by group
+The url, pid and a fresh secret token (or the --token-file one) are written to
+$REINS_HOME/daemon.json (default ~/.reins, mode 0600); every connection must present the token. $REINS_HOME must not be writable by group
 or others. Browsers are refused unless their origin is allowed with --allow-origin. Logs are JSON
 lines on stderr. Ctrl+C (or SIGTERM) stops every harness process, removes daemon.json and exits 0.
 
