@@ -3,8 +3,9 @@
 // measured, on the real CLI: the model option offered at session/new (Claude Code names its model
 // only at its first turn) and a switch to another listed model, diff content on a file write, no
 // notice for a client that did not advertise them, a session resumed in a new process on the
-// model it ran, and a fork (session/fork) whose first prompt reaches the model with the source's
-// conversation. Every message is validated against the ACP SDK's schema.
+// model it ran, a fork (session/fork) whose first prompt reaches the model with the source's
+// conversation, and session/list naming both conversations of the folder. Every message is
+// validated against the ACP SDK's schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/acp-bridge-claude.real.test.ts
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -132,6 +133,24 @@ describe('reins bridge acp in front of the real Claude Code', () => {
       const request = home.server.requests.find((seen) => JSON.stringify(seen.body).includes('Which word did I give'));
       expect(JSON.stringify(request?.body)).toContain('Remember the word teal.');
       expect(JSON.stringify(request?.body)).toContain('Teal, noted.');
+
+      // session/list: both conversations, as Claude Code stored them in this folder (it may write a
+      // transcript a moment after the turn's end), and none for another folder.
+      expect(init.result).toMatchObject({ agentCapabilities: { sessionCapabilities: { list: {} } } });
+      type Listed = { sessions: { sessionId: string; cwd: string; title?: string }[]; nextCursor?: string };
+      let listed: Listed = { sessions: [] };
+      for (let attempt = 0; attempt < 50; attempt++) {
+        listed = (await peer.request('session/list', { cwd: home.cwd }, 60_000)).result as Listed;
+        const ids = listed.sessions.map((session) => session.sessionId);
+        if (ids.includes(source) && ids.includes(fork)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(listed.sessions.map((session) => session.sessionId).sort()).toEqual([source, fork].sort());
+      expect(listed.sessions.every((session) => session.cwd === home.cwd)).toBe(true);
+      expect(listed.nextCursor).toBeUndefined();
+      const elsewhere = (await peer.request('session/list', { cwd: join(home.cwd, 'elsewhere') }, 60_000))
+        .result as Listed;
+      expect(elsewhere.sessions).toEqual([]);
     } finally {
       await peer.close();
       await home.dispose();
