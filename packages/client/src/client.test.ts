@@ -376,6 +376,25 @@ describe('event batches (session/events)', () => {
     expect(await replay(true)).toEqual(await replay(false));
   });
 
+  it('hands the runs as they arrived through batches (a single frame is a run of one)', async () => {
+    daemon({
+      'session/subscribe': (request) => [
+        ok(request, { lastSeq: 5, harness: 'codex', status: 'idle' }),
+        batch(status(1), status(2), status(3)),
+        batch(status(2), status(3), status(4)), // 2 and 3 again: the run holds 4 only
+        event(5, { type: 'session.closed', reason: 'requested' } as never),
+      ],
+    });
+    const reins = await client();
+    const session = await reins.attach('s1');
+    expect(session.backlogSeq).toBe(5);
+    const runs: number[][] = [];
+    for await (const run of session.batches) runs.push(run.map((item) => item.seq));
+    expect(runs).toEqual([[1, 2, 3], [4], [5]]);
+    // One consumer: events and batches are two views of one stream.
+    expect(() => session.events[Symbol.asyncIterator]()).toThrow(/already has a consumer/);
+  });
+
   it('ends the stream at a gap inside a batch, after the events before it', async () => {
     daemon({
       'session/subscribe': (request) => [

@@ -333,7 +333,7 @@ export class ReinsClient {
         { sessionId, afterSeq },
         {
           timeoutMs: this.requestTimeoutMs,
-          onResult: (result) => session.attached(result.harness, result.nativeSessionId),
+          onResult: (result) => session.attached(result.harness, result.nativeSessionId, result.lastSeq),
         },
       );
     } catch (error) {

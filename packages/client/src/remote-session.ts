@@ -2,6 +2,9 @@
 // written against a local session runs unchanged against the daemon. Events arrive in seq order; a
 // duplicate (seq already seen) is dropped, a gap ends the stream (the daemon promises none), and
 // `lastSeq` is what a reconnecting client passes to `attach(id, { afterSeq })` to resume exactly.
+// The events can be read one by one (`events`, core's Session) or as the runs they arrived in
+// (`batches`: a session/events notification is one run), which lets a view fold a replay in one
+// pass; either way they are the same events in the same order.
 import {
   AsyncQueue,
   type Effort,
@@ -27,10 +30,12 @@ export interface RemoteSessionContext {
 }
 
 export class RemoteSession implements Session {
-  private readonly queue = new AsyncQueue<ReinsEvent>(Number.POSITIVE_INFINITY);
+  /** Runs of events in arrival order (a single session/event is a run of one). */
+  private readonly queue = new AsyncQueue<readonly ReinsEvent[]>(Number.POSITIVE_INFINITY);
   private harnessId: HarnessId | undefined;
   private native: string | undefined;
   private seenSeq: number;
+  private subscribedSeq: number;
   private sawClosed = false;
   private closing: Promise<void> | undefined;
   private detached = false;
@@ -43,6 +48,16 @@ export class RemoteSession implements Session {
     private readonly context: RemoteSessionContext,
   ) {
     this.seenSeq = afterSeq;
+    this.subscribedSeq = afterSeq;
+  }
+
+  /**
+   * The newest seq of the session when the subscription started (the subscribe answer): the events
+   * up to it are the replay of its log, the ones after it live. A view can wait for lastSeq to
+   * reach it before it draws a long history.
+   */
+  get backlogSeq(): number {
+    return this.subscribedSeq;
   }
 
   get harness(): HarnessId {
@@ -54,7 +69,13 @@ export class RemoteSession implements Session {
     return this.native;
   }
 
+  /** The events one by one (one consumer: this or `batches`). */
   get events(): AsyncIterable<ReinsEvent> {
+    return { [Symbol.asyncIterator]: () => flatten(this.queue[Symbol.asyncIterator]()) };
+  }
+
+  /** The same events as the runs they arrived in, each non-empty (one consumer: this or `events`). */
+  get batches(): AsyncIterable<readonly ReinsEvent[]> {
     return this.queue;
   }
 
@@ -121,38 +142,45 @@ export class RemoteSession implements Session {
    * The subscribe answer, seen synchronously before the replayed events behind it: those can only
    * bring the native id up to date again, so the stream ends on the newest one.
    */
-  attached(harness: HarnessId, nativeSessionId: string | undefined): void {
+  attached(harness: HarnessId, nativeSessionId: string | undefined, lastSeq?: number): void {
     this.harnessId = harness;
+    if (lastSeq !== undefined) this.subscribedSeq = Math.max(lastSeq, this.seenSeq);
     if (nativeSessionId !== undefined) this.native = nativeSessionId;
   }
 
   receive(event: ReinsEvent): void {
-    if (this.detached || event.seq <= this.seenSeq) return;
-    if (event.seq !== this.seenSeq + 1) {
-      this.end(
-        new ReinsError(
+    this.receiveAll([event]);
+  }
+
+  /**
+   * A run of events (a session/events batch, or one event): each judged as if it had come alone,
+   * in order; the ones taken go on as one run.
+   */
+  receiveAll(events: readonly ReinsEvent[]): void {
+    if (this.detached) return;
+    const taken: ReinsEvent[] = [];
+    let failure: ReinsError | undefined;
+    for (const event of events) {
+      if (event.seq <= this.seenSeq) continue;
+      if (event.seq !== this.seenSeq + 1) {
+        failure = new ReinsError(
           'protocol_error',
           `Event seq ${event.seq} arrived after ${this.seenSeq}: events were lost. Attach again with afterSeq ${this.seenSeq}.`,
           { data: { lastSeq: this.seenSeq, received: event.seq } },
-        ),
-      );
-      return;
+        );
+        break;
+      }
+      this.seenSeq = event.seq;
+      if (event.type === 'session.updated' && event.nativeSessionId !== undefined) this.native = event.nativeSessionId;
+      taken.push(event);
+      if (event.type === 'session.closed') {
+        this.sawClosed = true;
+        break;
+      }
     }
-    this.seenSeq = event.seq;
-    if (event.type === 'session.updated' && event.nativeSessionId !== undefined) this.native = event.nativeSessionId;
-    this.queue.push(event);
-    if (event.type === 'session.closed') {
-      this.sawClosed = true;
-      this.end();
-    }
-  }
-
-  /** A batch (session/events): each event as if it had come alone, in order. */
-  receiveAll(events: readonly ReinsEvent[]): void {
-    for (const event of events) {
-      if (this.detached) return;
-      this.receive(event);
-    }
+    if (taken.length > 0) this.queue.push(events.length === taken.length ? events : taken);
+    if (failure) this.end(failure);
+    else if (this.sawClosed) this.end();
   }
 
   /** The connection dropped: the events stream ends; the daemon session itself lives on. */
@@ -171,4 +199,25 @@ export class RemoteSession implements Session {
   private call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     return this.context.channel.request(method, params, { timeoutMs: this.context.requestTimeoutMs });
   }
+}
+
+/** One event at a time out of runs of events. */
+function flatten<T>(runs: AsyncIterator<readonly T[]>): AsyncIterator<T> {
+  let run: readonly T[] = [];
+  let index = 0;
+  return {
+    async next(): Promise<IteratorResult<T>> {
+      while (index >= run.length) {
+        const next = await runs.next();
+        if (next.done) return { value: undefined, done: true };
+        run = next.value;
+        index = 0;
+      }
+      return { value: run[index++] as T, done: false };
+    },
+    async return(): Promise<IteratorResult<T>> {
+      await runs.return?.();
+      return { value: undefined, done: true };
+    },
+  };
 }

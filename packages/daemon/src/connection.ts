@@ -70,6 +70,12 @@ type Handler<M extends MethodName> = (params: ParamsOf<M>) => Reply<ResultOf<M>>
 const OPEN = 1;
 /** Replay waits for the socket to take what it was given once this much is waiting. */
 const REPLAY_LOW_WATER = 256 * 1024;
+/**
+ * The same for a client that takes batches: a replay page is one ~300 KB frame, so a few of them
+ * may wait (the next page is read from the store while the socket takes the last), still far below
+ * maxBufferedBytes.
+ */
+const BATCH_REPLAY_LOW_WATER = 1024 * 1024;
 /** A connection told to go (1013) that does not close its side in this long is cut. */
 const DROP_GRACE_MS = 5_000;
 
@@ -392,9 +398,13 @@ export class DaemonConnection {
   }
 
   drained(): Promise<void> {
-    if (this.socket.readyState !== OPEN || this.socket.bufferedAmount < REPLAY_LOW_WATER) return Promise.resolve();
+    if (this.socket.readyState !== OPEN || this.socket.bufferedAmount < this.lowWater) return Promise.resolve();
     if (this.writtenFrames >= this.sentFrames) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private get lowWater(): number {
+    return this.batches ? BATCH_REPLAY_LOW_WATER : REPLAY_LOW_WATER;
   }
 
   // ---- output ---------------------------------------------------------------------------------------
@@ -417,7 +427,7 @@ export class DaemonConnection {
     this.corkForThisTick();
     this.socket.send(frame, TEXT_FRAME, () => {
       this.writtenFrames++;
-      if (this.writtenFrames >= this.sentFrames || this.socket.bufferedAmount < REPLAY_LOW_WATER) {
+      if (this.writtenFrames >= this.sentFrames || this.socket.bufferedAmount < this.lowWater) {
         for (const wake of this.drainWaiters.splice(0)) wake();
       }
     });

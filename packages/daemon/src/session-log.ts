@@ -124,6 +124,10 @@ export class SessionLog {
     if (afterSeq >= this.published) return [];
     if (this.tail.covers(afterSeq)) return this.tail.slice(afterSeq, limit);
     const upTo = Math.min(limit, this.tail.oldestSeq - 1 - afterSeq);
+    if (this.store.readEventTexts) {
+      const texts = await this.store.readEventTexts(this.sessionId, afterSeq, upTo);
+      return texts.filter((entry) => entry.seq <= this.published).map((entry) => storedEvent(entry.seq, entry.json));
+    }
     const events = await this.store.readEvents(this.sessionId, afterSeq, upTo);
     return events
       .filter((event) => event.seq <= this.published)
@@ -135,4 +139,20 @@ export class SessionLog {
     if (this.writing || this.pending.length > 0) return;
     this.tail.reset(this.published);
   }
+}
+
+/**
+ * An event read back from the store as the text it was stored as: a replay sends the text, so the
+ * object is parsed only when someone reads it (a crash scan at start does).
+ */
+function storedEvent(seq: number, json: string): PublishedEvent {
+  let event: ReinsEvent | undefined;
+  return {
+    seq,
+    json,
+    get event(): ReinsEvent {
+      event ??= JSON.parse(json) as ReinsEvent;
+      return event;
+    },
+  };
 }

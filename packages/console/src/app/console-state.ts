@@ -92,7 +92,8 @@ export class ConsoleState {
           get lastSeq() {
             return model.lastSeq;
           },
-          receive: (event) => model.receive(event),
+          receiveAll: (events) => model.receiveAll(events),
+          catchingUp: (seq) => model.catchingUp(seq),
           attachFailed: (error) => {
             entry.attachError = error.toInfo();
             this.changed();

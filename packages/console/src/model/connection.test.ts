@@ -10,7 +10,7 @@ class FakeLink implements DaemonLink {
   isClosed = false;
   lastSnapshot: StatusSnapshotParams | undefined;
   readonly attaches: Array<{ sessionId: string; afterSeq: number }> = [];
-  private readonly queues: AsyncQueue<ReinsEvent>[] = [];
+  private readonly queues: AsyncQueue<readonly ReinsEvent[]>[] = [];
   private readonly sessions: Array<{ closedReason?: ReinsError }> = [];
   private closeWith!: (reason: ReinsError) => void;
   readonly closed = new Promise<ReinsError>((resolve) => {
@@ -21,14 +21,17 @@ class FakeLink implements DaemonLink {
 
   async attach(sessionId: string, options: { afterSeq: number }): Promise<AttachedSession> {
     this.attaches.push({ sessionId, afterSeq: options.afterSeq });
-    const queue = new AsyncQueue<ReinsEvent>(Number.POSITIVE_INFINITY);
-    for (const event of this.log) if (event.seq > options.afterSeq) queue.push(event);
+    const queue = new AsyncQueue<readonly ReinsEvent[]>(Number.POSITIVE_INFINITY);
+    // The replay comes as one batch, as the daemon sends it to a client that takes batches.
+    const backlog = this.log.filter((event) => event.seq > options.afterSeq);
+    if (backlog.length > 0) queue.push(backlog);
     this.queues.push(queue);
     const state: { closedReason?: ReinsError } = {};
     this.sessions.push(state);
     return {
       id: sessionId,
-      events: queue,
+      batches: queue,
+      backlogSeq: this.log.at(-1)?.seq ?? 0,
       get endReason() {
         return state.closedReason;
       },
@@ -40,7 +43,7 @@ class FakeLink implements DaemonLink {
   /** A live event: into the log and to every open attachment. */
   emit(event: ReinsEvent): void {
     this.log.push(event);
-    for (const queue of this.queues) queue.push(event);
+    for (const queue of this.queues) queue.push([event]);
   }
 
   /** The socket dropped. */
@@ -178,7 +181,7 @@ describe('ConsoleConnection', () => {
     const connection = new ConsoleConnection(async () => link);
     await connection.start();
     const errors: string[] = [];
-    connection.follow('nope', { lastSeq: 0, receive() {}, attachFailed: (error) => errors.push(error.code) });
+    connection.follow('nope', { lastSeq: 0, receiveAll() {}, attachFailed: (error) => errors.push(error.code) });
     await settle();
     expect(errors).toEqual(['invalid_input']);
     connection.dispose();

@@ -9,10 +9,13 @@ import { ReinsError, type ReinsEvent } from '@reins/core';
 /** What the console uses of an attached session (a RemoteSession fits). */
 export interface AttachedSession {
   readonly id: string;
-  readonly events: AsyncIterable<ReinsEvent>;
+  /** Its events as the runs they arrived in (a replay batch is one run). */
+  readonly batches: AsyncIterable<readonly ReinsEvent[]>;
   /** Why the events ended early (gap, dropped connection); undefined after session.closed. */
   readonly endReason: ReinsError | undefined;
   readonly isClosed: boolean;
+  /** The session's newest seq when the attach started: the events up to it are its replay. */
+  readonly backlogSeq?: number;
   detach(): Promise<void>;
 }
 
@@ -40,7 +43,10 @@ export type ConnectionState =
 export interface SessionSink {
   /** The last seq it has: the next attach resumes after it. */
   readonly lastSeq: number;
-  receive(event: ReinsEvent): void;
+  /** A run of events, in order (a replay batch, or one live event). */
+  receiveAll(events: readonly ReinsEvent[]): void;
+  /** An attach started: events up to `seq` are a replay of the log (told before the first of them). */
+  catchingUp?(seq: number): void;
   /** The attach failed (unknown session, afterSeq past the end): shown to the user. */
   attachFailed?(error: ReinsError): void;
 }
@@ -92,7 +98,8 @@ class Follow<L extends DaemonLink> {
       return;
     }
     this.attached = session;
-    for await (const event of session.events) this.sink.receive(event);
+    if (session.backlogSeq !== undefined) this.sink.catchingUp?.(session.backlogSeq);
+    for await (const run of session.batches) this.sink.receiveAll(run);
     if (this.attached === session) this.attached = undefined;
     // A reconnect may have attached on a newer link meanwhile: that attachment stays.
     if (this.linkOfAttachment !== link) return;

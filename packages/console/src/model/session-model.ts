@@ -1,7 +1,11 @@
 // One session as the console shows it: its transcript (the event reducer) and its optimistic
 // bubbles (the outbox), with one snapshot for views that changes at most once per animation frame
 // however fast events arrive. Views subscribe (React's useSyncExternalStore fits) and read
-// `snapshot()`, which is the same object until something changed.
+// `snapshot()`, which is the same object until something changed. While the log of a session is
+// being replayed (an open, a reload, a reconnect) views hear about it at most every
+// CATCH_UP_PUBLISH_MS and at once when it is caught up: a render per animation frame of a history
+// still arriving cost more than the history itself (each render re-lays out the list), and it
+// slowed the arrival too (the page reads the socket between renders).
 import type { ErrorInfo, ReinsEvent, SendResult } from '@reins/core';
 import { animationFrameScheduler, FrameCoalescer, type FrameScheduler } from './frame-scheduler.js';
 import { type DeliveryMode, newClientMessageId, Outbox, type PendingMessage } from './outbox.js';
@@ -12,18 +16,40 @@ export interface SessionSnapshot extends TranscriptView {
   pending: PendingMessage[];
 }
 
+/** How often views hear about a replay still arriving (a long one still shows progress). */
+export const CATCH_UP_PUBLISH_MS = 400;
+
+const catchUpScheduler: FrameScheduler = (callback) => {
+  setTimeout(callback, CATCH_UP_PUBLISH_MS);
+};
+
 export class SessionModel {
   readonly transcript = new Transcript();
   private readonly outbox = new Outbox();
   private readonly listeners = new Set<() => void>();
   private readonly coalescer: FrameCoalescer;
+  private readonly catchUpCoalescer: FrameCoalescer;
   private current: SessionSnapshot | undefined;
+  /** The replay being received ends at this seq (0: none). */
+  private catchUpSeq = 0;
 
   constructor(
     readonly sessionId: string,
     schedule: FrameScheduler = animationFrameScheduler,
+    catchUpSchedule: FrameScheduler = catchUpScheduler,
   ) {
     this.coalescer = new FrameCoalescer(() => this.publish(), schedule);
+    this.catchUpCoalescer = new FrameCoalescer(() => this.publish(), catchUpSchedule);
+  }
+
+  /** An attach started whose replay ends at `seq` (the subscribe answer's lastSeq). */
+  catchingUp(seq: number): void {
+    this.catchUpSeq = seq;
+  }
+
+  /** True while a replay is still arriving. */
+  get isCatchingUp(): boolean {
+    return this.transcript.lastSeq < this.catchUpSeq;
   }
 
   /** seq of the last event applied: what a re-attach passes as afterSeq. */
@@ -32,13 +58,21 @@ export class SessionModel {
   }
 
   receive(event: ReinsEvent): void {
-    if (!this.transcript.apply(event)) return;
-    if (
-      (event.type === 'item.started' || event.type === 'item.completed') &&
-      event.item.kind === 'user_message' &&
-      event.item.clientMessageId
-    ) {
-      this.outbox.matched(event.item.clientMessageId);
+    this.receiveAll([event]);
+  }
+
+  /** A run of events (a replay batch) in one reducer pass and one change for views. */
+  receiveAll(events: readonly ReinsEvent[]): void {
+    const applied = this.transcript.applyAll(events);
+    if (applied.length === 0) return;
+    for (const event of applied) {
+      if (
+        (event.type === 'item.started' || event.type === 'item.completed') &&
+        event.item.kind === 'user_message' &&
+        event.item.clientMessageId
+      ) {
+        this.outbox.matched(event.item.clientMessageId);
+      }
     }
     this.changed();
   }
@@ -84,7 +118,8 @@ export class SessionModel {
   };
 
   private changed(): void {
-    this.coalescer.request();
+    if (this.isCatchingUp) this.catchUpCoalescer.request();
+    else this.coalescer.request();
   }
 
   private publish(): void {

@@ -67,6 +67,43 @@ export class Transcript {
     return true;
   }
 
+  /**
+   * Applies a run of events in one pass (a replay batch), exactly as apply() one by one would: the
+   * ones at or below the last seq are skipped, and consecutive deltas of one item grow its row once
+   * (a 300-delta answer is one new row object, not 300). Returns the events applied.
+   */
+  applyAll(events: readonly ReinsEvent[]): ReinsEvent[] {
+    const applied: ReinsEvent[] = [];
+    let index = 0;
+    while (index < events.length) {
+      const event = events[index++] as ReinsEvent;
+      if (event.seq <= this.seq) continue;
+      this.seq = event.seq;
+      this.events.push(event);
+      applied.push(event);
+      if (event.type !== 'item.delta') {
+        this.reduce(event);
+        continue;
+      }
+      let text = event.text;
+      while (index < events.length) {
+        const next = events[index] as ReinsEvent;
+        if (next.seq <= this.seq) {
+          index++;
+          continue;
+        }
+        if (next.type !== 'item.delta' || next.itemId !== event.itemId || next.kind !== event.kind) break;
+        text += next.text;
+        this.seq = next.seq;
+        this.events.push(next);
+        applied.push(next);
+        index++;
+      }
+      this.delta(text === event.text ? event : { ...event, text });
+    }
+    return applied;
+  }
+
   /** Says how the daemon delivered the message with this clientMessageId (send's answer). */
   noteDelivery(clientMessageId: string, delivery: NonNullable<UserRow['delivery']>): void {
     this.deliveries.set(clientMessageId, delivery);

@@ -19,6 +19,7 @@ import type {
   OpenTurn,
   ProcessGroupRecord,
   SessionPatch,
+  StoredEventText,
   StoredSession,
   StoredSessionState,
 } from './store.js';
@@ -203,6 +204,7 @@ export class SqliteStore implements DaemonStore {
       insertEvent: db.prepare('INSERT INTO events (session_no, seq, type, body) VALUES (?, ?, ?, ?)'),
       touchSession: db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE session_id = ?'),
       readEvents: db.prepare('SELECT body FROM events WHERE session_no = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      readEventTexts: db.prepare('SELECT seq, body FROM events WHERE session_no = ? AND seq > ? ORDER BY seq LIMIT ?'),
       ...(groups
         ? {
             insertGroup: db.prepare(
@@ -397,6 +399,14 @@ export class SqliteStore implements DaemonStore {
     if (sessionNo === undefined) return [];
     const rows = this.statements.readEvents.all(sessionNo, afterSeq, limit) as Array<{ body: string }>;
     return rows.map((row) => JSON.parse(row.body) as ReinsEvent);
+  }
+
+  async readEventTexts(sessionId: string, afterSeq: number, limit: number): Promise<StoredEventText[]> {
+    this.flush();
+    const sessionNo = this.sessionNos.get(sessionId);
+    if (sessionNo === undefined) return [];
+    const rows = this.statements.readEventTexts.all(sessionNo, afterSeq, limit) as Array<{ seq: number; body: string }>;
+    return rows.map((row) => ({ seq: Number(row.seq), json: row.body }));
   }
 
   async openProcessGroups(): Promise<ProcessGroupRecord[]> {

@@ -95,6 +95,13 @@ describe.each(implementations)('DaemonStore contract (%s)', (_name, make) => {
     expect(await store.readEvents('a', 5, 10)).toEqual([]);
     expect(await store.readEvents('a', 0, 1)).toEqual([event('a', 1)]);
     expect((await store.readEvents('b', 0, 10)).map((e) => e.sessionId)).toEqual(['b']);
+    // Where a store keeps text, the same events come back as the text they were stored as.
+    if (store.readEventTexts) {
+      const texts = await store.readEventTexts('a', 2, 2);
+      expect(texts).toEqual((await store.readEvents('a', 2, 2)).map((e) => ({ seq: e.seq, json: JSON.stringify(e) })));
+      expect(await store.readEventTexts('a', 5, 10)).toEqual([]);
+      expect(await store.readEventTexts('nobody', 0, 10)).toEqual([]);
+    }
   });
 
   it('refuses a seq that is already stored', async () => {

@@ -79,6 +79,12 @@ export interface ProcessGroupRecord {
   endedAt?: number;
 }
 
+/** One stored event as its JSON text. */
+export interface StoredEventText {
+  seq: number;
+  json: string;
+}
+
 export interface DaemonStore {
   /** Where it lives, for messages (a file path, a URL). */
   readonly location: string;
@@ -96,6 +102,11 @@ export interface DaemonStore {
   appendEvents(sessionId: string, events: readonly ReinsEvent[], serialized?: readonly string[]): Promise<void>;
   /** Events with seq > afterSeq, oldest first, at most `limit`. */
   readEvents(sessionId: string, afterSeq: number, limit: number): Promise<ReinsEvent[]>;
+  /**
+   * The same events as the JSON text they were stored as (appendEvents' `serialized`), where the
+   * store keeps text: a replay sends that text as it is, without a parse and a stringify per event.
+   */
+  readEventTexts?(sessionId: string, afterSeq: number, limit: number): Promise<StoredEventText[]>;
   recordProcessGroup(group: ProcessGroupRecord): Promise<void>;
   endProcessGroup(id: string, endedAt: number): Promise<void>;
   /** Groups recorded as started and never as ended (after a crash: candidates to reap). */
