@@ -1,6 +1,6 @@
 // The console's frame: the sidebar (sessions, filters, pages), the connection banner, and the page
 // the hash route names. Pages read the console state; they hold no protocol logic of their own.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
 import { ConversationsPage } from './ConversationsPage.js';
 import { DoctorPage } from './DoctorPage.js';
@@ -13,39 +13,68 @@ export function App({ state }: { state: ConsoleState }) {
   useConsole(state);
   const route = useRoute();
   const [navOpen, setNavOpen] = useState(false);
-  // A page change closes the drawer on narrow screens.
+  const main = useRef<HTMLElement>(null);
+  const firstRoute = useRef(true);
+  // A page change closes the drawer on narrow screens and takes the focus to the new page (its
+  // [data-autofocus] control, else its heading), so a keyboard user does not start over from the
+  // top of the document; the page the console opens on leaves focus where the browser put it.
   const routeKey = JSON.stringify(route);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each route change
-  useEffect(() => setNavOpen(false), [routeKey]);
+  useEffect(() => {
+    setNavOpen(false);
+    if (firstRoute.current) {
+      firstRoute.current = false;
+      return;
+    }
+    focusPage(main.current);
+  }, [routeKey]);
+  const openNav = useCallback(() => setNavOpen(true), []);
+  // Closing the drawer from the keyboard (Esc, its ✕) hands the focus back to the menu button.
+  const closeNav = useCallback((returnFocus: boolean) => {
+    setNavOpen(false);
+    if (returnFocus) requestAnimationFrame(() => main.current?.querySelector<HTMLElement>('.menu-button')?.focus());
+  }, []);
 
   let page: React.ReactNode;
   switch (route.page) {
     case 'session':
-      page = (
-        <SessionPage key={route.sessionId} state={state} sessionId={route.sessionId} onMenu={() => setNavOpen(true)} />
-      );
+      page = <SessionPage key={route.sessionId} state={state} sessionId={route.sessionId} onMenu={openNav} />;
       break;
     case 'new':
-      page = <NewSessionPage state={state} onMenu={() => setNavOpen(true)} />;
+      page = <NewSessionPage state={state} onMenu={openNav} />;
       break;
     case 'doctor':
-      page = <DoctorPage state={state} onMenu={() => setNavOpen(true)} />;
+      page = <DoctorPage state={state} onMenu={openNav} />;
       break;
     case 'conversations':
-      page = <ConversationsPage state={state} harness={route.harness} onMenu={() => setNavOpen(true)} />;
+      page = <ConversationsPage state={state} harness={route.harness} onMenu={openNav} />;
       break;
     default:
-      page = <Home state={state} onMenu={() => setNavOpen(true)} />;
+      page = <Home state={state} onMenu={openNav} />;
   }
   return (
     <div className={`app${navOpen ? ' nav-open' : ''}`}>
-      <Sidebar state={state} route={route} onClose={() => setNavOpen(false)} />
-      <main className="main">
+      <button type="button" className="skip-link" onClick={() => focusPage(main.current)}>
+        Skip to the page
+      </button>
+      <Sidebar state={state} route={route} open={navOpen} onClose={closeNav} />
+      <main className="main" ref={main}>
         <ConnectionBanner state={state} />
         {page}
       </main>
     </div>
   );
+}
+
+/** Focuses the page's [data-autofocus] control, else its first heading (focusable by script only). */
+function focusPage(main: HTMLElement | null): void {
+  if (!main) return;
+  const control = main.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)');
+  const heading = main.querySelector<HTMLElement>('h1');
+  const target = control ?? heading;
+  if (!target) return;
+  if (target === heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+  target.focus();
 }
 
 function ConnectionBanner({ state }: { state: ConsoleState }) {

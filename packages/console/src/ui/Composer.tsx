@@ -59,6 +59,7 @@ export function Composer({ running, disabledReason, hint, waitingPermissions, on
         <textarea
           id="composer-input"
           ref={area}
+          data-autofocus
           className="field"
           rows={1}
           placeholder={disabledReason ?? (running ? 'Add to the conversation…' : 'Ask the agent…')}

@@ -1,13 +1,45 @@
 // The session list: every session the daemon holds with its live state (status/snapshot and
 // sessions/changed keep it current), filtered by harness, workspace and words; and the other pages.
-import { useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
 import { baseName, relativeTime } from '../model/format.js';
 import type { Route } from '../model/route.js';
 import { StatusDot } from './common.js';
 import { navigate, useNow } from './hooks.js';
 
-export function Sidebar({ state, route, onClose }: { state: ConsoleState; route: Route; onClose: () => void }) {
+/** Up and Down (Home, End) move between the sessions of the list; Tab leaves it. */
+function moveInList(event: KeyboardEvent<HTMLUListElement>): void {
+  const keys = ['ArrowDown', 'ArrowUp', 'Home', 'End'];
+  if (!keys.includes(event.key)) return;
+  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('.session-item'));
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  if (items.length === 0 || at < 0) return;
+  event.preventDefault();
+  const next =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? items.length - 1
+        : Math.min(items.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  items[next]?.focus();
+}
+
+export function Sidebar({
+  state,
+  route,
+  open,
+  onClose,
+}: {
+  state: ConsoleState;
+  route: Route;
+  /** The drawer is open (narrow windows): focus goes into it, Esc closes it. */
+  open: boolean;
+  onClose: (returnFocus: boolean) => void;
+}) {
+  const closeButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) closeButton.current?.focus();
+  }, [open]);
   const [harness, setHarness] = useState('');
   const [workspace, setWorkspace] = useState('');
   const [text, setText] = useState('');
@@ -16,14 +48,25 @@ export function Sidebar({ state, route, onClose }: { state: ConsoleState; route:
   const version = state.api?.info.reinsVersion;
   const current = route.page === 'session' ? route.sessionId : undefined;
   return (
-    <nav className="sidebar" aria-label="Sessions">
+    <nav
+      className="sidebar"
+      aria-label="Sessions"
+      onKeyDown={(event) => {
+        if (open && event.key === 'Escape') {
+          // Before the composer's Esc (interrupt), which skips an event already handled.
+          event.preventDefault();
+          onClose(true);
+        }
+      }}
+    >
       <div className="brand">
         <img src="/favicon.svg" alt="" />
         Reins {version ? <span className="version">{version}</span> : null}
         <button
           type="button"
           className="button small menu-button"
-          onClick={onClose}
+          ref={closeButton}
+          onClick={() => onClose(true)}
           aria-label="Close the session list"
         >
           ✕
@@ -70,7 +113,7 @@ export function Sidebar({ state, route, onClose }: { state: ConsoleState; route:
           onChange={(e) => setText(e.target.value)}
         />
       </div>
-      <ul className="session-list" data-testid="session-list">
+      <ul className="session-list" data-testid="session-list" onKeyDown={moveInList}>
         {sessions.length === 0 ? (
           <li className="empty">{state.directory.all().length === 0 ? 'No sessions yet.' : 'No session matches.'}</li>
         ) : (

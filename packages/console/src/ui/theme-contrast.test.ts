@@ -157,9 +157,15 @@ function backgroundsBehind(target: Parsed, scheme: Scheme, fromLevel = -1): Rgba
   const all = levels(target, scheme);
   const resolve = (level: number): Rgba[] => {
     if (level >= all.length) return surfaces(scheme);
-    const values = (level < 0 ? [target] : (all[level] as Parsed[]))
-      .map((entry) => background(entry.rule, scheme))
-      .filter((entry) => entry !== undefined);
+    let setting = (level < 0 ? [target] : (all[level] as Parsed[])).filter(
+      (entry) => background(entry.rule, scheme) !== undefined,
+    );
+    if (level === 0) {
+      // Of the rules for the element itself, the most specific ones win (and their hover states).
+      const most = Math.max(...setting.map((entry) => entry.last.simple.size));
+      setting = setting.filter((entry) => entry.last.simple.size === most);
+    }
+    const values = setting.map((entry) => background(entry.rule, scheme) as Rgba | 'none');
     if (values.length === 0) return resolve(level + 1);
     const result: Rgba[] = [];
     const below = values.some((entry) => entry === 'none' || entry.a < 1) ? resolve(level + 1) : [];
@@ -344,7 +350,12 @@ function nonTextFailures(scheme: Scheme): { checked: Record<string, number>; fai
     if (target.last.states.some((state) => state.startsWith(':focus'))) {
       const rings = indicatorColors(rule, scheme, ['outline', 'outline-color', 'box-shadow']);
       if (rings.length === 0) continue;
-      for (const bg of containers) {
+      // A ring drawn inside the element (a negative offset) sits on the element's own background.
+      const offset = [target, ...bases(target, scheme)]
+        .map((entry) => entry.rule.declarations.get('outline-offset'))
+        .find((entry) => entry !== undefined);
+      const behind = offset?.startsWith('-') ? backgroundsBehind(target, scheme) : containers;
+      for (const bg of behind) {
         checked.focus++;
         const best = Math.max(...rings.map((ring) => contrast(over(ring, bg), bg)));
         if (best < 3) fail('focus indicator', target, rings[0] as Rgba, bg, best);
@@ -360,7 +371,9 @@ function nonTextFailures(scheme: Scheme): { checked: Record<string, number>; fai
         if (ratio < 3) fail('field border', target, border, bg, ratio);
       }
     }
-    const state = [...target.last.simple].some((part) => /^\[aria-(pressed="true"|current)/.test(part));
+    const state =
+      [...target.last.simple].some((part) => /^\[aria-(pressed="true"|current)/.test(part)) &&
+      !target.last.states.some((entry) => entry.startsWith(':focus'));
     if (state) {
       // Every rule of this selector adds to the state's look.
       const added = parsed
