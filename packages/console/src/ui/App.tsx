@@ -66,10 +66,14 @@ export function App({ state }: { state: ConsoleState }) {
   );
 }
 
-/** Focuses the page's [data-autofocus] control, else its first heading (focusable by script only). */
+/**
+ * Focuses the page's [data-autofocus] control, else its first heading (focusable by script only).
+ * On a touch screen the heading: focusing a text field there would open the on-screen keyboard.
+ */
 function focusPage(main: HTMLElement | null): void {
   if (!main) return;
-  const control = main.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)');
+  const touch = window.matchMedia('(pointer: coarse)').matches;
+  const control = touch ? null : main.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)');
   const heading = main.querySelector<HTMLElement>('h1');
   const target = control ?? heading;
   if (!target) return;
