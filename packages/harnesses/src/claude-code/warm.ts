@@ -139,6 +139,14 @@ export function hostKey(host: HostLaunch): string {
     .slice(0, 32);
 }
 
+/**
+ * How long after a session claimed a spare its replacement starts (ms): a `claude` 2.1.332 spare
+ * takes 390-520 ms of CPU to start and park, which the claiming session's first message (its
+ * ~130-170 ms of CLI work before the model request) competes with on a 2-core machine
+ * (runtime/warm-pool.ts).
+ */
+const SPARE_REFILL_DELAY_MS = 1_000;
+
 /** The deny a spare's canUseTool gives when no session in posture `ask` holds it. */
 const NO_APPROVER: PermissionResult = {
   behavior: 'deny',
@@ -311,6 +319,7 @@ export class ClaudeSpares {
         start: () => ClaudeSpare.start(host),
         stop: (spare) => spare.close(),
         ended: (spare) => spare.exited,
+        refillDelayMs: SPARE_REFILL_DELAY_MS,
       }),
       count,
     );

@@ -423,7 +423,8 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const a = await open(connect);
     // The session runs on the warm process; the pool starts its replacement.
     expect((servers[0] as MemoryAppServer).sent('thread/start')).toHaveLength(1);
-    await expect.poll(() => hosts.readyCount('key')).toBe(1);
+    // The replacement starts a moment later (WARM_REFILL_DELAY_MS), not beside the session's first turn.
+    await expect.poll(() => hosts.readyCount('key'), { timeout: 10_000 }).toBe(1);
     expect(servers).toHaveLength(2);
     // Sharing: the next session joins the first one's process, not the warm one.
     await open(connect);

@@ -44,9 +44,20 @@ export interface LeaseOptions {
   resumeThreadId?: string;
 }
 
+/**
+ * How long after a session took a warm app-server its replacement starts (ms). Seen on 0.171.0 on 2
+ * cores: spawning the 300 MB binary held Reins' event loop for ~10-30 ms before the session's
+ * thread/start went out, and its start-up to `initialize` took 30-120 ms of CPU beside the session's
+ * first turn (first text 138-343 ms, median 251, with the replacement at once; 116-217 ms, median
+ * 154, with it 1.5 s later; load ~11, alternating runs).
+ */
+export const WARM_REFILL_DELAY_MS = 1_000;
+
 export class CodexHosts {
   private readonly shared = new Map<string, Promise<CodexHost>>();
   private readonly pools = new WarmPools<CodexHost>();
+
+  constructor(private readonly options: { refillDelayMs?: number } = {}) {}
 
   /** A lease for a session on the right host for `key`; `spawn` starts an initialised host. */
   async lease(
@@ -88,6 +99,7 @@ export class CodexHosts {
         start: spawn,
         stop: (host) => host.close({ stdinGraceMs: 500, termGraceMs: 1000 }),
         ended: (host) => host.exited,
+        refillDelayMs: this.options.refillDelayMs ?? WARM_REFILL_DELAY_MS,
       }),
       count,
     );

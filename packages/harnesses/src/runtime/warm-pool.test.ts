@@ -1,7 +1,7 @@
 // The warm pool's bookkeeping on plain items (no process): fill, take and replace, dispose with
 // starts in flight, an idle item that dies, and failures that never loop. The process tier
 // (warm-pool.process.test.ts) shows pooled children count as live processes and leave none behind.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WarmPool, type WarmPoolSpec, WarmPools } from './warm-pool.js';
 
 interface Item {
@@ -187,6 +187,71 @@ describe('WarmPool', () => {
     expect(starts.pendingCount).toBe(1);
     starts.finish();
     await pool.dispose();
+  });
+
+  describe('refillDelayMs', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('starts the replacement of a taken item only once the delay has passed', async () => {
+      vi.useFakeTimers();
+      const starts = manualSpec();
+      const pool = new WarmPool({ ...starts.spec, refillDelayMs: 1000 });
+      const filled = pool.resize(1);
+      const first = starts.finish();
+      await filled;
+      expect(pool.take()).toBe(first);
+      expect(starts.pendingCount).toBe(0);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(starts.pendingCount).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(starts.pendingCount).toBe(1);
+      starts.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(pool.readyCount).toBe(1);
+      await pool.dispose();
+    });
+
+    it('a take that finds nothing ready starts one at once', async () => {
+      vi.useFakeTimers();
+      const starts = manualSpec();
+      const pool = new WarmPool({ ...starts.spec, refillDelayMs: 1000 });
+      const filled = pool.resize(1);
+      starts.finish();
+      await filled;
+      pool.take();
+      // Nothing ready now (the replacement waits): the next take is a miss and refills at once.
+      expect(pool.take()).toBeUndefined();
+      expect(starts.pendingCount).toBe(1);
+      // The timer of the first take starts no second one: one item was missing, one is starting.
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(starts.pendingCount).toBe(1);
+      starts.finish();
+      await pool.dispose();
+    });
+
+    it('resize during the delay fills at once, and dispose cancels a pending refill', async () => {
+      vi.useFakeTimers();
+      const starts = manualSpec();
+      const pool = new WarmPool({ ...starts.spec, refillDelayMs: 1000 });
+      const filled = pool.resize(2);
+      starts.finish();
+      starts.finish();
+      await filled;
+      pool.take();
+      const again = pool.resize(2);
+      expect(starts.pendingCount).toBe(1);
+      starts.finish();
+      await again;
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(starts.pendingCount).toBe(0);
+      expect(pool.readyCount).toBe(2);
+      pool.take();
+      await pool.dispose();
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(starts.pendingCount).toBe(0);
+    });
   });
 
   it('refuses a size that is not a whole number', async () => {

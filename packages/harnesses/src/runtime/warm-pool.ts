@@ -8,6 +8,11 @@
 //
 // Failures never loop: after a start fails (or a ready item dies while waiting), the pool starts no
 // more by itself until the next take() or resize().
+//
+// The replacement of a taken item may wait `refillDelayMs`: on a 2-core machine a harness starting up
+// (Codex 0.171.0: a synchronous spawn of ~10-30 ms in Reins, then ~150-200 ms of CPU) slows the first
+// reply of the session that just took the warm one by as much (bench/README.md, figure 2). A take
+// that finds nothing ready refills at once: no session is being served by a warm item then.
 
 export interface WarmPoolSpec<T> {
   /** Starts one item; resolves when it is ready to hand out (spawned and initialised). */
@@ -18,6 +23,8 @@ export interface WarmPoolSpec<T> {
   ended(item: T): Promise<unknown>;
   /** Hears about a start that failed (the pool itself only stops trying until the next take or resize). */
   onStartError?(error: unknown): void;
+  /** How long after a take() that handed out an item its replacement starts (ms, default 0: at once). */
+  refillDelayMs?: number;
 }
 
 export class WarmPool<T> {
@@ -27,6 +34,8 @@ export class WarmPool<T> {
   /** Set by a failed start or an idle death: no automatic start until take() or resize() clears it. */
   private held = false;
   private disposed = false;
+  /** A refill scheduled by take() (refillDelayMs), not yet run. */
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly spec: WarmPoolSpec<T>,
@@ -70,12 +79,21 @@ export class WarmPool<T> {
     await Promise.all([...extra.map((item) => this.stopQuietly(item)), ...earlier, this.fill()]);
   }
 
-  /** A ready item, now yours (the pool forgets it), or undefined; either way a replacement is started. */
+  /**
+   * A ready item, now yours (the pool forgets it), or undefined; either way a replacement is started:
+   * after `refillDelayMs` when an item was handed out, at once when none was ready.
+   */
   take(): T | undefined {
     if (this.disposed) return undefined;
     const item = this.ready.shift();
     this.held = false;
-    void this.fill().catch(() => {});
+    const delay = this.spec.refillDelayMs ?? 0;
+    if (item === undefined || delay <= 0) this.refillNow();
+    else if (this.refillTimer === undefined) {
+      this.refillTimer = setTimeout(() => this.refillNow(), delay);
+      // A pending refill never keeps Reins running.
+      this.refillTimer.unref?.();
+    }
     return item;
   }
 
@@ -83,6 +101,7 @@ export class WarmPool<T> {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.target = 0;
+    this.cancelRefill();
     const ready = this.ready.splice(0);
     const starting = [...this.starting];
     // An item that finishes starting after dispose is stopped by launch() itself.
@@ -92,8 +111,18 @@ export class WarmPool<T> {
     ]);
   }
 
+  private refillNow(): void {
+    void this.fill().catch(() => {});
+  }
+
+  private cancelRefill(): void {
+    if (this.refillTimer !== undefined) clearTimeout(this.refillTimer);
+    this.refillTimer = undefined;
+  }
+
   /** Starts as many items as are missing; settles when those starts have. */
   private async fill(): Promise<void> {
+    this.cancelRefill(); // whatever was missing starts now
     const missing = this.target - this.ready.length - this.starting.size;
     const started: Array<Promise<T | undefined>> = [];
     for (let i = 0; i < missing && !this.held; i++) started.push(this.launch());
