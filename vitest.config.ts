@@ -19,7 +19,14 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'], exclude: ['**/node_modules/**', ...slowTiers] },
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...slowTiers],
+          // Corpus and fuzz tests take a few seconds of CPU; on 2 busy cores vitest's 5 s default
+          // timed one out (a bridges corpus check at 6.6 s). Not a timing assert: a hang still fails.
+          testTimeout: 20_000,
+        },
       },
       {
         resolve: { alias },
