@@ -17,7 +17,7 @@ export interface SessionSnapshot extends TranscriptView {
 }
 
 /** How often views hear about a replay still arriving (a long one still shows progress). */
-export const CATCH_UP_PUBLISH_MS = 400;
+export const CATCH_UP_PUBLISH_MS = 1_000;
 
 const catchUpScheduler: FrameScheduler = (callback) => {
   setTimeout(callback, CATCH_UP_PUBLISH_MS);
@@ -74,7 +74,10 @@ export class SessionModel {
         this.outbox.matched(event.item.clientMessageId);
       }
     }
-    this.changed();
+    // Events of a replay still arriving wait for the slow timer; anything else (live events, the
+    // user's own actions) shows in the next frame.
+    if (this.isCatchingUp) this.catchUpCoalescer.request();
+    else this.changed();
   }
 
   /** A bubble for a message about to be sent; pass its clientMessageId with session/send. */
@@ -118,8 +121,7 @@ export class SessionModel {
   };
 
   private changed(): void {
-    if (this.isCatchingUp) this.catchUpCoalescer.request();
-    else this.coalescer.request();
+    this.coalescer.request();
   }
 
   private publish(): void {

@@ -181,5 +181,9 @@ describe('SessionModel.receiveAll', () => {
     expect(model.isCatchingUp).toBe(false);
     // The bubble was matched by the user message in the batch.
     expect(model.snapshot().pending).toEqual([]);
+    // A replay that never reaches its end (the session stopped sending) holds back no action of the user's.
+    model.catchingUp(events.length + 100);
+    model.beginSend('Later', 'queue', 'c2');
+    expect(frames).toHaveLength(1);
   });
 });
