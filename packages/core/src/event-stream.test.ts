@@ -132,6 +132,22 @@ describe('SessionEventStream', () => {
     expect(start?.type === 'item.started' ? start.item : undefined).toMatchObject({ text: 'Th' });
   });
 
+  it('keeps every delta of a long message, in order, for the item it closes', async () => {
+    for (const count of [63, 64, 65, 200, 4097]) {
+      const s = stream();
+      s.startTurn({ text: 'a' });
+      s.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm', status: 'running', text: '>' } });
+      const pieces = Array.from({ length: count }, (_, index) => `${index},`);
+      for (const text of pieces) s.emit({ type: 'item.delta', itemId: 'm', kind: 'text', text });
+      s.close('requested');
+      const closed = (await drain(s)).find((e) => e.type === 'item.completed');
+      expect(closed?.type === 'item.completed' ? closed.item : undefined, `${count} deltas`).toMatchObject({
+        text: `>${pieces.join('')}`,
+        status: 'cancelled',
+      });
+    }
+  });
+
   it('a completed turn closes unsettled tool calls as cancelled and text items as completed', async () => {
     const s = stream();
     s.startTurn({ text: 'a' });

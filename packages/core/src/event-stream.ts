@@ -186,8 +186,8 @@ export class SessionEventStream {
         if (!open || event.kind === 'tool_input') break;
         const kind = open.item.kind;
         if (kind === 'agent_message' || kind === 'reasoning') {
-          if (open.streamed) open.streamed.push(event.text);
-          else open.streamed = [event.text];
+          open.streamed ??= new StreamedText();
+          open.streamed.add(event.text);
         }
         break;
       }
@@ -347,14 +347,35 @@ export class SessionEventStream {
 /** An item started in the current turn and not yet completed, and the texts its deltas streamed since. */
 interface OpenItem {
   item: Item;
-  streamed: string[] | undefined;
+  streamed: StreamedText | undefined;
+}
+
+/**
+ * The texts of an open item's deltas, every 64 joined into one string: one by one, the deltas of a
+ * long message would each survive young-generation GCs (and be copied by each) until the item ends.
+ */
+class StreamedText {
+  private readonly joined: string[] = [];
+  private readonly recent: string[] = [];
+
+  add(text: string): void {
+    this.recent.push(text);
+    if (this.recent.length === 64) {
+      this.joined.push(this.recent.join(''));
+      this.recent.length = 0;
+    }
+  }
+
+  toString(): string {
+    return this.joined.join('') + this.recent.join('');
+  }
 }
 
 /** The open item with the text of its start and of every delta since. */
 function withStreamedText(open: OpenItem): Item {
   const { item, streamed } = open;
   if (!streamed || (item.kind !== 'agent_message' && item.kind !== 'reasoning')) return item;
-  return { ...item, text: item.text + streamed.join('') };
+  return { ...item, text: item.text + streamed.toString() };
 }
 
 /** The status an item left open gets when its turn ends with this outcome. */

@@ -98,7 +98,8 @@ export function codexPeer(
     onStray: (frame) => hooks.onStray?.(frame, Date.now(), isResponse(frame) ? undefined : 'unparsable'),
   });
   const receiveLine = (line: string) => {
-    if (line.trim() === '') return;
+    // A line that opens an object is no blank line: the trim is for the others only.
+    if (line.charCodeAt(0) !== 123 && line.trim() === '') return;
     let frame: unknown;
     try {
       frame = JSON.parse(line);

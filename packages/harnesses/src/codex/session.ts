@@ -390,12 +390,15 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   /** Every notification goes through the chassis guard: nothing Codex sends can throw out of here. */
   private onNotification(frame: NotificationFrame, at: number): void {
     if (this.stream.isClosed) return;
-    const native = nativeFrame(frame);
-    this.chassis.translate(native, at, () => {
-      for (const translated of this.route(frame, native, at)) this.emitTranslated(translated, native, at);
-      return NOTHING;
-    });
+    this.chassis.translate(nativeFrame(frame), at, this.translateFrame);
   }
+
+  /** One function for every frame (no closure per frame); `native.frame` is the notification. */
+  private readonly translateFrame = (native: NativeFrame, at: number): never[] => {
+    const frame = native.frame as NotificationFrame;
+    for (const translated of this.route(frame, native, at)) this.emitTranslated(translated, native, at);
+    return NOTHING;
+  };
 
   /** The turn lifecycle is the adapter's; everything else is translate.ts's. */
   private route(frame: NotificationFrame, native: NativeFrame, at: number): Translated[] {

@@ -423,12 +423,13 @@ export class SessionChassis<Plan = undefined> {
   /**
    * Runs one frame's translation so that nothing it throws can escape: a failure becomes a passthrough
    * of the frame (reason `untranslatable`, with its one warning notice) and the session goes on.
-   * Every frame also feeds the stall watchdog.
+   * Every frame also feeds the stall watchdog. `run` gets the frame and its time, so that a caller can
+   * hand the same function for every frame instead of a closure per frame.
    */
-  translate<T>(native: NativeFrame, at: number, run: () => T[]): T[] {
+  translate<T>(native: NativeFrame, at: number, run: (native: NativeFrame, at: number) => T[]): T[] {
     this.activity();
     try {
-      return run();
+      return run(native, at);
     } catch {
       this.stream.emit({ type: 'passthrough', frame: native.frame, reason: 'untranslatable' }, { native, at });
       return [];
