@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ReinsError, unsupportedModelError } from './errors.js';
+import { ERROR_CODES, ReinsError, unsupportedModelError, unsupportedModelInfo } from './errors.js';
 
 describe('ReinsError', () => {
   it('carries a stable code and structured fields', () => {
@@ -39,6 +39,17 @@ describe('ReinsError', () => {
     expect(error.code).toBe('unsupported_model');
     expect(error.message).toContain('unsupported model');
     expect(error.data).toEqual({ model: 'gpt-nope' });
+  });
+
+  it('unsupportedModelInfo is the info of unsupportedModelError, built without an Error', () => {
+    const data = { harnessError: 'model_not_found', status: 404 };
+    expect(unsupportedModelInfo('gpt-nope', 'no such model', data)).toEqual(
+      unsupportedModelError('gpt-nope', 'no such model', { data }).toInfo(),
+    );
+    expect(JSON.stringify(unsupportedModelInfo('gpt-nope'))).toBe(
+      JSON.stringify(unsupportedModelError('gpt-nope').toInfo()),
+    );
+    expect(unsupportedModelInfo('gpt-nope', 'x', data)).not.toBeInstanceOf(Error);
   });
 
   it('lists every binding code', () => {

@@ -100,9 +100,20 @@ export class ReinsError extends Error {
 
 /** `unsupported_model` messages must contain these words (public). */
 export function unsupportedModelError(model: string, detail?: string, options: ReinsErrorOptions = {}): ReinsError {
-  const suffix = detail ? `: ${detail}` : '';
-  return new ReinsError('unsupported_model', `unsupported model "${model}"${suffix}`, {
+  return new ReinsError('unsupported_model', unsupportedModelMessage(model, detail), {
     ...options,
     data: { model, ...options.data },
   });
+}
+
+/**
+ * What `unsupportedModelError(model, detail, { data }).toInfo()` returns, without building an Error: a
+ * translator that reports it per native frame spares the stack capture.
+ */
+export function unsupportedModelInfo(model: string, detail?: string, data?: Record<string, unknown>): ErrorInfo {
+  return { code: 'unsupported_model', message: unsupportedModelMessage(model, detail), data: { model, ...data } };
+}
+
+function unsupportedModelMessage(model: string, detail: string | undefined): string {
+  return `unsupported model "${model}"${detail ? `: ${detail}` : ''}`;
 }
