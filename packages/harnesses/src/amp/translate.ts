@@ -8,10 +8,10 @@
 // ends the turn instead when it comes first; one that comes after the settle only adds its usage.
 import type { EventPayload, ToolKind } from '@reins/core';
 import {
-  createTranslationState,
   type Emission,
   resetTurnState,
-  type TranslationState,
+  resolveStreamJsonOptions,
+  TranslationState,
   translateFrame,
 } from '../protocols/stream-json/index.js';
 
@@ -49,19 +49,17 @@ export interface AmpTranslateState {
   previousSettled: boolean;
 }
 
+// The shared translation gives a plain command result exit code 0 because Claude Code 2.1.197 reports
+// non-zero exits as "Exit code N" errors. Amp's result format was not observed, so an exit code is
+// only kept when Amp itself wrote it that way (a failed result). Resolved once, shared by every session.
+const AMP_OPTIONS = resolveStreamJsonOptions({
+  source: 'amp.stream-json',
+  classifyTool: ampToolKind,
+  plainResultExitsZero: false,
+});
+
 export function createAmpTranslateState(): AmpTranslateState {
-  return {
-    // The shared translation gives a plain command result exit code 0 because Claude Code 2.1.197 reports
-    // non-zero exits as "Exit code N" errors. Amp's result format was not observed, so an exit code is
-    // only kept when Amp itself wrote it that way (a failed result).
-    inner: createTranslationState({
-      source: 'amp.stream-json',
-      classifyTool: ampToolKind,
-      plainResultExitsZero: false,
-    }),
-    settled: false,
-    previousSettled: false,
-  };
+  return { inner: new TranslationState(AMP_OPTIONS), settled: false, previousSettled: false };
 }
 
 export function beginAmpTurn(state: AmpTranslateState): void {
@@ -78,7 +76,8 @@ export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown
   if (!isRecord(frame) || frame.type !== 'assistant' || frame.parent_tool_use_id) return false;
   const message = isRecord(frame.message) ? frame.message : undefined;
   if (message?.stop_reason !== 'end_turn') return false;
-  for (const tool of state.inner.tools.values()) if (tool.kind === 'tool_call' || tool.kind === 'plan') return false;
+  const tools = state.inner.toolCalls;
+  if (tools) for (const tool of tools.values()) if (tool.kind === 'tool_call' || tool.kind === 'plan') return false;
   return true;
 }
 

@@ -14,7 +14,8 @@
 // - `system/background_tasks_changed` is the level signal: the whole set of live background tasks.
 // - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
 import { type EventPayload, isSerialisable, type ToolCallItem } from '@reins/core';
-import type { Emission, TranslationState } from './translate.js';
+import { type Emission, reindexMessages, settleTool, type TranslationState } from './state.js';
+import { sendable } from './values.js';
 import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
 
 export interface BackgroundTask {
@@ -95,7 +96,7 @@ function toolOfTask(state: TranslationState, taskId: unknown): string | undefine
 
 function taskStarted(state: TranslationState, frame: WireTaskStarted): Emission[] {
   const toolUseId = text(frame.tool_use_id);
-  const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
+  const tool = toolUseId ? state.toolCalls?.get(toolUseId) : undefined;
   if (!toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') return passthrough(frame);
   const taskId = text(frame.task_id);
   if (taskId) state.tasks.subagents.set(taskId, toolUseId);
@@ -115,7 +116,7 @@ function markBackground(
     return [];
   }
   if (text(taskId)) state.tasks.subagents.set(taskId as string, toolUseId);
-  const tool = state.tools.get(toolUseId);
+  const tool = state.toolCalls?.get(toolUseId);
   const title = description ?? (tool?.kind === 'tool_call' ? tool.tool.title : undefined);
   state.tasks.background.set(toolUseId, {
     toolUseId,
@@ -147,9 +148,9 @@ export function backgroundLaunch(
   frame: unknown,
 ): Emission[] | undefined {
   const launched =
-    state.tasks.background.has(toolUseId) ||
+    state.taskState?.background.has(toolUseId) === true ||
     (isObject(structured) && (structured.status === 'async_launched' || structured.isAsync === true));
-  const tool = state.tools.get(toolUseId);
+  const tool = state.toolCalls?.get(toolUseId);
   if (!launched || tool?.kind !== 'tool_call') return undefined;
   const marked = markBackground(state, toolUseId, isObject(structured) ? structured.agentId : undefined, undefined);
   // The launch text is metadata for the model ("never quote it"): the frame stays visible as it is.
@@ -167,11 +168,11 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
   const toolUseId = text(frame.tool_use_id) ?? toolOfTask(state, frame.task_id);
   if (typeof frame.task_id === 'string') state.tasks.subagents.delete(frame.task_id);
   const task = toolUseId ? state.tasks.background.get(toolUseId) : undefined;
-  const tool = toolUseId ? state.tools.get(toolUseId) : undefined;
+  const tool = toolUseId ? state.toolCalls?.get(toolUseId) : undefined;
   // Foreground tasks (every task on 2.1.197) end with their tool call's own result; this is a note.
   if (!task || !toolUseId || tool?.kind !== 'tool_call') return passthrough(frame);
   state.tasks.background.delete(toolUseId);
-  state.tools.delete(toolUseId);
+  settleTool(state, toolUseId);
   if (typeof frame.task_id === 'string') state.tasks.live?.delete(frame.task_id);
   // A status this version does not know still ends the task; 'failed' claims no success.
   const status = Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
@@ -187,8 +188,10 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
     output: {
       text: summary,
       structured: {
-        taskId: frame.task_id,
-        status: frame.status,
+        // The harness's own values, cut where they nest too deep to be sent (a status is a word on every
+        // version seen, but the frame is foreign: fuzz seed 2609360304, cases 12470 and 38186).
+        taskId: sendable(frame.task_id),
+        status: sendable(frame.status),
         ...(isObject(frame.usage) && isSerialisable(frame.usage) ? { usage: frame.usage } : {}),
       },
     },
@@ -202,13 +205,13 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
 }
 
 /** The launching turn ended (its `result`, or Reins ended it): background work belongs to no turn from now on. */
-export function turnEndedForTasks(tasks: TaskState): void {
-  for (const task of tasks.background.values()) task.outlivedTurn = true;
+export function turnEndedForTasks(tasks: TaskState | undefined): void {
+  if (tasks) for (const task of tasks.background.values()) task.outlivedTurn = true;
 }
 
 /** Marks what a background task's subagent does once its launching turn has ended. */
-export function inBackgroundLanes(tasks: TaskState, emissions: Emission[]): Emission[] {
-  if (tasks.background.size === 0) return emissions;
+export function inBackgroundLanes(tasks: TaskState | undefined, emissions: Emission[]): Emission[] {
+  if (tasks === undefined || tasks.background.size === 0) return emissions;
   return emissions.map((emission) => {
     if (emission.parentItemId === undefined || !tasks.background.get(emission.parentItemId)?.outlivedTurn)
       return emission;
@@ -221,12 +224,14 @@ export function inBackgroundLanes(tasks: TaskState, emissions: Emission[]): Emis
 
 /** Items of background work still open: the adapter keeps them open past the turn that is ending. */
 export function openBackgroundItems(state: TranslationState): string[] {
-  const ids = [...state.tasks.background.keys()];
-  for (const [key, block] of state.blocks) {
-    const lane = state.messageLanes.get(key.slice(0, key.lastIndexOf(':')));
-    if (lane === undefined || !state.tasks.background.has(lane)) continue;
+  const background = state.taskState?.background;
+  if (background === undefined) return [];
+  const ids = [...background.keys()];
+  for (const block of state.blockList ?? []) {
+    if (!block.message.registered || !background.has(block.message.lane)) continue;
     // Tool calls and plans stay open until their result; text and reasoning until their full frame.
-    const open = block.kind === 'tool' || block.kind === 'plan' ? state.tools.has(block.itemId) : !block.completed;
+    const open =
+      block.kind === 'tool' || block.kind === 'plan' ? state.toolCalls?.has(block.itemId) === true : !block.completed;
     if (open) ids.push(block.itemId);
   }
   return ids;
@@ -234,21 +239,41 @@ export function openBackgroundItems(state: TranslationState): string[] {
 
 /**
  * The per-turn reset, for everything but background work: what a background task's subagent started
- * (its messages, blocks and open tool calls) must still match its later frames.
+ * (its messages, blocks and open tool calls) must still match its later frames. A lane whose current
+ * message is forgotten here keeps pointing at it (with no blocks): its later frames are a finished
+ * message's.
  */
 export function retainBackgroundLanes(state: TranslationState): void {
-  const kept = (lane: string) => state.tasks.background.has(lane);
-  for (const lane of state.currentMessage.keys()) if (!kept(lane)) state.currentMessage.delete(lane);
-  for (const [messageId, lane] of state.messageLanes) if (!kept(lane)) state.messageLanes.delete(messageId);
-  const keptTools = new Set(state.tasks.background.keys());
-  for (const [key, block] of state.blocks) {
-    if (state.messageLanes.has(key.slice(0, key.lastIndexOf(':')))) keptTools.add(block.itemId);
-    else state.blocks.delete(key);
+  const background = state.tasks.background;
+  if (state.mainMessage && !background.has('')) state.mainMessage = undefined;
+  if (state.laneMessages)
+    for (const lane of state.laneMessages.keys()) if (!background.has(lane)) state.laneMessages.delete(lane);
+  if (state.messages) {
+    for (const message of state.messages) {
+      if (background.has(message.lane)) continue;
+      message.registered = false;
+      message.blocks = [];
+      message.frames = 0;
+      message.framed = false;
+    }
+    reindexMessages(
+      state,
+      state.messages.filter((message) => message.registered),
+    );
   }
-  for (const messageId of state.assistantFrames.keys()) {
-    if (!state.messageLanes.has(messageId)) state.assistantFrames.delete(messageId);
+  const keptTools = new Set(background.keys());
+  if (state.blockList) {
+    const kept = [];
+    for (const block of state.blockList) {
+      if (block.message.registered) {
+        keptTools.add(block.itemId);
+        kept.push(block);
+      } else block.message.blocks = [];
+    }
+    state.blockList = kept;
   }
-  for (const id of state.tools.keys()) if (!keptTools.has(id)) state.tools.delete(id);
+  if (state.framedMessages) state.framedMessages = state.framedMessages.filter((message) => message.registered);
+  if (state.toolCalls) for (const id of state.toolCalls.keys()) if (!keptTools.has(id)) state.toolCalls.delete(id);
 }
 
 /**
@@ -258,7 +283,7 @@ export function retainBackgroundLanes(state: TranslationState): void {
 export function abandonBackgroundWork(state: TranslationState): ToolCallItem[] {
   const items: ToolCallItem[] = [];
   for (const id of openBackgroundItems(state)) {
-    const tool = state.tools.get(id);
+    const tool = state.toolCalls?.get(id);
     if (tool?.kind === 'tool_call') items.push(tool);
   }
   state.tasks.background.clear();

@@ -2,9 +2,9 @@
 // tool_result in a user frame completes it, with the exit code, the changed files and the interrupt rule
 // of Claude Code 2.1.197 (2.1.332 the same). Pure; the state is the translation's (translate.ts).
 import type { FileChange, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
+import { type Emission, setTool, settleTool, type TranslationState } from './state.js';
 import { backgroundLaunch } from './tasks.js';
-import type { Emission, TranslationState } from './translate.js';
-import { isObject, laneOf, passthrough, sendable, withLane } from './values.js';
+import { isObject, laneOf, passthrough, passthroughEmission, sendable, withLane } from './values.js';
 import type { WireContentBlock, WireUserMessage } from './wire.js';
 
 export function toolTitle(kind: ToolKind, input: unknown): string | undefined {
@@ -30,14 +30,11 @@ export function startTool(
   input: unknown,
 ): ToolCallItem {
   const title = toolTitle(kind, input);
-  const item: ToolCallItem = {
-    kind: 'tool_call',
-    id,
-    status: 'running',
-    tool: { kind, name, ...(title ? { title } : {}) },
-    input: sendable(input),
-  };
-  state.tools.set(id, item);
+  // Assignments, not a spread of a conditional literal (slow on Node 20: the bench's translate figure).
+  const tool: ToolCallItem['tool'] = { kind, name };
+  if (title) tool.title = title;
+  const item: ToolCallItem = { kind: 'tool_call', id, status: 'running', tool, input: sendable(input) };
+  setTool(state, id, item);
   return item;
 }
 
@@ -78,21 +75,24 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
   // Prompts echoed back, interrupt markers, synthetic nudges and replays are never user input here:
   // the adapter announced the real input itself when the turn started.
   if (!Array.isArray(content)) return passthrough(frame, lane);
-  const results = content.filter(
-    (block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> =>
-      isObject(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string',
-  );
-  if (results.length === 0) return passthrough(frame, lane);
+  // Two loops over the blocks rather than a filtered copy (the bench's translate figure); holes are
+  // skipped as filter() skips them.
+  let results = 0;
+  for (let index = 0; index < content.length; index++) if (index in content && isToolResult(content[index])) results++;
+  if (results === 0) return passthrough(frame, lane);
   const out: Emission[] = [];
-  let unmatched = results.length !== content.length;
-  for (const block of results) {
-    const tool = state.tools.get(block.tool_use_id);
+  let unmatched = results !== content.length;
+  for (let index = 0; index < content.length; index++) {
+    if (!(index in content)) continue;
+    const block = content[index];
+    if (!isToolResult(block)) continue;
+    const tool = state.toolCalls?.get(block.tool_use_id);
     if (!tool) {
       unmatched = true;
       continue;
     }
     const text = resultText(block);
-    const structured = results.length === 1 ? sendable(frame.tool_use_result) : undefined;
+    const structured = results === 1 ? sendable(frame.tool_use_result) : undefined;
     // A Task whose subagent runs in the background is not done yet (tasks.ts).
     const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
     if (launch) {
@@ -104,14 +104,14 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
       INTERRUPT_MARKER.test(text) ||
       (block.is_error === true &&
         (state.interruptRequested || (isObject(structured) && structured.interrupted === true)));
-    const status = state.declined.has(block.tool_use_id)
+    const status = state.declinedIds?.has(block.tool_use_id)
       ? 'declined'
       : interrupted
         ? 'cancelled'
         : block.is_error
           ? 'failed'
           : 'completed';
-    state.tools.delete(block.tool_use_id);
+    settleTool(state, block.tool_use_id);
     // Literals rather than `{ ...tool, status, output }`: on Node 20 a spread copy that gains a key
     // costs ~1.5 µs (the bench's translate figure); same keys, same order.
     if (tool.kind === 'plan') {
@@ -144,6 +144,10 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
     }
     out.push(withLane({ type: 'item.completed', item }, lane));
   }
-  if (unmatched) out.push(...passthrough(frame, lane));
+  if (unmatched) out.push(passthroughEmission(frame, lane));
   return out;
+}
+
+function isToolResult(block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> {
+  return isObject(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string';
 }

@@ -1,7 +1,7 @@
 // Readers for the foreign values of stream-json frames (what the translation accepts as a number, a count,
 // a word for a message, or a value to put in a payload), and the two ways it emits: on a lane, or passed through.
 import { type EventPayload, isSerialisable, type PassthroughReason, truncatedValue } from '@reins/core';
-import type { Emission } from './translate.js';
+import type { Emission } from './state.js';
 
 export type JsonObject = Record<string, unknown>;
 export const isObject = (value: unknown): value is JsonObject =>
@@ -25,7 +25,12 @@ export function withLane(payload: EventPayload, parentItemId: string | undefined
 
 /** A frame passed through (with the reason when Reins did not understand it). */
 export function passthrough(frame: unknown, parentItemId?: string, reason?: PassthroughReason): Emission[] {
-  return [withLane(reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame }, parentItemId)];
+  return [passthroughEmission(frame, parentItemId, reason)];
+}
+
+/** The one emission of `passthrough`, to add to a list (no array made to spread). */
+export function passthroughEmission(frame: unknown, parentItemId?: string, reason?: PassthroughReason): Emission {
+  return withLane(reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame }, parentItemId);
 }
 
 /** The subagent lane of a frame: its parent_tool_use_id, or undefined for the main thread. */

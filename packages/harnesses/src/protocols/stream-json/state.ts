@@ -1,0 +1,325 @@
+// What the stream-json translation remembers about one session (translate.ts reads frames against it):
+// the session's facts, this turn's API messages with their content blocks and tool calls, and the
+// bounded sets that recognise a re-sent frame; and how a turn's end forgets them.
+//
+// Cost (the bench's translate figure, Node 20): a session's state is one object, and a turn's
+// bookkeeping is made on the turn's first use and dropped whole at its end (no Map.clear(), which
+// allocates a fresh table even for an empty Map). Content blocks are found through their message and
+// their index (an array), not by a `${messageId}:${index}` string key: no string is built and hashed per
+// streamed delta.
+import type { ErrorInfo, EventPayload, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
+import { createTaskState, retainBackgroundLanes, type TaskState } from './tasks.js';
+
+export interface StreamJsonOptions {
+  /** `native.source` of the events: 'claude.stream-json', 'amp.stream-json'. */
+  source: string;
+  /** Tool name -> tool kind; default: Claude Code's tool names. */
+  classifyTool?: (name: string) => ToolKind | 'plan';
+  /** Whether an `apiKeySource` bills a metered API key (default: Claude Code's names). */
+  isMeteredKeySource?: (apiKeySource: string) => boolean;
+  /**
+   * Whether a command's plain (non-error) result means exit code 0 (default true: Claude Code 2.1.197
+   * reports a non-zero exit as an "Exit code N" error result). Without it only such an error result
+   * carries an exit code.
+   */
+  plainResultExitsZero?: boolean;
+}
+
+/** One thing to emit: the payload plus the subagent lane it belongs to. */
+export interface Emission {
+  payload: EventPayload;
+  parentItemId?: string;
+  /** Background work whose launching turn has ended (tasks.ts): emitted outside any turn. */
+  background?: boolean;
+}
+
+export interface SessionFacts {
+  nativeSessionId?: string;
+  model?: string;
+  tools?: string[];
+  apiKeySource?: string;
+  mode?: string;
+  harnessVersion?: string;
+}
+
+/** A content block of an API message: the item made from it. */
+export interface BlockState {
+  itemId: string;
+  kind: 'text' | 'reasoning' | 'tool' | 'plan';
+  completed: boolean;
+  message: MessageState;
+}
+
+/** One API message (one `message.id`) the translation knows. */
+export interface MessageState {
+  readonly id: string;
+  /** Its lane: '' = the main thread, else parent_tool_use_id (the lane of its latest frame). */
+  lane: string;
+  /** Content blocks in assistant frames seen so far: the index of its next assistant frame's first block. */
+  frames: number;
+  /** An assistant frame of it was seen (`frames` counts them). */
+  framed: boolean;
+  /** Its blocks by content index (an index from the wire may be any integer: then a sparse array). */
+  blocks: Array<BlockState | undefined>;
+  /** False once a turn's end forgot it while a lane's current message still points at it. */
+  registered: boolean;
+}
+
+export type ToolState = ToolCallItem | { kind: 'plan'; id: string; entries: PlanEntry[] };
+
+export class TranslationState {
+  readonly options: Required<StreamJsonOptions>;
+  /** What the harness last reported about the session (init). */
+  facts: SessionFacts = {};
+  meteredNoticeSent = false;
+  /** The main thread's current API message (lane ''). */
+  mainMessage: MessageState | undefined = undefined;
+  /** The current API message of each subagent lane (parent_tool_use_id); undefined until one has any. */
+  laneMessages: Map<string, MessageState> | undefined = undefined;
+  /** The messages of this turn (and of background lanes), in the order first seen. */
+  messages: MessageState[] | undefined = undefined;
+  /** The same by id, once there are more than a few (most turns have one to a few: a scan is cheaper). */
+  messageIndex: Map<string, MessageState> | undefined = undefined;
+  /** The same messages in the order of their first assistant frame. */
+  framedMessages: MessageState[] | undefined = undefined;
+  /** Their content blocks in the order made. */
+  blockList: BlockState[] | undefined = undefined;
+  /** Tool calls (and TodoWrite plans) of this turn by tool_use id; undefined until one starts (`tools` makes it). */
+  toolCalls: Map<string, ToolState> | undefined = undefined;
+  /** Tool use ids the client (or a deadline) refused; undefined until one is (`declined` makes it). */
+  declinedIds: Set<string> | undefined = undefined;
+  /** A provider error reported by a synthetic assistant message in this turn. */
+  turnError: ErrorInfo | undefined = undefined;
+  /** Set by the adapter when it asked the harness to stop the running turn. */
+  interruptRequested = false;
+  /** Prompt size of the last main-thread API call (input + cache), the context in use. */
+  contextUsed: number | undefined = undefined;
+  compactions = 0;
+  /** Tasks that run past their turn (tasks.ts); undefined until any task frame or caller needs it (`tasks`). */
+  taskState: TaskState | undefined = undefined;
+  /** Tool use ids and compaction uuids ever started (bounded), so a re-sent frame does not start its item again. */
+  startedTools: Set<string> | undefined = undefined;
+  /** API message ids of turns that ended (bounded): a frame of one now is re-sent or stale, not news. */
+  finishedMessages: Set<string> | undefined = undefined;
+
+  constructor(options: Required<StreamJsonOptions>) {
+    this.options = options;
+  }
+
+  /** Tool use ids the client (or a deadline) refused: their results settle as `declined`. */
+  get declined(): Set<string> {
+    this.declinedIds ??= new Set();
+    return this.declinedIds;
+  }
+
+  /** Tool calls (and TodoWrite plans) of this turn by tool_use id. */
+  get tools(): Map<string, ToolState> {
+    this.toolCalls ??= new Map();
+    return this.toolCalls;
+  }
+
+  /** Tasks that run past their turn (tasks.ts). */
+  get tasks(): TaskState {
+    this.taskState ??= createTaskState();
+    return this.taskState;
+  }
+
+  /** Background work is running (tasks.ts): its lanes outlive the turn. */
+  get hasBackground(): boolean {
+    return this.taskState !== undefined && this.taskState.background.size > 0;
+  }
+}
+
+export function defaultClassifyTool(name: string): ToolKind | 'plan' {
+  if (name.startsWith('mcp__')) return 'mcp';
+  switch (name) {
+    case 'Bash':
+      return 'command';
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return 'file_change';
+    case 'Task':
+    case 'Agent':
+      return 'subagent';
+    case 'WebSearch':
+    case 'WebFetch':
+      return 'web_search';
+    case 'TodoWrite':
+      return 'plan';
+    default:
+      return 'other';
+  }
+}
+
+/** API keys bill per token; "none" (subscription login / OAuth) does not. */
+export function defaultIsMeteredKeySource(source: string): boolean {
+  return /api[_-]?key/i.test(source);
+}
+
+/** The options with their defaults; an adapter may resolve its options once and share them. */
+export function resolveStreamJsonOptions(options: StreamJsonOptions): Required<StreamJsonOptions> {
+  return {
+    source: options.source,
+    classifyTool: options.classifyTool ?? defaultClassifyTool,
+    isMeteredKeySource: options.isMeteredKeySource ?? defaultIsMeteredKeySource,
+    plainResultExitsZero: options.plainResultExitsZero ?? true,
+  };
+}
+
+export function createTranslationState(options: StreamJsonOptions): TranslationState {
+  return new TranslationState(resolveStreamJsonOptions(options));
+}
+
+/** Messages a turn holds before they are also indexed by id. */
+const SCANNED_MESSAGES = 8;
+
+/** The message `id` of this turn, registered on `lane` (its latest frame's lane). */
+export function registerMessage(state: TranslationState, id: string, lane: string): MessageState {
+  const known = findMessage(state, id);
+  if (known) {
+    known.lane = lane;
+    return known;
+  }
+  const message: MessageState = { id, lane, frames: 0, framed: false, blocks: [], registered: true };
+  state.messages ??= [];
+  state.messages.push(message);
+  if (state.messageIndex) state.messageIndex.set(id, message);
+  else if (state.messages.length > SCANNED_MESSAGES) reindexMessages(state, state.messages);
+  return message;
+}
+
+function findMessage(state: TranslationState, id: string): MessageState | undefined {
+  if (state.messageIndex) return state.messageIndex.get(id);
+  if (state.messages) for (const message of state.messages) if (message.id === id) return message;
+  return undefined;
+}
+
+/** Sets the turn's messages (in order), indexed by id when there are more than a few. */
+export function reindexMessages(state: TranslationState, messages: MessageState[]): void {
+  state.messages = messages;
+  if (messages.length <= SCANNED_MESSAGES) {
+    state.messageIndex = undefined;
+    return;
+  }
+  state.messageIndex = new Map();
+  for (const message of messages) state.messageIndex.set(message.id, message);
+}
+
+/** The current API message of a lane ('' = the main thread). */
+export function currentMessage(state: TranslationState, lane: string): MessageState | undefined {
+  return lane === '' ? state.mainMessage : state.laneMessages?.get(lane);
+}
+
+export function setCurrentMessage(state: TranslationState, lane: string, message: MessageState): void {
+  if (lane === '') state.mainMessage = message;
+  else {
+    state.laneMessages ??= new Map();
+    state.laneMessages.set(lane, message);
+  }
+}
+
+/** Counts an assistant frame's blocks; returns the content index of its first block. */
+export function countAssistantFrame(state: TranslationState, message: MessageState, blocks: number): number {
+  const first = message.frames;
+  message.frames = first + blocks;
+  if (!message.framed) {
+    message.framed = true;
+    state.framedMessages ??= [];
+    state.framedMessages.push(message);
+  }
+  return first;
+}
+
+/** Sets the block at `index` of `message` (an existing one is updated in place, keeping its place in order). */
+export function setBlock(
+  state: TranslationState,
+  message: MessageState,
+  index: number,
+  itemId: string,
+  kind: BlockState['kind'],
+  completed: boolean,
+): void {
+  const known = message.blocks[index];
+  if (known) {
+    known.itemId = itemId;
+    known.kind = kind;
+    known.completed = completed;
+    return;
+  }
+  const block: BlockState = { itemId, kind, completed, message };
+  message.blocks[index] = block;
+  state.blockList ??= [];
+  state.blockList.push(block);
+}
+
+/** The item id of a text or reasoning block: `${messageId}:${index}`. */
+export function blockItemId(message: MessageState, index: number): string {
+  return `${message.id}:${index}`;
+}
+
+export function setTool(state: TranslationState, id: string, tool: ToolState): void {
+  state.toolCalls ??= new Map();
+  state.toolCalls.set(id, tool);
+}
+
+/** At most this many ids are remembered for de-duplication. */
+const REMEMBERED_IDS = 10_000;
+
+/** Adds an id to a bounded remembered set (the oldest is forgotten first); returns the set. */
+function remember(ids: Set<string> | undefined, id: string): Set<string> {
+  const set = ids ?? new Set<string>();
+  set.add(id);
+  if (set.size > REMEMBERED_IDS) {
+    const oldest = set.values().next().value;
+    if (oldest !== undefined) set.delete(oldest);
+  }
+  return set;
+}
+
+function finished(state: TranslationState, message: MessageState): void {
+  state.finishedMessages = remember(state.finishedMessages, message.id);
+}
+
+/** Records a tool use id as started; false when it was started before (a re-sent frame). */
+export function firstStart(state: TranslationState, id: string): boolean {
+  if (state.startedTools?.has(id)) return false;
+  state.startedTools = remember(state.startedTools, id);
+  return true;
+}
+
+/** Forgets a settled tool call (the last one of the turn drops the Map: Map.delete would shrink it into a new table). */
+export function settleTool(state: TranslationState, id: string): void {
+  const tools = state.toolCalls;
+  if (tools === undefined) return;
+  if (tools.size === 1 && tools.has(id)) state.toolCalls = undefined;
+  else tools.delete(id);
+}
+
+/** Forget per-turn bookkeeping (call after a turn's terminal). */
+export function resetTurnState(state: TranslationState): void {
+  if (!state.hasBackground) {
+    // The common case: no background work, so every message of the turn is finished (those with an
+    // assistant frame first, in that order, then the others) and the turn's bookkeeping is dropped whole.
+    if (state.framedMessages) for (const message of state.framedMessages) finished(state, message);
+    if (state.messages) for (const message of state.messages) if (!message.framed) finished(state, message);
+    state.mainMessage = undefined;
+    state.laneMessages = undefined;
+    state.messages = undefined;
+    state.messageIndex = undefined;
+    state.framedMessages = undefined;
+    state.blockList = undefined;
+    state.toolCalls = undefined;
+  } else {
+    // Background work outlives the turn: its lanes stay (tasks.ts), everything else is forgotten, and its
+    // messages are remembered as finished.
+    const seen: MessageState[] = [...(state.framedMessages ?? [])];
+    if (state.messages) for (const message of state.messages) if (!message.framed) seen.push(message);
+    retainBackgroundLanes(state);
+    for (const message of seen) if (!message.registered) finished(state, message);
+  }
+  state.declinedIds = undefined;
+  state.turnError = undefined;
+  state.interruptRequested = false;
+}
