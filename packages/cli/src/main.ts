@@ -1,5 +1,6 @@
 // Command dispatch and the one place errors become exit codes and messages.
 import { ReinsError } from '@reins/core';
+import { usageFromParseError } from './args.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { REINS_VERSION } from './version.js';
 
@@ -60,6 +61,8 @@ Examples:
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  // `reins help run` is `reins run --help`.
+  if (name === 'help' && rest[0] !== undefined && COMMANDS[rest[0]]) return main([rest[0], '--help'], io);
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     io.stdout.write(`${MAIN_HELP()}\n`);
     return name === undefined ? EXIT.usage : EXIT.completed;
@@ -80,7 +83,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function report(error: unknown, command: string, io: CliIo): number {
+function report(thrown: unknown, command: string, io: CliIo): number {
+  const error = usageFromParseError(thrown) ?? thrown;
   if (error instanceof UsageError) {
     io.stderr.write(`reins ${command}: ${error.message}\n`);
     if (error.hint) io.stderr.write(`${error.hint}\n`);

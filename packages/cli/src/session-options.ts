@@ -2,7 +2,6 @@
 // turning them into a SessionSpec. One home, so both commands accept exactly the same flags.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   assertValidSchema,
   EFFORT_LEVELS,
@@ -16,6 +15,7 @@ import {
   ReinsError,
   type SessionSpec,
 } from '@reins/core';
+import { parseFlags } from './args.js';
 import { type CliIo, UsageError } from './io.js';
 
 export const SESSION_FLAGS = {
@@ -38,11 +38,7 @@ export interface SessionOptions {
 }
 
 export function parseSessionArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: SESSION_FLAGS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
+  return parseFlags({ args: argv, options: SESSION_FLAGS, allowPositionals: true, strict: true });
 }
 
 /** -H, --effort and --posture, validated: every command that opens sessions takes them the same way. */

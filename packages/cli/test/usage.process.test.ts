@@ -67,6 +67,26 @@ describe('reins usage errors (exit 2)', () => {
     expect(posture.stderr).toMatch(/bypass, ask/);
   });
 
+  it('unknown flags and missing values exit 2 with a short sentence in every command, no stack', async () => {
+    for (const command of ['run', 'chat', 'demo', 'conformance', 'doctor', 'daemon', 'console']) {
+      const unknown = await runCli([command, '--frobnicate']);
+      expect(unknown.code, command).toBe(2);
+      expect(unknown.stderr, command).toMatch(new RegExp(`^reins ${command}: Unknown option '--frobnicate'\\.\n`));
+      expect(unknown.stderr, command).not.toMatch(/unexpected error|at parseArgs|To specify a positional/);
+      expect(unknown.stderr, command).toMatch(new RegExp(`See \`reins ${command} --help\`\\.`));
+    }
+    const missing = await runCli(['conformance', '-H']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^reins conformance: Option '-H, --harness <value>' argument missing\.\n/);
+    expect(missing.stderr).not.toMatch(/unexpected error/);
+  });
+
+  it("reins help <command> prints that command's help", async () => {
+    const help = await runCli(['help', 'run']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: reins run -H <harness>/);
+  });
+
   it('unknown command, --help and --version', async () => {
     const unknown = await runCli(['frob']);
     expect(unknown.code).toBe(2);

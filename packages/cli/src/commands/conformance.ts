@@ -3,7 +3,6 @@
 // each behaviour with its reason, and records the evidence that turns `observed` capabilities on
 // for exactly this binary (path + version + sha256).
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type CapabilityKey, HARNESS_IDS, type HarnessId, isHarnessId } from '@reins/core';
 import { createHarness, EvidenceStore, type StoredEvidence } from '@reins/harnesses';
 import {
@@ -14,6 +13,7 @@ import {
   type HarnessBinary,
   runConformance,
 } from '@reins/testkit';
+import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle } from '../render/style.js';
@@ -38,7 +38,7 @@ Options:
 Exit codes: 0 every behaviour passed or was skipped, 1 a behaviour failed, 2 bad usage.`;
 
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     options: {
       harness: { type: 'string', short: 'H' },

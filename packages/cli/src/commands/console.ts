@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { DaemonInfo } from '@reins/client';
 import { ReinsError } from '@reins/core';
 import { readDaemonFile } from '@reins/daemon';
 import { reinsHome } from '@reins/harnesses';
+import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
 export const CONSOLE_HELP = `Usage: reins console [--no-open] [--cwd <dir>]
@@ -43,13 +43,7 @@ export function consoleLink(info: Pick<DaemonInfo, 'url' | 'token'>, cwd?: strin
 }
 
 export async function consoleCommand(argv: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
-  const { values } = parsed;
+  const { values } = parse(argv);
   if (values.help) {
     io.stdout.write(`${CONSOLE_HELP}\n`);
     return EXIT.completed;
@@ -75,7 +69,7 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<number>
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseFlags({
     args: argv,
     options: {
       demo: { type: 'boolean' },

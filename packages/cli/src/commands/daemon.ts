@@ -2,7 +2,6 @@
 // daemon.json is (never the token, nor a --token-file's content), logs JSON lines on stderr (pino, --log-level), and on SIGINT or
 // SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
 // the next send after a restart), closes every socket, removes daemon.json and exits 0.
-import { parseArgs } from 'node:util';
 import { HARNESS_IDS, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import {
   CLUSTER_ROLES,
@@ -19,6 +18,7 @@ import {
   startDaemon,
 } from '@reins/daemon';
 import { reinsHome } from '@reins/harnesses';
+import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
 export const DAEMON_HELP = `Usage: reins daemon [--port <n> | --listen <host:port>] [--token-file <path>]
@@ -88,31 +88,27 @@ Examples:
     --token-file /var/run/reins/token --public-origin http://reins-gateway.agents.svc:7777`;
 
 function parseDaemonArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        listen: { type: 'string' },
-        'token-file': { type: 'string' },
-        'public-origin': { type: 'string', multiple: true },
-        'allow-origin': { type: 'string', multiple: true },
-        'idle-ttl': { type: 'string' },
-        'max-live-sessions': { type: 'string' },
-        'log-level': { type: 'string' },
-        warm: { type: 'string' },
-        cluster: { type: 'string' },
-        role: { type: 'string' },
-        labels: { type: 'string' },
-        'heartbeat-ttl': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
+  return parseFlags({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      listen: { type: 'string' },
+      'token-file': { type: 'string' },
+      'public-origin': { type: 'string', multiple: true },
+      'allow-origin': { type: 'string', multiple: true },
+      'idle-ttl': { type: 'string' },
+      'max-live-sessions': { type: 'string' },
+      'log-level': { type: 'string' },
+      warm: { type: 'string' },
+      cluster: { type: 'string' },
+      role: { type: 'string' },
+      labels: { type: 'string' },
+      'heartbeat-ttl': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };

@@ -5,7 +5,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type HarnessId, ReinsError, type ReinsEvent } from '@reins/core';
 import {
   type ConformanceSetup,
@@ -17,6 +16,7 @@ import {
   SessionRecorder,
   startModelServer,
 } from '@reins/testkit';
+import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
@@ -66,7 +66,7 @@ function installed(id: HarnessId): { ok: true; version: string } | { ok: false }
 }
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     options: {
       harness: { type: 'string', short: 'H' },

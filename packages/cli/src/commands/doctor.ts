@@ -2,7 +2,6 @@
 // and the three-layer capability matrix of the binaries found. Harnesses are checked in parallel, each
 // step under a deadline, so one hung CLI cannot stall the report. Ids with no adapter in this build are
 // still looked for (runtime/discovery-specs.ts), so a user sees what is installed either way.
-import { parseArgs } from 'node:util';
 import {
   assertNever,
   type BinaryFingerprint,
@@ -26,6 +25,7 @@ import {
   harnessHealth,
   type SkippedLine,
 } from '@reins/harnesses';
+import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
 import { REINS_VERSION } from '../version.js';
@@ -193,16 +193,12 @@ export async function doctorReport(io: CliIo, ids: readonly HarnessId[], timeout
 }
 
 function parseDoctorArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
+  return parseFlags({
+    args: argv,
+    options: { json: { type: 'boolean' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
 }
 
 export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
