@@ -4,7 +4,9 @@
 // loop): rows taller than the virtual list's estimate made the scroller taller before they were
 // measured, and the stick-to-bottom effect and the visible range chased each other within one
 // commit. The harness is the daemon tests' in-process scripted one (long user messages make tall
-// rows; many deltas make the event count); how long the open takes is the bench's (figure 10).
+// rows; many deltas make the event count); how long the open takes is the bench's (figure 10). The
+// replay reaches the page in session/events batches (the console's client asks for them), some 40
+// WebSocket messages rather than one per event.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,6 +87,15 @@ describe('console real: a large session', () => {
       page.on('pageerror', onError);
     });
     crashed.catch(() => {});
+    // What reaches the page over its WebSocket: the replay comes in session/events batches.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const received = { batches: 0, single: 0, messages: 0 };
+    cdp.on('Network.webSocketFrameReceived', ({ response }) => {
+      received.messages++;
+      if (response.payloadData.startsWith('{"jsonrpc":"2.0","method":"session/events"')) received.batches++;
+      else if (response.payloadData.startsWith('{"jsonrpc":"2.0","method":"session/event"')) received.single++;
+    });
     await page.locator(`.session-item[data-session-id="${session.id}"]`).click();
     const opened = page.waitForFunction(
       (expected) => {
@@ -105,6 +116,10 @@ describe('console real: a large session', () => {
     const lastWords = await page.locator('[data-testid="user-bubble"]').last().textContent();
     expect(lastWords).toMatch(new RegExp(`^t${turns}word0 `));
     await browser.screenshot('large-session');
+    await cdp.detach();
+    // Some 40 frames of at most 512 events, not one message per event.
+    expect(received.batches).toBeGreaterThanOrEqual(Math.floor((listed?.lastSeq ?? 0) / 512));
+    expect(received.messages).toBeLessThan((listed?.lastSeq ?? 0) / 100);
     expect(browser.problems).toEqual([]);
   }, 300_000);
 });
