@@ -4,6 +4,8 @@
 // `data` is the Reins ErrorInfo, so clients branch on `data.code`, never on message text.
 // Version 2 keeps every version 1 method; a client that asks for no version at `initialize` is a
 // version 1 client and gets version 1 answers (the v1 shapes are kept here too, for the daemon).
+// Optional wire features are asked for at `initialize` (`capabilities`: `eventBatches`, replays as
+// session/events); a client that asks for none gets the version 2 wire unchanged.
 import {
   type Assert,
   BinaryFingerprintSchema,
