@@ -59,7 +59,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
       problems.push(
         `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`,
       );
-      if (problems.length > 12) break;
+      if (problems.length > 40) break;
     }
     return problems;
   });
@@ -207,4 +207,32 @@ describe('console real: a narrow window', () => {
       expect(rig.browser.problems).toEqual([]);
     });
   }
+
+  it('the layout check sees a box that sticks out of the window', async () => {
+    const { page } = rig;
+    await page.setViewportSize({ width: 375, height: 740 });
+    await visit(page, '#/', '.welcome');
+    // The drawer slides away after the resize from the laptop's width first.
+    await page.waitForFunction(
+      () => getComputedStyle(document.querySelector('.sidebar') as Element).visibility === 'hidden',
+    );
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.evaluate(() => {
+      const wide = document.createElement('div');
+      wide.className = 'too-wide';
+      wide.style.width = '800px';
+      wide.textContent = 'wide';
+      document.querySelector('main')?.append(wide);
+    });
+    try {
+      const problems = await layoutProblems(page);
+      expect(problems.some((problem) => problem.startsWith('the page scrolls sideways'))).toBe(true);
+      expect(
+        problems.some((problem) => problem.startsWith('div.too-wide')),
+        problems.join('; '),
+      ).toBe(true);
+    } finally {
+      await page.evaluate(() => document.querySelector('.too-wide')?.remove());
+    }
+  });
 });
