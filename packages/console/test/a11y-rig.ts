@@ -56,6 +56,14 @@ class RichSession extends ScriptedSession {
     return result;
   }
 
+  // As the real harnesses do after a cancelled turn: the session is idle again (the daemon tests'
+  // scripted session only ends the turn).
+  override async interrupt(): Promise<void> {
+    const running = this.stream.activeTurnId !== null;
+    await super.interrupt();
+    if (running) this.stream.emit({ type: 'session.status', status: 'idle' });
+  }
+
   private emitTools(): void {
     const id = `tool-${++this.tools}`;
     const tool = { kind: 'command' as const, name: 'exec_command' };

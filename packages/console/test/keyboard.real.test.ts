@@ -95,6 +95,7 @@ describe('console real: the keyboard alone', () => {
     await page.keyboard.press('Escape');
     await last(page.locator('[data-testid="turn-end"][data-outcome="cancelled"]'));
     await page.locator('[data-testid="transcript"][data-running="false"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('[data-testid="session-status"][data-status="idle"]').waitFor({ timeout: WAIT_MS });
 
     // A second session (Codex), then back to the first through the sidebar: Up/Down, Enter.
     const second = await startSession(page, 'codex');
