@@ -129,6 +129,13 @@ describe('console real: a narrow window', () => {
       expect(inside(await page.getByTestId('file-diff').first().boundingBox(), viewport.width)).toBe(true);
       for (const problem of await layoutProblems(page)) report.push(`session (diff): ${problem}`);
       await rig.browser.screenshot(`narrow-${viewport.name}-diff`);
+      // The raw-frames panel lies over the transcript at these widths, inside the window.
+      await page.getByTestId('debug-toggle').click();
+      await page.getByTestId('frame').first().waitFor({ timeout: WAIT_MS });
+      expect(inside(await page.getByTestId('debug-panel').boundingBox(), viewport.width)).toBe(true);
+      for (const problem of await layoutProblems(page)) report.push(`session (raw frames): ${problem}`);
+      await rig.browser.screenshot(`narrow-${viewport.name}-frames`);
+      await page.getByRole('button', { name: 'Close the raw frames' }).click();
       expect(report).toEqual([]);
 
       // The transcript keeps its room beside the header and the composer; the composer is whole.
