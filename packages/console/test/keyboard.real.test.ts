@@ -2,8 +2,8 @@
 // in-process scripted harness: Tab order, focus and keys are the console's own): Tab's first stop
 // is the skip link; the new-session form is reached, a harness picked with Space, a session started
 // with Enter (focus lands in the composer), a message typed and sent with Enter, a running turn
-// interrupted with Esc; Up/Down move between the sessions of the sidebar and Enter opens one; the
-// doctor opens from its link with its heading focused. Every control Tab stops on shows a focus
+// interrupted with Esc; Up/Down move between the sessions of the sidebar and Enter opens one; a
+// picker that changes the route keeps the focus; the doctor opens from its link with its heading focused. Every control Tab stops on shows a focus
 // indicator (a computed outline or box shadow). No mouse event is sent. Screenshots:
 // test-results/console-keyboard-*.png.
 import type { Page } from 'playwright-core';
@@ -118,6 +118,17 @@ describe('console real: the keyboard alone', () => {
     // The first session's history is there, and the composer sends in it.
     await last(page.locator('[data-testid="user-bubble"]').filter({ hasText: 'Hello from the keyboard.' }));
     await rig.browser.screenshot('keyboard-back-to-first');
+
+    // Conversations on disk: changing its harness picker changes the route, and the focus stays on the picker.
+    await tabTo(page, (state) => state.name === 'Conversations on disk', true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Conversations on disk');
+    await tabTo(page, (state) => state.tag === 'select');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => window.location.hash === '#/conversations/claude-code', undefined, {
+      timeout: WAIT_MS,
+    });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('conversations-harness');
 
     // The doctor, from its link in the sidebar: its heading takes the focus.
     await tabTo(page, (state) => state.name === 'Doctor', true);

@@ -15,19 +15,22 @@ export function App({ state }: { state: ConsoleState }) {
   const [navOpen, setNavOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
   const firstRoute = useRef(true);
-  // A page change closes the drawer on narrow screens and takes the focus to the new page (its
-  // [data-autofocus] control, else its heading), so a keyboard user does not start over from the
-  // top of the document; the page the console opens on leaves focus where the browser put it.
+  // A route change closes the drawer on narrow screens. Another page (or session) takes the focus
+  // to that page (its [data-autofocus] control, else its heading), so a keyboard user does not
+  // start over from the top of the document; a change within a page (the conversations' harness
+  // picker) leaves it on the control in use, and the page the console opens on where the browser put it.
   const routeKey = JSON.stringify(route);
+  const pageKey = route.page === 'session' ? `session:${route.sessionId}` : route.page;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each route change
+  useEffect(() => setNavOpen(false), [routeKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each page change
   useEffect(() => {
-    setNavOpen(false);
     if (firstRoute.current) {
       firstRoute.current = false;
       return;
     }
     focusPage(main.current);
-  }, [routeKey]);
+  }, [pageKey]);
   const openNav = useCallback(() => setNavOpen(true), []);
   // Closing the drawer from the keyboard (Esc, its ✕) hands the focus back to the menu button.
   const closeNav = useCallback((returnFocus: boolean) => {
