@@ -5,17 +5,13 @@
 // arguments such clients launch `codex app-server` with. `--mode blocks`: NDJSON blocks in, App
 // Server v2 notifications out, one thread. stdout carries only protocol frames; everything else,
 // console output included, goes to stderr.
+//
+// Start-up (measured for issue 21): a bridge's cold turn is Node's start, its module graph and
+// discovery before the harness even starts. So the harness's process is started first, where the
+// harness keeps one warm (`warm(1)`; Codex only for now, below), and @reins/bridges (its module
+// graph: the ACP SDK's zod schemas alone are ~100 ms of CPU) loads while that process starts up.
 import { parseArgs } from 'node:util';
-import {
-  CODEX_PROTOCOL_VERSION,
-  fileRecords,
-  launchOptionsOf,
-  ParamsError,
-  recordsDir,
-  serveAcpStdio,
-  serveBlocksStdio,
-  serveCodexAppServerStdio,
-} from '@reins/bridges';
+import type { Harness } from '@reins/core';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
 import { createHarness, reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
@@ -26,14 +22,26 @@ const PROTOCOLS = ['acp', 'codex-app-server'] as const;
 type Protocol = (typeof PROTOCOLS)[number];
 const MODES = ['app-server', 'blocks'] as const;
 
-export const BRIDGE_HELP = `Usage: reins bridge acp -H <harness> [options]
+/** Both bridges and the wire facts the help names: loaded only once the harness is starting. */
+const loadBridges = () => import('@reins/bridges');
+
+/**
+ * Harnesses whose warm process a bridge starts with itself. A warm Codex app-server is a host with no
+ * thread yet, so whatever thread the client opens takes it (and a session that comes while it is
+ * still starting waits for it: codex/hosts.ts). A Claude Code spare is taken only when it is ready, so
+ * a client's session/new right after initialize would start cold beside a spare still starting:
+ * not warmed here until a session can wait for one.
+ */
+const WARMED_AT_START: readonly string[] = ['codex'];
+
+export const bridgeHelp = (codexProtocolVersion: string) => `Usage: reins bridge acp -H <harness> [options]
        reins bridge codex-app-server -H <harness> [codex app-server options] [options]
        reins bridge codex-app-server --mode blocks -H <harness> [--resume <thread>] [options]
 
 Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
   acp               an Agent Client Protocol agent (protocol version 1); each ACP session is a Reins
                     session of that harness
-  codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${CODEX_PROTOCOL_VERSION}, JSON-RPC lines); each
+  codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${codexProtocolVersion}, JSON-RPC lines); each
                     Codex thread is a Reins session. Takes what Codex clients launch it with: the
                     \`app-server\` argument, --listen stdio:// (the only transport served) or --stdio,
                     --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
@@ -43,6 +51,7 @@ Runs in front of an installed harness on stdin/stdout, so any client of the prot
                     notifications on stdout, one thread on one harness process
 stdout carries only protocol messages; diagnostics go to stderr. The bridge ends when stdin closes
 (blocks mode: once the turns sent have ended) or on SIGTERM, and closes every harness process first.
+With -H codex it starts one app-server as it starts, for the client's first thread.
 
 Options:
   -H, --harness <id>          ${HARNESS_IDS.join(', ')}
@@ -123,7 +132,7 @@ function requestTimeoutOf(value: string | undefined): number | undefined {
 export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.help) {
-    io.stdout.write(`${BRIDGE_HELP}\n`);
+    io.stdout.write(`${bridgeHelp((await loadBridges()).CODEX_PROTOCOL_VERSION)}\n`);
     return EXIT.completed;
   }
   const [name, ...rest] = positionals;
@@ -141,6 +150,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (values.version) {
     // Codex clients read the binary's version; this names the bridge and the protocol it speaks.
+    const { CODEX_PROTOCOL_VERSION } = await loadBridges();
     io.stdout.write(`reins-bridge ${REINS_VERSION} (codex app-server protocol of Codex ${CODEX_PROTOCOL_VERSION})\n`);
     return EXIT.completed;
   }
@@ -155,49 +165,86 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   if (mode === 'blocks' && flags.posture === 'ask') {
     throw new UsageError('--mode blocks has no client to ask for approvals; it runs with --posture bypass.');
   }
-  let launch: ReturnType<typeof launchOptionsOf>;
+  const requestTimeoutMs = requestTimeoutOf(values['request-timeout']);
+  const id = flags.harness;
+
+  let harness: Harness;
   try {
-    launch = launchOptionsOf({
+    harness = await createHarness(id, {
+      ...(values.binary ? { binaryPath: values.binary } : {}),
+      ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    });
+  } catch (error) {
+    throw usageFromReinsError(error, id) ?? error;
+  }
+  // The harness's process starts now, beside the rest of the start-up (a failure here is the first
+  // session's to report, or discovery's below: the bridge still serves).
+  const warming = WARMED_AT_START.includes(id) && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
+  try {
+    return await serve(harness, { values, protocol, mode, flags, requestTimeoutMs, io });
+  } finally {
+    if (warming) {
+      await warming;
+      await harness.warm?.(0).catch(() => {});
+    }
+  }
+}
+
+type Flags = ReturnType<typeof harnessFlags>;
+interface ServeRequest {
+  values: ReturnType<typeof parse>['values'];
+  protocol: Protocol;
+  mode: string;
+  flags: Flags;
+  requestTimeoutMs: number | undefined;
+  io: CliIo;
+}
+
+async function serve(harness: Harness, request: ServeRequest): Promise<number> {
+  const { values, protocol, mode, flags, requestTimeoutMs, io } = request;
+  const id = flags.harness;
+  // Discovery (to fail now, with a hint, rather than on the client's first session/new) and the
+  // bridges' module graph, side by side; the flags are judged first, as before either ran.
+  const [discovery, bridges] = await Promise.all([
+    harness.discover().then(
+      (found) => ({ found }),
+      (error: unknown) => ({ error }),
+    ),
+    loadBridges(),
+  ]);
+  let launch: ReturnType<typeof bridges.launchOptionsOf>;
+  try {
+    launch = bridges.launchOptionsOf({
       ...(values.listen !== undefined ? { listen: values.listen } : {}),
       config: values.config ?? [],
       features: [...(values.enable ?? []), ...(values.disable ?? [])],
       ...(flags.posture ? { posture: flags.posture } : {}),
     });
   } catch (error) {
-    if (error instanceof ParamsError) throw new UsageError(error.message);
+    if (error instanceof bridges.ParamsError) throw new UsageError(error.message);
     throw error;
   }
   if (values.model && launch.model && values.model !== launch.model) {
     throw new UsageError(`-m ${values.model} and -c model=${launch.model} name two models; give one.`);
   }
+  if ('error' in discovery) throw usageFromReinsError(discovery.error, id) ?? discovery.error;
+  if (!discovery.found.found) {
+    const missing = new ReinsError('binary_not_found', discovery.found.hint, { harness: id });
+    throw usageFromReinsError(missing, id) ?? missing;
+  }
+  const harnessVersion = discovery.found.binary.version;
   const model = values.model ?? launch.model;
   const effort = flags.effort ?? launch.effort;
   const posture = flags.posture ?? launch.posture;
-  const requestTimeoutMs = requestTimeoutOf(values['request-timeout']);
-  const id = flags.harness;
 
   const log = (message: string) => io.stderr.write(`reins bridge: ${message}\n`);
   if (launch.ignored.length > 0) log(`ignored Codex-only settings: ${launch.ignored.join(', ')}`);
-  let harness: Awaited<ReturnType<typeof createHarness>>;
-  let harnessVersion: string | undefined;
-  try {
-    harness = await createHarness(id, {
-      ...(values.binary ? { binaryPath: values.binary } : {}),
-      ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-    });
-    // Fail now, with a hint, rather than on the client's first session/new.
-    const found = await harness.discover();
-    if (!found.found) throw new ReinsError('binary_not_found', found.hint, { harness: id });
-    harnessVersion = found.binary.version;
-  } catch (error) {
-    throw usageFromReinsError(error, id) ?? error;
-  }
 
   // stdout is the protocol channel: anything a library logs goes to stderr instead.
   const restore = routeConsoleToStderr();
   try {
     const defaults = { ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(posture ? { posture } : {}) };
-    const records = fileRecords(recordsDir(reinsHome(io.env), protocol, id), log);
+    const records = bridges.fileRecords(bridges.recordsDir(reinsHome(io.env), protocol, id), log);
     const common = {
       harness,
       stdin: io.stdin,
@@ -209,11 +256,15 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
       version: REINS_VERSION,
     };
     let reason: string;
-    if (protocol === 'acp') reason = await serveAcpStdio(common);
+    if (protocol === 'acp') reason = await bridges.serveAcpStdio(common);
     else if (mode === 'blocks') {
-      reason = await serveBlocksStdio({ ...common, cwd: io.cwd, ...(values.resume ? { resume: values.resume } : {}) });
+      reason = await bridges.serveBlocksStdio({
+        ...common,
+        cwd: io.cwd,
+        ...(values.resume ? { resume: values.resume } : {}),
+      });
     } else {
-      reason = await serveCodexAppServerStdio({
+      reason = await bridges.serveCodexAppServerStdio({
         ...common,
         cwd: io.cwd,
         ...(harnessVersion ? { harnessVersion } : {}),

@@ -138,12 +138,13 @@ class MemoryAppServer implements HostTransport {
 }
 
 /** A registry of its own and the app-servers it spawned. */
-function rig(options: { share?: boolean } = {}) {
-  const hosts = new CodexHosts();
+function rig(options: { share?: boolean; refillDelayMs?: number; spawnGate?: Promise<void> } = {}) {
+  const hosts = new CodexHosts(options.refillDelayMs !== undefined ? { refillDelayMs: options.refillDelayMs } : {});
   const servers: MemoryAppServer[] = [];
   const spawn = async () => {
     const server = new MemoryAppServer();
     servers.push(server);
+    await options.spawnGate;
     return CodexHost.open(server, 5_000);
   };
   const connect: Connect = (_cwd, _env, hooks, resumeThreadId) =>
@@ -413,6 +414,25 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     await open(connect);
     await open(connect);
     expect(servers).toHaveLength(2);
+  });
+
+  it('a session that comes while the warm host is still starting waits for it instead of spawning another', async () => {
+    let open_ = () => {};
+    const spawnGate = new Promise<void>((resolve) => {
+      open_ = resolve;
+    });
+    // No replacement during the test: what runs is what the session asked for.
+    const { hosts, servers, spawn, connect } = rig({ refillDelayMs: 600_000, spawnGate });
+    const warming = hosts.warm('key', spawn, 1);
+    const opening = open(connect);
+    await settle();
+    expect(servers).toHaveLength(1);
+    open_();
+    await warming;
+    await opening;
+    expect(servers).toHaveLength(1);
+    expect((servers[0] as MemoryAppServer).sent('thread/start')).toHaveLength(1);
+    await hosts.warm('key', spawn, 0);
   });
 
   it('a warm host is a host with zero threads: the first session takes it, a replacement starts, warm(0) stops it', async () => {

@@ -114,9 +114,12 @@ export class CodexHosts {
     return this.pools.readyCount(key);
   }
 
-  /** A host nobody else holds: a warm one when the pool has it, else a new one. */
+  /**
+   * A host nobody else holds: a warm one when the pool has one ready or starting (a start in flight
+   * began earlier than a spawn now would: a bridge warms its harness while it loads), else a new one.
+   */
   private async fresh(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
-    const warm = this.pools.take(key);
+    const warm = await this.pools.takeSoon(key);
     if (warm?.usable) return warm;
     if (warm) void warm.close();
     return spawn();

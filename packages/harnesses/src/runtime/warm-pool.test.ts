@@ -189,6 +189,27 @@ describe('WarmPool', () => {
     await pool.dispose();
   });
 
+  it('takeSoon waits for a start in flight rather than miss, and is undefined when nothing starts', async () => {
+    const starts = manualSpec();
+    const pool = new WarmPool(starts.spec);
+    expect(await pool.takeSoon()).toBeUndefined();
+    // That miss refilled nothing (size 0). Now one is starting:
+    void pool.resize(1);
+    const soon = pool.takeSoon();
+    const item = starts.finish();
+    expect(await soon).toBe(item);
+    // Its replacement started; a start that fails gives undefined, not a hang.
+    expect(starts.pendingCount).toBe(1);
+    const failing = pool.takeSoon();
+    starts.fail(new Error('no binary'));
+    expect(await failing).toBeUndefined();
+    // The miss started one more (as take() does); dispose stops it once it is ready.
+    const disposed = pool.dispose();
+    const late = starts.finish();
+    await disposed;
+    expect(late.stopped).toBe(true);
+  });
+
   describe('refillDelayMs', () => {
     afterEach(() => {
       vi.useRealTimers();

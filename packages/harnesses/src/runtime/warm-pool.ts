@@ -97,6 +97,18 @@ export class WarmPool<T> {
     return item;
   }
 
+  /**
+   * Like take(), but when nothing is ready and items are starting, waits for the first of them: it
+   * began before this call, so it is ready before a start begun now would be. Undefined when none is
+   * starting (or every start in flight failed).
+   */
+  async takeSoon(): Promise<T | undefined> {
+    while (!this.disposed && this.ready.length === 0 && this.starting.size > 0) {
+      await Promise.race([...this.starting].map((start) => start.catch(() => undefined)));
+    }
+    return this.take();
+  }
+
   /** Stops every ready item and every item still starting; the pool hands out nothing after this. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -198,6 +210,11 @@ export class WarmPools<T> {
   /** A ready item for `key`, now the caller's (a replacement starts), or undefined. */
   take(key: string): T | undefined {
     return this.pools.get(key)?.take();
+  }
+
+  /** take(), or the first item of `key` still starting once it is ready (WarmPool.takeSoon). */
+  async takeSoon(key: string): Promise<T | undefined> {
+    return this.pools.get(key)?.takeSoon();
   }
 
   has(key: string): boolean {
