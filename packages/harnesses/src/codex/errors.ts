@@ -7,7 +7,7 @@ import {
   isRecord,
   type ProviderErrorKind,
   type TurnOutcome,
-  unsupportedModelError,
+  unsupportedModelInfo,
 } from '@reins/core';
 import { describeValue, sendable } from './items.js';
 
@@ -15,32 +15,47 @@ const FALLBACK_MESSAGE = 'Codex reported an error without a message.';
 
 /** What a Codex error carries besides its message, kept in ErrorInfo.data and retry notices. */
 export function errorData(error: Record<string, unknown>): Record<string, unknown> {
-  return {
-    codexErrorInfo: sendable(error.codexErrorInfo ?? null),
-    ...(typeof error.additionalDetails === 'string' && error.additionalDetails
-      ? { additionalDetails: error.additionalDetails }
-      : {}),
-  };
+  return withErrorData({}, error);
+}
+
+/** Adds errorData's keys (codexErrorInfo, additionalDetails) to `data`: no spread copies (bench/README.md). */
+function withErrorData(data: Record<string, unknown>, error: Record<string, unknown>): Record<string, unknown> {
+  data.codexErrorInfo = sendable(error.codexErrorInfo ?? null);
+  if (typeof error.additionalDetails === 'string' && error.additionalDetails) {
+    data.additionalDetails = error.additionalDetails;
+  }
+  return data;
 }
 
 /** The HTTP status Codex forwarded in the structured error info, if any. */
 function httpStatusOf(info: unknown): number | undefined {
   if (!isRecord(info)) return undefined;
-  for (const value of Object.values(info)) {
+  for (const key in info) {
+    if (!Object.hasOwn(info, key)) continue;
+    const value = info[key];
     const status = isRecord(value) ? value.httpStatusCode : undefined;
     if (typeof status === 'number' && Number.isInteger(status)) return status;
   }
   return undefined;
 }
 
+/** Provider error kinds worth trying again. */
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limited',
+  'overloaded',
+  'server_error',
+  'connection_failed',
+]);
+
 function provider(
   kind: ProviderErrorKind,
   message: string,
   error: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
+  httpStatus?: number,
 ): ErrorInfo {
-  const retryable = ['rate_limited', 'overloaded', 'server_error', 'connection_failed'].includes(kind);
-  return { code: 'provider_error', message, retryable, data: { kind, ...errorData(error), ...extra } };
+  const data = withErrorData({ kind }, error);
+  if (httpStatus !== undefined) data.httpStatus = httpStatus;
+  return { code: 'provider_error', message, retryable: RETRYABLE.has(kind), data };
 }
 
 /**
@@ -71,22 +86,21 @@ export function errorInfoOf(turnError: unknown, model?: string): ErrorInfo {
   const info = error.codexErrorInfo;
   const status = httpStatusOf(info);
   if (status !== undefined) {
-    const extra = { httpStatus: status };
     if (status === 401 || status === 403) {
-      return { code: 'auth_required', message, data: { ...errorData(error), ...extra } };
+      const data = errorData(error);
+      data.httpStatus = status;
+      return { code: 'auth_required', message, data };
     }
-    if (status === 429) return provider('rate_limited', message, error, extra);
-    if (status === 529 || status === 503) return provider('overloaded', message, error, extra);
-    if (status >= 500) return provider('server_error', message, error, extra);
-    if (status === 400) return provider('bad_request', message, error, extra);
+    if (status === 429) return provider('rate_limited', message, error, status);
+    if (status === 529 || status === 503) return provider('overloaded', message, error, status);
+    if (status >= 500) return provider('server_error', message, error, status);
+    if (status === 400) return provider('bad_request', message, error, status);
   }
   if (typeof info === 'string') {
     switch (info) {
       case 'modelNotFound':
-        return {
-          ...unsupportedModelError(model ?? 'unknown', message).toInfo(),
-          data: { model: model ?? 'unknown', ...errorData(error) },
-        };
+        // The info without a ReinsError: its stack capture cost more than the rest of the frame.
+        return unsupportedModelInfo(model ?? 'unknown', message, errorData(error));
       case 'unauthorized':
         return { code: 'auth_required', message, data: errorData(error) };
       case 'rateLimitExceeded':

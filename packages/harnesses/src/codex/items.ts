@@ -9,8 +9,10 @@ import {
   type ItemStatus,
   isRecord,
   isSerialisable,
+  type ReasoningItem,
   type ToolCallItem,
   truncatedValue,
+  type UserMessageItem,
 } from '@reins/core';
 
 /** What a ThreadItem became: a Reins item, or why there is none. */
@@ -21,7 +23,48 @@ export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value
 
 /** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
 export const sendable = (value: unknown): unknown =>
-  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
+  plainlyValued(value, PLAIN_DEPTH, PLAIN_OBJECTS) >= 0 || isSerialisable(value)
+    ? value
+    : truncatedValue('the value nests too deep to be sent');
+
+// The quick check before core's walk: most values a frame hands on (a command and its cwd, a tool's
+// arguments) are a few flat objects, and the general walk allocates per object it visits (1-3% of the
+// whole Codex translation run in the bench). Anything past these bounds takes the general walk.
+const PLAIN_DEPTH = 8;
+const PLAIN_OBJECTS = 32;
+
+/**
+ * Objects left of `budget` after walking `value`, or -1 when it is not plainly serialisable within
+ * `depth` levels and `budget` objects: only strings, numbers, booleans, null and undefined in arrays and
+ * objects (every enumerable key, inherited ones too). Stricter than isSerialisable, never looser, and
+ * allocation-free.
+ */
+function plainlyValued(value: unknown, depth: number, budget: number): number {
+  if (value === null) return budget;
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return budget;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (depth === 0 || budget === 0) return -1;
+  let left = budget - 1;
+  if (Array.isArray(value)) {
+    for (let at = 0; at < value.length && left >= 0; at++) left = plainlyValued(value[at], depth - 1, left);
+    return left;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    left = plainlyValued(record[key], depth - 1, left);
+    if (left < 0) return -1;
+  }
+  return left;
+}
 
 /** A short, safe description of a foreign value for a message (never serialises the whole value). */
 export function describeValue(value: unknown): string {
@@ -89,10 +132,24 @@ function fileChange(change: unknown): FileChange | 'unknown' | undefined {
 }
 
 function textOfMcpContent(content: unknown): string | undefined {
-  const texts = list(content)
-    .map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : undefined))
-    .filter((part): part is string => part !== undefined);
-  return texts.length > 0 ? texts.join('\n') : undefined;
+  if (!Array.isArray(content)) return undefined;
+  let texts: string | undefined;
+  for (const part of content) {
+    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') {
+      texts = texts === undefined ? part.text : `${texts}\n${part.text}`;
+    }
+  }
+  return texts;
+}
+
+/** The strings of a list joined by `separator` (anything else in it, or a non-list, is skipped). */
+function joinStrings(value: unknown, separator: string): string {
+  if (!Array.isArray(value)) return '';
+  let joined: string | undefined;
+  for (const part of value) {
+    if (typeof part === 'string') joined = joined === undefined ? part : joined + separator + part;
+  }
+  return joined ?? '';
 }
 
 const NO_ITEM = new Set([
@@ -108,16 +165,159 @@ const NO_ITEM = new Set([
 const unknown = (detail: string): ItemMapping => ({ none: 'unknown', detail });
 const unparsable = (detail: string): ItemMapping => ({ none: 'unparsable', detail });
 
-/** A tool item with a declared status, or why not. */
-function tool(
-  raw: Record<string, unknown>,
-  build: (status: ItemStatus) => Omit<ToolCallItem, 'kind' | 'id' | 'status'> | undefined,
-  id: string,
-): ItemMapping {
+/**
+ * Codex declares exitCode an i32 (ThreadItem.ts: `number | null`, ts-rs of Rust's Option<i32>, 0.169.0):
+ * a value outside it (a fractional or huge number, as a broken frame may carry) is no exit code at all,
+ * so it is left out rather than clamped to one the process never returned. The frame keeps the raw value.
+ */
+function exitCodeOf(value: unknown): number | undefined {
+  return typeof value === 'number' && (value | 0) === value ? value : undefined;
+}
+
+// The items below are built key by key, in the order the spread literals of earlier versions gave them
+// (kind, id, status, tool, input, output, exitCode, changes): a spread into a literal that already has
+// keys copies through a slow path on Node 20, and every tool item of a turn went through it.
+
+function commandExecution(raw: Record<string, unknown>, id: string): ItemMapping {
   const status = itemStatus(raw.status);
   if (status === undefined) return unknown(`${raw.type} status ${describeValue(raw.status)}`);
-  const rest = build(status);
-  return rest ? { item: { kind: 'tool_call', id, status, ...rest } } : unparsable(`${raw.type} fields`);
+  const command = str(raw.command);
+  const tool: ToolCallItem['tool'] =
+    command !== undefined
+      ? { kind: 'command', name: 'exec_command', title: command }
+      : { kind: 'command', name: 'exec_command' };
+  const item: ToolCallItem = {
+    kind: 'tool_call',
+    id,
+    status,
+    tool,
+    input: sendable({ command: raw.command, cwd: raw.cwd }),
+  };
+  const output = str(raw.aggregatedOutput);
+  if (output !== undefined || status !== 'running') {
+    const structured = sendable({
+      commandActions: raw.commandActions,
+      source: raw.source,
+      processId: raw.processId,
+      durationMs: raw.durationMs,
+    });
+    item.output = output !== undefined ? { text: output, structured } : { structured };
+  }
+  const exitCode = exitCodeOf(raw.exitCode);
+  if (exitCode !== undefined) item.exitCode = exitCode;
+  return { item };
+}
+
+function fileChangeItem(raw: Record<string, unknown>, id: string): ItemMapping {
+  const changes: FileChange[] = [];
+  let unreadable = false;
+  for (const change of list(raw.changes)) {
+    const mapped = fileChange(change);
+    if (mapped === 'unknown') return unknown('fileChange patch kind');
+    if (mapped === undefined) unreadable = true;
+    else changes.push(mapped);
+  }
+  if (unreadable) return unparsable('fileChange changes');
+  const status = itemStatus(raw.status);
+  if (status === undefined) return unknown(`${raw.type} status ${describeValue(raw.status)}`);
+  return {
+    item: {
+      kind: 'tool_call',
+      id,
+      status,
+      tool: { kind: 'file_change', name: 'apply_patch' },
+      input: sendable({ changes: raw.changes }),
+      changes,
+    },
+  };
+}
+
+function mcpToolCall(raw: Record<string, unknown>, id: string): ItemMapping {
+  const status = itemStatus(raw.status);
+  if (status === undefined) return unknown(`${raw.type} status ${describeValue(raw.status)}`);
+  const server = str(raw.server);
+  const name = str(raw.tool);
+  if (server === undefined || name === undefined) return unparsable(`${raw.type} fields`);
+  const item: ToolCallItem = {
+    kind: 'tool_call',
+    id,
+    status,
+    tool: { kind: 'mcp', name: `mcp__${server}__${name}`, title: `${server}: ${name}` },
+    input: sendable(raw.arguments),
+  };
+  const error = isRecord(raw.error) ? raw.error : undefined;
+  const result = isRecord(raw.result) ? raw.result : undefined;
+  if (result || error) {
+    const output = error ? str(error.message) : result ? textOfMcpContent(result.content) : undefined;
+    const structured = sendable(result ?? error);
+    item.output = output !== undefined ? { text: output, structured } : { structured };
+  }
+  return { item };
+}
+
+function dynamicToolCall(raw: Record<string, unknown>, id: string): ItemMapping {
+  const status = itemStatus(raw.status);
+  if (status === undefined) return unknown(`${raw.type} status ${describeValue(raw.status)}`);
+  const name = str(raw.tool);
+  if (name === undefined) return unparsable(`${raw.type} fields`);
+  const namespace = str(raw.namespace);
+  const item: ToolCallItem = {
+    kind: 'tool_call',
+    id,
+    status,
+    tool: { kind: 'other', name: namespace ? `${namespace}.${name}` : name },
+    input: sendable(raw.arguments),
+  };
+  if (raw.contentItems !== undefined && raw.contentItems !== null) {
+    item.output = { structured: sendable(raw.contentItems) };
+  }
+  return { item };
+}
+
+function collabAgentToolCall(raw: Record<string, unknown>, id: string): ItemMapping {
+  const status = itemStatus(raw.status);
+  if (status === undefined) return unknown(`${raw.type} status ${describeValue(raw.status)}`);
+  const name = str(raw.tool);
+  if (name === undefined) return unparsable(`${raw.type} fields`);
+  const prompt = str(raw.prompt);
+  return {
+    item: {
+      kind: 'tool_call',
+      id,
+      status,
+      tool: prompt ? { kind: 'subagent', name, title: prompt } : { kind: 'subagent', name },
+      input: sendable({
+        prompt: raw.prompt,
+        model: raw.model,
+        reasoningEffort: raw.reasoningEffort,
+        receiverThreadIds: raw.receiverThreadIds,
+      }),
+      output: {
+        structured: sendable({ agentsStates: raw.agentsStates, receiverThreadIds: raw.receiverThreadIds }),
+      },
+    },
+  };
+}
+
+function userMessage(raw: Record<string, unknown>, id: string): ItemMapping {
+  let text = '';
+  let images: Array<{ source: 'path'; path: string }> | undefined;
+  if (Array.isArray(raw.content)) {
+    for (const part of raw.content) {
+      if (!isRecord(part)) continue;
+      if (part.type === 'text' && typeof part.text === 'string' && part.text !== '') {
+        text = text === '' ? part.text : `${text}\n${part.text}`;
+      } else if (part.type === 'localImage' && typeof part.path === 'string') {
+        images ??= [];
+        images.push({ source: 'path', path: part.path });
+      }
+    }
+  }
+  const item: UserMessageItem = { kind: 'user_message', id, status: lifecycleStatus(raw), text };
+  if (images !== undefined) item.images = images;
+  // Codex's own user items (echoes, thread/read history) may carry its injected envelopes: core's
+  // system-text registry classifies them.
+  return { item: classifyUserMessage(item) };
 }
 
 /** One ThreadItem; `idPrefix` keeps a subagent's item ids apart from the parent thread's. */
@@ -127,160 +327,49 @@ export function mapThreadItem(raw: unknown, idPrefix = ''): ItemMapping {
   }
   const id = idPrefix + raw.id;
   switch (raw.type) {
-    case 'userMessage': {
-      const parts = list(raw.content).filter(isRecord);
-      const texts = parts.map((part) => (part.type === 'text' ? str(part.text) : undefined));
-      const images = parts.flatMap((part) =>
-        part.type === 'localImage' && typeof part.path === 'string'
-          ? [{ source: 'path' as const, path: part.path }]
-          : [],
-      );
-      // Codex's own user items (echoes, thread/read history) may carry its injected envelopes:
-      // core's system-text registry classifies them.
-      return {
-        item: classifyUserMessage({
-          kind: 'user_message',
-          id,
-          status: lifecycleStatus(raw),
-          text: texts.filter((part): part is string => part !== undefined && part !== '').join('\n'),
-          ...(images.length > 0 ? { images } : {}),
-        }),
-      };
-    }
+    case 'userMessage':
+      return userMessage(raw, id);
     case 'agentMessage': {
       const body = text(raw.text);
       if (body === undefined) return unparsable('agentMessage text');
       return { item: { kind: 'agent_message', id, status: lifecycleStatus(raw), text: body } };
     }
     case 'reasoning': {
-      const strings = (value: unknown) => list(value).filter((part): part is string => typeof part === 'string');
-      const summary = strings(raw.summary).join('\n\n');
-      return {
-        item: {
-          kind: 'reasoning',
-          id,
-          status: lifecycleStatus(raw),
-          text: strings(raw.content).join('\n\n'),
-          ...(summary ? { summary } : {}),
-        },
+      const summary = joinStrings(raw.summary, '\n\n');
+      const item: ReasoningItem = {
+        kind: 'reasoning',
+        id,
+        status: lifecycleStatus(raw),
+        text: joinStrings(raw.content, '\n\n'),
       };
+      if (summary) item.summary = summary;
+      return { item };
     }
     case 'commandExecution':
-      return tool(
-        raw,
-        (status) => {
-          const command = str(raw.command);
-          const output = str(raw.aggregatedOutput);
-          return {
-            tool: { kind: 'command', name: 'exec_command', ...(command !== undefined ? { title: command } : {}) },
-            input: sendable({ command: raw.command, cwd: raw.cwd }),
-            ...(output !== undefined || status !== 'running'
-              ? {
-                  output: {
-                    ...(output !== undefined ? { text: output } : {}),
-                    structured: sendable({
-                      commandActions: raw.commandActions,
-                      source: raw.source,
-                      processId: raw.processId,
-                      durationMs: raw.durationMs,
-                    }),
-                  },
-                }
-              : {}),
-            ...(Number.isInteger(raw.exitCode) ? { exitCode: raw.exitCode as number } : {}),
-          };
-        },
-        id,
-      );
-    case 'fileChange': {
-      const changes = list(raw.changes).map(fileChange);
-      if (changes.includes('unknown')) return unknown('fileChange patch kind');
-      if (changes.includes(undefined)) return unparsable('fileChange changes');
-      return tool(
-        raw,
-        () => ({
-          tool: { kind: 'file_change', name: 'apply_patch' },
-          input: sendable({ changes: raw.changes }),
-          changes: changes as FileChange[],
-        }),
-        id,
-      );
-    }
+      return commandExecution(raw, id);
+    case 'fileChange':
+      return fileChangeItem(raw, id);
     case 'mcpToolCall':
-      return tool(
-        raw,
-        () => {
-          const server = str(raw.server);
-          const name = str(raw.tool);
-          if (server === undefined || name === undefined) return undefined;
-          const error = isRecord(raw.error) ? raw.error : undefined;
-          const result = isRecord(raw.result) ? raw.result : undefined;
-          const output = error ? str(error.message) : result ? textOfMcpContent(result.content) : undefined;
-          return {
-            tool: { kind: 'mcp', name: `mcp__${server}__${name}`, title: `${server}: ${name}` },
-            input: sendable(raw.arguments),
-            ...(result || error
-              ? { output: { ...(output !== undefined ? { text: output } : {}), structured: sendable(result ?? error) } }
-              : {}),
-          };
-        },
-        id,
-      );
+      return mcpToolCall(raw, id);
     case 'dynamicToolCall':
-      return tool(
-        raw,
-        () => {
-          const name = str(raw.tool);
-          if (name === undefined) return undefined;
-          const namespace = str(raw.namespace);
-          return {
-            tool: { kind: 'other', name: namespace ? `${namespace}.${name}` : name },
-            input: sendable(raw.arguments),
-            ...(raw.contentItems !== undefined && raw.contentItems !== null
-              ? { output: { structured: sendable(raw.contentItems) } }
-              : {}),
-          };
-        },
-        id,
-      );
+      return dynamicToolCall(raw, id);
     case 'webSearch': {
       const query = str(raw.query);
-      return {
-        item: {
-          kind: 'tool_call',
-          id,
-          // A search has no status on the wire; its completed notification carries the results.
-          status: lifecycleStatus(raw),
-          tool: { kind: 'web_search', name: 'web_search', ...(query ? { title: query } : {}) },
-          input: sendable({ query: raw.query, action: raw.action }),
-          ...(raw.results !== undefined && raw.results !== null
-            ? { output: { structured: sendable(raw.results) } }
-            : {}),
-        },
+      const item: ToolCallItem = {
+        kind: 'tool_call',
+        id,
+        // A search has no status on the wire; its completed notification carries the results.
+        status: lifecycleStatus(raw),
+        tool: query
+          ? { kind: 'web_search', name: 'web_search', title: query }
+          : { kind: 'web_search', name: 'web_search' },
+        input: sendable({ query: raw.query, action: raw.action }),
       };
+      if (raw.results !== undefined && raw.results !== null) item.output = { structured: sendable(raw.results) };
+      return { item };
     }
     case 'collabAgentToolCall':
-      return tool(
-        raw,
-        () => {
-          const name = str(raw.tool);
-          if (name === undefined) return undefined;
-          const prompt = str(raw.prompt);
-          return {
-            tool: { kind: 'subagent', name, ...(prompt ? { title: prompt } : {}) },
-            input: sendable({
-              prompt: raw.prompt,
-              model: raw.model,
-              reasoningEffort: raw.reasoningEffort,
-              receiverThreadIds: raw.receiverThreadIds,
-            }),
-            output: {
-              structured: sendable({ agentsStates: raw.agentsStates, receiverThreadIds: raw.receiverThreadIds }),
-            },
-          };
-        },
-        id,
-      );
+      return collabAgentToolCall(raw, id);
     case 'plan': {
       const body = text(raw.text);
       if (body === undefined) return unparsable('plan text');
@@ -296,7 +385,10 @@ export function mapThreadItem(raw: unknown, idPrefix = ''): ItemMapping {
           kind: 'tool_call',
           id,
           status: lifecycleStatus(raw),
-          tool: { kind: 'other', name: 'view_image', ...(path !== undefined ? { title: path } : {}) },
+          tool:
+            path !== undefined
+              ? { kind: 'other', name: 'view_image', title: path }
+              : { kind: 'other', name: 'view_image' },
           input: sendable({ path: raw.path }),
         },
       };

@@ -505,6 +505,26 @@ describe('codex translation of typed frames', () => {
     expect(other.code).toBe('provider_error');
   });
 
+  // Fuzz seed 2609360304 case 151860: exitCode 1e308 reached an item the contract's schema refuses.
+  it('an exit code outside the i32 Codex declares is left out, not clamped; one inside it is kept', () => {
+    const command = (exitCode: unknown) =>
+      toItem({
+        type: 'commandExecution',
+        id: 'c1',
+        command: 'ls',
+        cwd: '/w',
+        status: 'completed',
+        aggregatedOutput: '',
+        exitCode,
+      }) as ToolCallItem;
+    for (const kept of [0, 1, -1, 2 ** 31 - 1, -(2 ** 31)]) expect(command(kept).exitCode).toBe(kept);
+    for (const dropped of [1e308, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 1.5, Number.NaN, Infinity, '1', null]) {
+      const item = command(dropped);
+      expect(item).not.toHaveProperty('exitCode');
+      expect(item).toMatchObject({ kind: 'tool_call', status: 'completed', tool: { kind: 'command' } });
+    }
+  });
+
   it('items Reins has no kind for return undefined (the caller passes them through)', () => {
     const hook: ThreadItem = { type: 'hookPrompt', id: 'h1', fragments: [] };
     expect(toItem(hook)).toBeUndefined();
