@@ -14,6 +14,7 @@ import {
   settleTurn,
   translatePiFrame,
 } from './translate.js';
+import { PI_EVENT_TYPES } from './wire.js';
 
 interface Recorded {
   dir: 'in' | 'out';
@@ -222,6 +223,39 @@ describe('turn boundary rule (constructed frames)', () => {
       finalError: 'Retry cancelled',
     });
     expect(events.at(-1)).toMatchObject({ type: 'turn.completed', outcome: { status: 'cancelled' } });
+  });
+
+  it('every event type Pi declares has its own translation (none passes through as unknown)', () => {
+    expect(PI_EVENT_TYPES.size).toBeGreaterThan(0);
+    for (const type of PI_EVENT_TYPES) {
+      const payloads = translatePiFrame(createPiTranslateState(), { type });
+      expect({
+        type,
+        unknown: payloads.some((payload) => payload.type === 'passthrough' && payload.reason === 'unknown'),
+      }).toEqual({
+        type,
+        unknown: false,
+      });
+    }
+  });
+
+  it('a bash status line with an exit code no process returns (past int32) gives no exit code', () => {
+    const state = createPiTranslateState();
+    let calls = 0;
+    const end = (text: string) =>
+      translatePiFrame(state, {
+        type: 'tool_execution_end',
+        toolCallId: `call-${++calls}`,
+        toolName: 'bash',
+        isError: true,
+        result: { content: [{ type: 'text', text }] },
+      }).find((payload) => payload.type === 'item.completed');
+    expect(end('boom\n\nCommand exited with code 2147483647')).toMatchObject({ item: { exitCode: 2147483647 } });
+    for (const digits of ['2147483648', '99999999999999999999', '9'.repeat(400)]) {
+      const completed = end(`boom\n\nCommand exited with code ${digits}`);
+      expect(completed).toMatchObject({ item: { status: 'failed' } });
+      expect(completed && 'item' in completed ? completed.item : undefined).not.toHaveProperty('exitCode');
+    }
   });
 
   it('unknown frames and unknown message_update kinds pass through', () => {

@@ -21,7 +21,7 @@ import {
 } from '@reins/core';
 import { fileChanges, index, piToolKind, resultText, sendable, shown, str, userText } from './messages.js';
 import { addUsage, onAgentEnd, onRetryEnd } from './turn-end.js';
-import { PI_EVENT_TYPES } from './wire.js';
+import type { PiEventType } from './wire.js';
 
 export { piMessagesToItems, piProviderError, piToolKind } from './messages.js';
 export { failTurn, isTurnEndPending, settleTurn } from './turn-end.js';
@@ -132,12 +132,16 @@ function once(state: PiTranslateState, frame: unknown, payloads: EventPayload[])
 /** Translates one parsed stdout frame that is not a command response. */
 export function translatePiFrame(state: PiTranslateState, frame: Record<string, unknown>): EventPayload[] {
   if (!isRecord(frame) || typeof frame.type !== 'string') return [passthrough(frame, 'unparsable')];
-  if (!PI_EVENT_TYPES.has(frame.type)) return [passthrough(frame, 'unknown')];
   return once(state, frame, translateEvent(state, frame));
 }
 
+/**
+ * One event of a type Pi declares (wire.ts PI_EVENT_TYPES: every one has its case here, asserted by
+ * translate.test.ts); any other type passes through as `unknown`. The switch decides that alone: a set
+ * lookup first hashed the fresh type string of every frame (the bench's translate figure).
+ */
 function translateEvent(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
-  switch (event.type) {
+  switch (event.type as PiEventType) {
     case 'agent_start':
       state.retrying = false;
       return [{ type: 'session.status', status: 'running' }];
@@ -200,6 +204,7 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>)
     case 'extension_ui_request':
       return typeof event.method === 'string' ? onExtensionUi(event.method, event) : unparsableOf(event);
     default:
+      // A type newer than 0.73.1.
       return [passthrough(event, 'unknown')];
   }
 }
@@ -229,7 +234,8 @@ function onMessageStart(state: PiTranslateState, message: Record<string, unknown
   if (message.role === 'assistant') {
     state.assistantCount++;
     state.blocks.clear();
-    state.endedBlocks = new Set();
+    if (state.endedBlocks) state.endedBlocks.clear();
+    else state.endedBlocks = new Set();
     return [];
   }
   if (message.role === 'user') {
@@ -282,30 +288,57 @@ function blockItem(block: OpenBlock, content: unknown, status: 'completed' | 'ca
     : { kind: 'agent_message', id: block.itemId, status, text };
 }
 
+/**
+ * The content block a message_update kind streams; undefined for a kind newer than 0.73.1. A switch, not
+ * a regex or a table: both scan or hash the fresh kind string of every streamed frame.
+ */
+function blockOf(kind: string): BlockKind | undefined {
+  switch (kind) {
+    case 'text_delta':
+    case 'text_start':
+    case 'text_end':
+      return 'text';
+    case 'toolcall_delta':
+    case 'toolcall_start':
+    case 'toolcall_end':
+      return 'tool';
+    case 'thinking_delta':
+    case 'thinking_start':
+    case 'thinking_end':
+      return 'reasoning';
+    default:
+      return undefined;
+  }
+}
+
+// The phase of a block kind blockOf knows, by its last letter: _start, _delta, _end.
+const DELTA = 0x61; // 'a'
+const END = 0x64; // 'd'
+
 function onMessageUpdate(
   state: PiTranslateState,
   message: Record<string, unknown>,
   event: Record<string, unknown>,
   frame: Record<string, unknown>,
 ): EventPayload[] {
-  const at = index(event.contentIndex);
   const kind = event.type as string;
   if (kind === 'start' || kind === 'done' || kind === 'error') return [];
-  if (!/^(text|thinking|toolcall)_(start|delta|end)$/.test(kind)) {
-    // A message_update kind newer than 0.73.1.
-    return [passthrough(frame, 'unknown')];
-  }
+  const blockKind = blockOf(kind);
+  // A message_update kind newer than 0.73.1.
+  if (blockKind === undefined) return [passthrough(frame, 'unknown')];
+  const at = index(event.contentIndex);
   if (at === undefined) return [passthrough(frame, 'unparsable')];
-  if (kind.startsWith('toolcall_')) return onToolBlock(state, message, event, at, frame);
+  if (blockKind === 'tool') return onToolBlock(state, message, event, at, frame);
   // A re-sent text/thinking frame for a block that already ended: nothing new.
   if (state.endedBlocks?.has(at)) return [passthrough(frame, 'duplicate')];
-  const blockKind = kind.startsWith('text_') ? 'text' : 'reasoning';
-  if (kind.endsWith('_delta') && event.delta !== undefined && typeof event.delta !== 'string') {
+  const phase = kind.charCodeAt(kind.length - 1);
+  if (phase === DELTA && event.delta !== undefined && typeof event.delta !== 'string') {
     return [passthrough(frame, 'unparsable')];
   }
-  if (kind.endsWith('_end') && typeof event.content !== 'string') return [passthrough(frame, 'unparsable')];
-  const { block, events } = openBlock(state, at, blockKind);
-  if (kind.endsWith('_delta') && event.delta) {
+  if (phase === END && typeof event.content !== 'string') return [passthrough(frame, 'unparsable')];
+  const events: EventPayload[] = [];
+  const block = openBlock(state, at, blockKind, events);
+  if (phase === DELTA && event.delta) {
     events.push({
       type: 'item.delta',
       itemId: block.itemId,
@@ -313,7 +346,7 @@ function onMessageUpdate(
       text: event.delta as string,
     });
   }
-  if (kind.endsWith('_end')) {
+  if (phase === END) {
     state.blocks.delete(at);
     state.endedBlocks ??= new Set();
     state.endedBlocks.add(at);
@@ -339,7 +372,8 @@ function onToolBlock(
     if (!isRecord(call) || typeof call.id !== 'string') return [passthrough(frame, 'unparsable')];
     const events = startTool(state, call.id, str(call.name) ?? 'tool', call.arguments);
     const open = state.tools.get(call.id);
-    if (open && call.arguments !== undefined) state.tools.set(call.id, { ...open, input: sendable(call.arguments) });
+    if (open && call.arguments !== undefined)
+      state.tools.set(call.id, toolCopy(open, open.status, sendable(call.arguments)));
     state.blocks.delete(at);
     return events;
   }
@@ -354,13 +388,10 @@ function onToolBlock(
   return events;
 }
 
-function openBlock(
-  state: PiTranslateState,
-  at: number,
-  kind: 'text' | 'reasoning',
-): { block: OpenBlock; events: EventPayload[] } {
+/** The open block at `at` of this kind, or a new one (its item.started pushed onto `events`). */
+function openBlock(state: PiTranslateState, at: number, kind: 'text' | 'reasoning', events: EventPayload[]): OpenBlock {
   const existing = state.blocks.get(at);
-  if (existing && existing.kind === kind) return { block: existing, events: [] };
+  if (existing && existing.kind === kind) return existing;
   // A block of another kind at this index, or a message whose message_start was lost, must not reuse an
   // id already given out: the next free one is taken (#2, #3, ...).
   const base = `pi-msg-${state.assistantCount}-${at}`;
@@ -372,7 +403,8 @@ function openBlock(
     kind === 'reasoning'
       ? { kind: 'reasoning', id: block.itemId, status: 'running', text: '' }
       : { kind: 'agent_message', id: block.itemId, status: 'running', text: '' };
-  return { block, events: [{ type: 'item.started', item }] };
+  events.push({ type: 'item.started', item });
+  return block;
 }
 
 function startTool(state: PiTranslateState, id: string, name: string, input: unknown): EventPayload[] {
@@ -392,6 +424,26 @@ function startTool(state: PiTranslateState, id: string, name: string, input: unk
 /** Pi 0.73.1 bash reports a non-zero exit only as this status line in the failed result's text. */
 const EXIT_CODE_LINE = /Command exited with code (\d+)\s*$/;
 
+/**
+ * A copy of a tool item (already emitted, so never changed in place) with another status and input.
+ * Key by key, in the item's order (kind, id, status, tool, input): the copy then gains output, exitCode
+ * and changes, and a spread copy that gains keys takes V8's slow path (bench/README.md).
+ */
+function toolCopy(open: ToolCallItem, status: ToolCallItem['status'], input: unknown): ToolCallItem {
+  return { kind: 'tool_call', id: open.id, status, tool: open.tool, input };
+}
+
+/**
+ * Pi 0.73.1's bash exit status, when the text's status line names one the contract can hold (an
+ * integer; a longer digit run than any exit status is left out rather than clamped).
+ */
+function exitCodeOf(text: string): number | undefined {
+  const match = EXIT_CODE_LINE.exec(text);
+  if (!match) return undefined;
+  const code = Number(match[1]);
+  return code <= 0x7fffffff ? code : undefined;
+}
+
 function onTool(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
   const id = str(event.toolCallId);
   if (id === undefined) return [passthrough(event, 'unparsable')];
@@ -401,7 +453,7 @@ function onTool(state: PiTranslateState, event: Record<string, unknown>): EventP
   const events = startTool(state, id, name, args);
   const open = state.tools.get(id) as ToolCallItem;
   if (event.type !== 'tool_execution_end') {
-    if (args) state.tools.set(id, { ...open, input: sendable(args) });
+    if (args) state.tools.set(id, toolCopy(open, open.status, sendable(args)));
     const text = event.type === 'tool_execution_update' ? resultText(event.partialResult) : undefined;
     if (text === undefined) return events;
     // Pi sends the accumulated output each time: preview only what is new.
@@ -416,15 +468,14 @@ function onTool(state: PiTranslateState, event: Record<string, unknown>): EventP
   state.tools.delete(id);
   state.toolOutput.delete(id);
   const text = resultText(result);
-  const item: ToolCallItem = { ...open, status: isError ? 'failed' : 'completed' };
-  const output: { text?: string; structured?: unknown } = {};
-  if (text !== undefined) output.text = text;
+  const item = toolCopy(open, isError ? 'failed' : 'completed', open.input);
   const details = isRecord(result) ? result.details : undefined;
-  if (details !== undefined && details !== null) output.structured = sendable(details);
-  if (Object.keys(output).length > 0) item.output = output;
+  const structured = details !== undefined && details !== null;
+  if (text !== undefined) item.output = structured ? { text, structured: sendable(details) } : { text };
+  else if (structured) item.output = { structured: sendable(details) };
   if (name === 'bash' && isError && text) {
-    const match = EXIT_CODE_LINE.exec(text);
-    if (match) item.exitCode = Number(match[1]);
+    const exitCode = exitCodeOf(text);
+    if (exitCode !== undefined) item.exitCode = exitCode;
   }
   const changes = fileChanges(name, open.input, result, isError);
   if (changes) item.changes = changes;

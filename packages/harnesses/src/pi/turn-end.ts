@@ -9,7 +9,7 @@
 // response arrives every retry decision for that agent_end has been read from stdout. `settleTurn`
 // then emits the terminal if nothing reopened the turn. No timer is involved.
 //
-import type { ErrorInfo, EventPayload, TokenUsage } from '@reins/core';
+import type { ErrorInfo, EventPayload, TokenUsage, Usage } from '@reins/core';
 import { isRecord } from '@reins/core';
 import { count, piProviderError, shown, str } from './messages.js';
 import type { PiTranslateState } from './translate.js';
@@ -63,15 +63,16 @@ export function onRetryEnd(
         outcome: { status: 'failed', error: attempts !== undefined ? withAttempts(error, attempts) : error },
         stopReason: 'error',
       };
-  return [
+  const events: EventPayload[] = [
     {
       type: 'notice',
       kind: 'retry',
       message: `Pi stopped retrying after ${shown(attempt)} attempt(s): ${finalError ?? 'unknown error'}`,
       data: { attempt: count(attempt) ?? null },
     },
-    ...settleTurn(state),
   ];
+  settleInto(state, events);
+  return events;
 }
 
 function withAttempts(error: ErrorInfo, attempts: number): ErrorInfo {
@@ -85,20 +86,25 @@ export function isTurnEndPending(state: PiTranslateState): boolean {
 
 /** Emits the turn's terminal once the barrier confirmed that no retry follows (see header). */
 export function settleTurn(state: PiTranslateState): EventPayload[] {
+  const events: EventPayload[] = [];
+  settleInto(state, events);
+  return events;
+}
+
+/**
+ * settleTurn's events pushed onto `events`. The payloads are built key by key (outcome, usage,
+ * stopReason), not by spreads into literals: on Node 20 those take a slow copy (bench/README.md).
+ */
+function settleInto(state: PiTranslateState, events: EventPayload[]): void {
   const pending = state.pendingEnd;
-  if (!pending) return [];
+  if (!pending) return;
   state.pendingEnd = undefined;
   forgetOpenItems(state);
+  const completed: EventPayload & { type: 'turn.completed' } = { type: 'turn.completed', outcome: pending.outcome };
   const usage = currentUsage(state);
-  return [
-    { type: 'session.status', status: 'idle' },
-    {
-      type: 'turn.completed',
-      outcome: pending.outcome,
-      ...(usage ? { usage } : {}),
-      ...(pending.stopReason ? { stopReason: pending.stopReason } : {}),
-    },
-  ];
+  if (usage) completed.usage = usage;
+  if (pending.stopReason) completed.stopReason = pending.stopReason;
+  events.push({ type: 'session.status', status: 'idle' }, completed);
 }
 
 /**
@@ -107,13 +113,11 @@ export function settleTurn(state: PiTranslateState): EventPayload[] {
  */
 function forgetOpenItems(state: PiTranslateState): void {
   state.seen ??= new Map();
-  const open = [
-    ...state.tools.keys(),
-    ...[...state.blocks.values()].map((block) => block.itemId),
-    ...(state.openUserItem ? [state.openUserItem] : []),
-    ...(state.openCompaction ? [state.openCompaction] : []),
-  ];
-  for (const id of open) state.seen.set(id, 'completed');
+  const seen = state.seen;
+  for (const id of state.tools.keys()) seen.set(id, 'completed');
+  for (const block of state.blocks.values()) seen.set(block.itemId, 'completed');
+  if (state.openUserItem) seen.set(state.openUserItem, 'completed');
+  if (state.openCompaction) seen.set(state.openCompaction, 'completed');
   state.tools.clear();
   state.toolOutput.clear();
   state.blocks.clear();
@@ -128,28 +132,38 @@ export function failTurn(state: PiTranslateState, error: ErrorInfo): EventPayloa
 }
 
 // ---- usage ----
-function currentUsage(state: PiTranslateState) {
+// Key by key, no closures: addUsage runs for every assistant message (the bench's translate figure).
+
+const providerCost = (amount: number) => ({ amount, currency: 'USD' as const, source: 'provider' as const });
+
+function currentUsage(state: PiTranslateState): Usage | undefined {
   if (!state.turnUsage && state.turnCost === undefined) return undefined;
-  return {
-    ...(state.turnUsage ? { turn: state.turnUsage } : {}),
-    ...(state.turnCost !== undefined
-      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'provider' as const } }
-      : {}),
-  };
+  const usage: Usage = {};
+  if (state.turnUsage) usage.turn = state.turnUsage;
+  if (state.turnCost !== undefined) usage.costUsd = providerCost(state.turnCost);
+  return usage;
+}
+
+/** `sum + value` where value is a count; else `sum` as it was (absent stays absent). */
+function plus(sum: number | undefined, value: unknown): number | undefined {
+  const n = count(value);
+  return n === undefined ? sum : (sum ?? 0) + n;
 }
 
 export function addUsage(state: PiTranslateState, usage: unknown): EventPayload | undefined {
   if (!isRecord(usage)) return undefined;
+  // A fresh object per message (the previous one was emitted); a plain clone is V8's fast spread.
   const turn: TokenUsage = { ...state.turnUsage };
-  const sum = (key: keyof TokenUsage, value: unknown) => {
-    const n = count(value);
-    if (n !== undefined) turn[key] = (turn[key] ?? 0) + n;
-  };
-  sum('input', usage.input);
-  sum('cachedInput', usage.cacheRead);
-  sum('cacheWrite', usage.cacheWrite);
-  sum('output', usage.output);
-  sum('total', usage.totalTokens);
+  const input = plus(turn.input, usage.input);
+  if (input !== undefined) turn.input = input;
+  const cachedInput = plus(turn.cachedInput, usage.cacheRead);
+  if (cachedInput !== undefined) turn.cachedInput = cachedInput;
+  const cacheWrite = plus(turn.cacheWrite, usage.cacheWrite);
+  if (cacheWrite !== undefined) turn.cacheWrite = cacheWrite;
+  const output = plus(turn.output, usage.output);
+  if (output !== undefined) turn.output = output;
+  const total = plus(turn.total, usage.totalTokens);
+  if (total !== undefined) turn.total = total;
   state.turnUsage = turn;
   // Pi prices usage from its own model table (models.json `cost`) and reports it: source provider
   // (the harness reported it; derived is for Reins' own price table). A zero there means "no price
@@ -158,14 +172,10 @@ export function addUsage(state: PiTranslateState, usage: unknown): EventPayload 
   if (cost !== undefined && cost > 0) state.turnCost = (state.turnCost ?? 0) + cost;
   const used = count(usage.totalTokens);
   const window = count(state.contextWindow);
-  return {
-    type: 'usage.updated',
-    turn,
-    ...(used !== undefined || window !== undefined
-      ? { context: { ...(used !== undefined ? { used } : {}), ...(window !== undefined ? { window } : {}) } }
-      : {}),
-    ...(state.turnCost !== undefined
-      ? { costUsd: { amount: state.turnCost, currency: 'USD' as const, source: 'provider' as const } }
-      : {}),
-  };
+  const payload: EventPayload & { type: 'usage.updated' } = { type: 'usage.updated', turn };
+  if (used !== undefined || window !== undefined) {
+    payload.context = used === undefined ? { window } : window === undefined ? { used } : { used, window };
+  }
+  if (state.turnCost !== undefined) payload.costUsd = providerCost(state.turnCost);
+  return payload;
 }
