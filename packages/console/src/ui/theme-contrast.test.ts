@@ -1,5 +1,5 @@
-// WCAG 2.x AA contrast of the console's colours, read from its stylesheets (theme, layout,
-// transcript, pages), in the dark scheme and the light one:
+// WCAG 2.x AA contrast of the console's colours, read from the stylesheets its entry imports
+// (theme, layout, transcript, pages), in the dark scheme and the light one:
 // - text: every rule that sets a colour or a background, paired with what it sits on as the CSS says
 //   (its own background, else the rules of the same element with fewer classes, including their
 //   hover states, else the rules of its ancestors in the selector, else every surface named by the
@@ -11,6 +11,7 @@
 // Disabled controls are exempt (WCAG 1.4.3); decorative boxes (a `content: ""` pseudo-element, a box
 // under 11px tall: dots, bars) hold no text. The rendered page is checked in Chromium too
 // (test/a11y.real.test.ts): nesting the CSS cannot show.
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -29,9 +30,10 @@ import {
   splitTopLevel,
 } from '../../test/a11y-css.js';
 
-const FILES = ['theme.css', 'layout.css', 'transcript.css', 'pages.css'].map((name) =>
-  fileURLToPath(new URL(`./${name}`, import.meta.url)),
-);
+// The stylesheets the console loads, as its entry imports them (a new one is checked as it lands).
+const ENTRY = readFileSync(fileURLToPath(new URL('../main.tsx', import.meta.url)), 'utf8');
+const NAMES = [...ENTRY.matchAll(/import '\.\/ui\/([\w-]+\.css)';/g)].map((match) => match[1] as string);
+const FILES = NAMES.map((name) => fileURLToPath(new URL(`./${name}`, import.meta.url)));
 const sheets = readStylesheets(FILES);
 const SCHEMES: Scheme[] = ['dark', 'light'];
 /** States an element of a rule can be in while its text shows (disabled is exempt). */
@@ -400,9 +402,9 @@ describe('console colours meet WCAG AA contrast', () => {
   it('reads both schemes and every stylesheet', () => {
     expect(sheets.variables.dark.get('--text')).toBeDefined();
     expect(sheets.variables.light.get('--text')).not.toBe(sheets.variables.dark.get('--text'));
-    expect(new Set(sheets.rules.map((rule) => fileName(rule.file)))).toEqual(
-      new Set(['theme.css', 'layout.css', 'transcript.css', 'pages.css']),
-    );
+    const here = readdirSync(fileURLToPath(new URL('.', import.meta.url))).filter((name) => name.endsWith('.css'));
+    expect(new Set(NAMES)).toEqual(new Set(here));
+    expect(new Set(sheets.rules.map((rule) => fileName(rule.file)))).toEqual(new Set(here));
     expect(surfaces('dark').length).toBeGreaterThanOrEqual(3);
   });
 
