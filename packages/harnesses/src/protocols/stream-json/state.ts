@@ -48,6 +48,8 @@ export interface BlockState {
   kind: 'text' | 'reasoning' | 'tool' | 'plan';
   completed: boolean;
   message: MessageState;
+  /** When it was made (a sequence number): blocks are listed in the order made. */
+  readonly made: number;
 }
 
 /** One API message (one `message.id`) the translation knows. */
@@ -57,8 +59,8 @@ export interface MessageState {
   lane: string;
   /** Content blocks in assistant frames seen so far: the index of its next assistant frame's first block. */
   frames: number;
-  /** An assistant frame of it was seen (`frames` counts them). */
-  framed: boolean;
+  /** When its first assistant frame came (a sequence number); 0: none yet. */
+  framed: number;
   /** Its blocks by content index (an index from the wire may be any integer: then a sparse array). */
   blocks: Array<BlockState | undefined>;
   /** False once a turn's end forgot it while a lane's current message still points at it. */
@@ -80,10 +82,6 @@ export class TranslationState {
   messages: MessageState[] | undefined = undefined;
   /** The same by id, once there are more than a few (most turns have one to a few: a scan is cheaper). */
   messageIndex: Map<string, MessageState> | undefined = undefined;
-  /** The same messages in the order of their first assistant frame. */
-  framedMessages: MessageState[] | undefined = undefined;
-  /** Their content blocks in the order made. */
-  blockList: BlockState[] | undefined = undefined;
   /** Tool calls (and TodoWrite plans) of this turn by tool_use id; undefined until one starts (`tools` makes it). */
   toolCalls: Map<string, ToolState> | undefined = undefined;
   /** Tool use ids the client (or a deadline) refused; undefined until one is (`declined` makes it). */
@@ -172,6 +170,13 @@ export function createTranslationState(options: StreamJsonOptions): TranslationS
   return new TranslationState(resolveStreamJsonOptions(options));
 }
 
+/**
+ * Orders blocks by when they were made and messages by their first assistant frame (what a turn's end
+ * and background work list them by), without a list of each kept per turn. One counter for every
+ * session: only the order within a session is read.
+ */
+let sequence = 0;
+
 /** Messages a turn holds before they are also indexed by id. */
 const SCANNED_MESSAGES = 8;
 
@@ -182,7 +187,7 @@ export function registerMessage(state: TranslationState, id: string, lane: strin
     known.lane = lane;
     return known;
   }
-  const message: MessageState = { id, lane, frames: 0, framed: false, blocks: [], registered: true };
+  const message: MessageState = { id, lane, frames: 0, framed: 0, blocks: [], registered: true };
   state.messages ??= [];
   state.messages.push(message);
   if (state.messageIndex) state.messageIndex.set(id, message);
@@ -221,20 +226,15 @@ export function setCurrentMessage(state: TranslationState, lane: string, message
 }
 
 /** Counts an assistant frame's blocks; returns the content index of its first block. */
-export function countAssistantFrame(state: TranslationState, message: MessageState, blocks: number): number {
+export function countAssistantFrame(message: MessageState, blocks: number): number {
   const first = message.frames;
   message.frames = first + blocks;
-  if (!message.framed) {
-    message.framed = true;
-    state.framedMessages ??= [];
-    state.framedMessages.push(message);
-  }
+  if (message.framed === 0) message.framed = ++sequence;
   return first;
 }
 
 /** Sets the block at `index` of `message` (an existing one is updated in place, keeping its place in order). */
 export function setBlock(
-  state: TranslationState,
   message: MessageState,
   index: number,
   itemId: string,
@@ -248,10 +248,7 @@ export function setBlock(
     known.completed = completed;
     return;
   }
-  const block: BlockState = { itemId, kind, completed, message };
-  message.blocks[index] = block;
-  state.blockList ??= [];
-  state.blockList.push(block);
+  message.blocks[index] = { itemId, kind, completed, message, made: ++sequence };
 }
 
 /** The item id of a text or reasoning block: `${messageId}:${index}`. */
@@ -297,25 +294,42 @@ export function settleTool(state: TranslationState, id: string): void {
   else tools.delete(id);
 }
 
+/**
+ * A turn's messages in the order its end remembers them as finished: those with an assistant frame in
+ * the order of their first one, then the others in the order seen. Mostly that is `messages` itself.
+ */
+function finishOrder(messages: MessageState[]): MessageState[] {
+  let framed = 0;
+  let inOrder = true;
+  let last = 0;
+  for (const message of messages) {
+    if (message.framed === 0) continue;
+    framed++;
+    if (message.framed < last) inOrder = false;
+    last = message.framed;
+  }
+  if (framed === messages.length && inOrder) return messages;
+  const ordered = messages.filter((message) => message.framed !== 0);
+  if (!inOrder) ordered.sort((a, b) => a.framed - b.framed);
+  for (const message of messages) if (message.framed === 0) ordered.push(message);
+  return ordered;
+}
+
 /** Forget per-turn bookkeeping (call after a turn's terminal). */
 export function resetTurnState(state: TranslationState): void {
   if (!state.hasBackground) {
     // The common case: no background work, so every message of the turn is finished (those with an
     // assistant frame first, in that order, then the others) and the turn's bookkeeping is dropped whole.
-    if (state.framedMessages) for (const message of state.framedMessages) finished(state, message);
-    if (state.messages) for (const message of state.messages) if (!message.framed) finished(state, message);
+    if (state.messages) for (const message of finishOrder(state.messages)) finished(state, message);
     state.mainMessage = undefined;
     state.laneMessages = undefined;
     state.messages = undefined;
     state.messageIndex = undefined;
-    state.framedMessages = undefined;
-    state.blockList = undefined;
     state.toolCalls = undefined;
   } else {
     // Background work outlives the turn: its lanes stay (tasks.ts), everything else is forgotten, and its
     // messages are remembered as finished.
-    const seen: MessageState[] = [...(state.framedMessages ?? [])];
-    if (state.messages) for (const message of state.messages) if (!message.framed) seen.push(message);
+    const seen = finishOrder(state.messages ?? []);
     retainBackgroundLanes(state);
     for (const message of seen) if (!message.registered) finished(state, message);
   }

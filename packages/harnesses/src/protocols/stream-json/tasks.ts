@@ -14,7 +14,14 @@
 // - `system/background_tasks_changed` is the level signal: the whole set of live background tasks.
 // - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
 import { type EventPayload, isSerialisable, type ToolCallItem } from '@reins/core';
-import { type Emission, reindexMessages, settleTool, type TranslationState } from './state.js';
+import {
+  type BlockState,
+  type Emission,
+  type MessageState,
+  reindexMessages,
+  settleTool,
+  type TranslationState,
+} from './state.js';
 import { sendable } from './values.js';
 import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
 
@@ -227,13 +234,20 @@ export function openBackgroundItems(state: TranslationState): string[] {
   const background = state.taskState?.background;
   if (background === undefined) return [];
   const ids = [...background.keys()];
-  for (const block of state.blockList ?? []) {
-    if (!block.message.registered || !background.has(block.message.lane)) continue;
-    // Tool calls and plans stay open until their result; text and reasoning until their full frame.
-    const open =
-      block.kind === 'tool' || block.kind === 'plan' ? state.toolCalls?.has(block.itemId) === true : !block.completed;
-    if (open) ids.push(block.itemId);
+  const open: BlockState[] = [];
+  for (const message of state.messages ?? []) {
+    if (!background.has(message.lane)) continue;
+    // Object.values: a block index from the wire may be huge (a sparse array), so no walk over indexes.
+    for (const block of Object.values(message.blocks)) {
+      if (block === undefined) continue;
+      // Tool calls and plans stay open until their result; text and reasoning until their full frame.
+      const isOpen =
+        block.kind === 'tool' || block.kind === 'plan' ? state.toolCalls?.has(block.itemId) === true : !block.completed;
+      if (isOpen) open.push(block);
+    }
   }
+  open.sort((a, b) => a.made - b.made);
+  for (const block of open) ids.push(block.itemId);
   return ids;
 }
 
@@ -248,31 +262,26 @@ export function retainBackgroundLanes(state: TranslationState): void {
   if (state.mainMessage && !background.has('')) state.mainMessage = undefined;
   if (state.laneMessages)
     for (const lane of state.laneMessages.keys()) if (!background.has(lane)) state.laneMessages.delete(lane);
+  const keptTools = new Set(background.keys());
   if (state.messages) {
+    const kept: MessageState[] = [];
     for (const message of state.messages) {
-      if (background.has(message.lane)) continue;
+      if (background.has(message.lane)) {
+        kept.push(message);
+        for (const block of Object.values(message.blocks)) if (block !== undefined) keptTools.add(block.itemId);
+        continue;
+      }
       message.registered = false;
       message.blocks = [];
       message.frames = 0;
-      message.framed = false;
+      message.framed = 0;
     }
-    reindexMessages(
-      state,
-      state.messages.filter((message) => message.registered),
-    );
+    reindexMessages(state, kept);
   }
-  const keptTools = new Set(background.keys());
-  if (state.blockList) {
-    const kept = [];
-    for (const block of state.blockList) {
-      if (block.message.registered) {
-        keptTools.add(block.itemId);
-        kept.push(block);
-      } else block.message.blocks = [];
-    }
-    state.blockList = kept;
-  }
-  if (state.framedMessages) state.framedMessages = state.framedMessages.filter((message) => message.registered);
+  // A forgotten message a lane still points at keeps no block (made since it was forgotten, too).
+  if (state.mainMessage && !state.mainMessage.registered) state.mainMessage.blocks = [];
+  if (state.laneMessages)
+    for (const message of state.laneMessages.values()) if (!message.registered) message.blocks = [];
   if (state.toolCalls) for (const id of state.toolCalls.keys()) if (!keptTools.has(id)) state.toolCalls.delete(id);
 }
 

@@ -241,7 +241,7 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
       if (block.type === 'text' || block.type === 'thinking') {
         const kind = block.type === 'text' ? 'text' : 'reasoning';
         const id = blockItemId(message, index);
-        setBlock(state, message, index, id, kind, false);
+        setBlock(message, index, id, kind, false);
         const item: Item =
           kind === 'text'
             ? { kind: 'agent_message', id, status: 'running', text: '' }
@@ -250,7 +250,7 @@ function translateStreamEvent(state: TranslationState, frame: WirePartialMessage
       }
       if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
         const kind = state.options.classifyTool(block.name);
-        setBlock(state, message, index, block.id, kind === 'plan' ? 'plan' : 'tool', false);
+        setBlock(message, index, block.id, kind === 'plan' ? 'plan' : 'tool', false);
         // A plan is announced once its entries are known (the assistant frame), not empty.
         if (kind === 'plan') return [];
         if (!firstStart(state, block.id)) return passthrough(frame, lane, 'duplicate');
@@ -324,7 +324,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
   if (lane === undefined) state.contextUsed = promptTokens(message.usage) ?? state.contextUsed;
   const known = registerMessage(state, message.id, lane ?? '');
   const out: Emission[] = [];
-  const first = countAssistantFrame(state, known, message.content.length);
+  const first = countAssistantFrame(known, message.content.length);
   let malformed = false;
   // A loop, not forEach: no closure per frame (the bench's translate figure). Holes are skipped as forEach does.
   const content: unknown[] = message.content;
@@ -360,7 +360,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
             : { kind: 'reasoning', id, status: 'running', text: '' };
         out.push(withLane({ type: 'item.started', item: started }, lane));
       }
-      setBlock(state, known, index, id, kind, true);
+      setBlock(known, index, id, kind, true);
       out.push(withLane({ type: 'item.completed', item }, lane));
       continue;
     }
@@ -380,7 +380,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
       if (kind === 'plan') {
         const plan = { kind: 'plan' as const, id: use.id, entries: planEntries(use.input) };
         setTool(state, use.id, plan);
-        setBlock(state, known, index, use.id, 'plan', true);
+        setBlock(known, index, use.id, 'plan', true);
         out.push(
           withLane(
             { type: 'item.started', item: { kind: 'plan', id: plan.id, entries: plan.entries, status: 'running' } },
@@ -399,7 +399,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
         const item = startTool(state, use.id, use.name, kind, use.input);
         out.push(withLane({ type: 'item.started', item }, lane));
       }
-      setBlock(state, known, index, use.id, 'tool', true);
+      setBlock(known, index, use.id, 'tool', true);
       continue;
     }
     out.push(passthroughEmission(frame, lane));
