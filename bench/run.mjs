@@ -5,7 +5,7 @@
 // scripted model server, prints a table and writes bench/results/<timestamp>.json.
 // Not part of `npm test` or CI; nothing here asserts a timing. See bench/README.md.
 //
-//   node bench/run.mjs [--quick] [--load N] [--only turns,translate,latency,memory,store,cluster]
+//   node bench/run.mjs [--quick] [--load N] [--only <section>,...]   (sections: SECTION_FIGURES, --help)
 // With --load N every section runs twice, quiet and then beside N busy workers (bench/lib/load.mjs),
 // and the targets are judged on both.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +18,18 @@ import { parseArgs } from 'node:util';
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
 const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store', 'cluster', 'console', 'daemon', 'bridges'];
+/** The figures of each section, numbered as in bench/README.md. */
+const SECTION_FIGURES = {
+  turns: '1-2  cold and warm turns, warm starts (Claude Code)',
+  translate: '3    translation throughput',
+  latency: '4    added latency per event',
+  memory: '5    memory per idle session; Codex shared app-server and warm starts',
+  store: '6    daemon store (SQLite)',
+  cluster: '7    cluster (NATS JetStream)',
+  daemon: '8    daemon: latency over the WebSocket, fan-out, RSS per session',
+  bridges: '9    bridges: reins bridge against the protocol servers',
+  console: '10   web console in Chromium',
+};
 
 const { values } = parseArgs({
   options: {
@@ -30,10 +42,14 @@ const { values } = parseArgs({
 });
 if (values.help) {
   process.stdout.write(
-    'Usage: npm run bench [-- --quick] [-- --load N] [-- --only turns,translate,latency,memory,store,cluster]\n' +
+    'Usage: npm run bench [-- --quick] [-- --load N] [-- --only <section>,...]\n' +
       '  --quick   fewer runs and smaller corpora, about 3 minutes (figures are rougher)\n' +
       '  --load N  run every section twice: quiet, then beside N busy worker processes\n' +
-      '  sections: turns, translate, latency, memory, store, cluster\n',
+      '  --only    these sections only (default: all)\n' +
+      'Sections and their figures (bench/README.md):\n' +
+      Object.entries(SECTION_FIGURES)
+        .map(([name, figures]) => `  ${name.padEnd(10)}${figures}\n`)
+        .join(''),
   );
   process.exit(0);
 }

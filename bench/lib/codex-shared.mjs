@@ -57,15 +57,25 @@ function familyMemory() {
   let rss = 0;
   let priv = 0;
   let sharedOnce = 0;
+  let reins = 0;
   for (const pid of pids) {
     const rollup = `/proc/${pid}/smaps_rollup`;
     pss += kB(rollup, 'Pss');
     rss += kB(`/proc/${pid}/status`, 'VmRSS');
     priv += kB(rollup, 'Private_Clean') + kB(rollup, 'Private_Dirty');
     sharedOnce = Math.max(sharedOnce, kB(rollup, 'Shared_Clean') + kB(rollup, 'Shared_Dirty'));
+    if (pid === process.pid) reins = kB(`/proc/${pid}/status`, 'VmRSS');
   }
   const mb = (value) => Number((value / 1024).toFixed(1));
-  return { processes: pids.length, totalMB: mb(priv + sharedOnce), pssMB: mb(pss), rssMB: mb(rss) };
+  // Where it goes: the Reins process (this one: the same in both modes) and the harness processes.
+  return {
+    processes: pids.length,
+    totalMB: mb(priv + sharedOnce),
+    reinsProcessMB: mb(reins),
+    harnessMB: mb(priv + sharedOnce - reins),
+    pssMB: mb(pss),
+    rssMB: mb(rss),
+  };
 }
 
 /** Drains a session's events; resolves `firstText` at its first text delta. */
@@ -80,13 +90,14 @@ function watch(session) {
   return { firstText, done };
 }
 
-async function openIdle(harness, context, count, startMs) {
+async function openIdle(harness, context, count, startMs, afterFirst) {
   const sessions = [];
   for (let index = 0; index < count; index++) {
     const t0 = now();
     const session = await harness.createSession({ cwd: context.cwd });
     startMs?.push(now() - t0);
     sessions.push({ session, ...watch(session) });
+    if (index === 0) await afterFirst?.();
   }
   return sessions;
 }
@@ -156,17 +167,37 @@ export async function codexShared({ quick, log }) {
     const sharedStartMs = [];
     for (const mode of ['shared', 'per-session']) {
       const harness = await createHarness('codex', options({ shareProcess: mode === 'shared' }));
-      const sessions = await openIdle(harness, context, idle, mode === 'shared' ? sharedStartMs : undefined);
+      let first;
+      const sessions = await openIdle(
+        harness,
+        context,
+        idle,
+        mode === 'shared' ? sharedStartMs : undefined,
+        async () => {
+          await sleep(1_500);
+          first = familyMemory();
+        },
+      );
       await sleep(1_500); // thread start-up work (shell snapshot, lsb_release) settles
       const measured = familyMemory();
-      out.memory[mode] = { ...measured, aboveBaselineMB: Number((measured.totalMB - base.totalMB).toFixed(1)) };
+      // What each session after the first adds (the Reins process and the harness processes together).
+      const perSessionMB = Number(((measured.totalMB - first.totalMB) / (idle - 1)).toFixed(2));
+      out.memory[mode] = {
+        ...measured,
+        aboveBaselineMB: Number((measured.totalMB - base.totalMB).toFixed(1)),
+        firstSession: first,
+        perSessionAfterFirstMB: perSessionMB,
+      };
       log(
-        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, ${measured.totalMB} MB (PSS ${measured.pssMB}, RSS sum ${measured.rssMB} MB)`,
+        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, ${measured.totalMB} MB (Reins process ${measured.reinsProcessMB}, harness ${measured.harnessMB}; PSS ${measured.pssMB}, RSS sum ${measured.rssMB} MB); one session ${first.totalMB} MB; each further session ${perSessionMB} MB`,
       );
       await closeAll(sessions);
     }
     // The whole family, Reins included: what running N sessions costs the machine either way.
     out.memory.sharedVsPerSession = Number((out.memory.shared.totalMB / out.memory['per-session'].totalMB).toFixed(3));
+    out.memory.marginalSharedVsPerSession = Number(
+      (out.memory.shared.perSessionAfterFirstMB / out.memory['per-session'].perSessionAfterFirstMB).toFixed(3),
+    );
     out.sharedStart = {
       firstSessionMs: Number(sharedStartMs[0]?.toFixed(1)),
       laterSessionMs: summarize(sharedStartMs.slice(1), { digits: 1 }),

@@ -146,7 +146,7 @@ function codexSharedTargets(shared, out) {
       memory.sharedVsPerSession ?? null,
       memory.sharedVsPerSession <= LIMITS.codexSharedMemoryVsPerSession,
       memory.shared
-        ? `${memory.shared.totalMB} vs ${memory['per-session'].totalMB} MB, Reins included (PSS ${memory.shared.pssMB} vs ${memory['per-session'].pssMB}, RSS sum ${memory.shared.rssMB} vs ${memory['per-session'].rssMB})`
+        ? `${memory.shared.totalMB} vs ${memory['per-session'].totalMB} MB, Reins included (its process ${memory.shared.reinsProcessMB ?? 'n/a'} MB); each session after the first ${memory.shared.perSessionAfterFirstMB ?? 'n/a'} vs ${memory['per-session'].perSessionAfterFirstMB ?? 'n/a'} MB (${memory.marginalSharedVsPerSession ?? 'n/a'}x)`
         : '',
     ),
   );
@@ -205,14 +205,15 @@ function daemonTargets(daemon, out) {
         : '',
     ),
   );
-  for (const [kind, limit] of [
-    ['hosted', LIMITS.daemonRssPerHostedSessionMB],
-    ['dormant', LIMITS.daemonRssPerDormantSessionMB],
+  for (const [kind, limit, label] of [
+    ['hosted', LIMITS.daemonRssPerHostedSessionMB, 'hosted session'],
+    ['dormant', LIMITS.daemonRssPerDormantSessionMB, 'dormant session (evicted)'],
+    ['restartedDormant', LIMITS.daemonRssPerDormantSessionMB, 'dormant session (after a restart)'],
   ]) {
     const entry = daemon.memory?.[kind];
     out.push(
       judge(
-        `Daemon RSS per ${kind} session <= ${limit} MB`,
+        `Daemon RSS per ${label} <= ${limit} MB`,
         entry?.rssPerSessionMB ?? null,
         entry?.rssPerSessionMB <= limit,
         entry ? `${entry.rssPerSessionMB} MB at ${entry.sessions} sessions` : '',

@@ -18,7 +18,8 @@
 // (c) RSS of the daemon process (children excluded, after GC) per hosted session (a live idle harness
 //     process) and per dormant one (evicted: a 1 s idle TTL puts each to sleep after its creation),
 //     100 sessions of each in a fresh daemon process, against its RSS after one session was opened
-//     and closed.
+//     and closed; and per dormant session after a restart (a fresh daemon on a store of 100 sessions
+//     more than another fresh daemon's store: what a dormant session's record holds).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -343,6 +344,61 @@ async function memoryPer({ benchDir, root }, kind, count) {
   }
 }
 
+/**
+ * Dormant after a restart, the common way a session is dormant: a store filled by one daemon
+ * (`count` sessions plus the warm one), then a fresh daemon on it, against a fresh daemon on a store
+ * of the warm session alone. Each fresh daemon lists its sessions once (every record read) before
+ * it is measured. What a dormant session holds then is its record, with no allocator history of a
+ * harness process or an adapter behind it.
+ */
+async function restartedDormant({ benchDir, root }, count) {
+  const homes = [];
+  const fill = async (sessions) => {
+    const home = await mkdtemp(join(tmpdir(), 'reins-bench-daemon-restart-'));
+    homes.push(home);
+    const host = await startDaemonHost(benchDir, hostOptions({ benchDir, root }, home, 1, 1_000_000));
+    try {
+      await openSessions(host, home, sessions);
+    } finally {
+      await host.close();
+    }
+    return home;
+  };
+  const restarted = async (home) => {
+    const host = await startDaemonHost(benchDir, hostOptions({ benchDir, root }, home, 1, 1_000_000));
+    try {
+      const client = await connectTo(host);
+      let listed;
+      try {
+        listed = await client.listSessions();
+      } finally {
+        client.close();
+      }
+      const dormant = listed.filter((session) => session.status === 'dormant').length;
+      return { ...(await host.measure()), dormant };
+    } finally {
+      await host.close();
+    }
+  };
+  try {
+    const baseHome = await fill(1);
+    const fullHome = await fill(1 + count);
+    const base = await restarted(baseHome);
+    const after = await restarted(fullHome);
+    if (after.dormant < count + 1) throw new Error(`only ${after.dormant}/${count + 1} sessions listed dormant`);
+    const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
+    return {
+      sessions: count,
+      baseRssMB: mb(base.rss),
+      afterRssMB: mb(after.rss),
+      rssPerSessionMB: mb((after.rss - base.rss) / count),
+      heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
+    };
+  } finally {
+    for (const home of homes) await rm(home, { recursive: true, force: true });
+  }
+}
+
 // ---- the section ----------------------------------------------------------------------------------
 
 function report(result) {
@@ -356,7 +412,7 @@ function report(result) {
     '\n8. Daemon: added latency per event over the WebSocket (client process) against in-process; fan-out; RSS per session',
     ...rows,
     `  fan-out  ${f.clients} clients x ${f.sessions} sessions, every client on every session: ${f.eventsPerSecDelivered} events/s delivered (${f.eventsPerSecIngested}/s in), lost ${f.lostDeltas}, gaps ${f.seqGaps}`,
-    `  RSS      ${m.hosted.rssPerSessionMB} MB per hosted session, ${m.dormant.rssPerSessionMB} MB per dormant session (${m.hosted.sessions} each; daemon process only, after GC)`,
+    `  RSS      ${m.hosted.rssPerSessionMB} MB per hosted session, ${m.dormant.rssPerSessionMB} MB per dormant session (evicted), ${m.restartedDormant?.rssPerSessionMB ?? 'n/a'} MB per dormant session after a restart (${m.hosted.sessions} each; daemon process only, after GC)`,
     '',
   ].join('\n');
 }
@@ -375,6 +431,11 @@ export async function run({ quick, log, benchDir, root }) {
       `   ${kind}: ${memory[kind].rssPerSessionMB} MB RSS, ${memory[kind].heapPerSessionMB} MB heap per session (RSS ${memory[kind].baseRssMB} -> ${memory[kind].afterRssMB} MB, ${memory[kind].sessions} sessions)`,
     );
   }
+  memory.restartedDormant = await restartedDormant(context, 100);
+  const r = memory.restartedDormant;
+  log(
+    `   dormant after a restart: ${r.rssPerSessionMB} MB RSS, ${r.heapPerSessionMB} MB heap per session (RSS ${r.baseRssMB} -> ${r.afterRssMB} MB, ${r.sessions} sessions)`,
+  );
   const result = { latency: added, fanOut: fanOutResult, memory };
   return { ...result, report: report(result) };
 }
