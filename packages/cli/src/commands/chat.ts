@@ -8,6 +8,7 @@ import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { HumanRenderer } from '../render/human.js';
 import { makeStyle } from '../render/style.js';
 import { parseSessionArgs, sessionOptions, usageFromReinsError } from '../session-options.js';
+import { closeOnTermination } from '../signals.js';
 
 export const CHAT_HELP = `Usage: reins chat -H <harness> [options]
 
@@ -22,6 +23,9 @@ Commands inside the chat:
   /quit             end the session (also Ctrl-D)
 
 Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture).
+
+Exit codes: 0 ended (/quit, Ctrl-D, Ctrl-C twice at the prompt), 2 bad usage; SIGTERM or SIGHUP closes the
+session (every harness process stops) and exits 143 or 129.
 
 Example:
   reins chat -H codex -m gpt-5-codex`;
@@ -106,7 +110,9 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
         say(
           result.delivery === 'steered'
             ? 'steered into the running turn'
-            : `the harness cannot steer: ${result.delivery}`,
+            : result.delivery === 'queued'
+              ? 'the harness cannot steer: queued, it runs after the current turn'
+              : 'nothing was running: it started a new turn',
         );
         return true;
       }
@@ -137,7 +143,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  rl.on('SIGINT', () => {
+  const onInterrupt = () => {
     if (running) {
       idleInterrupts = 0;
       say('interrupting…');
@@ -150,7 +156,12 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       say('(Ctrl-C again or /quit to leave)');
       rl.prompt();
     }
-  });
+  };
+  // On a terminal readline reads Ctrl-C itself; with stdin piped the process gets SIGINT, which
+  // without a listener would end Node at once and leave the harness running.
+  rl.on('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
+  const termination = closeOnTermination(session, () => rl.close());
 
   say(`${options.harness} session ${session.id} · /quit to leave`);
   rl.prompt();
@@ -166,5 +177,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   rl.close();
   await session.close();
   await consumed;
-  return EXIT.completed;
+  process.off('SIGINT', onInterrupt);
+  termination.dispose();
+  return termination.exitCode ?? EXIT.completed;
 }

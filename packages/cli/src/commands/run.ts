@@ -1,11 +1,12 @@
 // `reins run`: one turn in a new or resumed session, streamed for people or as NDJSON for programs.
 // The first Ctrl-C interrupts the turn (cancelled outcome, exit 130); a second one exits at once,
-// and the exit hook of the runtime SIGKILLs the harness process group.
+// and the exit hook of the runtime SIGKILLs the harness process group. SIGTERM/SIGHUP: signals.ts.
 import type { ReinsEvent, Session, TurnCompletedEvent } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { HumanRenderer } from '../render/human.js';
 import { parseSessionArgs, sessionOptions, usageFromReinsError } from '../session-options.js';
+import { closeOnTermination } from '../signals.js';
 
 export const RUN_HELP = `Usage: reins run -H <harness> [options] [--] <prompt | ->
 
@@ -22,7 +23,8 @@ Options:
       --json                print the normalized events as NDJSON, one per line
   -h, --help                this help
 
-Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled (Ctrl-C).
+Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled (Ctrl-C). SIGTERM or SIGHUP closes the
+session (every harness process stops) and exits 143 or 129.
 
 Examples:
   reins run -H codex "What does this repository do?"
@@ -73,6 +75,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     }
   };
   process.on('SIGINT', onSigint);
+  const termination = closeOnTermination(session);
 
   let terminal: TurnCompletedEvent | undefined;
   try {
@@ -89,9 +92,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     await session.send({ text: prompt }, options.outputSchema ? { outputSchema: options.outputSchema } : {});
     await consumed;
   } finally {
-    process.off('SIGINT', onSigint);
+    // The handlers stay until the session is closed: a Ctrl-C or SIGTERM during close must still
+    // stop the harness (with no listener Node dies without running the runtime's exit hook).
     await session.close().catch(() => {});
+    process.off('SIGINT', onSigint);
+    termination.dispose();
   }
+
+  if (termination.exitCode !== undefined) return termination.exitCode;
 
   if (!terminal) return EXIT.failed;
   const finished = terminal as TurnCompletedEvent;
