@@ -48,7 +48,7 @@ export function DoctorPage({ state, onMenu }: { state: ConsoleState; onMenu: () 
                 </tr>
                 <tr>
                   <th>Listening on</th>
-                  <td className="mono">{window.location.host} (loopback only)</td>
+                  <td className="mono">{window.location.host}</td>
                 </tr>
                 <tr>
                   <th>Connection</th>
