@@ -316,9 +316,16 @@ function userMessage(raw: Record<string, unknown>, id: string): ItemMapping {
   const item: UserMessageItem = { kind: 'user_message', id, status: lifecycleStatus(raw), text };
   if (images !== undefined) item.images = images;
   // Codex's own user items (echoes, thread/read history) may carry its injected envelopes: core's
-  // system-text registry classifies them.
-  return { item: classifyUserMessage(item) };
+  // system-text registry classifies them. A message comes twice (item/started, item/completed) with
+  // the same text: the last text found to be the user's own is remembered, not classified again.
+  if (text === lastUserOwnText) return { item };
+  const classified = classifyUserMessage(item);
+  if (classified === item) lastUserOwnText = text;
+  return { item: classified };
 }
+
+/** The last user message text the system-text registry left as the user's own (see userMessage). */
+let lastUserOwnText: string | undefined;
 
 /** One ThreadItem; `idPrefix` keeps a subagent's item ids apart from the parent thread's. */
 export function mapThreadItem(raw: unknown, idPrefix = ''): ItemMapping {

@@ -525,6 +525,29 @@ describe('codex translation of typed frames', () => {
     }
   });
 
+  it('a user message is classified the same on its start and its completion, whatever came before', () => {
+    const user = (id: string, text: string) =>
+      toItem({ type: 'userMessage', id, content: [{ type: 'text', text, text_elements: [] }] }) as Item;
+    const envelope = '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>';
+    for (const [first, second] of [
+      ['Say hello.', envelope],
+      [envelope, 'Say hello.'],
+      [envelope, envelope],
+      ['Say hello.', 'Say hello.'],
+    ] as const) {
+      for (const text of [first, first, second, second]) {
+        const origin = text === envelope ? 'synthetic' : undefined;
+        expect(user('u1', text)).toEqual({
+          kind: 'user_message',
+          id: 'u1',
+          status: 'running',
+          text,
+          ...(origin ? { origin } : {}),
+        });
+      }
+    }
+  });
+
   it('items Reins has no kind for return undefined (the caller passes them through)', () => {
     const hook: ThreadItem = { type: 'hookPrompt', id: 'h1', fragments: [] };
     expect(toItem(hook)).toBeUndefined();
