@@ -46,10 +46,29 @@ function linkOf(stdout: string): URL {
 }
 
 describe('reins console', () => {
+  it('refuses a --cwd that is not a folder (exit 2) before it starts a daemon', async () => {
+    const reinsHome = await freshHome();
+    const env = { ...process.env, REINS_HOME: reinsHome, DISPLAY: '', WAYLAND_DISPLAY: '' };
+    const missing = await runCli(['console', '--no-open', '--cwd', 'no-such-folder'], {
+      env,
+      cwd: join(reinsHome, '..'),
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--cwd: the folder ${join(reinsHome, '..', 'no-such-folder')} does not exist.`);
+    await writeFile(join(reinsHome, '..', 'a-file'), 'not a folder');
+    const file = await runCli(['console', '--no-open', '--cwd', 'a-file'], { env, cwd: join(reinsHome, '..') });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/--cwd: .*a-file is not a folder\./);
+    expect(missing.stdout + file.stdout).not.toContain('Started a Reins daemon');
+    await expect(readFile(join(reinsHome, 'daemon.json'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('starts a daemon when none runs, prints its console link, and reuses it the next time', async () => {
     const reinsHome = await freshHome();
     const env = { ...process.env, REINS_HOME: reinsHome, DISPLAY: '', WAYLAND_DISPLAY: '' };
-    const first = await runCli(['console', '--no-open', '--cwd', '/work/my repo'], { env });
+    const repo = join(reinsHome, '..', 'my repo');
+    await mkdir(repo);
+    const first = await runCli(['console', '--no-open', '--cwd', 'my repo'], { env, cwd: join(reinsHome, '..') });
     expect(first.code, first.stderr).toBe(0);
     const startedLine = /Started a Reins daemon \(pid (\d+)\); its logs: (\S+)/.exec(first.stdout);
     expect(startedLine).not.toBeNull();
@@ -63,7 +82,7 @@ describe('reins console', () => {
     expect(link.search).toBe(''); // the token is in the fragment, never in the request line
     const fragment = new URLSearchParams(link.hash.slice(1));
     expect(fragment.get('token')).toBe(info.token);
-    expect(fragment.get('cwd')).toBe('/work/my repo');
+    expect(fragment.get('cwd')).toBe(repo); // resolved where it was typed, not in the daemon's folder
     const page = await fetch(`${link.origin}/`);
     expect([200, 503]).toContain(page.status); // 503 when the console is not built: it says how
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");

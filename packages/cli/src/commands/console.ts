@@ -4,8 +4,8 @@
 // background first (logs in $REINS_HOME/daemon.log). `--demo` is console-demo.ts.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { chmod, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { DaemonInfo } from '@reins/client';
 import { ReinsError } from '@reins/core';
 import { readDaemonFile } from '@reins/daemon';
@@ -55,6 +55,8 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<number>
     });
   }
   if (values.port !== undefined) throw new UsageError('--port goes with --demo (a running daemon has its own port).');
+  // Checked before any daemon starts; relative to where the user typed it, not the daemon's folder.
+  const cwd = await sessionFolder(values.cwd, io);
   const home = reinsHome(io.env);
   let info = await runningDaemon(home);
   if (!info) {
@@ -62,10 +64,19 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<number>
     info = started.info;
     io.stdout.write(`Started a Reins daemon (pid ${info.pid}); its logs: ${started.log}\n`);
   }
-  const link = consoleLink(info, values.cwd ?? io.cwd);
+  const link = consoleLink(info, cwd);
   io.stdout.write(`Reins console: ${link}\n`);
   if (!values['no-open']) await openInBrowser(link, home, io);
   return EXIT.completed;
+}
+
+async function sessionFolder(given: string | undefined, io: CliIo): Promise<string> {
+  if (given === undefined) return io.cwd;
+  const folder = resolve(io.cwd, given);
+  const info = await stat(folder).catch(() => undefined);
+  if (!info) throw new UsageError(`--cwd: the folder ${folder} does not exist.`);
+  if (!info.isDirectory()) throw new UsageError(`--cwd: ${folder} is not a folder.`);
+  return folder;
 }
 
 function parse(argv: string[]) {
