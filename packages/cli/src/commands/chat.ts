@@ -22,7 +22,8 @@ Commands inside the chat:
   /status           session id, model, usage so far
   /quit             end the session (also Ctrl-D)
 
-Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture).
+Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture);
+--output-schema validates the reply of every message you send.
 
 Exit codes: 0 ended (/quit, Ctrl-D, Ctrl-C twice at the prompt), 2 bad usage; SIGTERM or SIGHUP closes the
 session (every harness process stops) and exits 143 or 129.
@@ -56,6 +57,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: Boolean(io.stdin.isTTY) });
   rl.setPrompt('› ');
 
+  // --output-schema holds for every message that becomes a turn (a steer joins a turn that has one).
+  const turnOptions = options.outputSchema ? { outputSchema: options.outputSchema } : {};
   let running = false;
   let model = options.spec.model;
   let total: Usage | undefined;
@@ -136,7 +139,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
         }
         if (line.trim() === '') return true;
         {
-          const result = await session.send({ text: line });
+          const result = await session.send({ text: line }, turnOptions);
           if (result.delivery === 'queued') say('queued: it runs after the current turn');
         }
         return true;
