@@ -90,7 +90,7 @@ async function launch(chromium) {
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   // The page-side measures, in every document before the console's own scripts.
   await page.addInitScript({
-    content: `window.__reinsBenchRendered = ${whenRendered}; window.__reinsBenchFrames = ${countFrames};`,
+    content: `window.__reinsBenchRendered = ${whenRendered}; window.__reinsBenchFrames = ${countFrames}; (${watchWire})();`,
   });
   return {
     page,
@@ -99,6 +99,32 @@ async function launch(chromium) {
       await context.close().catch(() => {});
       await rm(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * In the page, before the console's scripts: wraps WebSocket to note when the socket opened and when
+ * the first and the last event notification (session/event or session/events) came, and how many
+ * messages came: the split of an open between the page's start, the wire and the render.
+ */
+function watchWire() {
+  const Native = window.WebSocket;
+  const wire = { messages: 0 };
+  window.__reinsBenchWire = wire;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('open', () => {
+        wire.opened = performance.now();
+      });
+      this.addEventListener('message', (message) => {
+        wire.messages++;
+        if (typeof message.data === 'string' && message.data.startsWith('{"jsonrpc":"2.0","method":"session/event')) {
+          wire.firstEvent ??= performance.now();
+          wire.lastEvent = performance.now();
+        }
+      });
+    }
   };
 }
 
@@ -129,7 +155,12 @@ function whenRendered(lastSeq) {
         return;
       }
       const rendered = performance.now();
-      setTimeout(() => resolve({ firstEvents, rendered, interactive: performance.now() }), 0);
+      const wire = window.__reinsBenchWire ?? {};
+      const marks = { socketOpen: wire.opened, firstEventMessage: wire.firstEvent, lastEventMessage: wire.lastEvent };
+      setTimeout(
+        () => resolve({ firstEvents, rendered, interactive: performance.now(), ...marks, messages: wire.messages }),
+        0,
+      );
     };
     requestAnimationFrame(tick);
   });
@@ -285,7 +316,16 @@ async function openFigures(deps, { benchDir, quick, log }) {
     await page.goto(`${origin}/#token=${daemon.token}`);
     await page.getByTestId('session-list').waitFor({ timeout: WAIT_MS });
     const runs = quick ? 3 : 5;
-    const navigation = { firstEvents: [], rendered: [], interactive: [] };
+    const marks = () => ({
+      firstEvents: [],
+      rendered: [],
+      interactive: [],
+      socketOpen: [],
+      firstEventMessage: [],
+      lastEventMessage: [],
+      messages: [],
+    });
+    const navigation = marks();
     const click = { firstEvents: [], rendered: [], interactive: [] };
     // One unmeasured open first: the page cache, the store's pages and the JIT as a returning user has them.
     for (let run = 0; run <= runs; run++) {
@@ -301,7 +341,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
           `${error.message}; expected seq ${lastSeq}, the page shows ${await shown(page, browser.problems)}`,
         );
       });
-      if (run > 0) for (const [name, at] of Object.entries(opened)) navigation[name].push(at);
+      if (run > 0) for (const name of Object.keys(navigation)) navigation[name].push(opened[name] ?? Number.NaN);
       await page.goto('about:blank');
       await page.goto(`${origin}/#/`);
       const item = page.locator(`.session-item[data-session-id="${filled.sessionId}"]`);
@@ -321,7 +361,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
           `${error.message}; expected seq ${lastSeq}, the page shows ${await shown(page, browser.problems)}`,
         );
       });
-      if (run > 0) for (const [name, at] of Object.entries(clicked)) click[name].push(at);
+      if (run > 0) for (const name of Object.keys(click)) click[name].push(clicked[name]);
     }
     // What the daemon and the wire take without the browser, and the browser's per-message floor.
     const replay = [];
@@ -341,6 +381,11 @@ async function openFigures(deps, { benchDir, quick, log }) {
       navigationFirstEventsMs: summarize(navigation.firstEvents, { digits: 0 }),
       navigationRenderedMs: summarize(navigation.rendered, { digits: 0 }),
       navigationInteractiveMs: summarize(navigation.interactive, { digits: 0 }),
+      // The split of a navigation open: the page's start, the wire (subscribe to the last event), the render.
+      navigationSocketOpenMs: summarize(navigation.socketOpen, { digits: 0 }),
+      navigationFirstEventMessageMs: summarize(navigation.firstEventMessage, { digits: 0 }),
+      navigationLastEventMessageMs: summarize(navigation.lastEventMessage, { digits: 0 }),
+      navigationMessages: summarize(navigation.messages, { digits: 0 }),
       clickFirstEventsMs: summarize(click.firstEvents, { digits: 0 }),
       clickRenderedMs: summarize(click.rendered, { digits: 0 }),
       clickInteractiveMs: summarize(click.interactive, { digits: 0 }),
@@ -472,6 +517,7 @@ function report(result) {
     '\n10. Console in Chromium: opening a session of 20,000 events (from SQLite), and frames per second while 10 sessions stream',
     `  open ${open.events} events (${open.turns} turns), median of ${open.runs} (min-max):`,
     `    navigation -> first events shown ${ms(open.navigationFirstEventsMs)}, last row rendered ${ms(open.navigationRenderedMs)}, interactive ${ms(open.navigationInteractiveMs)}`,
+    `    split of a navigation: socket open ${ms(open.navigationSocketOpenMs)}, first event message ${ms(open.navigationFirstEventMessageMs)}, last ${ms(open.navigationLastEventMessageMs)} (${open.navigationMessages.median} WebSocket messages in all)`,
     `    click      -> first events shown ${ms(open.clickFirstEventsMs)}, last row rendered ${ms(open.clickRenderedMs)}, interactive ${ms(open.clickInteractiveMs)}`,
     `    floors: a Node @reins/client receives the whole log in ${ms(open.nodeClientReplayMs)}; a bare Chromium page receives the same ${open.wireFloor.messages} notifications (${(open.wireFloor.bytes / 1e6).toFixed(1)} MB) in ${ms(open.wireFloor.onePerEventMs)} one per message, ${ms(open.wireFloor.batched500Ms)} 500 per message`,
     `  frames: idle ${frames.idle.fps} fps; ${frames.sessions} sessions streaming ${frames.streaming.fps} fps (frame median ${frames.streaming.frameMs.median} ms, p99 ${frames.streaming.frameMs.p99} ms, max ${frames.streaming.frameMs.max} ms)`,
