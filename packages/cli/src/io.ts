@@ -1,5 +1,6 @@
 // What a command gets from the outside world, injectable so commands run in tests without a terminal.
 import type { Readable, Writable } from 'node:stream';
+import type { ErrorCode } from '@reins/core';
 
 export interface CliIo {
   stdout: Writable & { isTTY?: boolean };
@@ -21,11 +22,12 @@ export function wantsColor(io: CliIo): boolean {
 /** Exit codes (stable: scripts depend on them). */
 export const EXIT = { completed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-/** Bad usage: printed with a hint and exit code 2. */
+/** Bad usage: printed with a hint and exit code 2 (`code` is what --json output names it). */
 export class UsageError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
+    readonly code: ErrorCode = 'invalid_input',
   ) {
     super(message);
   }

@@ -79,8 +79,45 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    return report(error, name, io);
+    const code = report(error, name, io);
+    if (JSON_COMMANDS.has(name) && wantsJson(rest)) io.stdout.write(`${JSON.stringify(jsonError(error, code))}\n`);
+    return code;
   }
+}
+
+/** The commands with --json output: a program reading it also gets the error that ended the command. */
+const JSON_COMMANDS = new Set(['run', 'demo', 'conformance', 'doctor']);
+
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * The one JSON line an error prints on stdout under --json (also when the flags did not parse):
+ * a stable ReinsError code, the sentence and hint the human output has, and the exit code.
+ */
+export function jsonError(
+  thrown: unknown,
+  exitCode: number,
+): { type: 'cli.error'; code: string; message: string; hint?: string; exitCode: number } {
+  const error = usageFromParseError(thrown) ?? thrown;
+  if (error instanceof UsageError) {
+    return {
+      type: 'cli.error',
+      code: error.code,
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+      exitCode,
+    };
+  }
+  if (ReinsError.isInstance(error)) return { type: 'cli.error', code: error.code, message: error.message, exitCode };
+  return {
+    type: 'cli.error',
+    code: 'unexpected',
+    message: error instanceof Error ? error.message : String(error),
+    exitCode,
+  };
 }
 
 function report(thrown: unknown, command: string, io: CliIo): number {

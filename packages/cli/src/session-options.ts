@@ -112,10 +112,11 @@ export function usageFromReinsError(error: unknown, harness: string): UsageError
   if (!ReinsError.isInstance(error)) return undefined;
   if (error.code === 'binary_not_found') {
     const variable = `REINS_${harness.toUpperCase().replace(/-/g, '_')}_BIN`;
-    return new UsageError(
-      error.message,
-      `\`reins doctor\` shows where Reins looks for each harness; set ${variable} to the binary's absolute path to choose one.`,
-    );
+    // The discovery's own message may already say all of it: no hint that repeats it.
+    const hint = error.message.includes(variable)
+      ? undefined
+      : `\`reins doctor\` shows where Reins looks for each harness; set ${variable} to the binary's absolute path to choose one.`;
+    return new UsageError(error.message, hint, 'binary_not_found');
   }
   if (error.code === 'invalid_input') return new UsageError(error.message);
   return undefined;

@@ -81,6 +81,45 @@ describe('reins usage errors (exit 2)', () => {
     expect(missing.stderr).not.toMatch(/unexpected error/);
   });
 
+  it('with --json an error is also one JSON line on stdout with a stable code and the exit code', async () => {
+    const parse = (stdout: string) => {
+      const lines = stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      return JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    };
+    const harness = await runCli(['run', '-H', 'cursor', '--json', 'hi']);
+    expect(harness.code).toBe(2);
+    expect(parse(harness.stdout)).toMatchObject({
+      type: 'cli.error',
+      code: 'invalid_input',
+      message: 'Unknown harness "cursor".',
+      hint: expect.stringMatching(/^Known harnesses: claude-code, codex/),
+      exitCode: 2,
+    });
+    expect(harness.stderr).toMatch(/Unknown harness "cursor"/); // people still read stderr
+    const missing = await runCli(['run', '-H', 'codex', '--json', 'hi'], {
+      env: { PATH: '/nonexistent', HOME: dir, SHELL: '/bin/false' },
+    });
+    expect(missing.code).toBe(2);
+    expect(parse(missing.stdout)).toMatchObject({ type: 'cli.error', code: 'binary_not_found', exitCode: 2 });
+    for (const argv of [
+      ['doctor', '--json', '--frobnicate'],
+      ['demo', '--json', '-H', 'cursor'],
+      ['conformance', '--json', '-H'],
+    ]) {
+      const result = await runCli(argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(parse(result.stdout), argv.join(' ')).toMatchObject({
+        type: 'cli.error',
+        code: 'invalid_input',
+        exitCode: 2,
+      });
+    }
+    // Without --json (or with it only as the prompt, after --) stdout stays empty.
+    expect((await runCli(['run', '-H', 'cursor', 'hi'])).stdout).toBe('');
+    expect((await runCli(['run', '-H', 'cursor', '--', '--json'])).stdout).toBe('');
+  });
+
   it("reins help <command> prints that command's help", async () => {
     const help = await runCli(['help', 'run']);
     expect(help.code).toBe(0);

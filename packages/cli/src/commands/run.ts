@@ -20,7 +20,9 @@ Options:
       --resume <id>         continue the session with this native session id
       --output-schema <f>   JSON Schema file; the reply is validated against it
       --posture <p>         bypass (default: tools run without asking) | ask
-      --json                print the normalized events as NDJSON, one per line
+      --json                print the normalized events as NDJSON, one per line; an error before
+                            or outside the stream is one {"type":"cli.error","code","message",
+                            "hint"?,"exitCode"} line (code: a Reins error code)
   -h, --help                this help
 
 Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled (Ctrl-C). SIGTERM or SIGHUP closes the
