@@ -44,27 +44,22 @@ export interface ValueMeasure {
 export function measureValue(value: unknown, limit = MAX_EVENT_DEPTH): ValueMeasure | undefined {
   if (value === null || typeof value !== 'object') return isPlainScalar(value) ? SCALAR : undefined;
   if (limit > RECURSION_LIMIT) return measureWithStack(value, limit);
-  const walk: Walk = { limit, visited: 0, deepest: 0 };
-  return visit(value, 1, walk) ? { depth: walk.deepest, objects: walk.visited } : undefined;
+  // The measure is filled in as the walk goes, and is its result.
+  const measure: ValueMeasure = { depth: 0, objects: 0 };
+  return visit(value, 1, limit, measure) ? measure : undefined;
 }
 
 /** The deepest limit measureValue walks by recursion (far from V8's stack limit of ~10,000 frames). */
 const RECURSION_LIMIT = 1024;
 
-interface Walk {
-  readonly limit: number;
-  visited: number;
-  deepest: number;
-}
-
-/** False when `current` or something in it is too deep, too large or not JSON. */
-function visit(current: object, depth: number, walk: Walk): boolean {
-  if (depth > walk.limit || ++walk.visited > MAX_VISITED_OBJECTS) return false;
-  if (depth > walk.deepest) walk.deepest = depth;
+/** False when `current` or something in it is too deep, too large or not JSON; counts into `measure`. */
+function visit(current: object, depth: number, limit: number, measure: ValueMeasure): boolean {
+  if (depth > limit || ++measure.objects > MAX_VISITED_OBJECTS) return false;
+  if (depth > measure.depth) measure.depth = depth;
   if (Array.isArray(current)) {
     for (const child of current) {
       if (child !== null && typeof child === 'object') {
-        if (!visit(child, depth + 1, walk)) return false;
+        if (!visit(child, depth + 1, limit, measure)) return false;
       } else if (!isPlainScalar(child)) return false;
     }
     return true;
@@ -74,7 +69,7 @@ function visit(current: object, depth: number, walk: Walk): boolean {
     if (!Object.hasOwn(current, key)) continue;
     const child = (current as Record<string, unknown>)[key];
     if (child !== null && typeof child === 'object') {
-      if (!visit(child, depth + 1, walk)) return false;
+      if (!visit(child, depth + 1, limit, measure)) return false;
     } else if (!isPlainScalar(child)) return false;
   }
   return true;
