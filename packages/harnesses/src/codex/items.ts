@@ -332,7 +332,8 @@ export function mapThreadItem(raw: unknown, idPrefix = ''): ItemMapping {
   if (!isRecord(raw) || typeof raw.type !== 'string' || typeof raw.id !== 'string') {
     return unparsable('a thread item without a string type and id');
   }
-  const id = idPrefix + raw.id;
+  // No concatenation for the session's own thread (the common case): '' + id still costs a string add.
+  const id = idPrefix === '' ? raw.id : idPrefix + raw.id;
   switch (raw.type) {
     case 'userMessage':
       return userMessage(raw, id);

@@ -122,7 +122,8 @@ function deltaOf(
 ): Translated[] {
   const itemId = str(params?.itemId);
   if (itemId === undefined || typeof text !== 'string') return [passthrough(frame, parentItemId, 'unparsable')];
-  return [withParent({ type: 'item.delta', itemId: idPrefix + itemId, kind, text }, parentItemId)];
+  const id = idPrefix === '' ? itemId : idPrefix + itemId;
+  return [withParent({ type: 'item.delta', itemId: id, kind, text }, parentItemId)];
 }
 
 /**
