@@ -132,12 +132,16 @@ describe('reins usage errors (exit 2)', () => {
     expect(unknown.stderr).toMatch(/unknown command "frob"/);
     const help = await runCli(['run', '--help']);
     expect(help.code).toBe(0);
+    for (const id of ['claude-code', 'codex', 'hermes', 'amp', 'acp']) expect(help.stdout).toContain(id);
     expect(help.stdout).toMatch(/Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled/);
     expect(help.stdout).toMatch(/Examples:/);
-    for (const command of ['chat', 'demo', 'doctor']) {
+    for (const command of ['chat', 'demo', 'doctor', 'conformance', 'daemon', 'console']) {
       const commandHelp = await runCli([command, '--help']);
       expect(commandHelp.code, command).toBe(0);
       expect(commandHelp.stdout, command).toMatch(/Usage: reins/);
+      // Help fits a 110-column terminal, except the examples a user copies whole.
+      const body = commandHelp.stdout.split('\nExample')[0] ?? '';
+      for (const line of body.split('\n')) expect(line.length, `${command}: ${line}`).toBeLessThanOrEqual(110);
     }
     const version = await runCli(['--version']);
     expect(version.stdout).toMatch(/^reins \d+\.\d+\.\d+/);

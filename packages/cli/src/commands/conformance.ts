@@ -17,6 +17,7 @@ import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle } from '../render/style.js';
+import { wrap, wrapIndented } from '../render/wrap.js';
 import { REINS_VERSION } from '../version.js';
 
 export const CONFORMANCE_HELP = `Usage: reins conformance -H <harness> [--only <behaviour>,...] [--json]
@@ -27,10 +28,10 @@ namespace: no tokens are spent and nothing leaves the machine. Each behaviour pr
 skip with the reason, and the results are stored as evidence (under $REINS_HOME or ~/.reins) so that
 \`reins doctor\` shows which capabilities were observed for this exact binary.
 
-Behaviours: ${BEHAVIOURS.map((b) => b.name).join(', ')}.
+${wrap(`Behaviours: ${BEHAVIOURS.map((b) => b.name).join(', ')}.`, 100).join('\n')}
 
 Options:
-  -H, --harness <id>   ${conformanceTargetIds().join(', ')}
+  -H, --harness <id>   ${wrapIndented(conformanceTargetIds().join(', '), 78, 23)}
       --only <names>   run only these behaviours (comma-separated)
       --json           one JSON object per behaviour, then a summary
   -h, --help           this help

@@ -38,9 +38,10 @@ harness process. Idle sessions are put to sleep the same way (--idle-ttl, --max-
 a session with a running turn, a pending approval or background work never is.
 
 The url, pid and a fresh secret token (or the --token-file one) are written to
-$REINS_HOME/daemon.json (default ~/.reins, mode 0600); every connection must present the token. $REINS_HOME must not be writable by group
-or others. Browsers are refused unless their origin is allowed with --allow-origin. Logs are JSON
-lines on stderr. Ctrl+C (or SIGTERM) stops every harness process, removes daemon.json and exits 0.
+$REINS_HOME/daemon.json (default ~/.reins, mode 0600); every connection must present the token.
+$REINS_HOME must not be writable by group or others. Browsers are refused unless their origin is
+allowed with --allow-origin. Logs are JSON lines on stderr. Ctrl+C (or SIGTERM) stops every
+harness process, removes daemon.json and exits 0.
 
 Options:
       --port <n>               port on 127.0.0.1 (default 0: any free port, see daemon.json)
@@ -53,7 +54,8 @@ Options:
                                http://reins-gateway.agents.svc:7777 or https://reins.example.com
                                (repeatable): that Host is accepted and the console works there
       --allow-origin <url>     let web pages from this origin connect (repeatable), e.g. http://localhost:5173
-      --idle-ttl <duration>    stop an idle session's process after this long: 90s, 30m, 2h (default 30m; 0: never)
+      --idle-ttl <duration>    stop an idle session's process after this long: 90s, 30m, 2h
+                               (default 30m; 0: never)
       --max-live-sessions <n>  at most this many harness processes; the least recently used idle
                                session sleeps first (default 32)
       --warm <harness>=<n>,... keep n harness processes started and initialised ahead per harness, so a

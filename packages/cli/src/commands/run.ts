@@ -1,19 +1,20 @@
 // `reins run`: one turn in a new or resumed session, streamed for people or as NDJSON for programs.
 // The first Ctrl-C interrupts the turn (cancelled outcome, exit 130); a second one exits at once,
 // and the exit hook of the runtime SIGKILLs the harness process group. SIGTERM/SIGHUP: signals.ts.
-import type { ReinsEvent, Session, TurnCompletedEvent } from '@reins/core';
+import { HARNESS_IDS, type ReinsEvent, type Session, type TurnCompletedEvent } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { HumanRenderer } from '../render/human.js';
+import { wrapIndented } from '../render/wrap.js';
 import { parseSessionArgs, sessionOptions, usageFromReinsError } from '../session-options.js';
 import { closeOnTermination } from '../signals.js';
 
-export const RUN_HELP = `Usage: reins run -H <harness> [options] [--] <prompt | ->
+export const RUN_HELP = () => `Usage: reins run -H <harness> [options] [--] <prompt | ->
 
 Runs one turn in a new (or resumed) session of an installed harness.
 
 Options:
-  -H, --harness <id>        claude-code, codex, gemini, qwen-code, copilot, opencode, pi, ...
+  -H, --harness <id>        ${wrapIndented(HARNESS_IDS.join(', '), 74, 28)}
   -C, --cwd <dir>           working directory of the session (default: the current one)
   -m, --model <id>          model to use
       --effort <level>      minimal | low | medium | high | xhigh | max
@@ -45,7 +46,7 @@ async function readPrompt(positionals: string[], io: CliIo): Promise<string> {
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseSessionArgs(argv);
   if (values.help) {
-    io.stdout.write(`${RUN_HELP}\n`);
+    io.stdout.write(`${RUN_HELP()}\n`);
     return EXIT.completed;
   }
   const options = await sessionOptions(values, io);
