@@ -1,9 +1,20 @@
 // `reins bridge codex-app-server`: the usage it takes (the form Codex clients launch `codex` with,
-// --version for their discovery) and refuses, with exit 2 and nothing on stdout (the protocol channel).
+// --version for their discovery) and refuses, with exit 2 and nothing on stdout (the protocol channel);
+// and its start-up: the Codex app-server it starts with itself takes the first thread, none is left.
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
 import { describe, expect, it } from 'vitest';
 import { REINS_VERSION } from '../src/version.js';
-import { runCli } from './cli.js';
+import { runCli, startCli } from './cli.js';
+
+const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const TRANSCRIPT = fileURLToPath(
+  new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),
+);
 
 async function usage(args: string[], message: RegExp) {
   const result = await runCli(args, { input: '' });
@@ -94,3 +105,77 @@ describe('reins bridge codex-app-server usage', () => {
     await usage(['bridge', 'acp', '-H', 'codex', '--listen', 'stdio://'], /Unknown option '--listen'/);
   });
 });
+
+describe('reins bridge codex-app-server -H codex start-up', () => {
+  it('starts an app-server with itself before the client speaks, serves a turn, and leaves no process behind', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'reins-bridge-warm-'));
+    try {
+      // A launcher that notes every start of the fake app-server, then runs it.
+      const log = join(home, 'starts.log');
+      const launcher = join(home, 'codex');
+      await writeFile(launcher, `#!/bin/sh\necho "$*" >> '${log}'\nexec "${process.execPath}" '${FAKE_CODEX}' "$@"\n`);
+      await chmod(launcher, 0o755);
+      const marker = `bridge-warm-${process.pid}-${Date.now()}`;
+      const bridge = startCli(['bridge', 'codex-app-server', '-H', 'codex', '--binary', launcher, 'app-server'], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          REINS_HOME: join(home, 'reins'),
+          FAKE_CODEX_TRANSCRIPT: TRANSCRIPT,
+          BRIDGE_TEST_MARKER: marker,
+        },
+        cwd: home,
+      });
+      // Before the client says anything (so before the catalog probe its initialize triggers), the
+      // bridge has started the app-server its first thread will take (codex/hosts.ts).
+      await expect.poll(async () => startsOf(log), { timeout: 20_000 }).toEqual(['app-server --strict-config']);
+      const write = (frame: unknown) => bridge.child.stdin?.write(`${JSON.stringify(frame)}\n`);
+      write({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '0' } } });
+      await bridge.waitForOutput('"id":1');
+      write({ method: 'initialized', params: {} });
+      write({ id: 2, method: 'thread/start', params: { cwd: home } });
+      await bridge.waitForOutput('"id":2');
+      write({ id: 3, method: 'turn/start', params: { threadId: threadIdOf(bridge.stdout()), input: [textInput] } });
+      await bridge.waitForOutput('"method":"turn/completed"');
+      bridge.child.stdin?.end();
+      const result = await bridge.done;
+      expect(result.code).toBe(0);
+      // Every app-server it started (the warm one, the catalog probe, a replacement) ended with it.
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
+const textInput = { type: 'text', text: 'Say hello.', text_elements: [] };
+
+async function startsOf(log: string): Promise<string[]> {
+  const text = await readFile(log, 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line.startsWith('app-server'));
+}
+
+function threadIdOf(stdout: string): string {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('"id":2')) continue;
+    const frame = JSON.parse(line) as { result?: { thread?: { id?: string } } };
+    if (frame.result?.thread?.id) return frame.result.thread.id;
+  }
+  throw new Error(`no thread/start answer in ${stdout}`);
+}
+
+/** Live processes whose environment carries the marker (the bridge's harness children). */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').includes(`BRIDGE_TEST_MARKER=${marker}`)) {
+        found.push(Number(name));
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
