@@ -71,6 +71,12 @@ export async function sessionOptions(
   io: CliIo,
 ): Promise<SessionOptions> {
   const { harness, effort, posture } = harnessFlags(values);
+  // An empty value (--model "" from an unset shell variable) would silently mean "the default".
+  for (const flag of ['cwd', 'model', 'resume', 'output-schema'] as const) {
+    if (values[flag] !== undefined && values[flag].trim() === '') {
+      throw new UsageError(`--${flag} is empty.`, 'Give it a value, or leave the flag out for the default.');
+    }
+  }
   const cwd = values.cwd ? (isAbsolute(values.cwd) ? values.cwd : resolve(io.cwd, values.cwd)) : io.cwd;
   const spec: SessionSpec = { cwd, posture: posture ?? 'bypass' };
   if (values.model) spec.model = values.model;

@@ -57,6 +57,17 @@ describe('reins usage errors (exit 2)', () => {
     expect(result.stderr).toMatch(/REINS_CODEX_BIN/);
   });
 
+  it('an empty flag value is refused, not taken for the default', async () => {
+    for (const flag of ['--model', '--resume', '--cwd', '--output-schema']) {
+      const result = await runCli(['run', '-H', 'codex', flag, '', 'hi']);
+      expect(result.code, flag).toBe(2);
+      expect(result.stderr, flag).toContain(`reins run: ${flag} is empty.`);
+    }
+    const chat = await runCli(['chat', '-H', 'codex', '-m', ' ']);
+    expect(chat.code).toBe(2);
+    expect(chat.stderr).toContain('reins chat: --model is empty.');
+  });
+
   it('unknown flags, efforts and postures', async () => {
     expect((await runCli(['run', '-H', 'codex', '--frobnicate', 'hi'])).code).toBe(2);
     const effort = await runCli(['run', '-H', 'codex', '--effort', 'ludicrous', 'hi']);
