@@ -86,7 +86,10 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
     setScrollTop(element.scrollTop);
   };
 
-  const range = index.range(scrollTop, viewport);
+  // While the reader is at the bottom, render the rows at the bottom at once: from the scrollTop of
+  // the last scroll event, a long history opened at its end rendered its first screenful before the
+  // layout effect scrolled down (a wasted render of rows nobody sees).
+  const range = index.range(stick.current ? Math.max(scrollTop, total - viewport) : scrollTop, viewport);
   const visible = items.slice(range.start, range.end);
   return (
     <div className="scroller" ref={scroller} onScroll={onScroll} role="log" aria-label={label} tabIndex={-1}>
