@@ -141,28 +141,30 @@ export function translatePiFrame(state: PiTranslateState, frame: Record<string, 
  * lookup first hashed the fresh type string of every frame (the bench's translate figure).
  */
 function translateEvent(state: PiTranslateState, event: Record<string, unknown>): EventPayload[] {
+  // Ordered by how often Pi sends them (every streamed token is a message_update): each case before
+  // the match compares the fresh type string once more.
   switch (event.type as PiEventType) {
+    case 'message_update':
+      return isRecord(event.assistantMessageEvent) && typeof event.assistantMessageEvent.type === 'string'
+        ? onMessageUpdate(state, isRecord(event.message) ? event.message : {}, event.assistantMessageEvent, event)
+        : unparsableOf(event);
+    case 'message_start':
+      return isRecord(event.message) ? onMessageStart(state, event.message) : unparsableOf(event);
+    case 'message_end':
+      return isRecord(event.message) ? onMessageEnd(state, event.message) : unparsableOf(event);
+    case 'turn_start':
+    case 'turn_end':
+    case 'queue_update':
+      return [];
+    case 'tool_execution_start':
+    case 'tool_execution_update':
+    case 'tool_execution_end':
+      return onTool(state, event);
     case 'agent_start':
       state.retrying = false;
       return [{ type: 'session.status', status: 'running' }];
     case 'agent_end':
       return onAgentEnd(state, event.messages);
-    case 'turn_start':
-    case 'turn_end':
-    case 'queue_update':
-      return [];
-    case 'message_start':
-      return isRecord(event.message) ? onMessageStart(state, event.message) : unparsableOf(event);
-    case 'message_update':
-      return isRecord(event.assistantMessageEvent) && typeof event.assistantMessageEvent.type === 'string'
-        ? onMessageUpdate(state, isRecord(event.message) ? event.message : {}, event.assistantMessageEvent, event)
-        : unparsableOf(event);
-    case 'message_end':
-      return isRecord(event.message) ? onMessageEnd(state, event.message) : unparsableOf(event);
-    case 'tool_execution_start':
-    case 'tool_execution_update':
-    case 'tool_execution_end':
-      return onTool(state, event);
     case 'compaction_start': {
       state.compactionCount++;
       const id = `pi-compaction-${state.compactionCount}`;
