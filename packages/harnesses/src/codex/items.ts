@@ -23,48 +23,7 @@ export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value
 
 /** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
 export const sendable = (value: unknown): unknown =>
-  plainlyValued(value, PLAIN_DEPTH, PLAIN_OBJECTS) >= 0 || isSerialisable(value)
-    ? value
-    : truncatedValue('the value nests too deep to be sent');
-
-// The quick check before core's walk: most values a frame hands on (a command and its cwd, a tool's
-// arguments) are a few flat objects, and the general walk allocates per object it visits (1-3% of the
-// whole Codex translation run in the bench). Anything past these bounds takes the general walk.
-const PLAIN_DEPTH = 8;
-const PLAIN_OBJECTS = 32;
-
-/**
- * Objects left of `budget` after walking `value`, or -1 when it is not plainly serialisable within
- * `depth` levels and `budget` objects: only strings, numbers, booleans, null and undefined in arrays and
- * objects (every enumerable key, inherited ones too). Stricter than isSerialisable, never looser, and
- * allocation-free.
- */
-function plainlyValued(value: unknown, depth: number, budget: number): number {
-  if (value === null) return budget;
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return budget;
-    case 'object':
-      break;
-    default:
-      return -1;
-  }
-  if (depth === 0 || budget === 0) return -1;
-  let left = budget - 1;
-  if (Array.isArray(value)) {
-    for (let at = 0; at < value.length && left >= 0; at++) left = plainlyValued(value[at], depth - 1, left);
-    return left;
-  }
-  const record = value as Record<string, unknown>;
-  for (const key in record) {
-    left = plainlyValued(record[key], depth - 1, left);
-    if (left < 0) return -1;
-  }
-  return left;
-}
+  isSerialisable(value) ? value : truncatedValue('the value nests too deep to be sent');
 
 /** A short, safe description of a foreign value for a message (never serialises the whole value). */
 export function describeValue(value: unknown): string {
