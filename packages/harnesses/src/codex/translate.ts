@@ -85,28 +85,6 @@ function passthrough(frame: unknown, parentItemId?: string, reason?: Passthrough
   return parentItemId === undefined ? { payload } : { payload, parentItemId };
 }
 
-function threadIdOf(params: unknown): string | undefined {
-  return isRecord(params) ? str(params.threadId) : undefined;
-}
-
-/**
- * Where a frame belongs: the session's thread (`main`), a subagent's thread (`child`, with the item that
- * spawned it), or neither (`other`). Frames without a thread id (warnings, account) count as main.
- */
-function scopeOf(
-  state: TranslateState,
-  params: unknown,
-): { kind: 'main' } | { kind: 'child'; parentItemId: string; threadId: string } | { kind: 'other' } {
-  const threadId = threadIdOf(params);
-  if (threadId === undefined || state.threadId === undefined || threadId === state.threadId) return MAIN_SCOPE;
-  const parentItemId = state.childThreads.get(threadId);
-  return parentItemId === undefined ? OTHER_SCOPE : { kind: 'child', parentItemId, threadId };
-}
-
-// Shared, so that the common scopes cost no allocation per frame (the bench's translate figure).
-const MAIN_SCOPE = { kind: 'main' } as const;
-const OTHER_SCOPE = { kind: 'other' } as const;
-
 function withParent(payload: EventPayload, parentItemId: string | undefined): Translated {
   return parentItemId === undefined ? { payload } : { payload, parentItemId };
 }
@@ -157,18 +135,44 @@ function admit(
   return 'ok';
 }
 
-/** Translates one server notification other than turn/started and turn/completed (the session's). */
+/**
+ * Translates one server notification other than turn/started and turn/completed (the session's). Where
+ * it belongs decides first: frames without a thread id (warnings, account) and those of the session's own
+ * thread are the session's; a subagent's thread (one a collab tool call spawned) keeps its items and
+ * deltas, tied to that call; any other thread's frames pass through.
+ */
 export function translateNotification(state: TranslateState, frame: NotificationFrame): Translated[] {
   if (!isRecord(frame) || typeof frame.method !== 'string') return [passthrough(frame, undefined, 'unparsable')];
-  const scope = scopeOf(state, frame.params);
-  if (scope.kind === 'other') return [passthrough(frame)];
-  const parentItemId = scope.kind === 'child' ? scope.parentItemId : undefined;
-  // Item ids are only unique within a thread: a subagent's items get its thread id in front.
-  const idPrefix = scope.kind === 'child' ? `${scope.threadId}:` : '';
   const method = frame.method;
   const params = isRecord(frame.params) ? frame.params : undefined;
+  const threadId = params ? str(params.threadId) : undefined;
+  if (threadId === undefined || state.threadId === undefined || threadId === state.threadId) {
+    // The status comes with every turn: straight to its case, not past every item and delta method.
+    if (method === 'thread/status/changed') return translateThreadNotification(state, frame, method, params);
+    return (
+      itemOrDelta(state, frame, method, params, '', undefined) ??
+      translateThreadNotification(state, frame, method, params)
+    );
+  }
+  const parentItemId = state.childThreads.get(threadId);
+  if (parentItemId === undefined) return [passthrough(frame)];
+  // Item ids are only unique within a thread: a subagent's items get its thread id in front. Everything
+  // else describes the session's own thread; a subagent's copy stays native.
+  return itemOrDelta(state, frame, method, params, `${threadId}:`, parentItemId) ?? [passthrough(frame, parentItemId)];
+}
 
-  // Items and deltas, the frames of every turn: no closures here (the bench's translate figure).
+/**
+ * Items and deltas, the frames of every turn (no closures here: the bench's translate figure); undefined
+ * for any other method.
+ */
+function itemOrDelta(
+  state: TranslateState,
+  frame: NotificationFrame,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  idPrefix: string,
+  parentItemId: string | undefined,
+): Translated[] | undefined {
   switch (method) {
     case 'item/started':
     case 'item/completed': {
@@ -201,11 +205,8 @@ export function translateNotification(state: TranslateState, frame: Notification
     case 'item/mcpToolCall/progress':
       return deltaOf(frame, params, idPrefix, parentItemId, 'tool_output', params?.message);
     default:
-      break;
+      return undefined;
   }
-  // Everything below describes the session's own thread; a subagent's copy stays native.
-  if (scope.kind === 'child') return [passthrough(frame, parentItemId)];
-  return translateThreadNotification(state, frame, method, params);
 }
 
 const unparsableOf = (frame: unknown): Translated[] => [passthrough(frame, undefined, 'unparsable')];
