@@ -132,6 +132,26 @@ describe('connect', () => {
     }
   });
 
+  it('says where the url comes from when nothing answers at it (a local daemon or a remote one)', async () => {
+    /** A socket whose connection is refused: it never opens, it reports an error. */
+    class RefusedSocket implements WebSocketLike {
+      readyState = 0;
+      send(): void {}
+      close(): void {}
+      addEventListener(type: string, listener: (event: unknown) => void): void {
+        if (type === 'error') setTimeout(() => listener({ message: 'connect ECONNREFUSED 127.0.0.1:1' }), 0);
+      }
+    }
+    const error = await connect({ url: 'ws://127.0.0.1:1', token: 't', WebSocket: RefusedSocket }).catch(
+      (reason: unknown) => reason,
+    );
+    expect(codeOf(error)).toBe('process_exited');
+    const message = (error as Error).message;
+    expect(message).toContain('(connect ECONNREFUSED 127.0.0.1:1)');
+    expect(message).toContain("daemon.json's `url` on the daemon's machine");
+    expect(message).toContain('--listen or --public-origin');
+  });
+
   it('needs a WebSocket class where the runtime has none', async () => {
     vi.stubGlobal('WebSocket', undefined); // as in Node 20
     try {

@@ -119,7 +119,7 @@ function openSocket(WebSocketClass: WebSocketConstructor, url: string, timeoutMs
       settle(
         new ReinsError(
           'process_exited',
-          `Could not connect to the Reins daemon at ${url}${detail}: is it running (\`reins daemon\`), and is the url the one in its daemon.json?`,
+          `Could not connect to the Reins daemon at ${url}${detail}: is it running (\`reins daemon\`), and is this its url (daemon.json's \`url\` on the daemon's machine; from elsewhere, the address of its --listen or --public-origin)?`,
         ),
       );
     };

@@ -271,7 +271,7 @@ export class DaemonConnection {
           context.log.warn('initialize refused: wrong token', { connection: this.label });
           throw new ReinsError(
             'auth_required',
-            'The token is wrong: read it from daemon.json of the running daemon (it changes on every start).',
+            "The token is wrong: use the one in the running daemon's daemon.json (in $REINS_HOME, default ~/.reins, on the daemon's machine) or, if it was started with --token-file, that file's content. A daemon without --token-file makes a new token on every start.",
           );
         }
         raiseFrameLimit(this.socket, context.maxPayloadBytes);

@@ -52,7 +52,11 @@ describe('a daemon on a token file', () => {
     expect((await reins.listSessions()).length).toBe(0);
     reins.close();
     const raw = await RawSocket.open(daemon.url);
-    expect((await raw.request('initialize', { token: `${token}x` })).error?.data.code).toBe('auth_required');
+    const refused = (await raw.request('initialize', { token: `${token}x` })).error?.data;
+    expect(refused?.code).toBe('auth_required');
+    // The sentence must hold for a token-file daemon too: the token is the file's, not one per start.
+    expect(refused?.message).toMatch(/--token-file, that file's content/);
+    expect(refused?.message).not.toContain(token);
     expect(lines.some((line) => line.includes('"sharedToken":true'))).toBe(true);
     expect(lines.join('\n')).not.toContain(token);
   });
