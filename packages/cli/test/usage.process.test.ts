@@ -146,7 +146,7 @@ describe('reins usage errors (exit 2)', () => {
     for (const id of ['claude-code', 'codex', 'hermes', 'amp', 'acp']) expect(help.stdout).toContain(id);
     expect(help.stdout).toMatch(/Exit codes: 0 completed, 1 failed, 2 bad usage, 130 cancelled/);
     expect(help.stdout).toMatch(/Examples:/);
-    for (const command of ['chat', 'demo', 'doctor', 'conformance', 'daemon', 'console']) {
+    for (const command of ['chat', 'demo', 'doctor', 'conformance', 'daemon', 'console', 'bridge']) {
       const commandHelp = await runCli([command, '--help']);
       expect(commandHelp.code, command).toBe(0);
       expect(commandHelp.stdout, command).toMatch(/Usage: reins/);

@@ -15,6 +15,7 @@ import type { Harness } from '@reins/core';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
 import { createHarness, reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
+import { wrapIndented } from '../render/wrap.js';
 import { harnessFlags, usageFromReinsError } from '../session-options.js';
 import { REINS_VERSION } from '../version.js';
 
@@ -54,7 +55,7 @@ stdout carries only protocol messages; diagnostics go to stderr. The bridge ends
 With -H codex it starts one app-server as it starts, for the client's first thread.
 
 Options:
-  -H, --harness <id>          ${HARNESS_IDS.join(', ')}
+  -H, --harness <id>          ${wrapIndented(HARNESS_IDS.join(', '), 76, 30)}
   -m, --model <id>            model every session starts with
       --effort <level>        ${EFFORT_LEVELS.join(' | ')}
       --posture <p>           bypass (default: tools run without asking) | ask (approval requests;
