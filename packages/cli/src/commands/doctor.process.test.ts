@@ -8,6 +8,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { harnessManifest } from '@reins/harnesses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from './doctor.js';
 
@@ -154,6 +155,15 @@ describe('reins doctor --json', () => {
     expect(codex?.interrupt.testedVersions).toEqual(['0.169.0']); // a passing check of 0.169.0 on another binary
     const claude = report.harnesses[1]?.capabilities;
     expect(claude?.resume.observed.state).toBe('unknown');
+    // The versions Reins is tested on are a field of their own; the matrix's stay local evidence only.
+    const pinned = harnessManifest('codex')?.testedVersions ?? [];
+    expect(pinned.length).toBeGreaterThan(0);
+    expect(report.harnesses[0]?.reinsTestedVersions).toEqual([...pinned]);
+    expect(report.harnesses[1]?.reinsTestedVersions).toEqual([
+      ...(harnessManifest('claude-code')?.testedVersions ?? []),
+    ]);
+    expect(codex?.resume.testedVersions).toEqual(['0.169.0']);
+    expect(claude?.resume.testedVersions).toEqual([]);
     expect(report.evidence).toMatchObject({
       path: join(root, 'reins', 'evidence.jsonl'),
       records: 2,
@@ -169,6 +179,22 @@ describe('reins doctor --json', () => {
     expect(stdout).toMatch(/^claude-code\s+.*2\.1\.197\s+REINS_\*_BIN\s/m);
     expect(stdout).toMatch(/^qwen-code: unhealthy: .*exited with code 3/m);
     expect(stdout).toContain('1 unreadable line(s) skipped (3)');
+    const pinned = (harnessManifest('codex')?.testedVersions ?? []).join(', ');
+    expect(stdout).toMatch(
+      /^codex 0\.169\.0 sha256 \w+\n {2}Reins is tested on: (.+) \(this binary is one of them\)$/m,
+    );
+    expect(stdout).toContain(`Reins is tested on: ${pinned} (this binary is one of them)`);
+    expect(stdout).toMatch(/^TESTED VERSIONS: the versions that passed a check on this machine/m);
+  });
+
+  it('says when the binary found is not a version Reins is tested on, and when a harness has none', async () => {
+    const old = join(root, 'old', 'codex');
+    await fake(old, 'echo "codex-cli 0.1.0"');
+    const { stdout } = await runDoctor(['codex'], { ...env, REINS_CODEX_BIN: old });
+    const pinned = (harnessManifest('codex')?.testedVersions ?? []).join(', ');
+    expect(stdout).toContain(`Reins is tested on: ${pinned} (this binary, 0.1.0, is not)`);
+    const acp = JSON.parse((await runDoctor(['--json', 'acp'])).stdout) as DoctorReport;
+    expect(acp.harnesses[0]?.reinsTestedVersions).toEqual([]);
   });
 
   it('refuses an unknown harness id with exit code 2', async () => {

@@ -23,6 +23,7 @@ import {
   discoverBinary,
   EvidenceStore,
   harnessHealth,
+  harnessManifest,
   type SkippedLine,
 } from '@reins/harnesses';
 import { parseFlags } from '../args.js';
@@ -34,7 +35,8 @@ export const DOCTOR_HELP = `Usage: reins doctor [--json] [--timeout <ms>] [harne
 
 Lists every harness Reins knows: found or not, path, version, where it was found, health and auth,
 and for found binaries the capability matrix (implemented by the adapter / advertised by the harness /
-observed by a check on this exact binary).
+observed by a check on this exact binary). Each found harness also says which of its versions Reins
+itself is tested on; a matrix's TESTED VERSIONS are the versions with passing evidence on this machine.
 
 Where Reins looks, in order: REINS_<ID>_BIN (e.g. REINS_CLAUDE_CODE_BIN), PATH, your login shell's PATH,
 the usual install folders (npm, Homebrew, bun, volta, nvm, ~/.local/bin, ...). REINS_DISABLE_HARNESS=1
@@ -52,6 +54,7 @@ JSON shape (stable; fields are only ever added):
     "harnesses": [{
       "id": "codex",
       "adapter": boolean,                  // an adapter for this id is in this build
+      "reinsTestedVersions": [string],     // the CLI versions Reins' own test suite runs this adapter on
       "discovery": { "found": true, "binary": { "path", "version"?, "sha256", "source" } }
                  | { "found": false, "searched": [string], "hint": string },
       "health": { "status": "ready" | "not_installed" | "unhealthy" | "auth_required",
@@ -60,7 +63,8 @@ JSON shape (stable; fields are only ever added):
     }]
   }
   "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
-  binaries; each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? }.
+  binaries; each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? };
+  a capability's "testedVersions" are the versions that passed a check of it on this machine (evidence).
 
 Exit code: 0 (the report itself; read "health" for each harness), 2 for bad usage.
 
@@ -72,6 +76,11 @@ Examples:
 export interface DoctorHarness {
   id: HarnessId;
   adapter: boolean;
+  /**
+   * The CLI versions Reins' own tests run this adapter on (the manifest's pins and previous pins). Not
+   * evidence from this machine: that is each capability's `testedVersions` (docs/architecture/contract.md).
+   */
+  reinsTestedVersions: string[];
   discovery: Discovery;
   health: Health;
   capabilities?: CapabilityMatrix;
@@ -96,6 +105,17 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function checkHarness(id: HarnessId, io: CliIo, timeoutMs: number, store: EvidenceStore): Promise<DoctorHarness> {
+  const { id: _id, adapter, ...checked } = await checkBinary(id, io, timeoutMs, store);
+  // Beside the binary's own facts, in this order in the JSON (id, adapter, reinsTestedVersions, discovery...).
+  return { id, adapter, reinsTestedVersions: [...(harnessManifest(id)?.testedVersions ?? [])], ...checked };
+}
+
+async function checkBinary(
+  id: HarnessId,
+  io: CliIo,
+  timeoutMs: number,
+  store: EvidenceStore,
+): Promise<Omit<DoctorHarness, 'reinsTestedVersions'>> {
   const adapter = availableHarnessIds().includes(id);
   let discovery: Discovery;
   let health: Health;
@@ -258,6 +278,14 @@ function layer(value: CapabilityLayer): string {
   return value.state === 'no' ? 'no' : '?';
 }
 
+/** The versions Reins' own tests run, and whether the binary found is one of them. */
+function testedOnLine(versions: readonly string[], found: string | undefined): string {
+  if (versions.length === 0) return 'Reins is tested on: no pinned version of this harness';
+  const list = `Reins is tested on: ${versions.join(', ')}`;
+  if (found === undefined) return list;
+  return versions.includes(found) ? `${list} (this binary is one of them)` : `${list} (this binary, ${found}, is not)`;
+}
+
 /** Pads plain text, then styles it (escape codes must not count towards the width). */
 const cell = (text: string, width: number, paint: (text: string) => string = (t) => t) =>
   paint(text) + ' '.repeat(Math.max(1, width - text.length));
@@ -301,6 +329,7 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
       style.bold(`${entry.id} ${binary.version ?? '(version unknown)'}`) +
         style.dim(` sha256 ${binary.sha256.slice(0, 12)}`),
     );
+    out.push(`  ${testedOnLine(entry.reinsTestedVersions, binary.version)}`);
     if (!entry.adapter) {
       out.push(
         style.dim('  no adapter in this build: nothing is implemented; observed layers come from stored evidence'),
@@ -338,6 +367,13 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
           : ''),
     ),
   );
+  if (report.harnesses.some((entry) => entry.capabilities)) {
+    out.push(
+      style.dim(
+        'TESTED VERSIONS: the versions that passed a check on this machine (`reins conformance -H <id>` adds them).',
+      ),
+    );
+  }
   const missing = report.harnesses.filter((entry) => !entry.discovery.found && defaultBinarySpec(entry.id));
   if (missing.length > 0) {
     out.push(
