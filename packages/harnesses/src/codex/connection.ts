@@ -191,8 +191,18 @@ export class CodexRuntime {
     await codexHosts.warm(key, () => this.spawnHost(process.cwd(), undefined), count);
   }
 
-  /** Runs `fn` against a short-lived app-server (catalog, account, session list, history). */
+  /**
+   * Runs `fn` (catalog, account, session list, history: no thread, no state) on an app-server of the
+   * Harness's launch settings: the shared or a ready warm one when running, else the shared one it
+   * starts (a session arriving meanwhile joins it; it ends with the probe otherwise: hosts.ts). With
+   * `shareProcess: false`, or a cwd other than Reins' own (the shared process runs in Reins' cwd, and
+   * what Codex answers may depend on the cwd it runs in), a short-lived app-server of its own.
+   */
   async probe<T>(cwd: string, fn: (peer: JsonRpcPeer) => Promise<T>): Promise<T> {
+    if (this.options.shareProcess !== false && cwd === process.cwd()) {
+      const key = await this.key(undefined);
+      return codexHosts.probe(key, () => this.spawnHost(process.cwd(), undefined), fn);
+    }
     const connection = await this.connect(cwd, undefined, {});
     try {
       return await fn(connection.peer);

@@ -1,7 +1,8 @@
 // The Codex Harness: discovery, health, capabilities, the model catalog, the conversations Codex
 // keeps (session list, history) and createSession. Each question Codex answers over the app-server
-// runs on a short-lived app-server (CodexRuntime.probe); sessions share one app-server per launch
-// settings unless `shareProcess: false`, and `warm(n)` keeps n initialised ones ahead (hosts.ts).
+// runs on the shared (or a ready warm) app-server of the launch settings, starting the shared one when
+// none runs (CodexRuntime.probe); sessions share one app-server per launch settings unless
+// `shareProcess: false`, and `warm(n)` keeps n initialised ones ahead (hosts.ts).
 import {
   type CapabilityMatrix,
   type Discovery,

@@ -4,6 +4,9 @@
 // closes alone: its running turn is interrupted and its thread unsubscribed while others stay; the
 // process ends with the last lease (reference count). When the process ends every lease hears it
 // through `exited`, each with the same process_exited error (the stderr tail belongs to all of them).
+// A one-off caller (catalog, account, session list, history) takes a hold instead of a lease: it
+// sends requests and reads their answers, owns no thread and is no session to the router, and the
+// process does not end while it holds it.
 // The transport is injected, so unit tests run hosts on an in-memory peer (host.test.ts).
 import { isRecord, type ReinsError } from '@reins/core';
 import type { CloseOptions } from '../runtime/child-process.js';
@@ -48,6 +51,16 @@ export class CodexHost {
   handlerErrors = 0;
   /** Told once the host has no lease left and is closing, or its process ended. */
   onRetired: (() => void) | undefined;
+  /** One-off callers on the process now (hold()). */
+  private holds = 0;
+  /** Hands a routed frame to its session, kept from the others (one function per host, not per frame). */
+  private readonly deliver = (lease: Lease, frame: NotificationFrame): void => {
+    try {
+      lease.onNotification?.(frame, Date.now());
+    } catch {
+      this.handlerErrors++;
+    }
+  };
 
   private constructor(
     private readonly transport: HostTransport,
@@ -88,6 +101,11 @@ export class CodexHost {
     return this.router.leaseCount;
   }
 
+  /** No session and no one-off caller holds the process. */
+  get idle(): boolean {
+    return this.router.leaseCount === 0 && this.holds === 0;
+  }
+
   /** False once the process ended or the host is closing: it takes no new lease. */
   get usable(): boolean {
     return !this.gone && this.closing === undefined;
@@ -120,12 +138,30 @@ export class CodexHost {
       exitError: () => this.transport.exitError(),
       bindThread: (threadId) => {
         lease.threads.add(threadId);
-        for (const delivery of this.router.bind(threadId, lease)) this.deliver(delivery.lease, delivery.frame);
+        this.router.bind(threadId, lease, this.deliver);
       },
       close: (options) => {
         released ??= this.release(lease, options);
         return released;
       },
+    };
+  }
+
+  /**
+   * A one-off caller's hold: requests on `peer` only (no thread, no hooks: the first session on the
+   * process is still its sole one, contract.md "Warm starts and shared processes"). The returned
+   * release is idempotent; it ends the process when sessions used it and all have left meanwhile.
+   * A process nobody leased (a warm one, or one a probe started) is its starter's to end.
+   */
+  hold(): () => Promise<void> {
+    this.holds++;
+    let released: Promise<void> | undefined;
+    return () => {
+      released ??= (async () => {
+        this.holds--;
+        if (this.idle && this.router.everAttached) await this.close({ stdinGraceMs: 500, termGraceMs: 1000 });
+      })();
+      return released;
     };
   }
 
@@ -140,7 +176,7 @@ export class CodexHost {
 
   private async release(lease: Lease, options: CloseOptions | undefined): Promise<void> {
     const threads = this.router.detach(lease);
-    if (this.router.leaseCount === 0) return this.close(options);
+    if (this.idle) return this.close(options);
     if (this.gone) return;
     // Others still use the process: stop only this session's work there (best effort, bounded). On
     // 0.171.0 the other threads run on through a turn/interrupt and a thread/unsubscribe of one thread
@@ -164,10 +200,6 @@ export class CodexHost {
     await this.transport.endThreadProcesses?.(new Set(threads)).catch(() => {});
   }
 
-  private deliver(lease: Lease, frame: NotificationFrame): void {
-    this.guarded(() => lease.onNotification?.(frame, Date.now()));
-  }
-
   /**
    * One session's handler that throws must not stop the process every session runs on (the line
    * handler would): the error stays that session's, counted here. Sessions guard their own
@@ -185,7 +217,7 @@ export class CodexHost {
     return {
       onNotification: (frame) => {
         this.trackTurn(frame);
-        for (const delivery of this.router.route(frame)) this.deliver(delivery.lease, delivery.frame);
+        this.router.route(frame, this.deliver);
       },
       onRequest: (method, params, id, frame) => {
         const lease = this.router.routeRequest(params);

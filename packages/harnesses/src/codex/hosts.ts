@@ -6,8 +6,12 @@
 // A host leaves the registry when its last lease closes or its process ends, so the next session
 // after a crash starts a new one. The registry is process-wide: the daemon builds a Harness per
 // session, and sessions of equal launch settings must still meet on one process.
+// A one-off call (probe) holds the shared host when there is one, else borrows a ready warm one
+// without taking it, else starts the shared one itself (taking a warm one still starting) so that a
+// session arriving meanwhile joins it; a host the probe started ends with the probe if no session came.
 import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
+import type { JsonRpcPeer } from '../runtime/json-rpc.js';
 import { WarmPools } from '../runtime/warm-pool.js';
 import type { CodexConnection, ConnectionHooks } from './connection.js';
 import type { CodexHost } from './host.js';
@@ -67,18 +71,56 @@ export class CodexHosts {
     options: LeaseOptions,
   ): Promise<CodexConnection> {
     if (!options.share) return (await this.fresh(key, spawn)).lease(hooks);
+    const { host } = await this.sharedOrStart(key, spawn, false);
+    if (options.resumeThreadId !== undefined && host.owns(options.resumeThreadId)) {
+      return (await this.fresh(key, spawn)).lease(hooks);
+    }
+    return host.lease(hooks);
+  }
+
+  /**
+   * Runs `run` on an app-server of `key` without a session's lease (catalog, account, session list,
+   * history: requests that start no thread and leave no state). Before this, each such call spawned
+   * an app-server of its own beside the bridge's first thread (bench/README.md, figure 9).
+   */
+  async probe<T>(key: string, spawn: () => Promise<CodexHost>, run: (peer: JsonRpcPeer) => Promise<T>): Promise<T> {
+    const { host, started } = await this.sharedOrStart(key, spawn, true);
+    const release = host.hold();
+    try {
+      return await run(host.peer);
+    } finally {
+      await release();
+      // Started for this probe and no session came: it ends now, as a one-shot app-server did.
+      if (started && host.idle) await host.close({ stdinGraceMs: 500, termGraceMs: 1000 });
+    }
+  }
+
+  /**
+   * The usable shared host of `key` (waiting for one starting; a dead one is forgotten), else, with
+   * `borrowReady`, a ready warm one left in its pool, else the shared one started now. Finding none
+   * and registering the start happen in one step (no await between), so two callers that come
+   * together meet on one process.
+   */
+  private async sharedOrStart(
+    key: string,
+    spawn: () => Promise<CodexHost>,
+    borrowReady: boolean,
+  ): Promise<{ host: CodexHost; started: boolean }> {
     for (;;) {
       const current = this.shared.get(key);
-      if (!current) break;
-      const host = await current.catch(() => undefined);
-      if (host?.usable) {
-        if (options.resumeThreadId !== undefined && host.owns(options.resumeThreadId)) {
-          return (await this.fresh(key, spawn)).lease(hooks);
-        }
-        return host.lease(hooks);
+      if (!current) {
+        const ready = borrowReady ? this.pools.peek(key) : undefined;
+        if (ready?.usable) return { host: ready, started: false };
+        return { host: await this.startShared(key, spawn), started: true };
       }
+      const host = await current.catch(() => undefined);
+      if (host?.usable) return { host, started: false };
       if (this.shared.get(key) === current) this.shared.delete(key);
     }
+  }
+
+  /** Starts the shared host of `key` (a warm one when there is one): sessions leasing meanwhile wait for it. */
+  private async startShared(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
     const starting = this.fresh(key, spawn);
     this.shared.set(key, starting);
     const forget = () => {
@@ -88,7 +130,7 @@ export class CodexHosts {
     const host = await starting;
     host.onRetired = forget;
     if (!host.usable) forget();
-    return host.lease(hooks);
+    return host;
   }
 
   /** Keeps `count` initialised hosts ready for `key`; 0 stops the ready ones and forgets the pool. */

@@ -13,8 +13,12 @@ export const HELD_FRAMES = 512;
 /** Thread ids of sessions that left, remembered so their late frames reach nobody. */
 const RELEASED_REMEMBERED = 4096;
 
-/** Where one frame goes. */
-export type Delivery<L, F> = { lease: L; frame: F };
+/**
+ * Hands one frame to one lease. The router calls it instead of returning where frames go: this runs
+ * for every frame of a shared app-server, and an array plus a closure per frame was ~220 B of the
+ * ~1.2 KB Reins allocated per frame beyond the floor (bench/README.md, figure 4).
+ */
+export type Deliver<L, F> = (lease: L, frame: F) => void;
 
 export class ThreadRouter<L, F = Record<string, unknown>> {
   private readonly owners = new Map<string, L>();
@@ -47,6 +51,11 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
     return this.leases.size;
   }
 
+  /** Whether any lease was ever attached (a process a session used, as opposed to one only probed). */
+  get everAttached(): boolean {
+    return this.leasesEver > 0;
+  }
+
   /** Every lease attached now. */
   get attached(): L[] {
     return [...this.leases];
@@ -57,39 +66,47 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
     return this.owners.has(threadId);
   }
 
-  /** The lease claims a thread; frames held for it are returned, in arrival order, for delivery now. */
-  bind(threadId: string, lease: L): Delivery<L, F>[] {
-    if (!this.leases.has(lease)) return [];
+  /** The lease claims a thread; frames held for it go to `deliver` now, in arrival order. */
+  bind(threadId: string, lease: L, deliver: Deliver<L, F>): void {
+    if (!this.leases.has(lease)) return;
     this.owners.set(threadId, lease);
     this.released.delete(threadId);
-    const flushed: Delivery<L, F>[] = [];
+    if (this.held.length === 0) return;
+    const flushed: F[] = [];
     for (let i = 0; i < this.held.length; ) {
       const entry = this.held[i] as { threadId: string; frame: F };
       if (entry.threadId === threadId) {
-        flushed.push({ lease, frame: entry.frame });
+        flushed.push(entry.frame);
         this.held.splice(i, 1);
       } else i++;
     }
-    return flushed;
+    // Delivered after the held list is settled: a handler may bind or route in turn.
+    for (const frame of flushed) deliver(lease, frame);
   }
 
   /**
-   * Where a notification goes, plus the held frames it frees: a subagent thread is claimed for its
-   * parent's session when thread/started names the parent or a collabAgentToolCall item names it.
+   * Hands a notification to `deliver` for the lease(s) it belongs to, then the held frames it frees:
+   * a subagent thread is claimed for its parent's session when thread/started names the parent or a
+   * collabAgentToolCall item names it. A process-wide frame goes to every lease attached.
    */
-  route(frame: F & { method?: unknown; params?: unknown }): Delivery<L, F>[] {
+  route(frame: F & { method?: unknown; params?: unknown }, deliver: Deliver<L, F>): void {
     const threadId = threadOf(frame);
-    if (threadId === undefined) return [...this.leases].map((lease) => ({ lease, frame }));
+    if (threadId === undefined) {
+      // A lease that leaves while the frame is handed round (its handler closed it) gets it no more.
+      for (const lease of this.leases) deliver(lease, frame);
+      return;
+    }
     const owner = this.ownerOf(threadId);
     if (owner === undefined) {
       this.hold(threadId, frame);
-      return [];
+      return;
     }
-    const deliveries: Delivery<L, F>[] = [{ lease: owner, frame }];
-    for (const child of childThreadsOf(frame)) {
-      if (!this.owners.has(child)) deliveries.push(...this.bind(child, owner));
+    deliver(owner, frame);
+    const children = childThreadsOf(frame);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as string;
+      if (!this.owners.has(child)) this.bind(child, owner, deliver);
     }
-    return deliveries;
   }
 
   /** The session a server request is for; undefined when none can be named (the request is refused). */

@@ -97,6 +97,11 @@ export class WarmPool<T> {
     return item;
   }
 
+  /** The first ready item, still the pool's (not handed out, nothing refills). */
+  peek(): T | undefined {
+    return this.ready[0];
+  }
+
   /**
    * Like take(), but when nothing is ready and items are starting, waits for the first of them: it
    * began before this call, so it is ready before a start begun now would be. Undefined when none is
@@ -210,6 +215,11 @@ export class WarmPools<T> {
   /** A ready item for `key`, now the caller's (a replacement starts), or undefined. */
   take(key: string): T | undefined {
     return this.pools.get(key)?.take();
+  }
+
+  /** A ready item of `key` the pool keeps (a caller's borrow for requests that leave no state), or undefined. */
+  peek(key: string): T | undefined {
+    return this.pools.get(key)?.peek();
   }
 
   /** take(), or the first item of `key` still starting once it is ready (WarmPool.takeSoon). */
