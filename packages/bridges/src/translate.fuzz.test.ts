@@ -4,17 +4,21 @@
 // dropped and cut-off events), fed through both bridges' guarded translators. For every case: nothing
 // throws, every outgoing message validates against its protocol's schema (the pinned Codex's, the
 // ACP SDK's) and serialises, and a Codex turn ends at most once. 3,000 cases by default;
-// `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone.
+// `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone, `--bridges acp` one bridge.
 import { readFileSync } from 'node:fs';
 import {
   describeMutation,
   enumFieldsFromJsonSchema,
   formatFuzzReport,
+  fuzzSelection,
   fuzzSettings,
   mutateSequence,
+  reproduceWith,
   runFuzz,
+  selectByName,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
+import { FUZZ_BRIDGES } from '../../testkit/bin/fuzz-args.mjs';
 import { acpSchema } from '../test/support/acp-schema.js';
 import { codexSchema } from '../test/support/codex-schema.js';
 import { EVENT_CORPUS } from '../test/support/event-corpus.js';
@@ -96,20 +100,31 @@ describe('the bridges translation corpus', () => {
 });
 
 const settings = fuzzSettings({ cases: 3_000 });
+const selection = fuzzSelection();
+// By `reins bridge` protocol name (what `npm run fuzz -- --bridges` takes), codex first as before.
+const BRIDGES = [
+  { name: 'codex-app-server', bridge: 'codex' },
+  { name: 'acp', bridge: 'acp' },
+] as const;
+const bridges = selectByName(BRIDGES, selection.bridges, 'REINS_FUZZ_BRIDGES');
 
 describe('the bridges translation fuzzer', () => {
+  it('fuzzes the bridges `npm run fuzz -- --bridges` knows', () => {
+    expect(BRIDGES.map((entry) => entry.name)).toEqual(FUZZ_BRIDGES);
+  });
+
   it(`survives ${settings.only !== undefined ? `case ${settings.only}` : `${settings.cases} cases`} (seed ${settings.seed})`, () => {
     const report = runFuzz<BridgeCase>({
       settings,
       build(random, index) {
-        const bridge = index % 2 === 0 ? 'codex' : 'acp';
+        const { bridge } = bridges[index % bridges.length] as (typeof BRIDGES)[number];
         const entry = random.pick(EVENT_CORPUS);
         const { frames, mutations } = mutateSequence(entry.events, random, MUTATION);
         return { label: `${bridge} ${entry.name}`, mutations: mutations.map(describeMutation), bridge, events: frames };
       },
       check: (fuzzCase) => (fuzzCase.bridge === 'codex' ? checkCodex(fuzzCase.events) : checkAcp(fuzzCase.events)),
     });
-    const text = formatFuzzReport(report);
+    const text = formatFuzzReport(report, reproduceWith(selection));
     expect(report.cases).toBe(settings.only !== undefined ? 1 : settings.cases);
     expect(report.failedCases, text).toBe(0);
   }, 600_000); // A bound for a stuck run, not a speed assert (speed goes to npm run bench).

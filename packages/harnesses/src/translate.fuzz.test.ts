@@ -3,18 +3,23 @@
 // the way the adapter does it (packages/harnesses/test/fuzz/). For every case: no exception escapes the
 // translation, every payload validates against ReinsEventSchema before the stream sees it, no item starts
 // or completes twice, every emitted event validates and serialises, and the stream rules hold.
-// 20,000 cases by default; `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone.
+// 20,000 cases by default; `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone,
+// `--adapters codex,pi` only those targets (REINS_FUZZ_ADAPTERS).
 import {
   CheckedEventStream,
   describeMutation,
   type Fixture,
   type FixtureFrame,
   formatFuzzReport,
+  fuzzSelection,
   fuzzSettings,
   mutateRecording,
+  reproduceWith,
   runFuzz,
+  selectByName,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
+import { FUZZ_ADAPTERS } from '../../testkit/bin/fuzz-args.mjs';
 import { FUZZ_TARGETS, type FuzzTarget } from '../test/fuzz/index.js';
 
 interface TranslationCase {
@@ -33,8 +38,15 @@ function check(target: FuzzTarget, fixture: Fixture, frames: readonly FixtureFra
 
 const nameOf = (fixture: Fixture) => `${fixture.header.harness}/${fixture.header.behaviour}.${fixture.header.version}`;
 
+const selection = fuzzSelection();
+const targets = selectByName(FUZZ_TARGETS, selection.adapters, 'REINS_FUZZ_ADAPTERS');
+
 describe('translation fuzz targets', () => {
-  it.each(FUZZ_TARGETS.map((target) => [target.name, target] as const))(
+  it('are the ones `npm run fuzz -- --adapters` knows', () => {
+    expect(FUZZ_TARGETS.map((target) => target.name)).toEqual(FUZZ_ADAPTERS);
+  });
+
+  it.each(targets.map((target) => [target.name, target] as const))(
     '%s: every recorded fixture replays as recorded with no problem, and the wire declares enum fields',
     (_name, target) => {
       expect(target.corpus.length).toBeGreaterThan(0);
@@ -59,7 +71,7 @@ describe('translation fuzzer', () => {
       const report = runFuzz<TranslationCase>({
         settings,
         build(random, index) {
-          const target = FUZZ_TARGETS[index % FUZZ_TARGETS.length] as FuzzTarget;
+          const target = targets[index % targets.length] as FuzzTarget;
           const fixture = random.pick(target.corpus);
           const { frames, mutations } = mutateRecording(fixture.frames, random, target.mutation);
           return {
@@ -72,7 +84,7 @@ describe('translation fuzzer', () => {
         },
         check: (fuzzCase) => check(fuzzCase.target, fuzzCase.fixture, fuzzCase.frames),
       });
-      const text = formatFuzzReport(report);
+      const text = formatFuzzReport(report, reproduceWith(selection));
       console.log(`${text}\n  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       expect(report.cases).toBe(settings.only !== undefined ? 1 : settings.cases);
       expect(report.failedCases, text).toBe(0);

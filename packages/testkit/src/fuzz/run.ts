@@ -33,6 +33,52 @@ export function fuzzSettings(
   return { seed: seed >>> 0, cases, ...(only !== undefined ? { only } : {}) };
 }
 
+/** Which adapters' and bridges' translators to fuzz (undefined: every one). */
+export interface FuzzSelection {
+  adapters?: readonly string[];
+  bridges?: readonly string[];
+}
+
+const names = (text: string | undefined) =>
+  text === undefined || text.trim() === '' ? undefined : text.split(',').map((name) => name.trim());
+
+/** The selection from REINS_FUZZ_ADAPTERS and REINS_FUZZ_BRIDGES (what `npm run fuzz -- --adapters codex,pi` sets). */
+export function fuzzSelection(env: Record<string, string | undefined> = process.env): FuzzSelection {
+  const adapters = names(env.REINS_FUZZ_ADAPTERS);
+  const bridges = names(env.REINS_FUZZ_BRIDGES);
+  return { ...(adapters ? { adapters } : {}), ...(bridges ? { bridges } : {}) };
+}
+
+/**
+ * The items named in `wanted` (all of them when it is undefined), in `items`' order. A name no item has is
+ * an error that lists the known ones: a typo must not fuzz nothing and pass.
+ */
+export function selectByName<T extends { name: string }>(
+  items: readonly T[],
+  wanted: readonly string[] | undefined,
+  what: string,
+): T[] {
+  if (wanted === undefined) return [...items];
+  const unknown = wanted.filter((name) => !items.some((item) => item.name === name));
+  if (unknown.length > 0 || wanted.length === 0) {
+    throw new Error(`${what}: unknown "${unknown.join('", "')}"; known: ${items.map((item) => item.name).join(', ')}.`);
+  }
+  return items.filter((item) => wanted.includes(item.name));
+}
+
+/**
+ * How to run one failing case alone under a selection: a case's number picks its target among the
+ * selected ones, so the command must name the same selection.
+ */
+export function reproduceWith(selection: FuzzSelection): (failure: FuzzFailure, report: FuzzReport) => string {
+  const flags = [
+    ...(selection.adapters ? [`--adapters ${selection.adapters.join(',')}`] : []),
+    ...(selection.bridges ? [`--bridges ${selection.bridges.join(',')}`] : []),
+  ];
+  return (failure, report) =>
+    ['npm run fuzz --', `--seed ${report.seed}`, ...flags, `--case ${failure.index}`].join(' ');
+}
+
 /** What one case is about, for the report (the frames themselves are rebuilt from the seed). */
 export interface FuzzCaseInfo {
   /** Which target and corpus entry: 'codex text-turn.0.169.0'. */
@@ -154,8 +200,7 @@ export function runFuzz<Case extends FuzzCaseInfo>(run: FuzzRun<Case>): FuzzRepo
 /** A readable summary; `reproduce` turns a failure into the command that runs it alone. */
 export function formatFuzzReport(
   report: FuzzReport,
-  reproduce: (failure: FuzzFailure) => string = (failure) =>
-    `npm run fuzz -- --seed ${report.seed} --case ${failure.index}`,
+  reproduce: (failure: FuzzFailure, report: FuzzReport) => string = reproduceWith({}),
 ): string {
   const lines = [
     `fuzz: ${report.cases} cases with seed ${report.seed}, ${report.failedCases} failed`,
@@ -178,7 +223,7 @@ export function formatFuzzReport(
   }
   for (const failure of report.failures) {
     lines.push(
-      `  case ${failure.index} (${failure.label}); reproduce: ${reproduce(failure)}`,
+      `  case ${failure.index} (${failure.label}); reproduce: ${reproduce(failure, report)}`,
       ...failure.mutations.map((mutation) => `    mutation: ${mutation}`),
       ...failure.problems.map(
         (problem) => `    problem: ${problem.length > 400 ? `${problem.slice(0, 400)}…` : problem}`,
