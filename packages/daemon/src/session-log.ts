@@ -97,7 +97,10 @@ export class SessionLog {
     this.published = entry.seq;
     this.tail.push(entry);
     this.hooks.published(entry.event);
-    for (const sink of [...this.sinks.values()]) sink(entry);
+    // The map itself, not a copy per event: a sink that removes itself (or another) meanwhile is
+    // skipped from then on, and one added meanwhile is a subscription still replaying, which
+    // ignores live events (subscription.ts).
+    for (const sink of this.sinks.values()) sink(entry);
   }
 
   /** Resolves when every appended event was written (or the store failed). */
