@@ -11,7 +11,6 @@ import {
   conformanceTarget,
   conformanceTargetIds,
   type HarnessBinary,
-  runConformance,
 } from '@reins/testkit';
 import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
@@ -19,6 +18,7 @@ import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle } from '../render/style.js';
 import { wrap, wrapIndented } from '../render/wrap.js';
 import { REINS_VERSION } from '../version.js';
+import { runConformanceCleaningUp } from './conformance-cleanup.js';
 
 export const CONFORMANCE_HELP = `Usage: reins conformance -H <harness> [--only <behaviour>,...] [--json]
 
@@ -111,7 +111,8 @@ export async function conformanceCommand(argv: string[], io: CliIo): Promise<num
     const reason = result.reason ? ` ${style.dim(`— ${result.reason.split('\n')[0]}`)}` : '';
     io.stdout.write(`${mark} ${result.behaviour} ${style.dim(`${(result.durationMs / 1000).toFixed(1)}s`)}${reason}\n`);
   };
-  const results = await runConformance(conformanceTarget(id as HarnessId, { binary }), {
+  // SIGINT, SIGTERM or SIGHUP: the running behaviour's sessions are closed and its folder removed (exit 128 + n).
+  const results = await runConformanceCleaningUp(conformanceTarget(id as HarnessId, { binary }), {
     ...(only ? { only } : {}),
     onResult: print,
   });

@@ -20,6 +20,8 @@ import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
+import { cleanUpOnSignals } from '../signals.js';
+import { cleaningUpOnSignals } from './conformance-cleanup.js';
 
 export const DEMO_HELP = `Usage: reins demo [-H <id>[,<id>...]] [--json]
 
@@ -116,6 +118,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
 /**
  * Runs the lanes (two at a time) and reports them: NDJSON events of every lane, a failed lane's too, with
  * why a lane failed on stderr; or the side-by-side view with every failure in full below it. 1 when any failed.
+ * SIGINT, SIGTERM or SIGHUP closes every lane's session, removes its folder and exits 130, 143 or 129.
  */
 export async function runDemo(
   lanes: DemoLane[],
@@ -127,18 +130,31 @@ export async function runDemo(
   if (!options.json)
     io.stdout.write(style.dim(`Scripted session through ${ids.join(', ')} (hermetic, scripted model)…\n`));
   const done: Lane[] = [];
-  // Two at a time: every harness is a real CLI process and the machine may have two cores.
-  for (let index = 0; index < lanes.length; index += 2) {
-    const batch = await Promise.all(
-      lanes.slice(index, index + 2).map((lane) => runLane(lane, style, options.turnTimeoutMs ?? TURN_TIMEOUT_MS)),
-    );
-    if (options.json) {
-      for (const lane of batch) {
-        for (const event of lane.events) io.stdout.write(`${JSON.stringify(event)}\n`);
-        for (const failure of lane.failures) io.stderr.write(`reins demo: ${lane.id} failed: ${failure}\n`);
+  const cleanups = cleanUpOnSignals();
+  try {
+    // Two at a time: every harness is a real CLI process and the machine may have two cores.
+    for (let index = 0; index < lanes.length; index += 2) {
+      const batch = await Promise.all(
+        lanes
+          .slice(index, index + 2)
+          .map((lane) =>
+            runLane(
+              { ...lane, target: cleaningUpOnSignals(lane.target, cleanups) },
+              style,
+              options.turnTimeoutMs ?? TURN_TIMEOUT_MS,
+            ),
+          ),
+      );
+      if (options.json) {
+        for (const lane of batch) {
+          for (const event of lane.events) io.stdout.write(`${JSON.stringify(event)}\n`);
+          for (const failure of lane.failures) io.stderr.write(`reins demo: ${lane.id} failed: ${failure}\n`);
+        }
       }
+      done.push(...batch);
     }
-    done.push(...batch);
+  } finally {
+    await cleanups.dispose();
   }
   if (!options.json) io.stdout.write(sideBySide(done, style, Number(io.env.COLUMNS) || 120));
   return done.every((lane) => lane.failures.length === 0) ? EXIT.completed : EXIT.failed;
