@@ -106,7 +106,8 @@ export function recordTurnItem(turn: CodexTurn, item: ThreadItem, completed: boo
 
 function itemPair(state: ThreadState, turn: CodexTurn, item: ThreadItem, atMs: number): BridgeNotification[] {
   const common = { threadId: state.threadId, turnId: turn.id };
-  const started = timed(structuredClone(item), atMs, null);
+  // A shallow copy: timed() sets only top-level fields, and nothing changes an item once it is sent.
+  const started = timed({ ...item }, atMs, null);
   const completed = timed(item, atMs, atMs);
   recordTurnItem(turn, completed, true);
   return [
