@@ -2,12 +2,17 @@
 // (`#token=...`; a fragment never reaches the daemon, so the token is in no request line and no
 // log), keeps it for this tab and clears it from the address bar, then connects to the daemon that
 // served the page.
-import { createRoot } from 'react-dom/client';
+//
+// It connects before React is even loaded: this chunk holds only the connection (@reins/client,
+// zod, the view models), and the UI (React, the pages) is a chunk of its own, fetched beside it (a
+// modulepreload link in index.html, see vite.config.ts) and imported once the socket is on its way.
+// A page opened on `#/session/<id>` starts following that session here too, so the daemon reads
+// the session's log while the page evaluates React and renders (bench figure 10: the page's start
+// was a third of opening a 20,000-event session).
 import { config as zodConfig } from 'zod';
 import { daemonUrlOf } from './api/daemon-api.js';
 import { ConsoleState } from './app/console-state.js';
-import { linkFromHash } from './model/route.js';
-import { App, NoToken } from './ui/App.js';
+import { linkFromHash, parseRoute } from './model/route.js';
 import './ui/theme.css';
 import './ui/layout.css';
 import './ui/transcript.css';
@@ -42,12 +47,15 @@ window.addEventListener('hashchange', () => {
   }
 });
 
-const root = createRoot(document.getElementById('root') as HTMLElement);
 const token = takeToken();
-if (!token) {
-  root.render(<NoToken />);
-} else {
-  const state = new ConsoleState(daemonUrlOf(window.location), token, sessionStorage.getItem(CWD_KEY) ?? undefined);
+const state = token
+  ? new ConsoleState(daemonUrlOf(window.location), token, sessionStorage.getItem(CWD_KEY) ?? undefined)
+  : undefined;
+if (state) {
   state.start();
-  root.render(<App state={state} />);
+  const route = parseRoute(window.location.hash);
+  // The session page takes this same model (ConsoleState.session keeps one per session).
+  if (route.page === 'session') state.session(route.sessionId);
 }
+const ui = await import('./ui/mount.js');
+ui.mount(document.getElementById('root') as HTMLElement, state);

@@ -1,11 +1,9 @@
 // The console's frame: the sidebar (sessions, filters, pages), the connection banner, and the page
 // the hash route names. Pages read the console state; they hold no protocol logic of their own.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
-import { ConversationsPage } from './ConversationsPage.js';
-import { DoctorPage } from './DoctorPage.js';
 import { navigate, useConsole, useRoute } from './hooks.js';
-import { NewSessionPage } from './NewSessionPage.js';
+import { ConversationsPage, DoctorPage, NewSessionPage } from './lazy-pages.js';
 import { SessionPage } from './SessionPage.js';
 import { Sidebar } from './Sidebar.js';
 
@@ -23,14 +21,6 @@ export function App({ state }: { state: ConsoleState }) {
   const pageKey = route.page === 'session' ? `session:${route.sessionId}` : route.page;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each route change
   useEffect(() => setNavOpen(false), [routeKey]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each page change
-  useEffect(() => {
-    if (firstRoute.current) {
-      firstRoute.current = false;
-      return;
-    }
-    focusPage(main.current);
-  }, [pageKey]);
   const openNav = useCallback(() => setNavOpen(true), []);
   // Closing the drawer from the keyboard (Esc, its ✕) hands the focus back to the menu button.
   const closeNav = useCallback((returnFocus: boolean) => {
@@ -63,8 +53,37 @@ export function App({ state }: { state: ConsoleState }) {
       <Sidebar state={state} route={route} open={navOpen} onClose={closeNav} />
       <main className="main" ref={main}>
         <ConnectionBanner state={state} />
-        {page}
+        {/* A page in a chunk not loaded yet shows the fallback; the focus moves once it is there. */}
+        <Suspense fallback={<PageLoading />}>
+          {page}
+          <FocusOnArrival key={pageKey} main={main} first={firstRoute} />
+        </Suspense>
       </main>
+    </div>
+  );
+}
+
+/**
+ * Mounted (by its key) with each page, after it in its Suspense boundary, so its effect runs when the
+ * page is on screen, its chunk loaded: the page the console opens on keeps the focus where the
+ * browser put it, every later one takes it.
+ */
+function FocusOnArrival({ main, first }: { main: RefObject<HTMLElement | null>; first: RefObject<boolean> }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per page (the key remounts it)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    focusPage(main.current);
+  }, []);
+  return null;
+}
+
+function PageLoading() {
+  return (
+    <div className="welcome" role="status">
+      Loading…
     </div>
   );
 }

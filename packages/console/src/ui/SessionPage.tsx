@@ -2,7 +2,7 @@
 // harness reported them, fork / close / delete, the debug panel), the transcript (virtualized), the
 // optimistic bubbles, and the composer. Everything it does goes through the console state.
 import { EFFORT_LEVELS, type Effort, type ErrorInfo, type HarnessId, type ModelInfo } from '@reins/core';
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { Suspense, useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
 import { baseName, contextShare, cost, tokenSummary, tokens } from '../model/format.js';
 import type { PendingMessage } from '../model/outbox.js';
@@ -11,8 +11,8 @@ import type { Row } from '../model/transcript.js';
 import { MenuButton } from './App.js';
 import { Composer } from './Composer.js';
 import { DaemonError, HarnessBadge, StatusPill } from './common.js';
-import { DebugPanel } from './DebugPanel.js';
 import { navigate, useConsole, useDaemonCall } from './hooks.js';
+import { DebugPanel } from './lazy-pages.js';
 import { PendingBubble, type RowActions, RowActionsContext, RowView } from './Rows.js';
 import { VirtualList } from './VirtualList.js';
 
@@ -164,7 +164,11 @@ export function SessionPage({
             onInterrupt={interrupt}
           />
         </div>
-        {debug ? <DebugPanel model={model} snapshot={snapshot} onClose={() => setDebug(false)} /> : null}
+        {debug ? (
+          <Suspense fallback={null}>
+            <DebugPanel model={model} snapshot={snapshot} onClose={() => setDebug(false)} />
+          </Suspense>
+        ) : null}
       </div>
     </RowActionsContext.Provider>
   );
