@@ -8,12 +8,12 @@ type Router = ThreadRouter<string, Frame>;
 /** What reached whom, in order, through the router's delivery callback. */
 function routed(router: Router, sent: Frame): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  router.route(sent, (lease, delivered) => out.push([lease, delivered.method]));
+  router.route(sent, 0, (lease, delivered) => out.push([lease, delivered.method]));
   return out;
 }
 function bound(router: Router, threadId: string, lease: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  router.bind(threadId, lease, (to, delivered) => out.push([to, delivered.method]));
+  router.bind(threadId, lease, 0, (to, delivered) => out.push([to, delivered.method]));
   return out;
 }
 

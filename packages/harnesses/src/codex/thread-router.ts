@@ -18,7 +18,7 @@ const RELEASED_REMEMBERED = 4096;
  * for every frame of a shared app-server, and an array plus a closure per frame was ~220 B of the
  * ~1.2 KB Reins allocated per frame beyond the floor (bench/README.md, figure 4).
  */
-export type Deliver<L, F> = (lease: L, frame: F) => void;
+export type Deliver<L, F> = (lease: L, frame: F, at: number) => void;
 
 export class ThreadRouter<L, F = Record<string, unknown>> {
   private readonly owners = new Map<string, L>();
@@ -66,8 +66,8 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
     return this.owners.has(threadId);
   }
 
-  /** The lease claims a thread; frames held for it go to `deliver` now, in arrival order. */
-  bind(threadId: string, lease: L, deliver: Deliver<L, F>): void {
+  /** The lease claims a thread; frames held for it go to `deliver` now (at `at`), in arrival order. */
+  bind(threadId: string, lease: L, at: number, deliver: Deliver<L, F>): void {
     if (!this.leases.has(lease)) return;
     this.owners.set(threadId, lease);
     this.released.delete(threadId);
@@ -81,7 +81,7 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
       } else i++;
     }
     // Delivered after the held list is settled: a handler may bind or route in turn.
-    for (const frame of flushed) deliver(lease, frame);
+    for (const frame of flushed) deliver(lease, frame, at);
   }
 
   /**
@@ -89,11 +89,11 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
    * a subagent thread is claimed for its parent's session when thread/started names the parent or a
    * collabAgentToolCall item names it. A process-wide frame goes to every lease attached.
    */
-  route(frame: F & { method?: unknown; params?: unknown }, deliver: Deliver<L, F>): void {
+  route(frame: F & { method?: unknown; params?: unknown }, at: number, deliver: Deliver<L, F>): void {
     const threadId = threadOf(frame);
     if (threadId === undefined) {
       // A lease that leaves while the frame is handed round (its handler closed it) gets it no more.
-      for (const lease of this.leases) deliver(lease, frame);
+      for (const lease of this.leases) deliver(lease, frame, at);
       return;
     }
     const owner = this.ownerOf(threadId);
@@ -101,11 +101,11 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
       this.hold(threadId, frame);
       return;
     }
-    deliver(owner, frame);
+    deliver(owner, frame, at);
     const children = childThreadsOf(frame);
     for (let i = 0; i < children.length; i++) {
       const child = children[i] as string;
-      if (!this.owners.has(child)) this.bind(child, owner, deliver);
+      if (!this.owners.has(child)) this.bind(child, owner, at, deliver);
     }
   }
 
