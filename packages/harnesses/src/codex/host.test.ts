@@ -402,6 +402,48 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     expect(JSON.stringify(b.events)).not.toContain('child says');
   });
 
+  it('a one-off call holds the shared process without a lease: the session stays its sole one, and its leaving mid-call ends the process only with the call', async () => {
+    const { hosts, servers, spawn, connect } = rig();
+    const a = await open(connect);
+    let finish = () => {};
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const call = hosts.probe('key', spawn, async (peer) => {
+      await peer.request('model/list', {});
+      await gate;
+      return 'listed';
+    });
+    await settle();
+    expect(servers).toHaveLength(1);
+    const server = servers[0] as MemoryAppServer;
+    expect(server.sent('model/list')).toHaveLength(1);
+    // Still the process's sole session: what names no thread reaches it (two leases would drop it).
+    server.emit('not json at all');
+    await settle();
+    expect(JSON.stringify(a.events)).toContain('not json at all');
+    expect(server.sent('thread/start')).toHaveLength(1);
+    await a.session.close();
+    expect(server.closed).toBe(false);
+    finish();
+    await expect(call).resolves.toBe('listed');
+    expect(server.closed).toBe(true);
+  });
+
+  it('a one-off call with no process starts the shared one; a session opened meanwhile takes it; alone it ends with the call', async () => {
+    const { hosts, servers, spawn, connect } = rig();
+    const call = hosts.probe('key', spawn, (peer) => peer.request('model/list', {}));
+    const a = await open(connect);
+    await call;
+    expect(servers).toHaveLength(1);
+    expect((servers[0] as MemoryAppServer).closed).toBe(false);
+    await a.session.close();
+    expect((servers[0] as MemoryAppServer).closed).toBe(true);
+    await hosts.probe('key', spawn, (peer) => peer.request('model/list', {}));
+    expect(servers).toHaveLength(2);
+    expect((servers[1] as MemoryAppServer).closed).toBe(true);
+  });
+
   it('resuming a thread the shared process already holds starts a process of its own', async () => {
     const { servers, connect } = rig();
     const a = await open(connect);
