@@ -1,27 +1,63 @@
 // The pages the first screen of a session does not need (doctor, new session, conversations on
-// disk, the raw-frames panel), each loaded as a chunk of its own when first shown, so opening a
-// session evaluates less script before its transcript (bench figure 10). Once the console is idle
-// they are fetched ahead, so a click on one rarely waits.
-import { lazy } from 'react';
+// disk, the raw-frames panel), each a chunk of its own, so opening a session evaluates less script
+// before its transcript (bench figure 10). Once the console is idle they are fetched ahead; a page
+// whose chunk is in renders at once, in the same commit as the route change (as when it was in the
+// main chunk: the focus moves to it then), and one that is not yet suspends (App's Suspense).
+import { type ComponentType, use } from 'react';
+import type { ConversationsPage as ConversationsPageType } from './ConversationsPage.js';
+import type { DebugPanel as DebugPanelType } from './DebugPanel.js';
+import type { DoctorPage as DoctorPageType } from './DoctorPage.js';
+import type { NewSessionPage as NewSessionPageType } from './NewSessionPage.js';
 
-const load = {
-  doctor: () => import('./DoctorPage.js'),
-  newSession: () => import('./NewSessionPage.js'),
-  conversations: () => import('./ConversationsPage.js'),
-  debug: () => import('./DebugPanel.js'),
-};
+interface LazyPage<P> {
+  Page: (props: P) => React.ReactNode;
+  fetch(): Promise<void>;
+}
 
-export const DoctorPage = lazy(() => load.doctor().then((module) => ({ default: module.DoctorPage })));
-export const NewSessionPage = lazy(() => load.newSession().then((module) => ({ default: module.NewSessionPage })));
-export const ConversationsPage = lazy(() =>
-  load.conversations().then((module) => ({ default: module.ConversationsPage })),
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let pending: Promise<void> | undefined;
+  const fetch = (): Promise<void> =>
+    (pending ??= load().then(
+      (component) => {
+        loaded = component;
+      },
+      (error: unknown) => {
+        pending = undefined; // the next render tries again
+        throw error;
+      },
+    ));
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page, at module level
+  function Page(props: P): React.ReactNode {
+    if (!loaded) use(fetch());
+    const Loaded = loaded as ComponentType<P>;
+    return <Loaded {...props} />;
+  }
+  return { Page, fetch };
+}
+
+const doctor = lazyPage<Parameters<typeof DoctorPageType>[0]>(() =>
+  import('./DoctorPage.js').then((module) => module.DoctorPage),
 );
-export const DebugPanel = lazy(() => load.debug().then((module) => ({ default: module.DebugPanel })));
+const newSession = lazyPage<Parameters<typeof NewSessionPageType>[0]>(() =>
+  import('./NewSessionPage.js').then((module) => module.NewSessionPage),
+);
+const conversations = lazyPage<Parameters<typeof ConversationsPageType>[0]>(() =>
+  import('./ConversationsPage.js').then((module) => module.ConversationsPage),
+);
+const debug = lazyPage<Parameters<typeof DebugPanelType>[0]>(() =>
+  import('./DebugPanel.js').then((module) => module.DebugPanel),
+);
+
+export const DoctorPage = doctor.Page;
+export const NewSessionPage = newSession.Page;
+export const ConversationsPage = conversations.Page;
+export const DebugPanel = debug.Page;
 
 /** Fetches the other pages' chunks when the browser is idle (a failed fetch retries when shown). */
 export function preloadPages(): void {
   const fetchAll = () => {
-    for (const chunk of Object.values(load)) void chunk().catch(() => {});
+    for (const page of [doctor, newSession, conversations, debug]) void page.fetch().catch(() => {});
   };
   if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(fetchAll, { timeout: 5_000 });
   else setTimeout(fetchAll, 2_000);
