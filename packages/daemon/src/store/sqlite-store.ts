@@ -5,12 +5,10 @@
 // synchronous=NORMAL a commit survives the daemon crashing (SIGKILL, OOM); an OS crash or power
 // cut may lose the last commits (`synchronous: 'full'` closes that, at an fsync per commit).
 //
-// The WAL is checkpointed by the store itself, not by SQLite's automatic checkpoint (every 1,000
-// WAL pages, inside whichever COMMIT crossed it): that checkpoint fsyncs the WAL and the database
-// file, and on this machine's ext4 it stalled the event loop 5-40 ms every ~0.3 s while a session
-// streamed at 10k events/s, which was most of the daemon's p99 (bench/README.md, section 8). The
-// store checkpoints once writes have paused (CHECKPOINT_IDLE_MS), or, for a log that never pauses,
-// after CHECKPOINT_EVERY_COMMITS commits. Durability is the same: a commit is in the WAL either way.
+// The WAL is checkpointed by SQLite itself (every 1,000 pages, inside the COMMIT that crossed
+// them). A store-run checkpoint after a pause or every 3,000 commits was tried and measured worse on
+// a quiet machine: one large checkpoint held the loop 70-90 ms at 10k events/s, against p99 ~8 ms
+// with SQLite's smaller, more frequent ones (bench/README.md, section 8).
 //
 // The connection holds SQLite's EXCLUSIVE lock for its whole life, so a second daemon on the same
 // home cannot open the store: that lock, which the OS drops when a process dies, is what tells a
@@ -79,11 +77,6 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
-/** A checkpoint runs once no write came for this long... */
-const CHECKPOINT_IDLE_MS = 200;
-/** ...or after this many commits without one (a WAL of some 10-40 MB: ~3 pages per commit). */
-const CHECKPOINT_EVERY_COMMITS = 3_000;
-
 const PATCH_COLUMNS: Record<keyof SessionPatch, string> = {
   spec: 'spec',
   nativeSessionId: 'native_session_id',
@@ -119,10 +112,6 @@ export class SqliteStore implements DaemonStore {
   private readonly updates = new Map<string, SqliteStatement>();
   /** Schema 2's session columns exist (node:sqlite refuses named parameters a statement lacks). */
   private readonly schema2: boolean;
-  /** Commits since the last checkpoint, and the timer that runs one when writes pause. */
-  private commitsSinceCheckpoint = 0;
-  private checkpointTimer: NodeJS.Timeout | undefined;
-  private forcedCheckpointScheduled = false;
 
   private constructor(
     readonly location: string,
@@ -143,8 +132,6 @@ export class SqliteStore implements DaemonStore {
       this.db.exec('PRAGMA locking_mode = EXCLUSIVE');
       this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      // The store checkpoints itself (checkpoint(), see the header).
-      this.db.exec('PRAGMA wal_autocheckpoint = 0');
       this.db.exec('BEGIN EXCLUSIVE; COMMIT');
     } catch (error) {
       this.db.close();
@@ -278,45 +265,9 @@ export class SqliteStore implements DaemonStore {
           write.reject(error);
         }
       }
-      this.committed(batch.length);
       return;
     }
-    this.committed(1);
     for (const write of batch) write.resolve();
-  }
-
-  /**
-   * After `commits` commits: a checkpoint once writes pause, or in the next loop turn (after this
-   * commit's events went out) when the WAL has grown long.
-   */
-  private committed(commits: number): void {
-    this.commitsSinceCheckpoint += commits;
-    if (this.commitsSinceCheckpoint >= CHECKPOINT_EVERY_COMMITS) {
-      if (!this.forcedCheckpointScheduled) {
-        this.forcedCheckpointScheduled = true;
-        setImmediate(() => {
-          this.forcedCheckpointScheduled = false;
-          this.checkpoint();
-        });
-      }
-      return;
-    }
-    if (this.checkpointTimer) this.checkpointTimer.refresh();
-    else {
-      this.checkpointTimer = setTimeout(() => this.checkpoint(), CHECKPOINT_IDLE_MS);
-      this.checkpointTimer.unref();
-    }
-  }
-
-  /** Copies the WAL into the database file (PASSIVE: this connection is the only one). */
-  private checkpoint(): void {
-    if (this.closed || this.commitsSinceCheckpoint === 0) return;
-    this.commitsSinceCheckpoint = 0;
-    try {
-      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    } catch {
-      // Nothing is lost: the commits stay in the WAL and the next checkpoint (or close) copies them.
-    }
   }
 
   /** Sessions' updatedAt moves once per transaction, not once per append. */
@@ -483,7 +434,6 @@ export class SqliteStore implements DaemonStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.flush();
-    clearTimeout(this.checkpointTimer);
     this.closed = true;
     // Closing the last connection checkpoints the WAL and removes it.
     this.db.close();

@@ -6,7 +6,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReinsEvent } from '@reins/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { DaemonStore, StoredSession } from './store.js';
@@ -190,32 +190,11 @@ describe('SqliteStore', () => {
     await sqlite();
   });
 
-  it('checkpoints the WAL itself, never inside a commit: after 3,000 commits and once writes pause', async () => {
+  it("leaves the WAL's checkpoints to SQLite (its automatic checkpoint at 1,000 pages is on)", async () => {
     const store = await sqlite();
     const db = (store as unknown as { db: { pragmaValue(name: string): unknown } }).db;
-    // SQLite's own checkpoint would run (and fsync) inside whichever COMMIT crossed 1,000 pages.
-    expect(db.pragmaValue('wal_autocheckpoint')).toBe(0);
-    await store.putSession(session('a'));
-    const pad = 'x'.repeat(1_000);
-    const append = (seq: number) => {
-      const stored = event('a', seq);
-      return store.appendEvents('a', [stored], [JSON.stringify({ ...stored, pad })]);
-    };
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-    // One commit per append (each awaited): the 3,000th has the store checkpoint in the next turn.
-    for (let seq = 1; seq <= 3_000; seq++) await append(seq);
-    await nextTurn();
-    await nextTurn();
-    const afterForced = (await stat(store.location)).size;
-    expect(afterForced).toBeGreaterThan(3_000 * 1_000);
-    // Fewer commits stay in the WAL until writes pause.
-    for (let seq = 3_001; seq <= 3_200; seq++) await append(seq);
-    expect((await stat(store.location)).size).toBe(afterForced);
-    await vi.waitFor(async () => expect((await stat(store.location)).size).toBeGreaterThan(afterForced + 150_000), {
-      timeout: 10_000,
-      interval: 50,
-    });
-    expect((await store.readEvents('a', 3_199, 5)).map((stored) => stored.seq)).toEqual([3_200]);
+    // A store-run checkpoint every 3,000 commits held the loop 70-90 ms at 10k events/s (bench 6).
+    expect(db.pragmaValue('wal_autocheckpoint')).toBe(1_000);
   });
 
   it('refuses writes after close with a clear error', async () => {
