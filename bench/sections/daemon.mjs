@@ -330,18 +330,23 @@ async function memoryPer({ benchDir, root }, kind, count) {
       }
     }
     const after = await host.measure();
-    const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
-    return {
-      sessions: count,
-      baseRssMB: mb(base.rss),
-      afterRssMB: mb(after.rss),
-      rssPerSessionMB: mb((after.rss - base.rss) / count),
-      heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
-    };
+    return perSession(base, after, count);
   } finally {
     await host.close();
     await rm(home, { recursive: true, force: true });
   }
+}
+
+/** What `count` sessions added between two measures of the daemon process, per session, in MB. */
+function perSession(base, after, count) {
+  const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
+  return {
+    sessions: count,
+    baseRssMB: mb(base.rss),
+    afterRssMB: mb(after.rss),
+    rssPerSessionMB: mb((after.rss - base.rss) / count),
+    heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
+  };
 }
 
 /**
@@ -386,14 +391,7 @@ async function restartedDormant({ benchDir, root }, count) {
     const base = await restarted(baseHome);
     const after = await restarted(fullHome);
     if (after.dormant < count + 1) throw new Error(`only ${after.dormant}/${count + 1} sessions listed dormant`);
-    const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
-    return {
-      sessions: count,
-      baseRssMB: mb(base.rss),
-      afterRssMB: mb(after.rss),
-      rssPerSessionMB: mb((after.rss - base.rss) / count),
-      heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
-    };
+    return perSession(base, after, count);
   } finally {
     for (const home of homes) await rm(home, { recursive: true, force: true });
   }
