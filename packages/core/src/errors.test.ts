@@ -63,6 +63,7 @@ describe('ReinsError', () => {
         'protocol_error',
         'provider_error',
         'resume_failed',
+        'store_unavailable',
         'structured_output_invalid',
         'timeout',
         'unsupported_capability',

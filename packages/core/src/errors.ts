@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'timeout',
   'structured_output_invalid',
   'resume_failed',
+  // The daemon cannot record (full disk, I/O error): it takes no new work until it can.
+  'store_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
