@@ -258,7 +258,8 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
     const stopped = await first.cli.done;
     if (signal === 'SIGTERM') {
       expect(stopped.code).toBe(0);
-      expect(aliveIn(groups)).toEqual([]);
+      // The groups are killed as the daemon exits; their deaths follow a few milliseconds later.
+      await until(() => aliveIn(groups).length === 0, 'the killed groups to be gone');
     } else {
       expect(stopped.signal).toBe('SIGKILL');
       // A daemon killed outright leaves the harnesses' tool processes behind ...
@@ -298,8 +299,9 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
     const resumedGroups = descendantGroups(second.cli.child.pid as number);
     second.cli.child.kill('SIGTERM');
     expect((await second.cli.done).code).toBe(0);
-    expect(aliveIn(resumedGroups)).toEqual([]);
-    expect((await grandchildren()).filter(isAlive)).toEqual([]);
+    await until(() => aliveIn(resumedGroups).length === 0, 'the resumed session\'s groups to be gone');
+    const tools = await grandchildren();
+    await until(() => tools.filter(isAlive).length === 0, 'the tool processes to be gone');
   });
 });
 
