@@ -299,9 +299,9 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
     const resumedGroups = descendantGroups(second.cli.child.pid as number);
     second.cli.child.kill('SIGTERM');
     expect((await second.cli.done).code).toBe(0);
-    await until(() => aliveIn(resumedGroups).length === 0, 'the resumed session\'s groups to be gone');
-    const tools = await grandchildren();
-    await until(() => tools.filter(isAlive).length === 0, 'the tool processes to be gone');
+    await until(() => aliveIn(resumedGroups).length === 0, "the resumed session's groups to be gone");
+    const resumedTools = await grandchildren();
+    await until(() => resumedTools.filter(isAlive).length === 0, 'the tool processes to be gone');
   });
 });
 
