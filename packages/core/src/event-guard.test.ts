@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isSerialisable, MAX_EVENT_DEPTH, measureValue } from './event-guard.js';
+import {
+  isSerialisable,
+  MAX_EVENT_DEPTH,
+  MAX_NATIVE_FRAME_CHARS,
+  MAX_NATIVE_FRAME_DEPTH,
+  measureValue,
+  nativeFrameRef,
+} from './event-guard.js';
 import { SessionEventStream } from './event-stream.js';
 import type { EventPayload, ReinsEvent } from './events.js';
 import { ReinsEventSchema } from './events.js';
@@ -86,15 +93,15 @@ describe('measureValue', () => {
 
   it('counts shared objects at every place, walks own enumerable keys only, refuses past the limit', () => {
     const shared = { a: 1 };
-    expect(measureValue({ x: shared, y: [shared, shared] })).toEqual({ depth: 3, objects: 5 });
+    expect(measureValue({ x: shared, y: [shared, shared] })).toEqual({ depth: 3, objects: 5, chars: 5 });
     const inherited = Object.create({ hidden: { deep: true } }) as Record<string, unknown>;
     inherited.own = 'x';
     Object.defineProperty(inherited, 'quiet', { value: 10n, enumerable: false });
-    expect(measureValue(inherited)).toEqual({ depth: 1, objects: 1 });
-    expect(measureValue(nested(10), 10)).toEqual({ depth: 10, objects: 10 });
+    expect(measureValue(inherited)).toEqual({ depth: 1, objects: 1, chars: 4 });
+    expect(measureValue(nested(10), 10)).toEqual({ depth: 10, objects: 10, chars: 4 });
     expect(measureValue(nested(11), 10)).toBeUndefined();
-    expect(measureValue(nested(5_000), 100_000)).toEqual({ depth: 5_000, objects: 5_000 });
-    expect(measureValue('scalar')).toEqual({ depth: 0, objects: 0 });
+    expect(measureValue(nested(5_000), 100_000)).toEqual({ depth: 5_000, objects: 5_000, chars: 4 });
+    expect(measureValue('scalar')).toEqual({ depth: 0, objects: 0, chars: 6 });
     expect(measureValue(Symbol('s'))).toBeUndefined();
   });
 });
@@ -220,5 +227,104 @@ describe('deep values inside an event', () => {
       'item.completed',
       'turn.completed',
     ]);
+  });
+});
+
+describe('terminals and their native frames', () => {
+  /** An object frame whose deepest value sits `depth` levels down (the frame itself is level 1). */
+  function deepFrame(depth: number): Record<string, unknown> {
+    return { method: 'turn/completed', params: { detail: nested(depth - 2) } };
+  }
+
+  it('a terminal or item end whose native frame nests 252 to 260 levels keeps its type, the copy marked', async () => {
+    for (const depth of [252, 253, 254, 255, 256, 257, 260]) {
+      const s = stream();
+      const events = collect(s);
+      s.startTurn({ text: 'a' });
+      const item = { kind: 'agent_message', id: 'm1', status: 'running', text: '' } as const;
+      s.emit({ type: 'item.started', item });
+      const native = (method: string) => ({ source: 'codex.app-server', method, frame: deepFrame(depth) });
+      s.emit({ type: 'item.completed', item: { ...item, status: 'completed' } }, { native: native('item/completed') });
+      s.completeTurn({ outcome: { status: 'completed' } }, { native: native('turn/completed') });
+      await settle();
+      expectAllValid(events);
+      expect(measureValue(deepFrame(depth), 10_000)?.depth).toBe(depth);
+      const types = events.map((e) => e.type).filter((type) => type !== 'notice');
+      expect(types, `depth ${depth}`).toEqual(['turn.started', 'item.started', 'item.completed', 'turn.completed']);
+      expect(s.activeTurnId).toBeNull();
+      const terminal = events.find((e) => e.type === 'turn.completed');
+      expect(terminal).toMatchObject({ outcome: { status: 'completed' }, native: { method: 'turn/completed' } });
+      const marked = depth > MAX_NATIVE_FRAME_DEPTH;
+      expect(JSON.stringify(terminal?.native?.frame).includes('reinsTruncated'), `depth ${depth}`).toBe(marked);
+    }
+  });
+
+  it('a native copy over MAX_NATIVE_FRAME_CHARS is replaced by a marker; the event and its own content stay', async () => {
+    const s = stream();
+    const events = collect(s);
+    const big = 'x'.repeat(MAX_NATIVE_FRAME_CHARS + 1);
+    s.startTurn({ text: 'a' });
+    const item = { kind: 'agent_message', id: 'm1', status: 'completed', text: big } as const;
+    s.emit({ type: 'item.completed', item }, { native: { source: 'x', method: 'done', frame: { text: big } } });
+    s.emit({ type: 'notice', kind: 'info', message: 'line' }, { native: { source: 'x', frame: big } });
+    s.completeTurn({ outcome: { status: 'completed' } });
+    await settle();
+    expectAllValid(events);
+    const completed = events.find((e) => e.type === 'item.completed');
+    expect(completed).toMatchObject({
+      item: { text: big },
+      native: { method: 'done', frame: { reinsTruncated: true } },
+    });
+    expect(events.find((e) => e.type === 'notice')).toMatchObject({ native: { frame: { reinsTruncated: true } } });
+  });
+});
+
+describe('a native frame kept once', () => {
+  it('the first event of a frame carries it whole, the others refer to that event by seq', async () => {
+    const s = stream();
+    const events = collect(s);
+    const blocks = Array.from({ length: 4_000 }, (_, index) => ({ type: 'text', text: `block ${index}` }));
+    const frame = { type: 'assistant', message: { content: blocks } };
+    s.startTurn({ text: 'a' });
+    for (let index = 0; index < blocks.length; index++) {
+      const native = { source: 'claude.stream-json', method: 'assistant', frame };
+      const item = { kind: 'agent_message', id: `m${index}`, status: 'completed', text: `block ${index}` } as const;
+      s.emit({ type: 'item.completed', item }, { native });
+    }
+    const next = { type: 'result' };
+    s.completeTurn({ outcome: { status: 'completed' } }, { native: { source: 'claude.stream-json', frame: next } });
+    await settle();
+    expectAllValid(events);
+    const items = events.filter((e) => e.type === 'item.completed');
+    expect(items).toHaveLength(4_000);
+    expect(items[0]?.native?.frame).toBe(frame);
+    for (const event of items.slice(1)) {
+      expect(event.native).toEqual({
+        source: 'claude.stream-json',
+        method: 'assistant',
+        frame: { reinsFrameRef: items[0]?.seq },
+      });
+      expect(nativeFrameRef(event.native?.frame)).toBe(items[0]?.seq);
+    }
+    // Linear: the native copies of all 4,000 events together are the frame once plus under 100 bytes each.
+    const frameBytes = JSON.stringify(frame).length;
+    const nativeBytes = items.reduce((sum, e) => sum + JSON.stringify(e.native).length, 0);
+    expect(nativeBytes).toBeLessThan(frameBytes + 100 * items.length);
+    // A new frame is carried whole again.
+    expect(events.find((e) => e.type === 'turn.completed')?.native?.frame).toBe(next);
+  });
+
+  it('a frame first seen on an event without native copies (keepNative false) is carried by its passthrough', async () => {
+    const s = new SessionEventStream({ harness: 'x', sessionId: 's', now: () => 1, keepNative: false });
+    const events = collect(s);
+    const frame = { odd: true };
+    s.emit({ type: 'notice', kind: 'info', message: 'm' }, { native: { source: 'x', frame } });
+    s.emit({ type: 'passthrough', frame }, { native: { source: 'x', frame } });
+    s.emit({ type: 'passthrough', frame }, { native: { source: 'x', frame } });
+    await settle();
+    const passthroughs = events.filter((e) => e.type === 'passthrough');
+    expect(events[0]).not.toHaveProperty('native');
+    expect(passthroughs[0]?.native?.frame).toBe(frame);
+    expect(passthroughs[1]?.native?.frame).toEqual({ reinsFrameRef: passthroughs[0]?.seq });
   });
 });

@@ -1,8 +1,9 @@
 // The last line of defence between an adapter and every consumer (contract: "a harness can only hurt
 // its own session", docs/architecture/contract.md): every event is checked against the Reins schema
 // and for JSON serialisability before it gets a seq. An event that fails is repaired where the fix is
-// honest (a native frame nested too deep is truncated with a marker) or replaced by a passthrough that
-// keeps the frame; it never reaches a consumer as it was, and it never leaves a gap in the seq.
+// honest (a native frame nested too deep or too big is truncated with a marker) or replaced by a
+// passthrough that keeps the frame; it never reaches a consumer as it was, and it never leaves a gap in
+// the seq. A native frame that fans out into many events is carried whole by the first of them only.
 import type { ErrorInfo } from './errors.js';
 import {
   type EventPayload,
@@ -28,10 +29,41 @@ export function truncatedValue(reason: string): TruncatedValue {
 /** Objects visited at most; past this a value is too large to vouch for (shared references fan out). */
 const MAX_VISITED_OBJECTS = 1_000_000;
 
-/** What a walk found in a value that serialises: its deepest object's level (0 for a scalar) and objects seen. */
+/**
+ * Where a native frame sits in an event (event -> native -> frame): the frame may nest this deep, so
+ * the whole event stays within MAX_EVENT_DEPTH.
+ */
+export const MAX_NATIVE_FRAME_DEPTH = MAX_EVENT_DEPTH - 2;
+
+/**
+ * Characters (strings and keys) a native copy may hold; past this the copy is truncated with a marker,
+ * so a huge harness frame is not stored and sent a second time beside its translation.
+ */
+export const MAX_NATIVE_FRAME_CHARS = 1024 * 1024;
+
+/**
+ * What stands for a native frame that an earlier event of the same session carries whole (the frame
+ * fanned out into several events; docs/architecture/contract.md, "Events"): that event's seq.
+ */
+export interface NativeFrameRef {
+  reinsFrameRef: number;
+}
+
+/** The seq a native frame refers to, when it is a reference. */
+export function nativeFrameRef(frame: unknown): number | undefined {
+  if (frame === null || typeof frame !== 'object') return undefined;
+  const ref = (frame as Partial<NativeFrameRef>).reinsFrameRef;
+  return typeof ref === 'number' ? ref : undefined;
+}
+
+/**
+ * What a walk found in a value that serialises: its deepest object's level (0 for a scalar), objects
+ * seen, and the characters of its strings and keys (about its serialised size).
+ */
 export interface ValueMeasure {
   depth: number;
   objects: number;
+  chars: number;
 }
 
 /**
@@ -42,10 +74,10 @@ export interface ValueMeasure {
  * limit); a limit past RECURSION_LIMIT takes an explicit stack instead.
  */
 export function measureValue(value: unknown, limit = MAX_EVENT_DEPTH): ValueMeasure | undefined {
-  if (value === null || typeof value !== 'object') return isPlainScalar(value) ? SCALAR : undefined;
+  if (value === null || typeof value !== 'object') return isPlainScalar(value) ? scalarMeasure(value) : undefined;
   if (limit > RECURSION_LIMIT) return measureWithStack(value, limit);
   // The measure is filled in as the walk goes, and is its result.
-  const measure: ValueMeasure = { depth: 0, objects: 0 };
+  const measure: ValueMeasure = { depth: 0, objects: 0, chars: 0 };
   return visit(value, 1, limit, measure) ? measure : undefined;
 }
 
@@ -60,17 +92,20 @@ function visit(current: object, depth: number, limit: number, measure: ValueMeas
     for (const child of current) {
       if (child !== null && typeof child === 'object') {
         if (!visit(child, depth + 1, limit, measure)) return false;
-      } else if (!isPlainScalar(child)) return false;
+      } else if (typeof child === 'string') measure.chars += child.length;
+      else if (!isPlainScalar(child)) return false;
     }
     return true;
   }
   // Own enumerable string keys, as Object.values has them, without an array of values per object.
   for (const key in current) {
     if (!Object.hasOwn(current, key)) continue;
+    measure.chars += key.length;
     const child = (current as Record<string, unknown>)[key];
     if (child !== null && typeof child === 'object') {
       if (!visit(child, depth + 1, limit, measure)) return false;
-    } else if (!isPlainScalar(child)) return false;
+    } else if (typeof child === 'string') measure.chars += child.length;
+    else if (!isPlainScalar(child)) return false;
   }
   return true;
 }
@@ -80,20 +115,25 @@ function measureWithStack(value: object, limit: number): ValueMeasure | undefine
   const stack: Array<[object, number]> = [[value, 1]];
   let visited = 0;
   let deepest = 0;
+  let chars = 0;
   while (stack.length > 0) {
     const [current, depth] = stack.pop() as [object, number];
     if (depth > limit || ++visited > MAX_VISITED_OBJECTS) return undefined;
     if (depth > deepest) deepest = depth;
+    if (!Array.isArray(current)) for (const key of Object.keys(current)) chars += key.length;
     const children = Array.isArray(current) ? current : Object.values(current);
     for (const child of children) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      else if (typeof child === 'string') chars += child.length;
       else if (!isPlainScalar(child)) return undefined;
     }
   }
-  return { depth: deepest, objects: visited };
+  return { depth: deepest, objects: visited, chars };
 }
 
-const SCALAR: ValueMeasure = { depth: 0, objects: 0 };
+function scalarMeasure(value: unknown): ValueMeasure {
+  return { depth: 0, objects: 0, chars: typeof value === 'string' ? value.length : 0 };
+}
 
 /**
  * True when `value` can go through JSON.stringify and come back as the same data: no nesting deeper
@@ -109,42 +149,68 @@ function isPlainScalar(value: unknown): boolean {
 }
 
 /**
- * Checks a native frame once per object: one frame often yields several events in a row, so the
- * last frame's measure is kept (one frame held per session; a frame seen again later is walked again,
- * with the same verdict).
+ * Checks a native frame once per object and keeps it once: one frame often yields several events in a
+ * row, so the last frame's measure is kept, and once an event carried it whole (`carried`) the next
+ * events of that frame get a NativeFrameRef instead (one frame held per session; a frame seen again
+ * after another is walked and carried again).
  */
 export class NativeFrameCheck {
   private lastFrame: object | undefined;
   private lastMeasure: ValueMeasure | undefined;
+  private carriedBySeq: number | undefined;
 
   /**
-   * The frame itself when it serialises, else a copy whose `frame` is a truncation marker; `measure`
-   * is the frame's (undefined when it was truncated).
+   * The frame itself when it serialises within MAX_NATIVE_FRAME_DEPTH and MAX_NATIVE_FRAME_CHARS, a
+   * reference when an earlier event carried it, else a copy whose `frame` is a truncation marker;
+   * `measure` is that of the frame as returned.
    */
-  safe(native: NativeFrame): { native: NativeFrame; truncated: boolean; measure?: ValueMeasure } {
+  safe(native: NativeFrame): { native: NativeFrame; truncated: boolean; measure: ValueMeasure } {
     const frame = native.frame;
     if (frame === null || typeof frame !== 'object') {
-      return isPlainScalar(frame)
-        ? { native, truncated: false, measure: SCALAR }
-        : { native: this.truncate(native), truncated: true };
+      if (!isPlainScalar(frame)) return this.truncate(native, 'holds non-JSON values');
+      const measure = scalarMeasure(frame);
+      return measure.chars > MAX_NATIVE_FRAME_CHARS
+        ? this.truncate(native, `holds ${measure.chars} characters (more than ${MAX_NATIVE_FRAME_CHARS})`)
+        : { native, truncated: false, measure };
     }
-    let measure: ValueMeasure | undefined;
-    if (frame === this.lastFrame) measure = this.lastMeasure;
-    else {
-      measure = measureValue(frame);
+    if (frame === this.lastFrame) {
+      if (this.carriedBySeq !== undefined) {
+        const ref: NativeFrameRef = { reinsFrameRef: this.carriedBySeq };
+        return { native: { ...native, frame: ref }, truncated: false, measure: REF_MEASURE };
+      }
+    } else {
       this.lastFrame = frame;
-      this.lastMeasure = measure;
+      this.lastMeasure = measureValue(frame, MAX_NATIVE_FRAME_DEPTH);
+      this.carriedBySeq = undefined;
     }
-    return measure ? { native, truncated: false, measure } : { native: this.truncate(native), truncated: true };
+    const measure = this.lastMeasure;
+    if (measure === undefined) {
+      return this.truncate(native, `nests deeper than ${MAX_NATIVE_FRAME_DEPTH} levels or holds non-JSON values`);
+    }
+    if (measure.chars > MAX_NATIVE_FRAME_CHARS) {
+      return this.truncate(native, `holds ${measure.chars} characters (more than ${MAX_NATIVE_FRAME_CHARS})`);
+    }
+    return { native, truncated: false, measure };
   }
 
-  private truncate(native: NativeFrame): NativeFrame {
-    return {
-      ...native,
-      frame: truncatedValue(`the native frame nests deeper than ${MAX_EVENT_DEPTH} levels or holds non-JSON values`),
-    };
+  /** The event `seq` was emitted with `frame` whole: later events of the same frame refer to it. */
+  carried(frame: unknown, seq: number): void {
+    if (frame === this.lastFrame && frame !== undefined && this.carriedBySeq === undefined) this.carriedBySeq = seq;
+  }
+
+  private truncate(native: NativeFrame, why: string): { native: NativeFrame; truncated: true; measure: ValueMeasure } {
+    return { native: truncatedNative(native, `the native frame ${why}`), truncated: true, measure: MARKER_MEASURE };
   }
 }
+
+/** `native` with its frame replaced by a truncation marker (source and method kept). */
+export function truncatedNative(native: NativeFrame, reason: string): NativeFrame {
+  return { ...native, frame: truncatedValue(reason) };
+}
+
+const REF_MEASURE: ValueMeasure = { depth: 1, objects: 1, chars: 'reinsFrameRef'.length };
+/** A truncation marker's measure; its reason is short, far below any limit. */
+const MARKER_MEASURE: ValueMeasure = { depth: 1, objects: 1, chars: 256 };
 
 /**
  * A cheaper proof for the hot event types (item.delta, passthrough): true only when `event` certainly

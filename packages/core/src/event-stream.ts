@@ -14,6 +14,7 @@ import {
   replacementPayload,
   schemaProblem,
   truncateDeep,
+  truncatedNative,
   truncatedValue,
   type ValueMeasure,
 } from './event-guard.js';
@@ -42,6 +43,8 @@ export interface EmitMeta {
    * null) even while one runs, and an item it starts is never closed by a turn's end.
    */
   background?: boolean;
+  /** The turn the event is about when that turn has ended already (a `checkpoint` after its terminal). */
+  turnId?: string;
 }
 
 type TurnCompletion = Omit<PayloadOf<'turn.completed'>, 'type'>;
@@ -241,31 +244,44 @@ export class SessionEventStream {
     let event = this.stamp(payload, meta, native);
     // The hot event types are proven valid field by field (event-guard.ts provenValid); anything it
     // cannot prove goes through the schema and the serialisability walk.
-    let problem = provenValid(event, native ? nativeMeasure : undefined)
-      ? undefined
-      : (schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised'));
+    let problem = provenValid(event, native ? nativeMeasure : undefined) ? undefined : eventProblem(event);
     let truncated = false;
     if (problem !== undefined && !isSerialisable(payload)) {
       // Too deep or not JSON: cut the offending values with markers and keep the event what it is
       // (a terminal stays a terminal, an item start keeps its completion's pair).
       const cut = this.stamp(truncateDeep(payload) as EventPayload, meta, native);
-      if (schemaProblem(cut) === undefined && isSerialisable(cut)) {
+      if (eventProblem(cut) === undefined) {
         this.note(`${payload.type} truncated: ${problem}`);
         event = cut;
         problem = undefined;
         truncated = true;
       }
     }
+    if (problem !== undefined && native) {
+      // The native copy may be what fails (with the envelope around it): the event keeps its type
+      // and a marker stands for the copy, so no terminal or item end is lost to its frame.
+      const marked = truncatedNative(native, `the event with its native frame failed the guard (${problem})`);
+      const ownPayloadOk = isSerialisable(payload);
+      const cut = this.stamp(ownPayloadOk ? payload : (truncateDeep(payload) as EventPayload), meta, marked);
+      if (eventProblem(cut) === undefined) {
+        this.note(`native frame of ${payload.type} truncated: ${problem}`);
+        event = cut;
+        native = marked;
+        problem = undefined;
+        truncated = !ownPayloadOk;
+      }
+    }
     if (problem !== undefined) {
       this.note(`${payload.type} replaced: ${problem}`);
       const replacement = replacementPayload(payload, native, problem);
       event = this.stamp(replacement, meta, native);
-      problem = schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised');
+      problem = eventProblem(event);
       if (problem !== undefined) {
         // Only a passthrough whose own frame is the problem gets here: keep its slot, drop the frame.
         event = this.stamp({ type: 'passthrough', frame: truncatedValue(problem), reason: 'invalid_event' }, meta);
       }
     }
+    if (event.native !== undefined) this.frames.carried(event.native.frame, event.seq);
     this.nextSeq++;
     this.options.onEvent?.(event);
     this.queue.push(event);
@@ -295,7 +311,7 @@ export class SessionEventStream {
     event.seq = this.nextSeq;
     event.harness = this.options.harness;
     event.sessionId = this.options.sessionId;
-    event.turnId = meta.background ? null : this.currentTurn;
+    event.turnId = meta.background ? null : (meta.turnId ?? this.currentTurn);
     event.at = meta.at ?? this.now();
     if (meta.parentItemId !== undefined) event.parentItemId = meta.parentItemId;
     if (native) event.native = native;
@@ -308,7 +324,7 @@ export class SessionEventStream {
       seq: this.nextSeq,
       harness: this.options.harness,
       sessionId: this.options.sessionId,
-      turnId: meta.background ? null : this.currentTurn,
+      turnId: meta.background ? null : (meta.turnId ?? this.currentTurn),
       at: meta.at ?? this.now(),
       ...(meta.parentItemId !== undefined ? { parentItemId: meta.parentItemId } : {}),
       ...(native ? { native } : {}),
@@ -342,6 +358,11 @@ export class SessionEventStream {
     this.misuse.push(reason);
     return undefined;
   }
+}
+
+/** Why an event fails the schema or serialisation, or undefined when it passes both. */
+function eventProblem(event: ReinsEvent): string | undefined {
+  return schemaProblem(event) ?? (isSerialisable(event) ? undefined : 'it cannot be serialised');
 }
 
 /** An item started in the current turn and not yet completed, and the texts its deltas streamed since. */
