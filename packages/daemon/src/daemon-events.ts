@@ -2,7 +2,7 @@
 // the envelope): the notice when a session goes dormant (and why), the notice when a resume
 // worked, the error when it did not, and the events that end a turn a killed daemon left running.
 // Pure: the texts and `data` shapes live here, next to their tests.
-import type { EventPayload, Item, PayloadOf, ReinsEvent } from '@reins/core';
+import type { ErrorInfo, EventPayload, Item, PayloadOf, ReinsEvent } from '@reins/core';
 import type { OpenTurn } from './store/store.js';
 
 /** Why a session went dormant. */
@@ -66,33 +66,42 @@ export function resumeFailedError(message: string): EventPayload {
 }
 
 /**
- * Reads the log from the turn a killed daemon left running and says what closes it: each item
- * left open completes `failed`, then the turn ends `failed` with process_exited. Nothing when the
- * turn did end (the crash came after its terminal was written).
+ * Reads the log from a turn that cannot end by itself (a killed daemon left it running, or the
+ * store stopped taking its events) and says what closes it: each item left open completes
+ * `failed`, then the turn ends `failed`. Nothing when the turn did end, or when its turn.started
+ * is not in the log (a terminal is never logged without its start).
  */
 export class CrashedTurn {
   private readonly items = new Map<string, Item>();
+  private started = false;
   private ended = false;
 
   constructor(readonly open: OpenTurn) {}
 
   observe(event: ReinsEvent): void {
     if (event.turnId !== this.open.turnId) return;
-    if (event.type === 'item.started') this.items.set(event.item.id, event.item);
+    if (event.type === 'turn.started') this.started = true;
+    else if (event.type === 'item.started') this.items.set(event.item.id, event.item);
     else if (event.type === 'item.completed') this.items.delete(event.item.id);
     else if (event.type === 'turn.completed') this.ended = true;
   }
 
-  /** `message` says why the process is gone (default: the daemon was killed). */
+  /**
+   * `why` says why the turn cannot go on: an error, or the message of a process_exited (default:
+   * the daemon was killed).
+   */
   closing(
-    message = 'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.',
+    why:
+      | string
+      | ErrorInfo = 'The Reins daemon ended (killed or crashed) while this turn ran, and its harness process with it.',
   ): EventPayload[] {
-    if (this.ended) return [];
+    if (this.ended || !this.started) return [];
+    const error: ErrorInfo = typeof why === 'string' ? { code: 'process_exited', message: why } : why;
     return [
       ...[...this.items.values()].map(
         (item): EventPayload => ({ type: 'item.completed', item: { ...item, status: 'failed' } }),
       ),
-      { type: 'turn.completed', outcome: { status: 'failed', error: { code: 'process_exited', message } } },
+      { type: 'turn.completed', outcome: { status: 'failed', error } },
     ];
   }
 }

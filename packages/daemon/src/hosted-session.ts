@@ -15,7 +15,7 @@ import type {
   SessionCreateParams,
   SessionListing,
   V1SessionListing,
-} from '@reins/client';
+} from '@reins/protocol';
 import {
   type Effort,
   type EventPayload,
@@ -81,7 +81,7 @@ export class HostedSession {
     this.harness = record.harness;
     this.record = new SessionRecord(record, deps.store, deps.log);
     this.state = status;
-    this.log = new SessionLog(this.id, deps.store, deps.tailSize, lastSeq, {
+    this.log = new SessionLog(this.id, this.harness, deps.store, deps.tailSize, lastSeq, {
       published: (event) => this.published(event),
       failed: (error) => this.storeFailed(error),
     });
@@ -461,8 +461,12 @@ export class HostedSession {
   // ---- client requests ------------------------------------------------------------------------------
 
   async send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    this.assertOpen();
+    // A turn the store cannot record is never given to the harness (store_unavailable).
+    await this.log.ensureWritable();
     return this.withLive(async (incarnation) => {
       const result = await incarnation.session.send(input, options);
+      this.log.assertWritable();
       return { ...result, turnId: generationId(result.turnId, incarnation.generation) };
     });
   }
@@ -582,6 +586,9 @@ export class HostedSession {
       sessionId: this.id,
       error: (error as Error).message,
     });
+    // A turn whose turn.started was refused is not in the log: nothing may end it there either.
+    const open = this.record.current.openTurn;
+    if (open && open.seq > this.log.lastSeq) this.record.openTurn(null);
     const live = this.live;
     if (live?.mode === 'running') {
       live.mode = 'sleeping';

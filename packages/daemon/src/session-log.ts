@@ -3,9 +3,17 @@
 // in seq order. Events appended while a write is in flight go out in the next write, so a busy
 // session costs one store write per batch, not per event. The newest events stay in memory for
 // replay; older ones are read back from the store. Every event is serialized once, here.
-import { ReinsError, type ReinsEvent } from '@reins/core';
+//
+// A store that cannot write (a full disk) makes the log "unavailable": what it refused is dropped
+// (no client saw it), an `error` (store_unavailable) and the closing of the turn whose start is
+// stored are published live but held in memory, and nothing else is taken until a write works
+// again (ensureWritable, on the next send); then the held events are written first. So the log
+// never holds a terminal without its start (docs/architecture/daemon.md, "A store that cannot write").
+import { type EventPayload, ReinsError, type ReinsEvent } from '@reins/core';
+import { CrashedTurn } from './daemon-events.js';
 import { EventBuffer } from './event-buffer.js';
 import type { DaemonStore } from './store/store.js';
+import { storeUnavailableError } from './store/unavailable.js';
 
 /** An event as it is stored and sent: the object and its JSON text. */
 export interface PublishedEvent {
@@ -19,7 +27,10 @@ export type EventSink = (published: PublishedEvent) => void;
 export interface SessionLogHooks {
   /** Sees each event once it is durable, before any subscriber does. */
   published(event: ReinsEvent): void;
-  /** The store refused a write: nothing after it is published (the owner stops the session). */
+  /**
+   * The store refused a write: what it refused is dropped and nothing is taken until it writes
+   * again (the owner stops the harness). `lastSeq` is then the newest stored event.
+   */
   failed(error: unknown): void;
 }
 
@@ -29,12 +40,19 @@ export class SessionLog {
   private readonly tail: EventBuffer<PublishedEvent>;
   private pending: PublishedEvent[] = [];
   private writing = false;
-  private broken: unknown;
+  /** The store's refusal while it cannot write (undefined: it can). */
+  private unavailable: unknown;
+  /** Published live while the store could not write; written first once it can. */
+  private held: PublishedEvent[] = [];
+  private retrying: Promise<void> | undefined;
+  /** The turn whose turn.started is stored and whose terminal is not. */
+  private openTurn: CrashedTurn | undefined;
   private readonly sinks = new Map<object, EventSink>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(
     readonly sessionId: string,
+    private readonly harness: string,
     private readonly store: DaemonStore,
     tailSize: number,
     lastSeq: number,
@@ -58,7 +76,7 @@ export class SessionLog {
 
   /** Appends an event whose seq is nextSeq(); it is published once the store has it. */
   append(event: ReinsEvent): void {
-    if (this.broken !== undefined) return;
+    if (this.unavailable !== undefined) return;
     if (event.seq !== this.assigned + 1) {
       throw new ReinsError(
         'protocol_error',
@@ -72,7 +90,7 @@ export class SessionLog {
 
   private async write(): Promise<void> {
     this.writing = true;
-    while (this.pending.length > 0 && this.broken === undefined) {
+    while (this.pending.length > 0 && this.unavailable === undefined) {
       const batch = this.pending;
       this.pending = [];
       try {
@@ -82,9 +100,7 @@ export class SessionLog {
           batch.map((entry) => entry.json),
         );
       } catch (error) {
-        this.broken = error;
-        this.pending = [];
-        this.hooks.failed(error);
+        this.fail(error);
         break;
       }
       for (const entry of batch) this.publish(entry);
@@ -96,11 +112,99 @@ export class SessionLog {
   private publish(entry: PublishedEvent): void {
     this.published = entry.seq;
     this.tail.push(entry);
-    this.hooks.published(entry.event);
+    this.stored(entry.event);
+    this.deliver(entry);
+  }
+
+  /** Bookkeeping of an event the store has. */
+  private stored(event: ReinsEvent): void {
+    if (event.type === 'turn.started' && event.turnId !== null) {
+      this.openTurn = new CrashedTurn({ turnId: event.turnId, seq: event.seq });
+    }
+    this.openTurn?.observe(event);
+    if (event.type === 'turn.completed' && event.turnId === this.openTurn?.open.turnId) this.openTurn = undefined;
+    this.hooks.published(event);
+  }
+
+  private deliver(entry: PublishedEvent): void {
     // The map itself, not a copy per event: a sink that removes itself (or another) meanwhile is
     // skipped from then on, and one added meanwhile is a subscription still replaying, which
     // ignores live events (subscription.ts).
     for (const sink of this.sinks.values()) sink(entry);
+  }
+
+  /** The store refused a write and has not taken one since. */
+  get isUnavailable(): boolean {
+    return this.unavailable !== undefined;
+  }
+
+  /** Throws store_unavailable while the store cannot write. */
+  assertWritable(): void {
+    if (this.unavailable !== undefined) throw storeUnavailableError(this.store.location, this.unavailable);
+  }
+
+  /**
+   * The store refused `error`: the refused events are dropped (nobody saw them), and the error
+   * and the closing of the stored open turn are published live and held for the store.
+   */
+  private fail(error: unknown): void {
+    this.unavailable = error;
+    this.pending = [];
+    this.assigned = this.published;
+    const turn = this.openTurn;
+    this.hooks.failed(error);
+    const info = storeUnavailableError(this.store.location, error).toInfo();
+    const payloads: EventPayload[] = [{ type: 'error', ...info, fatal: true }, ...(turn ? turn.closing(info) : [])];
+    for (const payload of payloads) this.hold(payload, turn?.open.turnId ?? null);
+  }
+
+  private hold(payload: EventPayload, turnId: string | null): void {
+    const event = {
+      ...payload,
+      seq: ++this.assigned,
+      harness: this.harness,
+      sessionId: this.sessionId,
+      turnId,
+      at: Date.now(),
+    } as ReinsEvent;
+    const entry = { seq: event.seq, event, json: JSON.stringify(event) };
+    this.held.push(entry);
+    this.published = entry.seq;
+    this.tail.push(entry);
+    this.deliver(entry);
+  }
+
+  /**
+   * Resolves when the store takes writes (checked with a write that changes nothing, where the
+   * store has one), after writing what was held while it could not; else rejects with
+   * store_unavailable. Called before new work is given to the harness.
+   */
+  ensureWritable(): Promise<void> {
+    this.retrying ??= this.retry().finally(() => {
+      this.retrying = undefined;
+    });
+    return this.retrying;
+  }
+
+  private async retry(): Promise<void> {
+    const held = this.held;
+    try {
+      if (held.length > 0) {
+        await this.store.appendEvents(
+          this.sessionId,
+          held.map((entry) => entry.event),
+          held.map((entry) => entry.json),
+        );
+      } else {
+        await this.store.checkWritable?.();
+      }
+    } catch (error) {
+      if (this.unavailable === undefined) this.fail(error);
+      throw storeUnavailableError(this.store.location, error);
+    }
+    this.held = [];
+    this.unavailable = undefined;
+    for (const entry of held) this.stored(entry.event);
   }
 
   /** Resolves when every appended event was written (or the store failed). */
@@ -139,7 +243,7 @@ export class SessionLog {
 
   /** Frees the in-memory tail (a dormant session); replay then reads from the store. */
   forgetTail(): void {
-    if (this.writing || this.pending.length > 0) return;
+    if (this.writing || this.pending.length > 0 || this.held.length > 0) return;
     this.tail.reset(this.published);
   }
 }

@@ -110,3 +110,33 @@ export function isBusy(error: unknown): boolean {
   const fields = error as { code?: unknown; errcode?: unknown; message?: unknown } | null;
   return fields?.code === 'SQLITE_BUSY' || fields?.errcode === 5 || /database is locked/i.test(String(fields?.message));
 }
+
+/** What kind of failure a SQLite error is, from either binding's structured fields (never its text alone). */
+export type SqliteFailure = 'full' | 'io' | 'corrupt' | 'not_a_database' | 'busy' | 'other';
+
+// Primary result codes (sqlite.org/rescode.html): the low byte of an extended code.
+const PRIMARY_CODES: Record<number, SqliteFailure> = {
+  5: 'busy',
+  10: 'io',
+  11: 'corrupt',
+  13: 'full',
+  26: 'not_a_database',
+};
+const CODE_NAMES: Record<string, SqliteFailure> = {
+  SQLITE_BUSY: 'busy',
+  SQLITE_IOERR: 'io',
+  SQLITE_CORRUPT: 'corrupt',
+  SQLITE_FULL: 'full',
+  SQLITE_NOTADB: 'not_a_database',
+};
+
+export function sqliteFailure(error: unknown): SqliteFailure {
+  const fields = error as { code?: unknown; errcode?: unknown } | null;
+  // node:sqlite: errcode is the (extended) number; better-sqlite3: code is the (extended) name.
+  if (typeof fields?.errcode === 'number') return PRIMARY_CODES[fields.errcode & 0xff] ?? 'other';
+  if (typeof fields?.code === 'string') {
+    const primary = /^SQLITE_[A-Z]+/.exec(fields.code)?.[0];
+    if (primary !== undefined) return CODE_NAMES[primary] ?? 'other';
+  }
+  return 'other';
+}

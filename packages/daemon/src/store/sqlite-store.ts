@@ -112,6 +112,8 @@ export class SqliteStore implements DaemonStore {
   private readonly updates = new Map<string, SqliteStatement>();
   /** Schema 2's session columns exist (node:sqlite refuses named parameters a statement lacks). */
   private readonly schema2: boolean;
+  /** PRAGMA user_version after migrating (checkWritable writes it again). */
+  private readonly userVersion: number;
 
   private constructor(
     readonly location: string,
@@ -155,6 +157,7 @@ export class SqliteStore implements DaemonStore {
       this.db.close();
       throw error;
     }
+    this.userVersion = Number(this.db.pragmaValue('user_version'));
     this.statements = this.prepare(options.schemaVersion);
     this.schema2 = options.schemaVersion === undefined || options.schemaVersion >= 2;
     for (const row of this.statements.sessionNumbers.all() as Array<{ session_id: string; session_no: number }>) {
@@ -346,6 +349,11 @@ export class SqliteStore implements DaemonStore {
       const at = (events.at(-1) as ReinsEvent).at;
       this.touched.set(sessionId, Math.max(at, this.touched.get(sessionId) ?? at));
     });
+  }
+
+  /** Writes the schema version it already has: a real write (a WAL frame) that changes nothing. */
+  checkWritable(): Promise<void> {
+    return this.write(() => this.db.exec(`PRAGMA user_version = ${this.userVersion}`));
   }
 
   recordProcessGroup(group: ProcessGroupRecord): Promise<void> {

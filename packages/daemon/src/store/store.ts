@@ -107,6 +107,11 @@ export interface DaemonStore {
    * store keeps text: a replay sends that text as it is, without a parse and a stringify per event.
    */
   readEventTexts?(sessionId: string, afterSeq: number, limit: number): Promise<StoredEventText[]>;
+  /**
+   * A write that changes nothing, to learn whether the store can write now (a full disk refuses
+   * it); where absent, the daemon learns it from the next real write.
+   */
+  checkWritable?(): Promise<void>;
   recordProcessGroup(group: ProcessGroupRecord): Promise<void>;
   endProcessGroup(id: string, endedAt: number): Promise<void>;
   /** Groups recorded as started and never as ended (after a crash: candidates to reap). */

@@ -1,0 +1,25 @@
+// The error of a store that cannot write (a full disk, an I/O error): one sentence the user can act
+// on, used for the session's `error` event and for the `session/send` it refuses
+// (docs/architecture/daemon.md, "A store that cannot write").
+import { ReinsError } from '@reins/core';
+import { sqliteFailure } from './sqlite-driver.js';
+
+export function storeUnavailableError(location: string, cause: unknown): ReinsError {
+  if (ReinsError.isInstance(cause) && cause.code === 'store_unavailable') return cause;
+  const failure = sqliteFailure(cause);
+  const why =
+    failure === 'full'
+      ? 'its disk is full'
+      : failure === 'io'
+        ? 'the disk reported an I/O error'
+        : `it refused a write (${(cause as Error | undefined)?.message ?? String(cause)})`;
+  const fix =
+    failure === 'io'
+      ? 'check that disk (dmesg), then send again'
+      : 'free space on that disk (or move $REINS_HOME to a disk with room), then send again';
+  return new ReinsError(
+    'store_unavailable',
+    `Reins cannot record this session in its store ${location}: ${why}. Nothing new is sent to the harness until it can: ${fix}; no restart is needed.`,
+    { operation: 'store', retryable: true, data: { location, failure }, cause },
+  );
+}
