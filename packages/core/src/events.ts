@@ -11,9 +11,14 @@ export interface NativeFrame {
   source: string;
   /** JSON-RPC method or native type, when the frame has one. */
   method?: string;
-  frame: unknown;
+  /** Absent when the frame was undefined (nothing to keep; JSON drops undefined). */
+  frame?: unknown;
 }
-export const NativeFrameSchema = z.object({ source: z.string(), method: z.string().optional(), frame: z.unknown() });
+export const NativeFrameSchema = z.object({
+  source: z.string(),
+  method: z.string().optional(),
+  frame: z.unknown().optional(),
+});
 
 export interface Envelope {
   seq: number;
@@ -212,7 +217,7 @@ export const PASSTHROUGH_REASONS = [
   'duplicate', // the harness sent an item start or completion a second time
 ] as const;
 export type PassthroughReason = (typeof PASSTHROUGH_REASONS)[number];
-export type PassthroughEvent = Simplify<Envelope & { type: 'passthrough'; frame: unknown; reason?: PassthroughReason }>;
+export type PassthroughEvent = Simplify<Envelope & { type: 'passthrough'; frame?: unknown; reason?: PassthroughReason }>;
 export type TurnCompletedEvent = Simplify<
   Envelope & {
     type: 'turn.completed';
@@ -295,7 +300,7 @@ export const ReinsEventSchema = z.discriminatedUnion('type', [
   ev('usage.updated', UsageSchema.shape),
   ev('notice', { kind: z.enum(NOTICE_KINDS), message: z.string(), data: z.unknown().optional() }),
   ev('error', { ...ErrorInfoSchema.shape, fatal: z.boolean() }),
-  ev('passthrough', { frame: z.unknown(), reason: z.enum(PASSTHROUGH_REASONS).optional() }),
+  ev('passthrough', { frame: z.unknown().optional(), reason: z.enum(PASSTHROUGH_REASONS).optional() }),
   ev('turn.completed', {
     outcome: TurnOutcomeSchema,
     usage: UsageSchema.optional(),

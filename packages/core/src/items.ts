@@ -79,7 +79,8 @@ export interface ToolCallItem {
   id: string;
   status: ItemStatus;
   tool: ToolInfo;
-  input: unknown;
+  /** Absent when the harness sent none (a Claude Code tool_use without input; JSON drops undefined). */
+  input?: unknown;
   output?: ToolOutput;
   exitCode?: number;
   changes?: FileChange[];
@@ -136,7 +137,7 @@ export const ToolCallItemSchema = z.object({
   kind: z.literal('tool_call'),
   ...base,
   tool: ToolInfoSchema,
-  input: z.unknown(),
+  input: z.unknown().optional(),
   output: ToolOutputSchema.optional(),
   exitCode: z.number().int().optional(),
   changes: z.array(FileChangeSchema).optional(),

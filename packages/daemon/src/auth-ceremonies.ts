@@ -5,8 +5,8 @@
 // cancelled, or it times out; every change of a harness's sign-in state goes to every client as
 // harness/authChanged. Reins never reads or copies a credential: it only runs the harness's check.
 import { randomUUID } from 'node:crypto';
-import type { AuthCeremonyInfo, HarnessAuthChangedParams } from '@reins/client';
 import { type AuthProbe, type HarnessAuth, type HarnessId, type LoginCeremony, ReinsError } from '@reins/core';
+import type { AuthCeremonyInfo, HarnessAuthChangedParams } from '@reins/protocol';
 import type { Logger } from './logger.js';
 
 export interface CeremonyOptions {

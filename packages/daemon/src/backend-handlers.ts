@@ -1,8 +1,9 @@
-// The connection's handlers for the UI-backend methods (HARNESS_METHODS in @reins/client): each
+// The connection's handlers for the UI-backend methods (HARNESS_METHODS in @reins/protocol): each
 // checks the harness is offered and hands the call to the UiBackend. A daemon without one (a
 // cluster gateway) answers unsupported_capability, naming what serves it.
-import type { HARNESS_METHODS, ParamsOf, ResultOf } from '@reins/client';
+
 import { type HarnessId, ReinsError } from '@reins/core';
+import type { HARNESS_METHODS, ParamsOf, ResultOf } from '@reins/protocol';
 import type { UiBackend } from './ui-backend.js';
 
 type BackendMethod = keyof typeof HARNESS_METHODS;

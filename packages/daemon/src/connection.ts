@@ -8,6 +8,7 @@
 // does not ask gets exactly the frames it always got. Everything sent (answers, events, notifications) counts against one buffer cap:
 // a client that does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';
+import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import {
   CLOSE_CODES,
   describeInvalidParams,
@@ -29,8 +30,7 @@ import {
   STATUS_SNAPSHOT,
   type StatusSnapshotParams,
   v1Status,
-} from '@reins/client';
-import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
+} from '@reins/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { backendHandlers } from './backend-handlers.js';
 import { batchFrames } from './event-batch.js';

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
-import { PROTOCOL_VERSION } from '@reins/client';
+import { PROTOCOL_VERSION } from '@reins/protocol';
 import { type DaemonNames, namesThisDaemon } from './upgrade-guard.js';
 
 interface Asset {

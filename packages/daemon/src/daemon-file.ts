@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DAEMON_FILE, type DaemonInfo, DaemonInfoSchema } from '@reins/client';
 import { ReinsError } from '@reins/core';
+import { DAEMON_FILE, type DaemonInfo, DaemonInfoSchema } from '@reins/protocol';
 import { processStartMs } from './processes/proc.js';
 
 export function daemonFilePath(home: string): string {

@@ -1,6 +1,6 @@
 // The Reins daemon: a WebSocket server (on 127.0.0.1 unless told otherwise: listen.ts) that owns
 // sessions of any harness and lets any number of clients drive and watch them (protocol in
-// @reins/client's protocol.ts; options in daemon-options.ts). Sessions belong to the daemon and
+// @reins/protocol; options in daemon-options.ts). Sessions belong to the daemon and
 // live in its store ($REINS_HOME/reins.db), so they survive a client's disconnect, a daemon
 // restart and a crash. Start: check the home, take the store (its lock says
 // no other daemon runs here), reap the process groups a crashed predecessor left, bring sessions
@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
+import { availableHarnessIds, createHarness, reinsHome } from '@reins/harnesses';
 import {
   CLOSE_CODES,
   type HarnessListing,
@@ -18,9 +20,7 @@ import {
   type SessionChange,
   STATUS_SNAPSHOT,
   type StatusSnapshotParams,
-} from '@reins/client';
-import { type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
-import { availableHarnessIds, createHarness, reinsHome } from '@reins/harnesses';
+} from '@reins/protocol';
 import { WebSocketServer } from 'ws';
 import { DaemonConnection, type DaemonContext } from './connection.js';
 import { ConsoleRoute, defaultConsoleDir } from './console-route.js';

@@ -1,8 +1,9 @@
 // session/events framing: every event once, in order, as the exact JSON the log made; frames bounded
 // by count and bytes (one oversized event alone); each frame a notification the client's schema
 // takes.
-import { SESSION_EVENTS, SessionEventsParamsSchema } from '@reins/client';
+
 import type { ReinsEvent } from '@reins/core';
+import { SESSION_EVENTS, SessionEventsParamsSchema } from '@reins/protocol';
 import { describe, expect, it } from 'vitest';
 import { BATCH_LIMITS, batchFrames } from './event-batch.js';
 import type { PublishedEvent } from './session-log.js';

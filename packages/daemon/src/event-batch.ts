@@ -4,7 +4,7 @@
 // byte bound goes alone in its frame; every frame stays far below the 16 MiB a connection may have
 // unsent (`maxBufferedBytes`), so the slow-consumer rule judges batches as it judges single events.
 // Pure: no socket here.
-import { SESSION_EVENTS } from '@reins/client';
+import { SESSION_EVENTS } from '@reins/protocol';
 import type { PublishedEvent } from './session-log.js';
 
 export interface BatchLimits {

@@ -1,8 +1,9 @@
 // harness/list: each offered harness's discovery and health, from the adapters' own discover() and
 // health(), all in parallel and each under a deadline, so one hung CLI cannot stall the answer.
-import type { HarnessListing } from '@reins/client';
+
 import type { Discovery, HarnessId, Health } from '@reins/core';
 import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
+import type { HarnessListing } from '@reins/protocol';
 
 class Deadline extends Error {}
 

@@ -11,8 +11,8 @@ import type {
   HarnessListing,
   HarnessSessionsParams,
   SessionCreateResult,
-} from '@reins/client';
-import { HARNESS_AUTH_CHANGED, HARNESS_SESSIONS_PAGE } from '@reins/client';
+} from '@reins/protocol';
+import { HARNESS_AUTH_CHANGED, HARNESS_SESSIONS_PAGE } from '@reins/protocol';
 import {
   type CapabilityMatrix,
   classifyUserMessage,

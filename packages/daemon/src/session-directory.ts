@@ -9,7 +9,7 @@ import type {
   SessionCreateParams,
   SessionListing,
   V1SessionListing,
-} from '@reins/client';
+} from '@reins/protocol';
 import type {
   Effort,
   HarnessId,

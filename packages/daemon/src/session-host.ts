@@ -2,7 +2,7 @@
 // deleted, put to sleep by the eviction rules (idle TTL, live-session cap) and woken by the next
 // send, and stopped (dormant, not closed) when the daemon shuts down. It tells the daemon about
 // every change so that connections can be sent sessions/changed.
-import type { SessionChange, SessionCreateParams } from '@reins/client';
+import type { SessionChange, SessionCreateParams } from '@reins/protocol';
 import { type Harness, type HarnessId, ReinsError } from '@reins/core';
 import type { AnyHarnessOptions } from '@reins/harnesses';
 import { chooseEvictions } from './eviction.js';

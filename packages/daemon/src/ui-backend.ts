@@ -8,7 +8,7 @@ import type {
   HarnessListing,
   HarnessSessionsParams,
   SessionCreateResult,
-} from '@reins/client';
+} from '@reins/protocol';
 import type { CapabilityMatrix, HarnessId, Item, McpServerStatus, ModelInfo, SessionSummary } from '@reins/core';
 
 export interface UiBackend {

@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KvWatchEntry } from '@nats-io/kv';
-import type { HarnessListing, SessionChange, SessionCreateParams } from '@reins/client';
 import { ReinsError } from '@reins/core';
+import type { HarnessListing, SessionChange, SessionCreateParams } from '@reins/protocol';
 import type { Logger } from '../logger.js';
 import type { SessionSource } from '../session-directory.js';
 import { EventFeed } from './event-feed.js';

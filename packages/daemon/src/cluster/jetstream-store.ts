@@ -6,8 +6,9 @@
 // someone else wrote (a gateway found this worker gone and marked the session lost, another
 // worker adopted it), the session is fenced: nothing more is written for it here, and the worker
 // lets it go (`fenced` hook). Writes resolve once NATS has them (file storage).
-import type { HostedSessionStatus } from '@reins/client';
+
 import { ReinsError, type ReinsEvent } from '@reins/core';
+import type { HostedSessionStatus } from '@reins/protocol';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { DaemonStore, LoadedSession, ProcessGroupRecord, SessionPatch, StoredSession } from '../store/store.js';

@@ -6,8 +6,7 @@
 // are read from the stream. Replay reads the tail, else the stream (event-stream.ts). Client
 // requests go to the gateway (`MirrorHost`), which routes them to the holder. It is the daemon's
 // SessionHandle, so the daemon's connections and subscriptions serve it unchanged.
-import type { HostedSessionStatus, SessionChange, SessionListing, V1SessionListing } from '@reins/client';
-import { v1Status } from '@reins/client';
+
 import {
   type Effort,
   type HarnessId,
@@ -19,6 +18,8 @@ import {
   type SettingChange,
   type TurnInput,
 } from '@reins/core';
+import type { HostedSessionStatus, SessionChange, SessionListing, V1SessionListing } from '@reins/protocol';
+import { v1Status } from '@reins/protocol';
 import { EventBuffer } from '../event-buffer.js';
 import type { Logger } from '../logger.js';
 import type { SessionHandle } from '../session-directory.js';

@@ -2,7 +2,7 @@
 // zod schemas that check them when they are read back from NATS (a trust boundary: another
 // member, another Reins version, or a hand edit wrote them). A value that fails its schema is
 // skipped with a warning, never acted on.
-import { HOSTED_SESSION_STATES, type HostedSessionStatus, SessionLabelsSchema } from '@reins/client';
+
 import {
   EffortSchema,
   type ErrorInfo,
@@ -11,6 +11,7 @@ import {
   ReinsError,
   SessionSpecSchema,
 } from '@reins/core';
+import { HOSTED_SESSION_STATES, type HostedSessionStatus, SessionLabelsSchema } from '@reins/protocol';
 import { z } from 'zod';
 import type { StoredSession } from '../store/store.js';
 import type { Labels } from './options.js';

@@ -2,8 +2,9 @@
 // (long for what may start a harness), and each waits on one run of one worker, so when the
 // gateway finds that run gone the request fails at once instead of at its deadline. Also the
 // cluster's harness/list: every live worker's, merged.
-import type { HarnessListing } from '@reins/client';
+
 import { ReinsError } from '@reins/core';
+import type { HarnessListing } from '@reins/protocol';
 import { workerRpcSubject } from './layout.js';
 import { isNoResponders, isTimeout, type NatsCluster } from './nats.js';
 import {

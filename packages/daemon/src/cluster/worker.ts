@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Msg, Subscription } from '@nats-io/transport-node';
-import { describeInvalidParams, METHODS, type MethodName, type ParamsOf } from '@reins/client';
 import { type HarnessId, ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
+import { describeInvalidParams, METHODS, type MethodName, type ParamsOf } from '@reins/protocol';
 import { probeHarness } from '../harness-probe.js';
 import type { HostedSession } from '../hosted-session.js';
 import type { Logger } from '../logger.js';
