@@ -8,6 +8,7 @@ const alias = {
   '@reins/core': src('core'),
   '@reins/harnesses': src('harnesses'),
   '@reins/testkit': src('testkit'),
+  '@reins/protocol': src('protocol'),
   '@reins/client': src('client'),
   '@reins/daemon': src('daemon'),
   '@reins/bridges': src('bridges'),

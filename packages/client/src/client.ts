@@ -15,12 +15,10 @@ import {
 import {
   type AuthCeremonyInfo,
   type AuthStatus,
+  type ClientInfo,
   HARNESS_AUTH_CHANGED,
   type HarnessAuthChangedParams,
   HarnessAuthChangedParamsSchema,
-} from './harness-protocol.js';
-import {
-  type ClientInfo,
   type HarnessListing,
   type InitializeResult,
   PROTOCOL_VERSION,
@@ -37,7 +35,7 @@ import {
   type StatusSnapshotParams,
   StatusSnapshotParamsSchema,
   type WireHarnessOptions,
-} from './protocol.js';
+} from '@reins/protocol';
 import { RemoteSession } from './remote-session.js';
 import { RpcChannel, type WebSocketConstructor, type WebSocketLike } from './rpc-channel.js';
 

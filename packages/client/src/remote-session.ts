@@ -19,7 +19,7 @@ import {
   type SettingChange,
   type TurnInput,
 } from '@reins/core';
-import type { MethodName, ParamsOf, ResultOf } from './protocol.js';
+import type { MethodName, ParamsOf, ResultOf } from '@reins/protocol';
 import type { RpcChannel } from './rpc-channel.js';
 
 export interface RemoteSessionContext {

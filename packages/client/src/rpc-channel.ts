@@ -15,7 +15,7 @@ import {
   RpcResponseSchema,
   SESSION_EVENT,
   SESSION_EVENTS,
-} from './protocol.js';
+} from '@reins/protocol';
 
 /** What the client needs of a WebSocket; the browser's WebSocket and `ws`'s both fit. */
 export interface WebSocketLike {

@@ -5,14 +5,7 @@
 // user message classified by core's system-text registry; sign-in (auth-ceremonies.ts); and a
 // session's fork (a new daemon session whose spec resumes the conversation with `fork`) and MCP
 // status (the live harness's own report).
-import type {
-  AuthCeremonyInfo,
-  AuthStatus,
-  HarnessListing,
-  HarnessSessionsParams,
-  SessionCreateResult,
-} from '@reins/protocol';
-import { HARNESS_AUTH_CHANGED, HARNESS_SESSIONS_PAGE } from '@reins/protocol';
+
 import {
   type CapabilityMatrix,
   classifyUserMessage,
@@ -25,6 +18,14 @@ import {
   type SessionSummary,
 } from '@reins/core';
 import type { AnyHarnessOptions } from '@reins/harnesses';
+import type {
+  AuthCeremonyInfo,
+  AuthStatus,
+  HarnessListing,
+  HarnessSessionsParams,
+  SessionCreateResult,
+} from '@reins/protocol';
+import { HARNESS_AUTH_CHANGED, HARNESS_SESSIONS_PAGE } from '@reins/protocol';
 import { AuthCeremonies } from './auth-ceremonies.js';
 import type { Logger } from './logger.js';
 import type { HarnessFactory, SessionHost } from './session-host.js';

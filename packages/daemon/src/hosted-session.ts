@@ -9,13 +9,6 @@
 // session.closed the adapter emits when the daemon stopped the process, or when the process died,
 // is not logged: the session did not close, it went dormant.
 import { randomUUID } from 'node:crypto';
-import type {
-  HostedSessionStatus,
-  SessionChange,
-  SessionCreateParams,
-  SessionListing,
-  V1SessionListing,
-} from '@reins/protocol';
 import {
   type Effort,
   type EventPayload,
@@ -32,6 +25,13 @@ import {
   type SettingChange,
   type TurnInput,
 } from '@reins/core';
+import type {
+  HostedSessionStatus,
+  SessionChange,
+  SessionCreateParams,
+  SessionListing,
+  V1SessionListing,
+} from '@reins/protocol';
 import { Activity } from './activity.js';
 import { CrashedTurn, dormantNotice, resumedNotice, resumeFailedError } from './daemon-events.js';
 import { generationId, reenvelope } from './envelope.js';

@@ -2,14 +2,7 @@
 // create, delete) of session handles (state, listing, replay, the client requests). The daemon's
 // own SessionHost and HostedSession are one implementation; the cluster gateway
 // (cluster/gateway.ts) is the other, serving sessions that run on workers elsewhere.
-import type {
-  HarnessListing,
-  HostedSessionStatus,
-  SessionChange,
-  SessionCreateParams,
-  SessionListing,
-  V1SessionListing,
-} from '@reins/protocol';
+
 import type {
   Effort,
   HarnessId,
@@ -19,6 +12,14 @@ import type {
   SettingChange,
   TurnInput,
 } from '@reins/core';
+import type {
+  HarnessListing,
+  HostedSessionStatus,
+  SessionChange,
+  SessionCreateParams,
+  SessionListing,
+  V1SessionListing,
+} from '@reins/protocol';
 import type { EventSink, PublishedEvent } from './session-log.js';
 
 /** One session as a connection and its subscriptions see it. */

@@ -2,9 +2,10 @@
 // deleted, put to sleep by the eviction rules (idle TTL, live-session cap) and woken by the next
 // send, and stopped (dormant, not closed) when the daemon shuts down. It tells the daemon about
 // every change so that connections can be sent sessions/changed.
-import type { SessionChange, SessionCreateParams } from '@reins/protocol';
+
 import { type Harness, type HarnessId, ReinsError } from '@reins/core';
 import type { AnyHarnessOptions } from '@reins/harnesses';
+import type { SessionChange, SessionCreateParams } from '@reins/protocol';
 import { chooseEvictions } from './eviction.js';
 import { HostedSession, type HostedSessionDeps } from './hosted-session.js';
 import type { Logger } from './logger.js';

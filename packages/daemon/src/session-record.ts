@@ -2,9 +2,10 @@
 // change (each write queued in order; a failure is logged, the session goes on): settings, native
 // id, title, model, effort, generation, the turn in progress, open or closed. Also what the record
 // looks like to clients (session/list, in version 2 and in version 1).
+
+import { EffortSchema, type ReinsEvent } from '@reins/core';
 import type { HostedSessionStatus, SessionListing, V1SessionListing } from '@reins/protocol';
 import { v1Status } from '@reins/protocol';
-import { EffortSchema, type ReinsEvent } from '@reins/core';
 import type { Logger } from './logger.js';
 import type { DaemonStore, OpenTurn, SessionPatch, StoredSession } from './store/store.js';
 

@@ -2,6 +2,8 @@
 // conversations a harness keeps, sign-in, a session's fork and MCP status): one interface, so the
 // local daemon (harness-service.ts) serves it and a daemon without it (a cluster gateway) answers
 // unsupported_capability for each method instead of a made-up answer.
+
+import type { CapabilityMatrix, HarnessId, Item, McpServerStatus, ModelInfo, SessionSummary } from '@reins/core';
 import type {
   AuthCeremonyInfo,
   AuthStatus,
@@ -9,7 +11,6 @@ import type {
   HarnessSessionsParams,
   SessionCreateResult,
 } from '@reins/protocol';
-import type { CapabilityMatrix, HarnessId, Item, McpServerStatus, ModelInfo, SessionSummary } from '@reins/core';
 
 export interface UiBackend {
   models(harness: HarnessId): Promise<ModelInfo[]>;

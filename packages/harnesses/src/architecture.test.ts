@@ -46,6 +46,16 @@ describe('layering', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the daemon imports nothing from @reins/client (the wire protocol is @reins/protocol; the server never depends on its client)', () => {
+    const offending = sourceFiles(join(packages, 'daemon', 'src'))
+      .filter(
+        (file) =>
+          !isTest(file) && imports(file).some((spec) => spec === '@reins/client' || spec.includes('client/src')),
+      )
+      .map((file) => relative(packages, file));
+    expect(offending).toEqual([]);
+  });
+
   it('no harness folder imports a sibling harness folder', () => {
     const offending: string[] = [];
     const folders = readdirSync(harnessSource).filter((name) => statSync(join(harnessSource, name)).isDirectory());

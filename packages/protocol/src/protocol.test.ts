@@ -21,7 +21,7 @@ import {
   SessionsChangedParamsSchema,
   StatusSnapshotParamsSchema,
   v1Status,
-} from './protocol.js';
+} from './index.js';
 
 const good: Record<MethodName, unknown[]> = {
   initialize: [
@@ -340,7 +340,7 @@ describe('version negotiation and version 1 shapes', () => {
 
 describe('the UI-backend answers and notification', () => {
   it('checks what the daemon answers', async () => {
-    const { HarnessAuthChangedParamsSchema } = await import('./harness-protocol.js');
+    const { HarnessAuthChangedParamsSchema } = await import('./index.js');
     expect(
       METHODS['harness/models'].result.safeParse([{ id: 'm', efforts: ['low'], defaultEffort: 'low' }]).success,
     ).toBe(true);

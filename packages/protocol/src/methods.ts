@@ -1,0 +1,83 @@
+// Every method of the wire: its params schema (validated by the daemon) and result schema (validated
+// by clients), version 1's and version 2's together.
+import { CapabilityMatrixSchema, HarnessIdSchema, ItemSchema } from '@reins/core';
+import { z } from 'zod';
+import { AuthCancelParamsSchema, AuthCeremonyInfoSchema, AuthLoginParamsSchema, AuthStatusSchema } from './auth.js';
+import { InitializeParamsSchema, InitializeResultSchema } from './handshake.js';
+import {
+  HarnessHistoryParamsSchema,
+  HarnessListingSchema,
+  HarnessRefSchema,
+  HarnessSessionsParamsSchema,
+  McpServerStatusSchema,
+  ModelInfoSchema,
+  SessionSummarySchema,
+} from './harness-catalog.js';
+import {
+  RespondToPermissionParamsSchema,
+  SendParamsSchema,
+  SendResultSchema,
+  SessionCreateParamsSchema,
+  SessionCreateResultSchema,
+  SessionListingSchema,
+  SessionRefSchema,
+  SetEffortParamsSchema,
+  SetModelParamsSchema,
+  SettingChangeSchema,
+  SubscribeParamsSchema,
+  SubscribeResultSchema,
+} from './sessions.js';
+
+/** Methods without parameters take none, or an empty object. */
+export const NoParamsSchema = z.object({}).optional();
+export type NoParams = z.input<typeof NoParamsSchema>;
+/** Methods that only acknowledge answer an empty object. */
+export const AckSchema = z.object({});
+export type Ack = z.output<typeof AckSchema>;
+
+const ForkResultSchema = z.object({
+  sessionId: z.string().min(1),
+  harness: HarnessIdSchema,
+  nativeSessionId: z.string().optional(),
+});
+
+/** The methods of this part of the protocol (spread into METHODS). */
+export const HARNESS_METHODS = {
+  'harness/models': { params: HarnessRefSchema, result: z.array(ModelInfoSchema) },
+  'harness/capabilities': { params: HarnessRefSchema, result: CapabilityMatrixSchema },
+  'harness/sessions': { params: HarnessSessionsParamsSchema, result: z.array(SessionSummarySchema) },
+  'harness/history': { params: HarnessHistoryParamsSchema, result: z.array(ItemSchema) },
+  'harness/auth/status': { params: HarnessRefSchema, result: AuthStatusSchema },
+  'harness/auth/login': { params: AuthLoginParamsSchema, result: AuthCeremonyInfoSchema },
+  'harness/auth/cancel': { params: AuthCancelParamsSchema, result: z.object({}) },
+  /** A new daemon session on a copy of this one's conversation (the harness's own fork). */
+  'session/fork': { params: SessionRefSchema, result: ForkResultSchema },
+  'session/mcpStatus': { params: SessionRefSchema, result: z.array(McpServerStatusSchema) },
+} as const;
+
+/** Every method: its params schema (validated by the daemon) and result schema (validated by clients). */
+export const METHODS = {
+  initialize: { params: InitializeParamsSchema, result: InitializeResultSchema },
+  'harness/list': { params: NoParamsSchema, result: z.array(HarnessListingSchema) },
+  'session/create': { params: SessionCreateParamsSchema, result: SessionCreateResultSchema },
+  'session/list': { params: NoParamsSchema, result: z.array(SessionListingSchema) },
+  'session/subscribe': { params: SubscribeParamsSchema, result: SubscribeResultSchema },
+  'session/unsubscribe': { params: SessionRefSchema, result: AckSchema },
+  'session/send': { params: SendParamsSchema, result: SendResultSchema },
+  'session/interrupt': { params: SessionRefSchema, result: AckSchema },
+  'session/setModel': { params: SetModelParamsSchema, result: SettingChangeSchema },
+  'session/setEffort': { params: SetEffortParamsSchema, result: SettingChangeSchema },
+  'session/respondToPermission': { params: RespondToPermissionParamsSchema, result: AckSchema },
+  'session/close': { params: SessionRefSchema, result: AckSchema },
+  /** Version 2: forgets a session (closing it first when it is open) and its whole event log. */
+  'session/delete': { params: SessionRefSchema, result: AckSchema },
+  ...HARNESS_METHODS,
+} as const;
+export type MethodName = keyof typeof METHODS;
+export type ParamsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+export type ResultOf<M extends MethodName> = z.output<(typeof METHODS)[M]['result']>;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export function isMethodName(value: string): value is MethodName {
+  return Object.hasOwn(METHODS, value);
+}
