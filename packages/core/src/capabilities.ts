@@ -25,6 +25,10 @@ export const CAPABILITY_KEYS = [
   'mcpStatus',
   'compaction',
   'subagents',
+  // The `workspace` posture: the harness's own sandbox confines its tools to the cwd.
+  'sandbox',
+  // `Session.revert` takes the conversation back too (files go back for every harness with checkpoints).
+  'revert',
 ] as const;
 export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];
 export const CapabilityKeySchema = z.enum(CAPABILITY_KEYS);

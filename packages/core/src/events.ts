@@ -217,7 +217,9 @@ export const PASSTHROUGH_REASONS = [
   'duplicate', // the harness sent an item start or completion a second time
 ] as const;
 export type PassthroughReason = (typeof PASSTHROUGH_REASONS)[number];
-export type PassthroughEvent = Simplify<Envelope & { type: 'passthrough'; frame?: unknown; reason?: PassthroughReason }>;
+export type PassthroughEvent = Simplify<
+  Envelope & { type: 'passthrough'; frame?: unknown; reason?: PassthroughReason }
+>;
 export type TurnCompletedEvent = Simplify<
   Envelope & {
     type: 'turn.completed';
@@ -226,6 +228,32 @@ export type TurnCompletedEvent = Simplify<
     structuredOutput?: unknown;
     stopReason?: string;
   }
+>;
+
+/** What a turn changed on disk, measured by Reins (docs/architecture/contract.md, "Checkpoints"). */
+export const CHANGE_KINDS = ['added', 'modified', 'deleted', 'renamed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export interface CheckpointChange {
+  /** Relative to the work tree's top folder, with `/` separators. */
+  path: string;
+  kind: ChangeKind;
+  /** A renamed file's path before the turn. */
+  previousPath?: string;
+  /** A unified diff; absent for a binary file, cut with a marker line when it is too long. */
+  diff?: string;
+}
+export const CheckpointChangeSchema = z.object({
+  path: z.string(),
+  kind: z.enum(CHANGE_KINDS),
+  previousPath: z.string().optional(),
+  diff: z.string().optional(),
+});
+/**
+ * A turn's measured changes, emitted after its `turn.completed`; its envelope `turnId` is that turn's.
+ * `truncated`: more changes than one event carries (the rest are in `Session.diff`).
+ */
+export type CheckpointEvent = Simplify<
+  Envelope & { type: 'checkpoint'; turnId: string; changes: CheckpointChange[]; truncated?: boolean }
 >;
 
 export type ReinsEvent =
@@ -243,7 +271,8 @@ export type ReinsEvent =
   | NoticeEvent
   | ErrorEvent
   | PassthroughEvent
-  | TurnCompletedEvent;
+  | TurnCompletedEvent
+  | CheckpointEvent;
 export type EventType = ReinsEvent['type'];
 export type EventOf<T extends EventType> = Extract<ReinsEvent, { type: T }>;
 
@@ -307,9 +336,17 @@ export const ReinsEventSchema = z.discriminatedUnion('type', [
     structuredOutput: z.unknown().optional(),
     stopReason: z.string().optional(),
   }),
+  z.object({
+    type: z.literal('checkpoint'),
+    ...envelope,
+    turnId: z.string(),
+    changes: z.array(CheckpointChangeSchema),
+    truncated: z.boolean().optional(),
+  }),
 ]);
 
 type _EventsInSync = Assert<Equals<z.output<typeof ReinsEventSchema>, ReinsEvent>>;
+type _CheckpointChangeInSync = Assert<Equals<z.output<typeof CheckpointChangeSchema>, CheckpointChange>>;
 type _UsageInSync = Assert<Equals<z.output<typeof UsageSchema>, Usage>>;
 type _DecisionInSync = Assert<Equals<z.output<typeof PermissionDecisionSchema>, PermissionDecision>>;
 

@@ -1,6 +1,6 @@
 // The Harness and Session interfaces (public, docs/architecture/contract.md): what every adapter implements and every consumer uses.
 import type { BinaryFingerprint, CapabilityMatrix } from './capabilities.js';
-import type { PermissionDecision, ReinsEvent } from './events.js';
+import type { CheckpointChange, PermissionDecision, ReinsEvent } from './events.js';
 import type { HarnessId } from './harness-ids.js';
 import type { Item } from './items.js';
 import type { Effort, SendOptions, SendResult, SessionSpec, SettingChange, TurnInput } from './spec.js';
@@ -96,6 +96,30 @@ export interface HarnessAuth {
   command?: string;
 }
 
+/** What `Session.diff` measured: one turn's changes, or (no turn given) every checkpointed turn's so far. */
+export interface SessionDiff {
+  /** The turn, or undefined for the whole session (from before its first turn to after its last). */
+  turnId?: string;
+  changes: CheckpointChange[];
+}
+
+export interface RevertOptions {
+  /** Put the files back even where they changed since the turn (those later changes are lost). */
+  force?: boolean;
+}
+
+/** What `Session.revert` put back (docs/architecture/contract.md, "Checkpoints"). */
+export interface RevertResult {
+  turnId: string;
+  /** The paths restored to their state before the turn. */
+  files: string[];
+  /**
+   * reverted: the harness's conversation no longer holds the turn (nor later ones). forked: the session
+   * continues in a new conversation from before the turn. unchanged: only the files went back.
+   */
+  conversation: 'reverted' | 'forked' | 'unchanged';
+}
+
 export interface Session {
   /** Reins-owned id, stable from creation (the native id may only be known later). */
   readonly id: string;
@@ -112,6 +136,17 @@ export interface Session {
   respondToPermission(requestId: string, decision: PermissionDecision): Promise<void>;
   /** The MCP servers of this session as the harness reports them; absent where it reports none. */
   mcpStatus?(): Promise<McpServerStatus[]>;
+  /**
+   * The measured changes of a turn (or of the whole session), from its checkpoints. Absent where the
+   * adapter keeps no checkpoints; throws `unsupported_capability` when the cwd is not in a git work tree.
+   */
+  diff?(turnId?: string): Promise<SessionDiff>;
+  /**
+   * Puts the files back as they were before `turnId` (that turn and every later one undone), and the
+   * conversation where the harness can. Refuses with `invalid_input` when a file changed since, unless
+   * `force`; refuses while a turn runs.
+   */
+  revert?(turnId: string, options?: RevertOptions): Promise<RevertResult>;
   /** Ends the harness process (stdin end, SIGTERM, SIGKILL on the group); idempotent. */
   close(): Promise<void>;
 }

@@ -7,8 +7,13 @@ export const EFFORT_LEVELS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'
 export type Effort = (typeof EFFORT_LEVELS)[number];
 export const EffortSchema = z.enum(EFFORT_LEVELS);
 
-export const POSTURES = ['bypass', 'ask'] as const;
-/** bypass (default): the harness runs tools without asking. ask: approvals surface as permission events. */
+export const POSTURES = ['bypass', 'ask', 'workspace'] as const;
+/**
+ * bypass (default): the harness runs tools without asking. ask: approvals surface as permission events.
+ * workspace: tools run without asking, but their writes are confined to the cwd (plus the harness's own
+ * state and temp) and their commands get no network, by the harness's own sandbox; a harness without one
+ * refuses it with `unsupported_capability` (docs/architecture/contract.md, "Postures").
+ */
 export type Posture = (typeof POSTURES)[number];
 
 /** A JSON Schema document, kept as plain data. */

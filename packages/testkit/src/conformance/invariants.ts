@@ -39,7 +39,8 @@ export function streamViolations(events: readonly ReinsEvent[], options: StreamC
   const lastMessage = new Map<string, string>();
   for (const event of events) {
     const at = `seq ${event.seq} (${event.type})`;
-    if (event.turnId !== null && finished.has(event.turnId)) {
+    // A turn's `checkpoint` comes after its terminal by definition (contract.md, "Checkpoints").
+    if (event.turnId !== null && finished.has(event.turnId) && event.type !== 'checkpoint') {
       if (event.type === 'turn.started') problems.push(`${at}: turn ${event.turnId} started twice`);
       else if (event.type === 'turn.completed') problems.push(`${at}: turn ${event.turnId} completed twice`);
       else problems.push(`${at}: event for finished turn ${event.turnId}`);

@@ -22,6 +22,7 @@ import {
   type TurnOutcome,
   type UserMessageOrigin,
 } from '@reins/core';
+import { checkpointsFor, type TurnCheckpoints } from '../checkpoints/index.js';
 import { parseInput, parseOptions } from './send-input.js';
 import { StallWatchdog } from './stall-watchdog.js';
 
@@ -68,8 +69,8 @@ export interface ChassisOptions {
   /** For sentences: 'Codex', 'Claude Code'. */
   displayName: string;
   sessionId: string;
-  /** The session's spec: its default output schema and its stall timeout. */
-  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs'>;
+  /** The session's spec: its default output schema, its stall timeout, its cwd (checkpoints). */
+  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs'> & { cwd?: string };
   /** The session's default output schema (when there is no `spec`). */
   outputSchema?: JsonSchema;
   /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
@@ -95,6 +96,7 @@ export type StructuredResult = { text: string } | { value: unknown };
 
 export class SessionChassis<Plan = undefined> {
   readonly stream: SessionEventStream;
+  readonly checkpoints: TurnCheckpoints | undefined; // docs/architecture/contract.md, "Checkpoints"
   private readonly options: ChassisOptions;
   private readonly queue: ChassisTurn<Plan>[] = [];
   private current: ChassisTurn<Plan> | undefined;
@@ -124,6 +126,7 @@ export class SessionChassis<Plan = undefined> {
       ...(options.now ? { now: options.now } : {}),
       onEvent: (event) => this.observe(event),
     });
+    this.checkpoints = checkpointsFor(this.stream, options);
   }
 
   get events(): AsyncIterable<ReinsEvent> {
@@ -226,6 +229,8 @@ export class SessionChassis<Plan = undefined> {
     this.lastAgentText = undefined;
     if (this.options.userMessage !== 'harness') this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input);
     this.armStallWatchdog();
+    await this.checkpoints?.beforeTurn(turn.turnId);
+    if (this.current !== turn) return; // interrupted or closed while the checkpoint was taken
     try {
       await this.host.beginTurn(turn);
     } catch (error) {
@@ -289,6 +294,7 @@ export class SessionChassis<Plan = undefined> {
       this.emitUserMessage(turn, `${turn.turnId}:input`, input, 'completed', options.origin ?? 'notification');
     }
     this.armStallWatchdog();
+    void this.checkpoints?.beforeTurn(turn.turnId);
     return turn;
   }
 
@@ -314,6 +320,7 @@ export class SessionChassis<Plan = undefined> {
     this.clearTimers();
     this.current = undefined;
     this.stream.completeTurn(final, meta);
+    this.checkpoints?.afterTurn(turn.turnId);
     this.cancelQueued(this.cancelAfterCurrent.splice(0), { status: 'cancelled' });
     queueMicrotask(() => this.startNext());
     return true;

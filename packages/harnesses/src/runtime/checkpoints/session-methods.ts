@@ -1,0 +1,71 @@
+// `Session.diff` and `Session.revert` for every adapter built on the chassis: the checkpoints of the
+// session (created by the chassis from the spec's cwd) plus the guards a revert needs.
+import {
+  ReinsError,
+  type ReinsError as ReinsErrorType,
+  type RevertOptions,
+  type RevertResult,
+  type SessionDiff,
+  type SessionEventStream,
+} from '@reins/core';
+import type { SessionChassis } from '../chassis/session-chassis.js';
+import { type ConversationRevert, TurnCheckpoints } from './turn-checkpoints.js';
+
+/** The checkpoints of a chassis session whose spec names a cwd; they emit through its stream. */
+export function checkpointsFor(
+  stream: SessionEventStream,
+  options: { harness: string; sessionId: string; spec?: { cwd?: string } },
+): TurnCheckpoints | undefined {
+  const cwd = options.spec?.cwd;
+  if (!cwd) return undefined;
+  return new TurnCheckpoints({
+    harness: options.harness,
+    sessionId: options.sessionId,
+    cwd,
+    emit: (payload, turnId) => {
+      if (!stream.isClosed) stream.emit(payload, turnId ? { turnId } : { background: true });
+    },
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any adapter's plan type
+type AnyChassis = SessionChassis<any>;
+
+export function sessionDiff(chassis: AnyChassis, harness: string, turnId?: string): Promise<SessionDiff> {
+  return required(chassis, harness, 'diff').diff(turnId);
+}
+
+/** Reverts files (and the conversation through `conversation`) once no turn is running or queued. */
+export async function sessionRevert(
+  chassis: AnyChassis,
+  harness: string,
+  turnId: string,
+  options: RevertOptions,
+  conversation: ConversationRevert,
+): Promise<RevertResult> {
+  chassis.assertOpen('revert');
+  const checkpoints = required(chassis, harness, 'revert');
+  if (chassis.running || chassis.queued.length > 0) {
+    throw new ReinsError(
+      'invalid_input',
+      'A turn is running or queued; wait for it to end (or interrupt it) before reverting, so the files stay still.',
+      { harness, operation: 'revert', data: { reason: 'turn_running' } },
+    );
+  }
+  return checkpoints.revert(turnId, options, conversation);
+}
+
+function required(chassis: AnyChassis, harness: string, operation: string): TurnCheckpoints {
+  if (chassis.checkpoints) return chassis.checkpoints;
+  throw noCheckpoints(harness, operation);
+}
+
+function noCheckpoints(harness: string, operation: string): ReinsErrorType {
+  return new ReinsError('unsupported_capability', 'This session keeps no checkpoints: its spec has no cwd.', {
+    harness,
+    operation,
+  });
+}
+
+/** The conversation part of a revert for a harness that cannot go back: the files alone go back. */
+export const filesOnly: ConversationRevert = async () => 'unchanged';

@@ -1,0 +1,66 @@
+// A work tree's state as a git commit that no branch points at: the user's index copied to a private
+// index file, every tracked and untracked (not ignored) file added there, written as a tree and a
+// parentless commit. The user's branch, index, stash and files are not touched.
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { git } from './git.js';
+
+export interface WorkTree {
+  /** The work tree's top folder (paths of changes are relative to it). */
+  top: string;
+  gitDir: string;
+}
+
+/** The git work tree holding `cwd`, or undefined when there is none (or git is missing). */
+export async function findWorkTree(cwd: string): Promise<WorkTree | undefined> {
+  try {
+    const inside = (await git(['rev-parse', '--is-inside-work-tree'], { cwd })).stdout.toString().trim();
+    if (inside !== 'true') return undefined;
+    const out = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd })).stdout.toString();
+    const [top, gitDir] = out.split('\n');
+    return top && gitDir ? { top, gitDir } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `work` with a private index file, seeded from the user's index (so unchanged files hash fast). */
+export async function withPrivateIndex<T>(tree: WorkTree, work: (indexFile: string) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'reins-checkpoint-'));
+  const indexFile = path.join(folder, 'index');
+  try {
+    await copyFile(path.join(tree.gitDir, 'index'), indexFile).catch(() => {}); // a fresh repository has none
+    return await work(indexFile);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** The work tree as it is on disk now, as a commit id. */
+export async function snapshot(tree: WorkTree, message: string): Promise<string> {
+  return withPrivateIndex(tree, async (indexFile) => {
+    await git(['add', '--all', '--', ':/'], { cwd: tree.top, indexFile });
+    const treeId = (await git(['write-tree'], { cwd: tree.top, indexFile })).stdout.toString().trim();
+    const commit = await git(['commit-tree', treeId, '-m', message], { cwd: tree.top });
+    return commit.stdout.toString().trim();
+  });
+}
+
+/** Where a turn's checkpoints live: refs/reins/<session>/<turn>/{before,after}. */
+export function checkpointRef(sessionId: string, turnId: string, side: 'before' | 'after'): string {
+  return `refs/reins/${refPart(sessionId)}/${refPart(turnId)}/${side}`;
+}
+
+/** Keeps a ref name component legal whatever the id holds. */
+function refPart(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
+}
+
+export async function setRef(tree: WorkTree, ref: string, commit: string): Promise<void> {
+  await git(['update-ref', ref, commit], { cwd: tree.top });
+}
+
+export async function deleteRef(tree: WorkTree, ref: string): Promise<void> {
+  await git(['update-ref', '-d', ref], { cwd: tree.top });
+}
