@@ -1,7 +1,8 @@
 // The house rules the layout depends on (docs/architecture/contract.md, "Layers"), checked on the
 // source: core imports no Node module and no other Reins package; a harness folder never imports a
 // sibling harness folder (shared code lives in runtime/ and protocols/); only the CLI's demo and
-// conformance commands use the testkit in production code; and every harness folder has the same shape.
+// conformance commands use the testkit in production code; the daemon never imports its client; every
+// runtime import is a declared, exactly pinned dependency; and every harness folder has the same shape.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +92,76 @@ describe('layering', () => {
       }
     }
     expect(offending).toEqual([]);
+  });
+});
+
+describe('package manifests', () => {
+  const root = join(packages, '..');
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const manifests = readdirSync(packages)
+    .filter((pkg) => existsSync(join(packages, pkg, 'package.json')))
+    .map((pkg) => ({
+      pkg,
+      manifest: JSON.parse(readFileSync(join(packages, pkg, 'package.json'), 'utf8')) as {
+        name: string;
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      },
+    }));
+  /** The package a bare specifier names: `@scope/name/sub` -> `@scope/name`, `zod/v4` -> `zod`. */
+  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  const runtimeImports = (file: string) =>
+    [
+      ...readFileSync(file, 'utf8').matchAll(
+        /(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g,
+      ),
+    ]
+      .filter((match) => !match[1])
+      .map((match) => (match[2] ?? match[3]) as string);
+
+  it('every runtime import of production code (src/, bin/) is a declared dependency', () => {
+    const offending: string[] = [];
+    for (const { pkg, manifest } of manifests) {
+      const declared = new Set([
+        manifest.name,
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+      ]);
+      const dirs = ['src', 'bin'].map((dir) => join(packages, pkg, dir)).filter((dir) => existsSync(dir));
+      for (const file of dirs.flatMap((dir) => sourceFiles(dir)).filter((f) => !isTest(f))) {
+        for (const spec of runtimeImports(file)) {
+          if (spec.startsWith('.') || spec.startsWith('node:') || declared.has(packageOf(spec))) continue;
+          offending.push(`${relative(packages, file)} imports ${spec}, not in ${pkg}/package.json dependencies`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('every dependency is pinned to the exact version the root lock installs', () => {
+    const offending: string[] = [];
+    for (const { pkg, manifest } of manifests) {
+      const all = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies };
+      for (const [name, version] of Object.entries(all)) {
+        const locked =
+          lock.packages[`packages/${pkg}/node_modules/${name}`]?.version ??
+          lock.packages[`node_modules/${name}`]?.version;
+        const workspace = name.startsWith('@reins/');
+        if (!/^\d+\.\d+\.\d+$/.test(version) || (!workspace && locked !== version)) {
+          offending.push(`${pkg}: ${name} ${version} (lock: ${locked ?? 'absent'})`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('the import scan sees runtime imports and skips type-only ones', () => {
+    const probe = join(packages, 'harnesses', 'src', 'architecture.test.ts');
+    expect(packageOf('@scope/name/sub')).toBe('@scope/name');
+    expect(runtimeImports(probe)).toEqual(expect.arrayContaining(['node:fs', 'vitest']));
   });
 });
 
