@@ -13,13 +13,8 @@
 // id the harness gives the copied conversation, never the source's. Settings and modes are
 // settings.ts's; session/list (only where the harness lists its conversations) is listing.ts's.
 import { randomUUID } from 'node:crypto';
-import {
-  type AgentApp,
-  type AgentConnection,
-  agent,
-  RequestError,
-  type Stream,
-} from '@agentclientprotocol/sdk/unstable';
+import { agentProtocolRouter } from '@agentclientprotocol/sdk/experimental/v2';
+import { type AgentApp, agent, RequestError, type Stream } from '@agentclientprotocol/sdk/unstable';
 import { type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
 import { HarnessFacts } from '../harness-facts.js';
 import {
@@ -32,10 +27,12 @@ import { memoryRecords, type RecordStore } from '../records.js';
 import { promptAnswer, toRequestError, toSettingError } from './answers.js';
 import { type ListingContext, listAcpSessions } from './listing.js';
 import { HARNESS_DEFAULT, modesOf } from './options.js';
+import { type ClientPort, v1Port } from './port.js';
 import { parseSetModel, promptInput, type SavedSettings, sessionSpecOf, settingRequestOf } from './requests.js';
 import { BridgeSession } from './session.js';
 import { applySetting, type SettingsContext, setMode } from './settings.js';
 import { createBridgeState, historyUpdates, takeConfigOptions } from './translate.js';
+import { v2App } from './v2/agent.js';
 import {
   type ClientCapabilities,
   type InitializeResponse,
@@ -62,15 +59,16 @@ export interface AcpBridgeOptions {
   version?: string;
 }
 
-type SessionAnswer = { configOptions: SessionConfigOption[]; modes?: SessionModeState };
+export type SessionAnswer = { configOptions: SessionConfigOption[]; modes?: SessionModeState };
 
 export class AcpBridge {
   private readonly sessions = new Map<string, BridgeSession>();
-  private connection: AgentConnection | undefined;
-  private readonly facts: HarnessFacts;
+  private connection: ClientPort | undefined;
+  private connected = false;
+  readonly facts: HarnessFacts;
   private clientNotices = false;
   private closing: Promise<void> | undefined;
-  private readonly requestTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   private readonly records: RecordStore;
   private readonly log: (message: string) => void;
 
@@ -85,18 +83,47 @@ export class AcpBridge {
     return this.options.harness;
   }
 
+  /** The version the bridge reports at initialize. */
+  get version(): string {
+    return this.options.version ?? '0.1.0';
+  }
+
   /** Open sessions (for diagnostics and tests). */
   get sessionCount(): number {
     return this.sessions.size;
   }
 
-  /** Serves one ACP client over `stream`; closing the stream closes every session. */
-  connect(stream: Stream): AgentConnection {
-    if (this.connection) throw new Error('An AcpBridge serves one connection.');
-    const connection = this.app().connect(stream);
-    this.connection = connection;
-    void connection.closed.then(() => this.close());
-    return connection;
+  /**
+   * Serves one ACP client over `stream`; closing the stream closes every session. The client's
+   * `protocolVersion` at initialize chooses v1 (this file) or v2 (v2/agent.ts), served side by side by
+   * the SDK's router: the highest version the bridge has at or below the one asked for.
+   */
+  connect(stream: Stream): { closed: Promise<void> } {
+    if (this.connected) throw new Error('An AcpBridge serves one connection.');
+    this.connected = true;
+    const routed = agentProtocolRouter()
+      .withV1({
+        connect: (routedStream) => {
+          const connection = this.app().connect(routedStream);
+          this.connection = v1Port(connection);
+          return connection;
+        },
+      })
+      .withV2({
+        connect: (routedStream) => {
+          const { connection, port } = v2App(this).connect(routedStream);
+          this.connection = port;
+          return connection;
+        },
+      })
+      .connect(stream);
+    void routed.closed.then(() => this.close());
+    return routed;
+  }
+
+  /** The client's port, once it has initialized. */
+  get port(): ClientPort | undefined {
+    return this.connection;
   }
 
   /** Closes every session (their harness processes end with them); idempotent. */
@@ -163,7 +190,7 @@ export class AcpBridge {
       );
   }
 
-  private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
@@ -171,12 +198,17 @@ export class AcpBridge {
     }
   }
 
-  private async guardSetting<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  async guardSetting<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       throw toSettingError(error, operation);
     }
+  }
+
+  /** Whether this client takes `notice` updates (v1: only if it said so; v2: baseline). */
+  setClientNotices(notices: boolean): void {
+    this.clientNotices = notices;
   }
 
   private async initialize(client: ClientCapabilities | undefined): Promise<InitializeResponse> {
@@ -206,7 +238,7 @@ export class AcpBridge {
       agentInfo: {
         name: 'reins-acp-bridge',
         title: `Reins: ${this.harness.displayName}`,
-        version: this.options.version ?? '0.1.0',
+        version: this.version,
       },
     };
   }
@@ -215,7 +247,7 @@ export class AcpBridge {
     return sessionSpecOf(cwd, mcpServers, this.options.defaults ?? {}, saved);
   }
 
-  private remember(bridged: BridgeSession): Promise<void> {
+  remember(bridged: BridgeSession): Promise<void> {
     const settings = bridged.state.settings;
     const native = bridged.state.nativeSessionId ?? bridged.session.nativeSessionId;
     return this.records.update(bridged.acpId, (known) => {
@@ -304,7 +336,7 @@ export class AcpBridge {
     return { configOptions: takeConfigOptions(bridged.state), ...(modes ? { modes } : {}) };
   }
 
-  private async newSession(cwd: string, mcpServers: McpServer[]): Promise<SessionAnswer & { sessionId: string }> {
+  async newSession(cwd: string, mcpServers: McpServer[]): Promise<SessionAnswer & { sessionId: string }> {
     const bridged = await this.open(this.specFor(cwd, mcpServers), undefined, false);
     const answer = this.answerOf(bridged);
     // After the answer is on the wire (it is written before the next macrotask), updates may name the id.
@@ -313,7 +345,7 @@ export class AcpBridge {
   }
 
   /** session/load (history replayed as updates before the answer) and session/resume (no replay). */
-  private async resumeSession(
+  async resumeSession(
     sessionId: string,
     cwd: string,
     mcpServers: McpServer[],
@@ -378,7 +410,7 @@ export class AcpBridge {
     return { sessionId: bridged.acpId, ...answer };
   }
 
-  private sessionFor(sessionId: string): BridgeSession {
+  sessionFor(sessionId: string): BridgeSession {
     const session = this.sessions.get(sessionId);
     if (!session) {
       throw new RequestError(RPC.resourceNotFound, `No open session ${sessionId}; create or load it first.`, {
@@ -413,7 +445,7 @@ export class AcpBridge {
     return answer.response;
   }
 
-  private cancel(sessionId: string): void {
+  cancel(sessionId: string): void {
     const bridged = this.sessions.get(sessionId);
     if (!bridged) return;
     withDeadline(bridged.session.interrupt(), this.requestTimeoutMs, 'interrupt').catch((error: unknown) =>
@@ -421,7 +453,7 @@ export class AcpBridge {
     );
   }
 
-  private settingsContext(): SettingsContext {
+  settingsContext(): SettingsContext {
     return {
       harnessId: this.harness.id,
       requestTimeoutMs: this.requestTimeoutMs,
@@ -434,7 +466,7 @@ export class AcpBridge {
     };
   }
 
-  private listingContext(): ListingContext {
+  listingContext(): ListingContext {
     return {
       harness: this.harness,
       records: this.records,
@@ -445,7 +477,7 @@ export class AcpBridge {
     };
   }
 
-  private async closeSession(sessionId: string): Promise<Record<string, never>> {
+  async closeSession(sessionId: string): Promise<Record<string, never>> {
     const bridged = this.sessions.get(sessionId);
     if (!bridged) return {};
     this.sessions.delete(sessionId);

@@ -3,7 +3,6 @@
 // terminal, and asks the client for permissions. Whatever the harness sends only ever hurts this
 // session: an event that cannot be translated is left out (and logged), and a session whose stream
 // breaks fails its waiting prompts, while every other session goes on.
-import type { AgentConnection } from '@agentclientprotocol/sdk/unstable';
 import {
   type PermissionDecision,
   type PermissionRequestedEvent,
@@ -15,9 +14,10 @@ import {
 } from '@reins/core';
 import { checkedEvent, guarded, type TranslationFault } from '../events.js';
 import { permissionRequestOf } from './answers.js';
+import type { ClientPort, V2Only } from './port.js';
 import { decisionOf } from './requests.js';
 import { type BridgeState, translateEvent } from './translate.js';
-import type { RequestPermissionResponse, SessionUpdate } from './wire.js';
+import type { SessionUpdate } from './wire.js';
 
 /** Updates held for a session the client has not been told about yet (bounded). */
 const MAX_HELD_UPDATES = 10_000;
@@ -30,7 +30,8 @@ interface TurnWaiter {
 }
 
 export interface SessionContext {
-  connection: () => AgentConnection | undefined;
+  /** The client, as the protocol version it chose speaks (port.ts). */
+  connection: () => ClientPort | undefined;
   permissionTimeoutMs: number;
   log: (message: string) => void;
   /** The session's settings changed (model, effort): the bridge remembers them. */
@@ -87,13 +88,20 @@ export class BridgeSession {
     return this.outbox;
   }
 
-  private async write(update: SessionUpdate): Promise<void> {
-    const connection = this.context.connection();
-    if (!connection || connection.signal.aborted) return;
+  /** Queues what only ACP v2 says (port.ts) behind the updates already queued. */
+  sendV2(message: V2Only): Promise<void> {
+    this.outbox = this.outbox.then(() => this.write({ v2: message }));
+    return this.outbox;
+  }
+
+  private async write(message: SessionUpdate | { v2: V2Only }): Promise<void> {
+    const port = this.context.connection();
+    if (!port || port.signal.aborted) return;
     try {
-      await connection.client.notify('session/update', { sessionId: this.acpId, update });
+      if ('v2' in message) await port.v2Only(this.acpId, message.v2);
+      else await port.update(this.acpId, message);
     } catch (error) {
-      if (!connection.signal.aborted) this.context.log(`could not send session/update: ${String(error)}`);
+      if (!port.signal.aborted) this.context.log(`could not send session/update: ${String(error)}`);
     }
   }
 
@@ -201,10 +209,9 @@ export class BridgeSession {
     let decision: PermissionDecision = { behavior: 'deny' };
     try {
       if (!connection) throw new Error('no client connection');
-      const answer = await connection.client.request<RequestPermissionResponse>(
-        'session/request_permission',
+      const answer = await connection.requestPermission(
         { sessionId: this.acpId, toolCall, options },
-        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
+        controller.signal,
       );
       decision = decisionOf(answer.outcome, event.options);
     } catch (error) {

@@ -2,7 +2,8 @@
 // the workspace ships it), compiled once, and a checker for every message an ACP agent writes: a
 // `session/update` notification against SessionNotification, a request to the client against its
 // request type, and an answer against the response type of the request it answers (an unstable
-// method's, `session/fork`, against the SDK's unstable schema of the same version).
+// method's, `session/fork`, against the SDK's unstable schema of the same version). The same for ACP v2
+// (the SDK's schema/v2/schema.json, draft 2.0.0-alpha): acpV2Violations checks both directions.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -90,6 +91,83 @@ export class AcpSchema {
     const type = RESPONSES[method];
     return type ? this.check(type, message.result) : `no response type known for ${method}`;
   }
+}
+
+/** ACP v2: agent methods -> [params type, answer type]; the agent's notifications and requests. */
+const V2_AGENT_METHODS: Record<string, [string, string]> = {
+  initialize: ['InitializeRequest', 'InitializeResponse'],
+  'session/new': ['NewSessionRequest', 'NewSessionResponse'],
+  'session/resume': ['ResumeSessionRequest', 'ResumeSessionResponse'],
+  'session/prompt': ['PromptRequest', 'PromptResponse'],
+  'session/set_config_option': ['SetSessionConfigOptionRequest', 'SetSessionConfigOptionResponse'],
+  'session/close': ['CloseSessionRequest', 'CloseSessionResponse'],
+  'session/list': ['ListSessionsRequest', 'ListSessionsResponse'],
+};
+const V2_NOTIFICATIONS: Record<string, string> = {
+  'session/update': 'UpdateSessionNotification',
+  'session/cancel': 'CancelSessionNotification',
+  '$/cancel_request': 'CancelRequestNotification',
+};
+const V2_CLIENT_METHODS: Record<string, [string, string]> = {
+  'session/request_permission': ['RequestPermissionRequest', 'RequestPermissionResponse'],
+};
+
+let compiledV2: AcpSchema | undefined;
+
+export function acpSchemaV2(): AcpSchema {
+  compiledV2 ??= new AcpSchema(
+    JSON.parse(readFileSync(join(SDK_DIR, 'schema', 'v2', 'schema.json'), 'utf8')) as Record<string, unknown>,
+  );
+  return compiledV2;
+}
+
+/** One v2 message either side wrote, against the v2 schema; `methodOf` names the request an answer answers. */
+function v2Violation(
+  schema: AcpSchema,
+  message: Record<string, unknown>,
+  methodOf: (id: unknown) => string | undefined,
+): string | undefined {
+  if (message.jsonrpc !== '2.0') return 'not a JSON-RPC 2.0 message';
+  const methods = { ...V2_AGENT_METHODS, ...V2_CLIENT_METHODS };
+  if (typeof message.method === 'string') {
+    if (message.id === undefined) {
+      const type = V2_NOTIFICATIONS[message.method];
+      return type ? schema.check(type, message.params) : `no v2 notification ${message.method}`;
+    }
+    const types = methods[message.method];
+    return types ? schema.check(types[0], message.params) : `no v2 request ${message.method}`;
+  }
+  if (message.error !== undefined) return schema.check('Error', message.error);
+  const method = methodOf(message.id);
+  const types = method ? methods[method] : undefined;
+  if (!types) return `an answer to no known request (${String(method)})`;
+  return schema.check(types[1], message.result);
+}
+
+/** Every message of one v2 connection (client -> agent and agent -> client) that breaks the v2 schema. */
+export function acpV2Violations(
+  fromClient: Record<string, unknown>[],
+  fromAgent: Record<string, unknown>[],
+): AcpViolation[] {
+  const schema = acpSchemaV2();
+  const requested = (messages: Record<string, unknown>[]) => {
+    const methods = new Map<unknown, string>();
+    for (const message of messages)
+      if (typeof message.method === 'string' && message.id !== undefined) methods.set(message.id, message.method);
+    return methods;
+  };
+  const byClient = requested(fromClient);
+  const byAgent = requested(fromAgent);
+  const out: AcpViolation[] = [];
+  for (const message of fromAgent) {
+    const errors = v2Violation(schema, message, (id) => byClient.get(id));
+    if (errors) out.push({ message, errors });
+  }
+  for (const message of fromClient) {
+    const errors = v2Violation(schema, message, (id) => byAgent.get(id));
+    if (errors) out.push({ message, errors });
+  }
+  return out;
 }
 
 export function acpSchema(): AcpSchema {
