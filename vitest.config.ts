@@ -14,6 +14,10 @@ const alias = {
   '@reins/bridges': src('bridges'),
 };
 const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
+// Checkpoints are on by default in a git work tree, and many tests run sessions in this repository's
+// own checkout: off unless a test asks for them (spec.checkpoints: true), so they neither write refs
+// here nor change other tests' event sequences (docs/architecture/contract.md, "Checkpoints").
+process.env.REINS_CHECKPOINTS ??= 'off';
 
 export default defineConfig({
   test: {

@@ -62,6 +62,11 @@ export interface SessionSpec {
   mcpServers?: McpServerSpec[];
   /** A turn with no native frame for this long ends `failed` with `timeout` (default 15 min). */
   stallTimeoutMs?: number;
+  /**
+   * Record the work tree before and after every turn and emit `checkpoint` events (docs/architecture/contract.md,
+   * "Checkpoints"). Absent: on when the cwd is in a git work tree, unless the environment says REINS_CHECKPOINTS=off.
+   */
+  checkpoints?: boolean;
 }
 export const SessionSpecSchema = z.object({
   cwd: z.string().min(1),
@@ -76,6 +81,7 @@ export const SessionSpecSchema = z.object({
   systemPrompt: z.object({ append: z.string() }).optional(),
   mcpServers: z.array(McpServerSpecSchema).optional(),
   stallTimeoutMs: z.number().int().positive().optional(),
+  checkpoints: z.boolean().optional(),
 });
 
 export interface FileRef {

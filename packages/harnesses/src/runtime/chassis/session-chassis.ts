@@ -70,7 +70,7 @@ export interface ChassisOptions {
   displayName: string;
   sessionId: string;
   /** The session's spec: its default output schema, its stall timeout, its cwd (checkpoints). */
-  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs'> & { cwd?: string };
+  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs' | 'checkpoints'> & { cwd?: string };
   /** The session's default output schema (when there is no `spec`). */
   outputSchema?: JsonSchema;
   /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
@@ -228,9 +228,9 @@ export class SessionChassis<Plan = undefined> {
     this.current = turn;
     this.lastAgentText = undefined;
     if (this.options.userMessage !== 'harness') this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input);
-    this.armStallWatchdog();
-    await this.checkpoints?.beforeTurn(turn.turnId);
+    await this.checkpoints?.beforeTurn(turn.turnId); // before the watchdog: taking it is not the harness stalling
     if (this.current !== turn) return; // interrupted or closed while the checkpoint was taken
+    this.armStallWatchdog();
     try {
       await this.host.beginTurn(turn);
     } catch (error) {

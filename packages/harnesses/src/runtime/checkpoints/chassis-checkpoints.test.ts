@@ -19,14 +19,14 @@ class ShellHarness implements TurnHost {
   }
 }
 
-function start(cwd: string) {
+function start(cwd: string, { checkpoints }: { checkpoints?: boolean } = { checkpoints: true }) {
   const harness = new ShellHarness(cwd);
   const chassis = new SessionChassis(harness, {
     harness: 'codex',
     displayName: 'Fake',
     sessionId: 'rs_chassis',
     structuredOutput: 'emulated',
-    spec: { cwd },
+    spec: { cwd, ...(checkpoints === undefined ? {} : { checkpoints }) },
   });
   harness.chassis = chassis;
   const events: ReinsEvent[] = [];
@@ -53,6 +53,14 @@ afterEach(() => {
 });
 
 describe('the chassis takes a checkpoint around every turn', () => {
+  it('keeps none when the spec says false, or says nothing and REINS_CHECKPOINTS=off (as in these test tiers)', () => {
+    repo = makeTestRepo();
+    expect(process.env.REINS_CHECKPOINTS).toBe('off');
+    expect(start(repo.dir, { checkpoints: false }).chassis.checkpoints).toBeUndefined();
+    expect(start(repo.dir, {}).chassis.checkpoints).toBeUndefined();
+    expect(start(repo.dir, { checkpoints: true }).chassis.checkpoints).toBeDefined();
+  });
+
   it("emits each turn's checkpoint after its turn.completed, stamped with that turn, queued turns included", async () => {
     repo = makeTestRepo();
     const { chassis, events } = start(repo.dir);

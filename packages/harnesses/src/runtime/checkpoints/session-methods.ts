@@ -2,7 +2,6 @@
 // session (created by the chassis from the spec's cwd) plus the guards a revert needs.
 import {
   ReinsError,
-  type ReinsError as ReinsErrorType,
   type RevertOptions,
   type RevertResult,
   type SessionDiff,
@@ -11,13 +10,18 @@ import {
 import type { SessionChassis } from '../chassis/session-chassis.js';
 import { type ConversationRevert, TurnCheckpoints } from './turn-checkpoints.js';
 
-/** The checkpoints of a chassis session whose spec names a cwd; they emit through its stream. */
+/**
+ * The checkpoints of a chassis session whose spec names a cwd, unless the spec turns them off (or, when
+ * it says nothing, REINS_CHECKPOINTS=off does: the test tiers of unrelated behaviour); they emit
+ * through the session's stream.
+ */
 export function checkpointsFor(
   stream: SessionEventStream,
-  options: { harness: string; sessionId: string; spec?: { cwd?: string } },
+  options: { harness: string; sessionId: string; spec?: { cwd?: string; checkpoints?: boolean } },
 ): TurnCheckpoints | undefined {
   const cwd = options.spec?.cwd;
-  if (!cwd) return undefined;
+  const wanted = options.spec?.checkpoints ?? process.env.REINS_CHECKPOINTS !== 'off';
+  if (!cwd || !wanted) return undefined;
   return new TurnCheckpoints({
     harness: options.harness,
     sessionId: options.sessionId,
@@ -60,11 +64,12 @@ function required(chassis: AnyChassis, harness: string, operation: string): Turn
   throw noCheckpoints(harness, operation);
 }
 
-function noCheckpoints(harness: string, operation: string): ReinsErrorType {
-  return new ReinsError('unsupported_capability', 'This session keeps no checkpoints: its spec has no cwd.', {
-    harness,
-    operation,
-  });
+function noCheckpoints(harness: string, operation: string): ReinsError {
+  return new ReinsError(
+    'unsupported_capability',
+    'This session keeps no checkpoints (spec.checkpoints is false, or REINS_CHECKPOINTS=off); start one with checkpoints: true.',
+    { harness, operation, data: { reason: 'checkpoints_off' } },
+  );
 }
 
 /** The conversation part of a revert for a harness that cannot go back: the files alone go back. */

@@ -18,7 +18,7 @@ export interface TestRepo {
 export function makeTestRepo(): TestRepo {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-ckpt-test-'));
   // GIT_OPTIONAL_LOCKS=0: `git status` here must not refresh the index itself, or the bytes test proves nothing.
-  const env = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: dir };
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: dir };
   for (const key of Object.keys(env))
     if (key.startsWith('GIT_') && key !== 'GIT_OPTIONAL_LOCKS' && key !== 'GIT_CONFIG_NOSYSTEM') delete env[key];
   const git = (...args: string[]) =>
