@@ -27,6 +27,7 @@ export { codexErrorInfoOf, rpcErrorOf, turnErrorOf } from './codex-app-server/er
 export { historyTurns } from './codex-app-server/history.js';
 export { childThreadId, threadItemOf } from './codex-app-server/items.js';
 export { configValueOf, type LaunchOptions, launchOptionsOf } from './codex-app-server/launch.js';
+export { defaultSocketPath, type ListenPlan, listenPlanOf } from './codex-app-server/listen.js';
 export {
   type ApprovalAnswer,
   approvalAnswerOf,
@@ -39,6 +40,12 @@ export {
   turnInputOf,
 } from './codex-app-server/requests.js';
 export { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './codex-app-server/server.js';
+export {
+  type CodexSocketBridgeOptions,
+  listenCodexAppServer,
+  serveCodexAppServerSocket,
+  upgradeRefusal,
+} from './codex-app-server/socket.js';
 export { type CompletedItemsView, createThreadState, type ThreadState } from './codex-app-server/state.js';
 export {
   type CodexBridgeStopReason,

@@ -27,6 +27,8 @@ export interface RpcConnectionOptions {
   onNotification: (method: string, params: unknown) => void;
   log: (message: string) => void;
   now?: () => number;
+  /** Ids for server -> client requests (default: this connection's own counter from 0). */
+  nextId?: () => number;
 }
 
 interface Pending {
@@ -95,7 +97,7 @@ export class RpcConnection {
 
   /** A server -> client request; `answer` settles with the result, or rejects on error, deadline or close. */
   request(method: string, params: unknown, timeoutMs: number): { id: RpcId; answer: Promise<unknown> } {
-    const id = this.nextId++;
+    const id = this.options.nextId ? this.options.nextId() : this.nextId++;
     const answer = new Promise<unknown>((resolve, reject) => {
       if (this.closedWith) {
         reject(this.closedWith);

@@ -15,14 +15,8 @@ function refused(input: Parameters<typeof launchOptionsOf>[0]): string {
 }
 
 describe('launchOptionsOf', () => {
-  it('serves stdio, however the client says it', () => {
-    expect(launchOptionsOf({ listen: 'stdio://' })).toEqual({ ignored: [] });
+  it('takes no overrides as nothing to change', () => {
     expect(launchOptionsOf({})).toEqual({ ignored: [] });
-    expect(refused({ listen: 'ws://127.0.0.1:4500' })).toMatch(
-      /^--listen: the Reins bridge serves the app-server protocol on stdio only/,
-    );
-    expect(refused({ listen: 'unix://' })).toMatch(/cannot serve "unix:\/\/"/);
-    expect(refused({ listen: 'off' })).toMatch(/stdio only/);
   });
 
   it('honours the settings any harness has, as TOML values', () => {

@@ -1,6 +1,5 @@
 // Pure: the command line a Codex client launches `codex app-server` with, as far as it concerns the
-// bridge. The transport (`--listen stdio://` or `--stdio`; any other is refused: the bridge serves
-// stdio only) and `-c key=value` overrides: the ones that mean something for any harness are
+// bridge: `-c key=value` overrides (the transport is listen.ts's): the ones that mean something for any harness are
 // honoured (model, reasoning effort, approval policy, sandbox mode), the ones that only tune Codex's
 // own machinery (analytics, its TUI, feature flags, update checks) have nothing to act on and are
 // reported as ignored, and every other key is refused by name rather than dropped.
@@ -46,23 +45,15 @@ function isCodexOnly(key: string): boolean {
 }
 
 /**
- * The launch options from `--listen`, `-c` overrides and `--enable/--disable` features (Codex:
+ * The launch options from `-c` overrides and `--enable/--disable` features (Codex:
  * `features.<name>=true|false`). Throws ParamsError naming the flag or key it cannot honour.
  */
 export function launchOptionsOf(input: {
-  listen?: string;
   config?: string[];
   features?: string[];
   /** The posture the command line chose otherwise (a sandbox is checked against it). */
   posture?: Posture;
 }): LaunchOptions {
-  const listen = input.listen;
-  if (listen !== undefined && listen !== 'stdio://') {
-    throw new ParamsError(
-      '--listen',
-      `the Reins bridge serves the app-server protocol on stdio only (--listen stdio://); it cannot serve ${JSON.stringify(listen)}.`,
-    );
-  }
   const options: LaunchOptions = { ignored: (input.features ?? []).map((feature) => `features.${feature}`) };
   let sandbox: unknown;
   for (const entry of input.config ?? []) {

@@ -6,7 +6,8 @@
 //   thread/unsubscribe -> close              turn/interrupt -> interrupt
 // the read-only methods (reads.ts) onto listSessions, history and the bridge's records, and
 // mcpServerStatus/list (mcp-status.ts) onto Session.mcpStatus. The transport is injected (`send` a
-// line, `receive` a line), so this runs over stdio or in memory.
+// line, `receive` a line), so this runs over stdio, sockets or in memory; a socket serves several
+// clients at once, sharing the threads (clients.ts).
 //
 // Thread ids: the thread id IS the harness's native session id whenever the harness knows it when
 // the session is created (Claude Code's preset uuid, Codex's thread id, ACP agents' ids), so
@@ -16,12 +17,12 @@
 // gives the NEW conversation (Claude Code: a uuid Reins picks; Codex: the forked thread's id).
 import { randomUUID } from 'node:crypto';
 import { type CapabilityKey, type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
-import { reinsHome } from '@reins/harnesses';
 import { HarnessFacts } from '../harness-facts.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, withDeadline } from '../lifecycle.js';
 import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
 import { type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
-import { RpcConnection, RpcError } from './connection.js';
+import { type Client, Clients, initializeClient } from './clients.js';
+import { type RpcConnection, RpcError } from './connection.js';
 import { rpcErrorOf, unknownMethodError } from './errors.js';
 import { type ForkContext, forkThread } from './fork.js';
 import { listMcpServerStatus, type McpStartupTiming, type McpStatusContext, watchMcpStartup } from './mcp-status.js';
@@ -37,11 +38,10 @@ import {
 } from './reads.js';
 import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
-import { BridgeThread, type Outbound } from './thread.js';
+import { BridgeThread } from './thread.js';
 import { setThreadName, type ThreadsContext, unsubscribeThread } from './thread-admin.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
 import {
-  CODEX_PROTOCOL_VERSION,
   type GetAccountResponse,
   type InitializeResponse,
   RPC,
@@ -87,9 +87,7 @@ export class CodexAppServerBridge {
   private readonly threads = new Map<string, BridgeThread>();
   /** Bridge-made thread ids -> the native id learned later (see the header). */
   private readonly nativeIds = new Map<string, string>();
-  private connection: RpcConnection | undefined;
-  private initialized = false;
-  private optedOut: ReadonlySet<string> = new Set();
+  private readonly clients = new Clients();
   private readonly facts: HarnessFacts;
   private closing: Promise<void> | undefined;
   private readonly requestTimeoutMs: number;
@@ -124,29 +122,43 @@ export class CodexAppServerBridge {
     return this.threads.size;
   }
 
-  /** Serves one client: `send` writes a line to it; feed its lines to the returned `receive`. */
-  connect(send: (line: string) => void): { receive: (line: string) => void; connection: RpcConnection } {
-    if (this.connection) throw new Error('A CodexAppServerBridge serves one connection.');
-    const connection = new RpcConnection({
+  /**
+   * Serves one more client: `send` writes a line to it; feed its lines to the returned `receive`, and
+   * call `disconnect` when it goes away. When the last client leaves, the threads close (their
+   * harness processes end; thread/resume reopens them), as Codex unloads threads nobody follows.
+   */
+  connect(send: (line: string) => void): {
+    receive: (line: string) => void;
+    connection: RpcConnection;
+    disconnect: () => Promise<void>;
+  } {
+    const client: Client = this.clients.add({
       send,
-      onRequest: (method, params) => this.dispatch(method, params),
+      onRequest: (method, params) => this.dispatch(method, params, client),
       onNotification: (method) => {
         // `initialized` is the only client notification; anything else has nothing to act on.
         if (method !== 'initialized') this.log(`ignored the client notification ${method}`);
       },
       log: this.log,
     });
-    this.connection = connection;
-    return { receive: (line) => connection.receive(line), connection };
+    const disconnect = async () => {
+      this.clients.remove(client, new Error('The client disconnected.'));
+      if (this.clients.size === 0) await this.closeThreads();
+    };
+    return { receive: (line) => client.connection.receive(line), connection: client.connection, disconnect };
+  }
+
+  private async closeThreads(): Promise<void> {
+    const open = [...this.threads.values()];
+    this.threads.clear();
+    await Promise.all(open.map((thread) => thread.close().catch(() => {})));
   }
 
   /** Closes every thread (their harness processes end with them) and the connection; idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const open = [...this.threads.values()];
-      this.threads.clear();
-      await Promise.all(open.map((thread) => thread.close().catch(() => {})));
-      this.connection?.close(new Error('The bridge is shutting down.'));
+      await this.closeThreads();
+      this.clients.closeAll(new Error('The bridge is shutting down.'));
     })();
     return this.closing;
   }
@@ -186,11 +198,11 @@ export class CodexAppServerBridge {
     }),
   };
 
-  private async dispatch(method: string, params: unknown): Promise<unknown> {
+  private async dispatch(method: string, params: unknown, client: Client): Promise<unknown> {
     try {
-      if (method === 'initialize') return this.initialize(paramsObject(params));
+      if (method === 'initialize') return this.initialize(paramsObject(params), client);
       // Codex 0.169.0 answers requests before initialize with -32600 "Not initialized".
-      if (!this.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
+      if (!client.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
       const handler = this.handlers[method];
       if (!handler || !(await this.servedHere(method))) throw await this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
@@ -219,27 +231,11 @@ export class CodexAppServerBridge {
     return needs === undefined || (await this.facts.implements(needs));
   }
 
-  private initialize(params: Record<string, unknown>): InitializeResponse {
-    if (this.initialized) throw new RpcError(RPC.invalidRequest, 'Already initialized');
-    const capabilities = params.capabilities;
-    const optOut =
-      typeof capabilities === 'object' && capabilities !== null
-        ? (capabilities as { optOutNotificationMethods?: unknown }).optOutNotificationMethods
-        : undefined;
-    if (Array.isArray(optOut)) this.optedOut = new Set(optOut.filter((entry) => typeof entry === 'string'));
-    this.initialized = true;
+  private initialize(params: Record<string, unknown>, client: Client): InitializeResponse {
     void this.facts.capabilities();
     void this.facts.catalog();
-    const harness = this.options.harnessVersion ? `${this.harness.id} ${this.options.harnessVersion}` : this.harness.id;
-    return {
-      // Clients read the first version in the userAgent as the Codex version they talk to: the
-      // protocol's. Reins' own version and the harness's follow.
-      userAgent: `reins-bridge/${CODEX_PROTOCOL_VERSION} (reins ${this.options.version ?? '0.1.0'}; ${harness})`,
-      // The bridge keeps no Codex home; its own state folder is the honest answer.
-      codexHome: reinsHome(),
-      platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-      platformOs: process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : process.platform,
-    };
+    const { harnessVersion, version } = this.options;
+    return initializeClient(client, params, { harness: this.harness.id, harnessVersion, version });
   }
 
   // ---- threads ----
@@ -338,12 +334,12 @@ export class CodexAppServerBridge {
       ...(forkedFromId ? { forkedFromId } : {}),
     });
     if (resume && !resume.fork) state.nativeSessionId = resume.nativeSessionId;
-    const out: Outbound = this.connection as RpcConnection;
     const thread = new BridgeThread(id, session, state, request, {
-      out,
+      out: this.clients,
       requestTimeoutMs: this.requestTimeoutMs,
       permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
-      optedOut: this.optedOut,
+      // Each client's opt-outs apply to it alone (clients.ts).
+      optedOut: new Set(),
       log: this.log,
       turnEnded: (ended, turn) => void this.remember(ended, turn),
       ended: (ended) => {

@@ -44,8 +44,10 @@ Runs in front of an installed harness on stdin/stdout, so any client of the prot
                     session of that harness
   codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${codexProtocolVersion}, JSON-RPC lines); each
                     Codex thread is a Reins session. Takes what Codex clients launch it with: the
-                    \`app-server\` argument, --listen stdio:// (the only transport served) or --stdio,
-                    --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
+                    \`app-server\` argument, --listen stdio:// (default) | unix:// | unix://PATH |
+                    ws://IP:PORT | off (sockets serve several clients; threads are shared), --stdio,
+                    --ws-auth capability-token with --ws-token-file PATH or --ws-token-sha256 HEX
+                    (ws:// off loopback needs it; signed-bearer-token is refused), --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
                     sandbox_mode are honoured; Codex-only tuning is ignored; other keys are refused),
                     --enable/--disable <feature> (Codex features: ignored), and --version
   --mode blocks     NDJSON blocks on stdin (user, attachment.chunk, interrupt), App Server v2
@@ -71,9 +73,14 @@ Examples:
   reins bridge acp -H codex
   reins bridge acp -H claude-code -m sonnet --posture ask
   reins bridge codex-app-server -H claude-code app-server --listen stdio://
+  reins bridge codex-app-server -H pi --listen ws://127.0.0.1:4500 --ws-auth capability-token --ws-token-file ~/.tok
+    then: codex --remote ws://127.0.0.1:4500 --remote-auth-token-env TOKEN_VAR
   echo '{"type":"user","text":"hi"}' | reins bridge codex-app-server --mode blocks -H pi
   A Codex client's codex binary: #!/bin/sh + exec reins bridge codex-app-server -H claude-code "$@"
   Zed settings.json: "agent_servers": { "Reins Codex": { "command": "reins", "args": ["bridge", "acp", "-H", "codex"] } }`;
+
+/** Codex's signed-bearer-token flags: taken so that the refusal names the mode, not a flag. */
+const SIGNED_BEARER_FLAGS = ['ws-shared-secret-file', 'ws-issuer', 'ws-audience', 'ws-max-clock-skew-seconds'] as const;
 
 /** Options only the codex-app-server bridge takes (the ACP bridge refuses them). */
 const CODEX_ONLY = [
@@ -87,6 +94,10 @@ const CODEX_ONLY = [
   'analytics-default-enabled',
   'mode',
   'resume',
+  'ws-auth',
+  'ws-token-file',
+  'ws-token-sha256',
+  ...SIGNED_BEARER_FLAGS,
 ] as const;
 
 function parse(argv: string[]) {
@@ -112,6 +123,13 @@ function parse(argv: string[]) {
         'analytics-default-enabled': { type: 'boolean' },
         mode: { type: 'string' },
         resume: { type: 'string' },
+        'ws-auth': { type: 'string' },
+        'ws-token-file': { type: 'string' },
+        'ws-token-sha256': { type: 'string' },
+        'ws-shared-secret-file': { type: 'string' },
+        'ws-issuer': { type: 'string' },
+        'ws-audience': { type: 'string' },
+        'ws-max-clock-skew-seconds': { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -214,9 +232,18 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     loadBridges(),
   ]);
   let launch: ReturnType<typeof bridges.launchOptionsOf>;
+  let listen: ReturnType<typeof bridges.listenPlanOf>;
   try {
-    launch = bridges.launchOptionsOf({
+    listen = bridges.listenPlanOf({
       ...(values.listen !== undefined ? { listen: values.listen } : {}),
+      ...(values['ws-auth'] !== undefined ? { wsAuth: values['ws-auth'] } : {}),
+      ...(values['ws-token-file'] !== undefined ? { wsTokenFile: values['ws-token-file'] } : {}),
+      ...(values['ws-token-sha256'] !== undefined ? { wsTokenSha256: values['ws-token-sha256'] } : {}),
+      ...signedBearerFlagOf(values),
+      env: io.env,
+    });
+    if (listen.kind !== 'stdio' && mode === 'blocks') throw new UsageError('--mode blocks runs on stdio only.');
+    launch = bridges.launchOptionsOf({
       config: values.config ?? [],
       features: [...(values.enable ?? []), ...(values.disable ?? [])],
       ...(flags.posture ? { posture: flags.posture } : {}),
@@ -258,7 +285,18 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     };
     let reason: string;
     if (protocol === 'acp') reason = await bridges.serveAcpStdio(common);
-    else if (mode === 'blocks') {
+    else if (listen.kind === 'off') reason = 'eof';
+    else if (listen.kind === 'ws' || listen.kind === 'unix') {
+      const { stdin: _stdin, stdout: _stdout, ...rest } = common;
+      reason = await bridges.serveCodexAppServerSocket({
+        ...rest,
+        plan: listen,
+        cwd: io.cwd,
+        ...(harnessVersion ? { harnessVersion } : {}),
+        // Codex prints where it listens on stderr; clients and scripts read it there.
+        announce: (lines) => io.stderr.write(`${lines.join('\n')}\n`),
+      });
+    } else if (mode === 'blocks') {
       reason = await bridges.serveBlocksStdio({
         ...common,
         cwd: io.cwd,
@@ -276,6 +314,11 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     restore();
   }
   return EXIT.completed;
+}
+
+function signedBearerFlagOf(values: ReturnType<typeof parse>['values']): { signedBearerFlag?: string } {
+  const given = SIGNED_BEARER_FLAGS.find((flag) => values[flag] !== undefined);
+  return given ? { signedBearerFlag: `--${given}` } : {};
 }
 
 function routeConsoleToStderr(): () => void {
