@@ -22,6 +22,8 @@
 //                           and "{{turnId}}" in them become that frame's thread and turn ids
 //   FAKE_CODEX_SILENT_AFTER a server method: after the first frame with it, the rest of that batch is dropped
 //                           (the turn was accepted, then nothing); later requests are answered as recorded
+//   FAKE_CODEX_CHATTER_MS   with FAKE_CODEX_SILENT_AFTER: once silent, an unrelated notification (an empty
+//                           account/rateLimits/updated) every this many ms, whatever else happens
 // Several threads on one process (a shared app-server): the first thread/start replays the recording
 // as it is; each further thread/start opens a new lane that replays the recording's thread-scoped
 // exchanges again under a thread id of its own (the recorded id with "-2", "-3", ... appended to it).
@@ -112,8 +114,16 @@ function write(frame) {
 function goesSilentAfter(frame) {
   if (!env.FAKE_CODEX_SILENT_AFTER || silenced || frame?.method !== env.FAKE_CODEX_SILENT_AFTER) return false;
   silenced = true;
+  const chatterMs = Number(env.FAKE_CODEX_CHATTER_MS ?? 0);
+  if (chatterMs > 0) setInterval(() => write(RATE_LIMITS_NOTHING_TO_SAY), chatterMs).unref();
   return true;
 }
+
+/** A frame about the account, not any turn (Codex 0.169 sends it after every turn). */
+const RATE_LIMITS_NOTHING_TO_SAY = {
+  method: 'account/rateLimits/updated',
+  params: { rateLimits: { limitId: 'codex', limitName: null, primary: null, secondary: null, credits: null } },
+};
 
 /** A recorded frame as lane `lane` sends it: the recorded thread id replaced by the lane's. */
 function inLane(frame, lane) {

@@ -301,7 +301,6 @@ export class AcpSession implements Session, TurnHost {
   }
 
   private onPassthrough(frame: unknown, method: string | undefined, at: number, reason?: PassthroughReason): void {
-    this.chassis.activity();
     const why = reason ?? (method && !KNOWN_EXTENSIONS.has(method) ? 'unknown' : undefined);
     this.emit(
       { type: 'passthrough', frame, ...(why ? { reason: why } : {}) },

@@ -146,7 +146,6 @@ class AmpSession implements Session, TurnHost {
     try {
       frame = JSON.parse(line);
     } catch {
-      this.chassis.activity();
       this.stream.emit(
         { type: 'passthrough', frame: line, reason: 'unparsable' },
         { at, native: { source: SOURCE, frame: line } },

@@ -190,7 +190,6 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       {
         onMessage: (message) => this.frames.onMessage(message),
         onGarbage: (line) => {
-          this.chassis.activity();
           this.stream.emit(
             { type: 'passthrough', frame: line, reason: 'unparsable' },
             { native: { source: CLAUDE_SOURCE, frame: line } },

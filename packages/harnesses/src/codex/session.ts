@@ -373,12 +373,10 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   private onStray(frame: unknown, at: number, reason: 'unparsable' | undefined): void {
-    this.chassis.activity();
     this.stream.emit({ type: 'passthrough', frame, ...(reason ? { reason } : {}) }, { native: nativeFrame(frame), at });
   }
 
   private warnOversize(bytes: number): void {
-    this.chassis.activity();
     this.stream.emit({
       type: 'notice',
       kind: 'warning',

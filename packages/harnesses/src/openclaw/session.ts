@@ -103,7 +103,6 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
       ...(this.options.tap ? { tap: this.options.tap } : {}),
       onEvent: (event, at) => this.onEvent(event, at),
       onStray: (frame, at) => {
-        this.chassis.activity();
         this.stream.emit(
           { type: 'passthrough', frame, reason: 'unparsable' },
           { at, native: { source: OPENCLAW_SOURCE, frame } },

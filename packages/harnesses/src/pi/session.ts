@@ -296,7 +296,6 @@ export class PiSession implements Session, TurnHost {
       parsed = JSON.parse(line);
     } catch {
       // Pi 0.73.1 keeps stdout for JSONL (takeOverStdout), but a stray print must not be lost.
-      this.chassis.activity();
       this.stream.emit(
         { type: 'passthrough', frame: line, reason: 'unparsable' },
         { at, native: { source: PI_SOURCE, frame: line } },
@@ -305,7 +304,6 @@ export class PiSession implements Session, TurnHost {
     }
     const frame = PiFrameSchema.safeParse(parsed);
     if (!frame.success) {
-      this.chassis.activity();
       this.stream.emit(
         { type: 'passthrough', frame: parsed, reason: 'unparsable' },
         { at, native: { source: PI_SOURCE, frame: parsed } },

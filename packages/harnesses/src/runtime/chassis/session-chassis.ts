@@ -23,8 +23,9 @@ import {
   type UserMessageOrigin,
 } from '@reins/core';
 import { checkpointsFor, type TurnCheckpoints } from '../checkpoints/index.js';
+import { answerWithin } from './answer-window.js';
 import { parseInput, parseOptions } from './send-input.js';
-import { StallWatchdog } from './stall-watchdog.js';
+import { isTurnProgress, StallWatchdog } from './stall-watchdog.js';
 
 /** A turn from `send` to its terminal. */
 export interface ChassisTurn<Plan = undefined> {
@@ -383,7 +384,7 @@ export class SessionChassis<Plan = undefined> {
       this.complete(running, { outcome: { status: 'cancelled' } });
     }, this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS);
     try {
-      await (this.host.interruptTurn as NonNullable<TurnHost<Plan>['interruptTurn']>)(running);
+      await answerWithin((this.host.interruptTurn as NonNullable<TurnHost<Plan>['interruptTurn']>)(running));
     } catch (error) {
       // The turn may have ended between our check and the harness's answer: then there is nothing to stop.
       if (this.current === running) throw error;
@@ -430,11 +431,9 @@ export class SessionChassis<Plan = undefined> {
   /**
    * Runs one frame's translation so that nothing it throws can escape: a failure becomes a passthrough
    * of the frame (reason `untranslatable`, with its one warning notice) and the session goes on.
-   * Every frame also feeds the stall watchdog. `run` gets the frame and its time, so that a caller can
-   * hand the same function for every frame instead of a closure per frame.
+   * `run` gets the frame and its time (one function for every frame, no closure per frame).
    */
   translate<T>(native: NativeFrame, at: number, run: (native: NativeFrame, at: number) => T[]): T[] {
-    this.activity();
     try {
       return run(native, at);
     } catch {
@@ -443,7 +442,7 @@ export class SessionChassis<Plan = undefined> {
     }
   }
 
-  /** A native frame arrived (the harness is alive). */
+  /** A frame of the running turn that makes no event of its own arrived (its events count in observe). */
   activity(): void {
     this.watchdog.activity();
   }
@@ -465,7 +464,7 @@ export class SessionChassis<Plan = undefined> {
           status: 'failed',
           error: {
             code: 'timeout',
-            message: `${this.options.displayName} sent nothing for ${seconds} s during this turn, so Reins ended it (stallTimeoutMs).`,
+            message: `${this.options.displayName} sent nothing about this turn for ${seconds} s, so Reins ended it (stallTimeoutMs).`,
             retryable: true,
           },
         },
@@ -497,6 +496,7 @@ export class SessionChassis<Plan = undefined> {
   }
 
   private observe(event: ReinsEvent): void {
+    if (this.current && isTurnProgress(event, this.current.turnId)) this.watchdog.activity();
     if (event.type === 'item.completed' && event.item.kind === 'agent_message' && event.turnId !== null) {
       if (event.item.text.trim() !== '') this.lastAgentText = event.item.text;
     }

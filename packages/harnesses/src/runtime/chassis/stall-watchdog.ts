@@ -1,7 +1,35 @@
-// The stall watchdog of a running turn (docs/architecture/contract.md, "Turn rules"): it fires when no
-// native frame arrived for `timeoutMs`, unless something holds it (a pending approval: the harness waits
-// for the user, not stuck). One timer per turn, re-armed lazily from the time of the last frame, so a
-// frame costs a clock read, not a timer.
+// The stall watchdog of a running turn (docs/architecture/contract.md, "Turn rules"): it fires when the
+// turn made no progress for `timeoutMs` (isTurnProgress: its items, deltas, tool progress, approvals;
+// a harness's unrelated chatter does not count), unless something holds it (a pending approval: the
+// harness waits for the user, not stuck). One timer per turn, re-armed lazily from the time of the last
+// progress, so an event costs a clock read, not a timer.
+import type { ReinsEvent } from '@reins/core';
+
+/** Notices that report work on the turn itself, not the account, the session or the harness. */
+const TURN_NOTICES: ReadonlySet<string> = new Set(['retry', 'compaction', 'hook']);
+
+/**
+ * True when `event` shows the running turn `turnId` moving: an item of it (a subagent's too), a delta,
+ * an approval, its usage, a retry or compaction notice. Not: passthroughs, session updates, rate-limit
+ * or warning notices, anything of another turn or of none (heartbeats, account updates, background work).
+ */
+export function isTurnProgress(event: ReinsEvent, turnId: string): boolean {
+  if (event.turnId !== turnId) return false;
+  switch (event.type) {
+    case 'item.started':
+    case 'item.delta':
+    case 'item.completed':
+    case 'permission.requested':
+    case 'permission.resolved':
+    case 'usage.updated':
+      return true;
+    case 'notice':
+      return TURN_NOTICES.has(event.kind);
+    default:
+      return false;
+  }
+}
+
 export class StallWatchdog {
   private lastActivity = 0;
   private holds = 0;
@@ -12,7 +40,7 @@ export class StallWatchdog {
     private readonly now: () => number,
   ) {}
 
-  /** A native frame arrived. */
+  /** The turn made progress. */
   activity(): void {
     this.lastActivity = this.now();
   }
