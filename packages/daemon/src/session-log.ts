@@ -12,7 +12,7 @@
 import { type EventPayload, ReinsError, type ReinsEvent } from '@reins/core';
 import { CrashedTurn } from './daemon-events.js';
 import { EventBuffer } from './event-buffer.js';
-import type { DaemonStore } from './store/store.js';
+import type { DaemonStore, StoredEventText } from './store/store.js';
 import { storeUnavailableError } from './store/unavailable.js';
 
 /** An event as it is stored and sent: the object and its JSON text. */
@@ -233,12 +233,64 @@ export class SessionLog {
     const upTo = Math.min(limit, this.tail.oldestSeq - 1 - afterSeq);
     if (this.store.readEventTexts) {
       const texts = await this.store.readEventTexts(this.sessionId, afterSeq, upTo);
-      return texts.filter((entry) => entry.seq <= this.published).map((entry) => storedEvent(entry.seq, entry.json));
+      const until = Math.min(afterSeq + upTo, this.published);
+      return this.readable(
+        afterSeq,
+        until,
+        texts.filter((entry) => entry.seq <= until),
+      );
     }
     const events = await this.store.readEvents(this.sessionId, afterSeq, upTo);
     return events
       .filter((event) => event.seq <= this.published)
       .map((event) => ({ seq: event.seq, event, json: JSON.stringify(event) }));
+  }
+
+  /**
+   * Stored events as they are sent: a row that does not read (or is missing) becomes an `error`
+   * at its seq naming the damaged run, so a client never gets a non-JSON frame nor a gap.
+   */
+  private readable(afterSeq: number, until: number, texts: StoredEventText[]): PublishedEvent[] {
+    const entries: PublishedEvent[] = [];
+    let expected = afterSeq + 1;
+    const damaged: Array<{ seq: number; why: string }> = [];
+    const flushDamaged = () => {
+      const first = damaged[0];
+      const last = damaged.at(-1);
+      if (!first || !last) return;
+      for (const { seq, why } of damaged) entries.push(this.damagedEvent(seq, first.seq, last.seq, why));
+      damaged.length = 0;
+    };
+    for (const text of texts) {
+      for (; expected < text.seq; expected++) damaged.push({ seq: expected, why: 'the row is missing' });
+      expected = text.seq + 1;
+      if (text.damaged !== undefined) {
+        damaged.push({ seq: text.seq, why: text.damaged });
+        continue;
+      }
+      flushDamaged();
+      entries.push(storedEvent(text.seq, text.json));
+    }
+    for (; expected <= until; expected++) damaged.push({ seq: expected, why: 'the row is missing' });
+    flushDamaged();
+    return entries;
+  }
+
+  private damagedEvent(seq: number, from: number, to: number, why: string): PublishedEvent {
+    const range = from === to ? `Event ${from}` : `Events ${from}-${to}`;
+    const event = {
+      type: 'error',
+      code: 'store_unavailable',
+      message: `${range} of this session could not be read from the store (${why}) and ${from === to ? 'was' : 'were'} skipped; the rest of the log reads. \`reins daemon --repair\` copies what reads into a new store.`,
+      fatal: false,
+      data: { damaged: { from, to } },
+      seq,
+      harness: this.harness,
+      sessionId: this.sessionId,
+      turnId: null,
+      at: Date.now(),
+    } as ReinsEvent;
+    return { seq, event, json: JSON.stringify(event) };
   }
 
   /** Frees the in-memory tail (a dormant session); replay then reads from the store. */

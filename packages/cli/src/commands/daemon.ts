@@ -2,6 +2,7 @@
 // daemon.json is (never the token, nor a --token-file's content), logs JSON lines on stderr (pino, --log-level), and on SIGINT or
 // SIGTERM stops every harness process group (sessions stay in the store, dormant, and resume on
 // the next send after a restart), closes every socket, removes daemon.json and exits 0.
+import { join } from 'node:path';
 import { HARNESS_IDS, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import {
   CLUSTER_ROLES,
@@ -14,6 +15,8 @@ import {
   parseClusterUrls,
   parseLabels,
   parseRole,
+  repairStore,
+  STORE_FILE,
   startCluster,
   startDaemon,
 } from '@reins/daemon';
@@ -26,6 +29,7 @@ export const DAEMON_HELP = `Usage: reins daemon [--port <n> | --listen <host:por
                     [--max-live-sessions <n>] [--warm <harness>=<n>,...] [--log-level <level>]
                     [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
                      [--heartbeat-ttl <duration>]]
+       reins daemon --repair
 
 Runs the Reins daemon in the foreground: a WebSocket server on 127.0.0.1 (or --listen; JSON-RPC,
 protocol 2; protocol 1 clients keep working) through which a web UI, a bot or another program
@@ -62,6 +66,9 @@ Options:
                                new session skips the cold start, e.g. codex=1 (Codex sessions also share
                                one app-server; a harness without warm starts is refused)
       --log-level <level>      ${LOG_LEVELS.join(', ')} (default info)
+      --repair                 salvage a damaged store: copy every session and event that still
+                               reads into a new $REINS_HOME/reins.db, keep the damaged file beside
+                               it (reins.db.damaged-<time>), print what was kept and lost, and exit
   -h, --help                   this help
 
 Cluster mode (--cluster): many machines, one set of sessions, on NATS JetStream. Workers host the
@@ -76,8 +83,9 @@ them on a matching worker. Without --cluster nothing of this runs (SQLite, one m
       --labels <k=v,...>       this worker's labels, e.g. host=build-3,gpu=yes
       --heartbeat-ttl <dur>    a worker silent this long is gone (default 10s; at least 1s)
 
-Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed, 2 bad usage (or the port is taken, or
-another daemon runs on this $REINS_HOME).
+Exit codes: 0 stopped by SIGINT/SIGTERM (or repaired), 1 failed, 2 bad usage (or the port is
+taken, another daemon runs on this $REINS_HOME, or its store is damaged: the message says how to
+move it aside or --repair it).
 
 Examples:
   reins daemon
@@ -106,6 +114,7 @@ function parseDaemonArgs(argv: string[]) {
       role: { type: 'string' },
       labels: { type: 'string' },
       'heartbeat-ttl': { type: 'string' },
+      repair: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -131,6 +140,7 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(`${DAEMON_HELP}\n`);
     return EXIT.completed;
   }
+  if (values.repair) return repairCommand(argv, io);
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}".`);
@@ -206,6 +216,18 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   const code = await stopped;
   if (code === EXIT.completed) io.stdout.write('Stopped.\n');
   return code;
+}
+
+/** `reins daemon --repair`: the store of $REINS_HOME salvaged (daemon's store/repair.ts), then exit. */
+async function repairCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv.some((arg) => arg !== '--repair')) throw new UsageError('--repair takes no other flag.');
+  const report = await repairStore(join(reinsHome(io.env), STORE_FILE));
+  io.stdout.write(
+    `Repaired ${join(reinsHome(io.env), STORE_FILE)}: kept ${report.sessions} session(s) and ${report.events} event(s); ` +
+      `lost ${report.lostEvents} event(s) (each is an error event in its log), ${report.lostSessions} session(s) that did not read ` +
+      `and ${report.orphanEvents} event(s) of those. The damaged file is kept at ${report.damagedCopy}.\n`,
+  );
+  return EXIT.completed;
 }
 
 /** "codex=1,claude-code=2" -> { codex: 1, 'claude-code': 2 }; a bad entry is a usage error. */

@@ -83,6 +83,8 @@ export interface ProcessGroupRecord {
 export interface StoredEventText {
   seq: number;
   json: string;
+  /** The row is there but does not read (not JSON, or a damaged page): why. `json` is then empty. */
+  damaged?: string;
 }
 
 export interface DaemonStore {
