@@ -10,6 +10,9 @@
 //   arrives (claude-agent-acp 0.23.1 sends `rawInput: {}` on tool_call and the real input only later).
 // - `content` REPLACES the collection; Gemini CLI 0.61.0 puts the call's description in the opening
 //   frame and sends `content: []` on completion: that description is not output.
+// - codex-acp 2.6.0 sends a command's output only as appends in `_meta.terminal_output_delta` (or the
+//   Zed convention `_meta.terminal_output`), `{data, terminal_id}` with plain text, and its exit code in
+//   `_meta.terminal_exit.exit_code` (docs/architecture/acp.md, "codex-acp 2.x").
 import {
   type EventPayload,
   type FileChange,
@@ -134,6 +137,21 @@ function contentParts(content: readonly unknown[]): { text: string; changes: Fil
   return { text: texts.join('\n'), changes };
 }
 
+/** Command output appended through `_meta` (codex-acp 2.x) and the exit code it reports there. */
+function terminalMetaOf(meta: unknown): { output?: string; exitCode?: number } {
+  if (!isRecord(meta)) return {};
+  const chunk = isRecord(meta.terminal_output_delta)
+    ? meta.terminal_output_delta
+    : isRecord(meta.terminal_output)
+      ? meta.terminal_output
+      : undefined;
+  const exit = isRecord(meta.terminal_exit) ? meta.terminal_exit : undefined;
+  return {
+    ...(typeof chunk?.data === 'string' && chunk.data !== '' ? { output: chunk.data } : {}),
+    ...(Number.isSafeInteger(exit?.exit_code) ? { exitCode: exit?.exit_code as number } : {}),
+  };
+}
+
 function exitCodeOf(rawOutput: unknown): number | undefined {
   if (!isRecord(rawOutput)) return undefined;
   const candidates = [
@@ -218,6 +236,13 @@ export function toolUpdate(
     }
   }
   const item = tool.item;
+  const terminal = terminalMetaOf(update._meta);
+  if (terminal.output) {
+    out.push({ type: 'item.delta', itemId: item.id, kind: 'tool_output', text: terminal.output });
+    tool.outputText += terminal.output;
+    item.output = { ...item.output, text: tool.outputText };
+  }
+  if (terminal.exitCode !== undefined) item.exitCode = terminal.exitCode;
   if (parts) {
     if (!parts.text && tool.outputText) {
       tool.outputText = '';

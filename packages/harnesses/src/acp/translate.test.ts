@@ -238,6 +238,59 @@ describe('translation edge cases', () => {
     expect(toolKindOf(undefined)).toBe('other');
   });
 
+  it('codex-acp 2.6.0: command output arrives only as _meta.terminal_output_delta appends, the exit in terminal_exit', () => {
+    const state = createTranslateState();
+    beginTurn(state);
+    const meta = (extra: Record<string, unknown>) => ({ terminal_info: { cwd: '/w', terminal_id: 'c1' }, ...extra });
+    translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'c1',
+        title: 'echo hi',
+        kind: 'execute',
+        status: 'in_progress',
+        _meta: meta({}),
+      }),
+      { inTurn: true },
+    );
+    const first = translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        _meta: { terminal_output_delta: { data: 'hi\n', terminal_id: 'c1' } },
+      }),
+      { inTurn: true },
+    );
+    const second = translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        _meta: { terminal_output_delta: { data: 'there\n', terminal_id: 'c1' } },
+      }),
+      { inTurn: true },
+    );
+    const done = translateUpdate(
+      state,
+      update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        status: 'completed',
+        _meta: { terminal_exit: { exit_code: 3, signal: null, terminal_id: 'c1' } },
+      }),
+      { inTurn: true },
+    );
+    const deltas = [...first, ...second].flatMap((payload) =>
+      payload.type === 'item.delta' && payload.kind === 'tool_output' ? [payload.text] : [],
+    );
+    expect(deltas).toEqual(['hi\n', 'there\n']);
+    const item = completedItems(done)[0] as ToolCallItem;
+    expect(item.output?.text).toBe('hi\nthere\n');
+    expect(item.exitCode).toBe(3);
+  });
+
   it('turns diff content into changes and keeps the established title when an update has none', () => {
     const state = createTranslateState();
     beginTurn(state);

@@ -4,7 +4,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HARNESS_IDS, HarnessNotInstalledError, harnessBinary, pinnedVersion, pinnedVersions } from './binaries.js';
+import {
+  HARNESS_IDS,
+  HarnessNotInstalledError,
+  harnessBinary,
+  harnessPackageName,
+  pinnedVersion,
+  pinnedVersions,
+} from './binaries.js';
 import { makeTempHome } from './temp-home.js';
 
 describe('harnessBinary', () => {
@@ -72,6 +79,41 @@ describe('two pins', () => {
     expect(current.command).not.toContain('previous');
     expect(pinnedVersion('claude-code', 'previous', dir)).toBe('2.1.197');
     expect(pinnedVersions(dir)['@anthropic-ai/claude-code-previous']).toBe('2.1.197');
+  });
+
+  it('finds a moved agent: the new scope is the current pin, the old package the previous one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reins-moved-pin-'));
+    try {
+      const put = async (path: string, content: string) => {
+        await mkdir(join(dir, path, '..'), { recursive: true });
+        await writeFile(join(dir, path), content);
+      };
+      await put(
+        'package.json',
+        JSON.stringify({
+          dependencies: {
+            '@agentclientprotocol/claude-agent-acp': '0.101.0',
+            '@zed-industries/claude-agent-acp': '0.23.1',
+          },
+        }),
+      );
+      await put('node_modules/@agentclientprotocol/claude-agent-acp/package.json', '{"version":"0.101.0"}');
+      await put('node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js', '');
+      await put('node_modules/@zed-industries/claude-agent-acp/package.json', '{"version":"0.23.1"}');
+      await put('node_modules/@zed-industries/claude-agent-acp/dist/index.js', '');
+      await put(`node_modules/node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/bin/node`, '');
+      const current = harnessBinary('claude-agent-acp', dir);
+      const previous = harnessBinary('claude-agent-acp', dir, 'previous');
+      expect(current).toMatchObject({ version: '0.101.0', packageName: '@agentclientprotocol/claude-agent-acp' });
+      // 0.101.0 needs Node >= 22: the bundled Node, not the one running the tests.
+      expect(current.command).toContain('node-linux-');
+      expect(previous).toMatchObject({ version: '0.23.1', packageName: '@zed-industries/claude-agent-acp' });
+      expect(previous.args[0]).toContain('@zed-industries/claude-agent-acp/dist/index.js');
+      expect(pinnedVersion('claude-agent-acp', 'previous', dir)).toBe('0.23.1');
+      expect(harnessPackageName('claude-agent-acp', 'previous')).toBe('@zed-industries/claude-agent-acp');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a previous pin for a harness that keeps none', () => {

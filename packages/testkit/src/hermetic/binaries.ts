@@ -2,14 +2,17 @@
 //
 // The packages are installed with scripts off (harness-clis/README.md), so the npm `bin` shims that a
 // postinstall would have completed are not trusted: native CLIs are run straight from their platform package
-// (what the shim would exec anyway), JS CLIs with an explicit node. Qwen Code (>= 22) and OpenClaw (>= 24.16)
-// get the Node 24 that harness-clis ships; the others run on the Node that runs the tests.
+// (what the shim would exec anyway), JS CLIs with an explicit node. Qwen Code, claude-agent-acp and codex-acp
+// (>= 22) and OpenClaw (>= 24.16) get the Node 24 that harness-clis ships; the others run on the Node that
+// runs the tests.
 //
-// Two pins: Claude Code and Codex also keep their previous version installed beside the current one, under
+// Two pins: Claude Code, Codex and the two moved ACP agents also keep their previous version installed beside the current one, under
 // the npm alias `<package>-previous` (harness-clis/package.json), so every capability is tested on two
 // versions. npm nests the previous version's platform package under the alias (its version differs from the
 // hoisted current one), so platform packages are looked up the way Node resolves them: the nearest
-// node_modules walking up from the package that depends on them.
+// node_modules walking up from the package that depends on them. claude-agent-acp and codex-acp moved to
+// another npm scope: their previous pin is the old package under its own name (no alias), located by its
+// own locator.
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -33,7 +36,12 @@ export type HarnessId = (typeof HARNESS_IDS)[number];
 export type HarnessPin = 'current' | 'previous';
 
 /** The harnesses whose previous pin is installed too (the two-version tested range). */
-export const PREVIOUS_PIN_IDS = ['codex', 'claude-code'] as const satisfies readonly HarnessId[];
+export const PREVIOUS_PIN_IDS = [
+  'codex',
+  'claude-code',
+  'claude-agent-acp',
+  'codex-acp',
+] as const satisfies readonly HarnessId[];
 export type PreviousPinId = (typeof PREVIOUS_PIN_IDS)[number];
 
 export function hasPreviousPin(id: string): id is PreviousPinId {
@@ -104,6 +112,8 @@ interface Located {
 interface Locator {
   packageName: string;
   locate(place: PackagePlace): Located;
+  /** A previous pin that is another package (the agent moved scope); absent: `<packageName>-previous`. */
+  previous?: { packageName: string; locate(place: PackagePlace): Located };
 }
 
 const cpu = arch() === 'arm64' ? 'arm64' : 'x64';
@@ -162,14 +172,24 @@ const locators: Record<HarnessId, Locator> = {
       args: [],
     }),
   },
-  'claude-agent-acp': { packageName: '@zed-industries/claude-agent-acp', locate: nodeScript('dist/index.js', 'host') },
-  // bin/codex-acp.js only resolves and execs the platform package's native binary.
+  // 0.101.0 declares Node >= 22: the bundled Node 24. The previous pin, 0.23.1, runs on the test runner's Node.
+  'claude-agent-acp': {
+    packageName: '@agentclientprotocol/claude-agent-acp',
+    locate: nodeScript('dist/index.js', 'bundled'),
+    previous: { packageName: '@zed-industries/claude-agent-acp', locate: nodeScript('dist/index.js', 'host') },
+  },
+  // 2.x is a TypeScript adapter on `codex app-server` (its own Codex as a dependency); the previous pin,
+  // Zed's Rust 0.16.0, whose bin/codex-acp.js only execs the platform package's native binary.
   'codex-acp': {
-    packageName: '@zed-industries/codex-acp',
-    locate: (place) => ({
-      command: join(place.dep(`@zed-industries/codex-acp-linux-${cpu}`), 'bin/codex-acp'),
-      args: [],
-    }),
+    packageName: '@agentclientprotocol/codex-acp',
+    locate: nodeScript('dist/index.js', 'bundled'),
+    previous: {
+      packageName: '@zed-industries/codex-acp',
+      locate: (place) => ({
+        command: join(place.dep(`@zed-industries/codex-acp-linux-${cpu}`), 'bin/codex-acp'),
+        args: [],
+      }),
+    },
   },
   pi: { packageName: '@mariozechner/pi-coding-agent', locate: nodeScript('dist/cli.js', 'host') },
   openclaw: { packageName: 'openclaw', locate: nodeScript('openclaw.mjs', 'bundled') },
@@ -185,9 +205,17 @@ function readVersion(id: HarnessId, packageJsonPath: string): string {
   return (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version;
 }
 
-/** The npm package name a harness is pinned under (its real name). */
-export function harnessPackageName(id: HarnessId): string {
-  return locators[id].packageName;
+/** The npm package name a harness is pinned under (its real name); `previous`: the package of that pin. */
+export function harnessPackageName(id: HarnessId, pin: HarnessPin = 'current'): string {
+  const locator = locators[id];
+  return pin === 'previous' ? (locator.previous?.packageName ?? locator.packageName) : locator.packageName;
+}
+
+/** The key of a pin in harness-clis/package.json: the package, the moved agent's old package, or the alias. */
+function pinKey(id: HarnessId, pin: HarnessPin): string {
+  const locator = locators[id];
+  if (pin === 'current') return locator.packageName;
+  return locator.previous?.packageName ?? previousAlias(locator.packageName);
 }
 
 /**
@@ -204,9 +232,9 @@ export function harnessBinary(id: HarnessId, root = harnessClisDir(), pin: Harne
   if (pin === 'previous' && !hasPreviousPin(id)) {
     throw new Error(`${id} has no previous pin; only ${PREVIOUS_PIN_IDS.join(', ')} keep one installed.`);
   }
-  const locator = locators[id];
+  const locator = pin === 'previous' && locators[id].previous ? { ...locators[id].previous } : locators[id];
   const modules = join(root, 'node_modules');
-  const dir = join(modules, pin === 'previous' ? previousAlias(locator.packageName) : locator.packageName);
+  const dir = join(modules, pinKey(id, pin));
   const place: PackagePlace = {
     dir,
     dep: (name) => {
@@ -256,8 +284,8 @@ export function pinnedVersions(root = harnessClisDir()): Record<string, string> 
 
 /** The version a pin names in harness-clis/package.json (what the installed binary must report). */
 export function pinnedVersion(id: HarnessId, pin: HarnessPin = 'current', root = harnessClisDir()): string {
-  const name = harnessPackageName(id);
-  const version = pinnedVersions(root)[pin === 'previous' ? previousAlias(name) : name];
-  if (!version) throw new Error(`harness-clis/package.json pins no ${pin} version of ${name} (${id}).`);
+  const key = pinKey(id, pin);
+  const version = pinnedVersions(root)[key];
+  if (!version) throw new Error(`harness-clis/package.json pins no ${pin} version of ${key} (${id}).`);
   return version;
 }

@@ -99,6 +99,15 @@ export const defaultAuxiliaryRecognizers: readonly AuxiliaryRecognizer[] = [
     reply: () => reply().text(title),
   },
   {
+    name: 'codex-acp.title',
+    evidence:
+      'seen on codex-acp 2.6.0 (docs/architecture/acp.md): after the first turn it asks the configured provider, ' +
+      'as model gpt-5.6-luna, for a title: its instructions ("generate a very short title") lead the user text',
+    matches: (request) =>
+      request.dialect === 'responses' && /generate a very short title for a conversation/i.test(request.latestUserText),
+    reply: () => reply().text(JSON.stringify({ title })),
+  },
+  {
     name: 'codex.compact',
     evidence: "inferred: Codex's local compaction appends its 'CONTEXT CHECKPOINT COMPACTION' prompt as a user message",
     matches: (request) =>

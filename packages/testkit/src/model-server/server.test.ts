@@ -171,6 +171,19 @@ describe('auxiliary requests', () => {
       ],
     });
 
+    // codex-acp 2.6.0's title request after the first turn (Responses API, instructions in the user text).
+    await post('/v1/responses', {
+      model: 'gpt-5.6-luna',
+      stream: true,
+      input: [
+        {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Your task is to generate a very short title for a conversation ...' }],
+        },
+      ],
+    });
+
     expect(server.pending).toBe(1);
     expect(server.requests.map((request) => [request.scripted, request.auxiliary])).toEqual([
       [false, 'claude-code.model-probe'],
@@ -179,6 +192,7 @@ describe('auxiliary requests', () => {
       [false, 'claude-code.compact'],
       [false, 'qwen-code.suggestion'],
       [false, 'qwen-code.memory-extraction'],
+      [false, 'codex-acp.title'],
     ]);
     expect(await chat([user('now the turn')])).toBe('the real turn');
   });
