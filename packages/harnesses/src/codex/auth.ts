@@ -9,6 +9,7 @@
 // it needs the network before it answers. With a custom provider `account/read` says
 // `requiresOpenaiAuth: false`: there is nothing to sign in to.
 import { type AuthProbe, type HarnessAuth, isRecord, type LoginCeremony, ReinsError } from '@reins/core';
+import type { JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type CodexRuntime, HARNESS } from './connection.js';
 import type { GetAccountResponse, LoginAccountParams, LoginAccountResponse } from './wire.js';
 
@@ -16,6 +17,33 @@ const LOGIN_METHODS = [
   { id: 'chatgpt', name: 'ChatGPT account', description: 'The default: sign in in a browser.' },
   { id: 'chatgptDeviceCode', name: 'ChatGPT device code', description: 'Enter a code on another device.' },
 ];
+
+/** The fix `doctor` and a refused session start both give. */
+export const CODEX_SIGN_IN_FIX = 'Run `codex login`, or configure a provider with an API key in ~/.codex/config.toml.';
+
+/**
+ * Throws `auth_required` when Codex needs an OpenAI login it does not have (the check `doctor` makes):
+ * without one Codex retries its provider for minutes (docs/architecture/contract.md, "Turn rules"). A Codex
+ * that cannot answer `account/read` passes: the retry bound then ends the turn.
+ */
+export async function assertCodexSignedIn(peer: JsonRpcPeer): Promise<void> {
+  let read: GetAccountResponse;
+  try {
+    read = await peer.request<GetAccountResponse>('account/read', { refreshToken: false });
+  } catch {
+    return;
+  }
+  if (!read.requiresOpenaiAuth || read.account) return;
+  throw new ReinsError(
+    'auth_required',
+    `Codex is not signed in to OpenAI, which its configured provider needs. ${CODEX_SIGN_IN_FIX}`,
+    {
+      harness: HARNESS,
+      operation: 'send',
+      data: { fix: CODEX_SIGN_IN_FIX },
+    },
+  );
+}
 
 export function createCodexAuth(runtime: CodexRuntime): HarnessAuth {
   return {

@@ -21,7 +21,7 @@ import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
-import { createCodexAuth } from './auth.js';
+import { CODEX_SIGN_IN_FIX, createCodexAuth } from './auth.js';
 import { CodexRuntime, HARNESS } from './connection.js';
 import { readHistory } from './history.js';
 import { CODEX_IMPLEMENTED } from './manifest.js';
@@ -79,7 +79,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
             status: 'auth_required',
             binary,
             message: 'Codex needs an OpenAI login for its configured provider.',
-            fix: 'Run `codex login`, or configure a provider with an API key in ~/.codex/config.toml.',
+            fix: CODEX_SIGN_IN_FIX,
           };
         }
         return { status: 'ready', binary };

@@ -29,6 +29,7 @@ import {
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
+import { assertCodexSignedIn } from './auth.js';
 import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
 import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
@@ -85,6 +86,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   /** Frames that arrived before session.started was emitted. */
   private early: Array<() => void> | undefined = [];
   private closing: Promise<void> | undefined;
+  private signInChecked = false;
   private readonly mcp: CodexMcpServers;
 
   constructor(
@@ -98,6 +100,8 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       structuredOutput: 'native',
       spec,
       ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
+      // Codex with no network retries "waiting for network" for minutes: bounded (contract.md, "Turn rules").
+      retryTimeoutMs: CODEX_RETRY_TIMEOUT_MS,
     });
     this.approvals = new CodexApprovals(
       { stream: this.chassis.stream, holdStallWatchdog: () => this.chassis.holdStallWatchdog() },
@@ -389,6 +393,21 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   private onNotification(frame: NotificationFrame, at: number): void {
     if (this.stream.isClosed) return;
     this.chassis.translate(nativeFrame(frame), at, this.translateFrame);
+    if (frame.method === 'error' && isRecord(frame.params) && frame.params.willRetry === true) this.onRetry();
+  }
+
+  /**
+   * Codex retries its provider: the first time, ask whether it lacks the sign-in it needs (the check
+   * `doctor` makes); if so the turn ends `auth_required` with the fix instead of Codex retrying for minutes.
+   */
+  private onRetry(): void {
+    const turn = this.chassis.running;
+    if (this.signInChecked || !turn || !this.connection) return;
+    this.signInChecked = true;
+    assertCodexSignedIn(this.connection.peer).catch((error: unknown) => {
+      const info = ReinsError.from(error, 'auth_required', { harness: HARNESS, operation: 'send' }).toInfo();
+      this.chassis.endTurnFailed(turn, info);
+    });
   }
 
   /** One function for every frame (no closure per frame); `native.frame` is the notification. */
@@ -476,6 +495,8 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
 
 /** What the frame callback hands back to the chassis: everything went out through the stream already. */
 const NOTHING: never[] = [];
+/** How long Codex may retry its provider without progress before the turn ends `provider_error`. */
+const CODEX_RETRY_TIMEOUT_MS = 15_000;
 
 /** A frame Reins understood and deliberately keeps native (no reason: nothing is unknown about it). */
 function untouched(frame: unknown): Translated {

@@ -24,6 +24,7 @@ import {
 } from '@reins/core';
 import { checkpointsFor, type TurnCheckpoints } from '../checkpoints/index.js';
 import { answerWithin } from './answer-window.js';
+import { RetryBound } from './retry-bound.js';
 import { parseInput, parseOptions } from './send-input.js';
 import { isTurnProgress, StallWatchdog } from './stall-watchdog.js';
 
@@ -80,6 +81,8 @@ export interface ChassisOptions {
   userMessage?: 'chassis' | 'harness';
   /** A turn with no native frame for this long ends failed with `timeout` (default 15 min). */
   stallTimeoutMs?: number;
+  /** A turn whose harness keeps retrying its provider this long without progress ends `provider_error` (unset: never). */
+  retryTimeoutMs?: number;
   /** After interrupt, how long the harness has to end the turn before the chassis ends it (default 5 s). */
   interruptGraceMs?: number;
   /** Passed to the event stream. */
@@ -107,6 +110,7 @@ export class SessionChassis<Plan = undefined> {
   /** The last agent_message text of the running turn (emulated structured output reads it). */
   private lastAgentText: string | undefined;
   private readonly watchdog: StallWatchdog;
+  private readonly retryBound: RetryBound | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   /** The harness is still settling an abandoned turn: the next queued turn waits for it. */
   private settling: Promise<void> | undefined;
@@ -120,6 +124,7 @@ export class SessionChassis<Plan = undefined> {
     this.options = options;
     const stallTimeoutMs = options.spec?.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
     this.watchdog = new StallWatchdog(stallTimeoutMs, () => this.now);
+    if (options.retryTimeoutMs) this.retryBound = new RetryBound(options.retryTimeoutMs, options.displayName);
     this.stream = new SessionEventStream({
       harness: options.harness,
       sessionId: options.sessionId,
@@ -456,21 +461,21 @@ export class SessionChassis<Plan = undefined> {
     const turn = this.current;
     if (!turn) return;
     this.watchdog.arm(() => {
-      if (this.current !== turn) return;
       const seconds = Math.round(this.watchdog.timeoutMs / 1000);
-      this.abandon(turn, 'stalled');
-      this.complete(turn, {
-        outcome: {
-          status: 'failed',
-          error: {
-            code: 'timeout',
-            message: `${this.options.displayName} sent nothing about this turn for ${seconds} s, so Reins ended it (stallTimeoutMs).`,
-            retryable: true,
-          },
-        },
+      this.endTurnFailed(turn, {
+        code: 'timeout',
+        message: `${this.options.displayName} sent nothing about this turn for ${seconds} s, so Reins ended it (stallTimeoutMs).`,
+        retryable: true,
       });
-      void this.host.interruptTurn?.(turn).catch(() => {});
     });
+  }
+
+  /** Reins ends the running turn itself (stalled, retrying without end, no sign-in) and stops the harness's work. */
+  endTurnFailed(turn: ChassisTurn<Plan>, error: ErrorInfo): void {
+    if (this.current !== turn) return;
+    this.abandon(turn, 'stalled');
+    this.complete(turn, { outcome: { status: 'failed', error } });
+    void this.host.interruptTurn?.(turn).catch(() => {});
   }
 
   private abandon(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void {
@@ -491,12 +496,16 @@ export class SessionChassis<Plan = undefined> {
 
   private clearTimers(): void {
     this.watchdog.stop();
+    this.retryBound?.stop();
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
   }
 
   private observe(event: ReinsEvent): void {
-    if (this.current && isTurnProgress(event, this.current.turnId)) this.watchdog.activity();
+    const turn = this.current;
+    if (turn && isTurnProgress(event, turn.turnId)) this.watchdog.activity();
+    if (turn && event.turnId === turn.turnId)
+      this.retryBound?.observe(event, (error) => this.endTurnFailed(turn, error));
     if (event.type === 'item.completed' && event.item.kind === 'agent_message' && event.turnId !== null) {
       if (event.item.text.trim() !== '') this.lastAgentText = event.item.text;
     }
