@@ -4,8 +4,9 @@
 // then SIGTERM or SIGKILL, then a new daemon: all three are listed dormant with their lastSeq,
 // each log replays from seq 0 exactly as clients saw it, and a send resumes the conversation
 // (the fake is started with --resume=<id>) with the log going on at the next seq. After SIGKILL
-// the harnesses' tool processes (a `sleep` each fake leaves in its process group) survive the
-// daemon, and the next start reaps them: zero orphans. Logs are JSON lines at --log-level and
+// the daemon's child watcher ends the harnesses' groups, tool processes (a `sleep` each fake leaves
+// in its process group) included: zero orphans (daemon/test/children-die.process.test.ts: the
+// next start reaps what a killed watcher left). Logs are JSON lines at --log-level and
 // carry neither the token nor any planted secret (environment, spec env, harness env, prompt).
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -33,6 +34,7 @@ interface Proc {
   ppid: number;
   pgid: number;
   state: string;
+  name: string;
 }
 
 function processes(): Proc[] {
@@ -42,7 +44,13 @@ function processes(): Proc[] {
     try {
       const text = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(name), state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) });
+      out.push({
+        pid: Number(name),
+        name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+        state: fields[0] ?? '',
+        ppid: Number(fields[1]),
+        pgid: Number(fields[2]),
+      });
     } catch {
       // gone meanwhile
     }
@@ -65,7 +73,8 @@ function descendantGroups(root: number): Set<number> {
     }
   }
   family.delete(root);
-  return new Set(all.filter((proc) => family.has(proc.pid)).map((proc) => proc.pgid));
+  // The daemon's child watcher (its own group) is no harness.
+  return new Set(all.filter((proc) => family.has(proc.pid) && proc.name !== 'reins-watcher').map((proc) => proc.pgid));
 }
 
 const aliveIn = (groups: Set<number>) => processes().filter((proc) => groups.has(proc.pgid) && proc.state !== 'Z');
@@ -262,13 +271,11 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
       await until(() => aliveIn(groups).length === 0, 'the killed groups to be gone');
     } else {
       expect(stopped.signal).toBe('SIGKILL');
-      // A daemon killed outright leaves the harnesses' tool processes behind ...
-      await until(() => [...groups].every((leader) => !isAlive(leader)), 'the fake leaders to exit on stdin EOF');
-      expect(tools.filter(isAlive)).toHaveLength(3);
+      // A daemon killed outright: its child watcher ends the harnesses' groups, tools included.
+      await until(() => aliveIn(groups).length === 0, 'the watcher to end the groups');
     }
     for (const reins of clients.splice(0)) reins.close();
 
-    // ... and the next start reaps them.
     const second = await daemon(env);
     await until(() => aliveIn(groups).length === 0, 'the orphans to be reaped');
     expect(tools.filter(isAlive)).toEqual([]);

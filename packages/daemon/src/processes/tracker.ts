@@ -3,10 +3,12 @@
 // the async context it was spawned in: the daemon runs every harness call inside `run(...)`. A
 // child spawned outside any daemon's context is recorded by the only daemon of this process, if
 // there is exactly one (tests run several daemons in one process; each records only its own).
+// Each group is also told to the daemon's child watcher, which ends the groups if the daemon dies.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeHarnessProcesses } from '@reins/harnesses';
 import type { Logger } from '../logger.js';
 import type { DaemonStore, ProcessGroupRecord } from '../store/store.js';
+import { ChildWatcher } from './child-watcher.js';
 import { bootId, readProcess } from './proc.js';
 
 interface SpawnContext {
@@ -42,6 +44,8 @@ export class ProcessTracker {
   private readonly live = new Map<number, string>();
   /** Store writes in flight, so close() can wait for them. */
   private readonly writes = new Set<Promise<void>>();
+  /** Ends our groups when this process dies (Linux). */
+  private readonly watcher = ChildWatcher.start();
 
   constructor(
     private readonly store: DaemonStore,
@@ -71,6 +75,7 @@ export class ProcessTracker {
       startedAt: Date.now(),
     };
     this.live.set(child.pid, record.id);
+    this.watcher?.started(child.pid, info?.startTicks);
     this.track(this.store.recordProcessGroup(record));
   }
 
@@ -78,6 +83,7 @@ export class ProcessTracker {
     const id = this.live.get(pid);
     if (id === undefined) return;
     this.live.delete(pid);
+    this.watcher?.ended(pid);
     this.track(this.store.endProcessGroup(id, Date.now()));
   }
 
@@ -96,6 +102,7 @@ export class ProcessTracker {
   /** Stops recording; resolves when every write went to the store. */
   async close(): Promise<void> {
     trackers.delete(this);
+    this.watcher?.close();
     await Promise.all([...this.writes]);
   }
 }
