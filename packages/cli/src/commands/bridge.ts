@@ -40,8 +40,8 @@ export const bridgeHelp = (codexProtocolVersion: string) => `Usage: reins bridge
        reins bridge codex-app-server --mode blocks -H <harness> [--resume <thread>] [options]
 
 Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
-  acp               an Agent Client Protocol agent (protocol version 1); each ACP session is a Reins
-                    session of that harness
+  acp               an Agent Client Protocol agent (v1, or the v2 draft when the client asks for it);
+                    each ACP session is a Reins session of that harness
   codex-app-server  a \`codex app-server\` (v2 protocol of Codex ${codexProtocolVersion}, JSON-RPC lines); each
                     Codex thread is a Reins session. Takes what Codex clients launch it with: the
                     \`app-server\` argument, --listen stdio:// (default) | unix:// | unix://PATH |

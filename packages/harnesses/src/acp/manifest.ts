@@ -98,10 +98,11 @@ export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
   id: 'claude-agent-acp',
   displayName: 'Claude Code (ACP)',
   binary: spec('claude-agent-acp', ['claude-agent-acp']),
-  install: 'npm install -g @zed-industries/claude-agent-acp',
-  npmPackage: '@zed-industries/claude-agent-acp',
+  // Moved from @zed-industries (stopped at 0.23.1) to @agentclientprotocol (docs/architecture/acp.md).
+  install: 'npm install -g @agentclientprotocol/claude-agent-acp',
+  npmPackage: '@agentclientprotocol/claude-agent-acp',
   implemented: ACP_IMPLEMENTED,
-  testedVersions: ['0.23.1'],
+  testedVersions: ['0.101.0', '0.23.1'],
   load: loader('createClaudeAgentAcpHarness'),
 };
 
@@ -109,10 +110,11 @@ export const CODEX_ACP_MANIFEST: HarnessManifest = {
   id: 'codex-acp',
   displayName: 'Codex (ACP)',
   binary: spec('codex-acp', ['codex-acp'], { versionProbe: initializeVersionProbe }),
-  install: 'npm install -g @zed-industries/codex-acp',
-  npmPackage: '@zed-industries/codex-acp',
+  // 2.x (@agentclientprotocol) is a TypeScript adapter on `codex app-server`; Zed's Rust one stopped at 0.16.0.
+  install: 'npm install -g @agentclientprotocol/codex-acp',
+  npmPackage: '@agentclientprotocol/codex-acp',
   implemented: ACP_IMPLEMENTED,
-  testedVersions: ['0.16.0'],
+  testedVersions: ['2.6.0', '0.16.0'],
   load: loader('createCodexAcpHarness'),
 };
 

@@ -1,0 +1,132 @@
+// Process level, ACP v2: `reins bridge acp -H codex` as a real subprocess in front of the FAKE Codex
+// app-server (testkit/fakes/codex-app-server.mjs replaying transcripts recorded from Codex 0.169.0),
+// driven over its stdio by the ACP SDK's own experimental v2 client. Every frame either side wrote is
+// checked against the SDK's schema/v2/schema.json.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { acpV2Violations } from './support/acp-schema.js';
+
+const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
+const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
+
+let cwd: string;
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'reins-bridge-v2-'));
+  return () => rm(cwd, { recursive: true, force: true });
+});
+
+type Update = Record<string, unknown> & { sessionUpdate: string };
+
+const running: { child: ChildProcess; fromClient: Record<string, unknown>[]; fromAgent: Record<string, unknown>[] }[] =
+  [];
+afterEach(async () => {
+  for (const bridge of running.splice(0)) {
+    bridge.child.stdin?.end();
+    if (bridge.child.exitCode === null) await new Promise((resolve) => bridge.child.once('exit', resolve));
+    expect(acpV2Violations(bridge.fromClient, bridge.fromAgent)).toEqual([]);
+  }
+});
+
+function tap(into: Record<string, unknown>[]) {
+  return new TransformStream<v2.AnyMessage, v2.AnyMessage>({
+    transform(message, controller) {
+      into.push(structuredClone(message) as Record<string, unknown>);
+      controller.enqueue(message);
+    },
+  });
+}
+
+/** The bridge in front of the fake Codex replaying `transcript`, and the SDK v2 client on its stdio. */
+async function bridgeV2(transcript: string) {
+  const child = spawn(process.execPath, [REINS, 'bridge', 'acp', '-H', 'codex', '--binary', FAKE_CODEX], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      FAKE_CODEX_TRANSCRIPT: fixture(transcript),
+      REINS_HOME: join(cwd, 'reins-home'),
+    },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const wire = { child, fromClient: [] as Record<string, unknown>[], fromAgent: [] as Record<string, unknown>[] };
+  running.push(wire);
+  const stream = v2.ndJsonStream(
+    Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>,
+  );
+  const toAgent = tap(wire.fromClient);
+  const toClient = tap(wire.fromAgent);
+  void toAgent.readable.pipeTo(stream.writable).catch(() => {});
+  void stream.readable.pipeTo(toClient.writable).catch(() => {});
+  const updates: Update[] = [];
+  const connection = v2
+    .client({ name: 'v2-process-test' })
+    .onNotification('session/update', ({ params }) => {
+      updates.push(params.update as unknown as Update);
+    })
+    .connect({ readable: toClient.readable, writable: toAgent.writable });
+  const init = await connection.agent.request('initialize', {
+    protocolVersion: 2,
+    info: { name: 'v2-process-test', version: '1.0.0' },
+  });
+  return { connection, updates, init };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const idle = (updates: Update[]) =>
+  updates.filter((update) => update.sessionUpdate === 'state_update' && update.state === 'idle');
+
+describe('reins bridge acp in front of the fake Codex, driven by the SDK v2 client', () => {
+  it('initialize v2, a prompt acknowledged, running, a command upserted to completion, then idle', async () => {
+    const { connection, updates, init } = await bridgeV2('shell-command');
+    expect(init).toMatchObject({ protocolVersion: 2, info: { name: 'reins-acp-bridge' } });
+    const { sessionId } = await connection.agent.request('session/new', { cwd });
+    const ack = await connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Run echo.' }],
+    });
+    expect(typeof ack.messageId).toBe('string');
+    await until(() => idle(updates).length > 0, 'the idle state');
+    const states = updates.filter((update) => update.sessionUpdate === 'state_update').map((update) => update.state);
+    expect(states).toEqual(['running', 'idle']);
+    expect(idle(updates)[0]).toMatchObject({ stopReason: 'end_turn' });
+    expect(updates.find((update) => update.sessionUpdate === 'user_message')).toMatchObject({
+      messageId: ack.messageId,
+    });
+    const kinds = updates.map((update) => update.sessionUpdate);
+    expect(kinds).not.toContain('tool_call');
+    const tool = updates.filter((update) => update.sessionUpdate === 'tool_call_update');
+    expect(tool.length).toBeGreaterThan(0);
+    expect(new Set(tool.map((update) => update.toolCallId)).size).toBe(1);
+    expect(tool[0]).toMatchObject({ kind: 'execute' });
+    expect(tool.at(-1)).toMatchObject({ status: 'completed' });
+    connection.close();
+  }, 60_000);
+
+  it('session/cancel ends the running turn: idle with cancelled, and the session takes the next prompt', async () => {
+    const { connection, updates } = await bridgeV2('interrupt');
+    const { sessionId } = await connection.agent.request('session/new', { cwd });
+    await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count slowly.' }] });
+    await until(() => updates.some((update) => update.sessionUpdate === 'agent_message_chunk'), 'a chunk');
+    await connection.agent.notify('session/cancel', { sessionId });
+    await until(() => idle(updates).length > 0, 'the idle state');
+    expect(idle(updates)[0]).toMatchObject({ stopReason: 'cancelled' });
+    await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Are you there?' }] });
+    await until(() => idle(updates).length > 1, 'the second idle state');
+    expect(idle(updates)[1]).toMatchObject({ stopReason: 'end_turn' });
+    connection.close();
+  }, 60_000);
+});
