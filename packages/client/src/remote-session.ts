@@ -13,9 +13,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SettingChange,
   type TurnInput,
 } from '@reins/core';
@@ -112,6 +115,16 @@ export class RemoteSession implements Session {
   /** The MCP servers as the harness reports them (unsupported_capability where it reports none). */
   mcpStatus(): Promise<McpServerStatus[]> {
     return this.call('session/mcpStatus', { sessionId: this.id });
+  }
+
+  /** One turn's measured changes, or the whole session's (docs/architecture/contract.md, "Checkpoints"). */
+  diff(turnId?: string): Promise<SessionDiff> {
+    return this.call('session/diff', { sessionId: this.id, ...(turnId !== undefined ? { turnId } : {}) });
+  }
+
+  /** The files (and the conversation where the harness can) back to before `turnId`. */
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return this.call('session/revert', { sessionId: this.id, turnId, ...(options.force ? { force: true } : {}) });
   }
 
   /**

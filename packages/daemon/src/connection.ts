@@ -35,6 +35,7 @@ import type { RawData, WebSocket } from 'ws';
 import { backendHandlers } from './backend-handlers.js';
 import { batchFrames } from './event-batch.js';
 import type { Logger } from './logger.js';
+import { checkpointsOf } from './session-checkpoints.js';
 import type { SessionDirectory } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
 import { Subscription } from './subscription.js';
@@ -376,6 +377,12 @@ export class DaemonConnection {
         this.subscriptions.delete(params.sessionId);
         return { result: {} };
       },
+      'session/diff': async ({ sessionId, turnId }) => ({
+        result: await checkpointsOf(sessions.get(sessionId), 'session/diff').diff(turnId),
+      }),
+      'session/revert': async ({ sessionId, turnId, force }) => ({
+        result: await checkpointsOf(sessions.get(sessionId), 'session/revert').revert(turnId, force ? { force } : {}),
+      }),
       ...backendHandlers(() => context.backend, context.harnesses),
     };
   }

@@ -18,9 +18,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type TurnInput,
@@ -38,6 +41,7 @@ import { generationId, reenvelope } from './envelope.js';
 import { Incarnation, type SleepReason } from './incarnation.js';
 import type { Logger } from './logger.js';
 import type { ProcessTracker } from './processes/tracker.js';
+import { diffOn, type LiveProcess, revertOn } from './session-checkpoints.js';
 import { type EventSink, type PublishedEvent, SessionLog } from './session-log.js';
 import { SessionRecord } from './session-record.js';
 import type { DaemonStore, LoadedSession, StoredSession } from './store/store.js';
@@ -408,6 +412,28 @@ export class HostedSession {
       ...(options !== undefined ? { harnessOptions: options as SessionCreateParams['harnessOptions'] } : {}),
       ...(current.labels !== undefined ? { labels: current.labels } : {}),
     };
+  }
+
+  /** session/diff (session-checkpoints.ts): the live process keeps the checkpoints. */
+  diff(turnId?: string): Promise<SessionDiff> {
+    return this.withLiveProcess('diff', (live) => diffOn(live, this.id, turnId));
+  }
+
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return this.withLiveProcess('revert', (live) => revertOn(live, this.id, turnId, options));
+  }
+
+  private async withLiveProcess<T>(operation: string, call: (live: LiveProcess) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const live = this.live;
+    if (live?.mode !== 'running') {
+      throw new ReinsError(
+        'invalid_input',
+        `Session ${this.id} has no live process (it is ${this.state}), and its checkpoints are kept by the live process; ${operation} the turns of its next process.`,
+        { operation, data: { sessionId: this.id, reason: 'no_checkpoint' } },
+      );
+    }
+    return this.deps.tracker.run(this.id, () => call(live));
   }
 
   /** The MCP servers as the live harness reports them; a dormant session has no live report. */

@@ -7,8 +7,11 @@ import type {
   Effort,
   HarnessId,
   PermissionDecision,
+  RevertOptions,
+  RevertResult,
   SendOptions,
   SendResult,
+  SessionDiff,
   SettingChange,
   TurnInput,
 } from '@reins/core';
@@ -46,6 +49,9 @@ export interface SessionHandle {
   respondToPermission(requestId: string, decision: PermissionDecision): Promise<void>;
   /** Answers after every event up to session.closed was handed to subscribers. */
   close(): Promise<void>;
+  /** Checkpoints (session-checkpoints.ts); absent where the session is served elsewhere (a cluster gateway). */
+  diff?(turnId?: string): Promise<SessionDiff>;
+  revert?(turnId: string, options?: RevertOptions): Promise<RevertResult>;
 }
 
 export interface SessionDirectory {

@@ -1,6 +1,6 @@
 // Every method of the wire: its params schema (validated by the daemon) and result schema (validated
 // by clients), version 1's and version 2's together.
-import { CapabilityMatrixSchema, HarnessIdSchema, ItemSchema } from '@reins/core';
+import { CapabilityMatrixSchema, CheckpointChangeSchema, HarnessIdSchema, ItemSchema } from '@reins/core';
 import { z } from 'zod';
 import { AuthCancelParamsSchema, AuthCeremonyInfoSchema, AuthLoginParamsSchema, AuthStatusSchema } from './auth.js';
 import { InitializeParamsSchema, InitializeResultSchema } from './handshake.js';
@@ -41,6 +41,24 @@ const ForkResultSchema = z.object({
   nativeSessionId: z.string().optional(),
 });
 
+/** session/diff: one turn's measured changes, or (no turnId) the whole session's. */
+export const SessionDiffParamsSchema = z.object({ sessionId: z.string().min(1), turnId: z.string().min(1).optional() });
+export const SessionDiffSchema = z.object({
+  turnId: z.string().optional(),
+  changes: z.array(CheckpointChangeSchema),
+});
+/** session/revert: files (and the conversation where the harness can) back to before the turn. */
+export const SessionRevertParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  turnId: z.string().min(1),
+  force: z.boolean().optional(),
+});
+export const RevertResultSchema = z.object({
+  turnId: z.string(),
+  files: z.array(z.string()),
+  conversation: z.enum(['reverted', 'forked', 'unchanged']),
+});
+
 /** The methods of this part of the protocol (spread into METHODS). */
 export const HARNESS_METHODS = {
   'harness/models': { params: HarnessRefSchema, result: z.array(ModelInfoSchema) },
@@ -71,6 +89,9 @@ export const METHODS = {
   'session/close': { params: SessionRefSchema, result: AckSchema },
   /** Version 2: forgets a session (closing it first when it is open) and its whole event log. */
   'session/delete': { params: SessionRefSchema, result: AckSchema },
+  /** Checkpoints (docs/architecture/contract.md, "Checkpoints"): served by the session's live harness process. */
+  'session/diff': { params: SessionDiffParamsSchema, result: SessionDiffSchema },
+  'session/revert': { params: SessionRevertParamsSchema, result: RevertResultSchema },
   ...HARNESS_METHODS,
 } as const;
 export type MethodName = keyof typeof METHODS;

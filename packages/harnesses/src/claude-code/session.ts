@@ -22,9 +22,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionEventStream,
   type SettingChange,
   type TurnInput,
@@ -37,6 +40,7 @@ import {
   turnEndedForTasks,
 } from '../protocols/stream-json/index.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { ClaudeApprovals } from './approvals.js';
 import { ClaudeConversation } from './conversation.js';
 import { ClaudeFrames, type Plan } from './frames.js';
@@ -377,6 +381,15 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     const query = this.query;
     if (!query) throw gone();
     return this.mcp.status(query);
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, HARNESS, turnId);
+  }
+
+  /** The files go back; the conversation stays (resuming at the message before the turn is not wired yet). */
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return sessionRevert(this.chassis, HARNESS, turnId, options, filesOnly);
   }
 
   async close(): Promise<void> {

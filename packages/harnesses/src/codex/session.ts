@@ -17,9 +17,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type StrictSchemaPlan,
@@ -27,6 +30,7 @@ import {
   toCodexStrictSchema,
 } from '@reins/core';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { sessionDiff } from '../runtime/checkpoints/index.js';
 import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
 import { assertCodexSignedIn } from './auth.js';
@@ -34,6 +38,7 @@ import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nati
 import { versionFromUserAgent } from './discovery.js';
 import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import { openThread } from './open-thread.js';
+import { revertCodexTurn } from './revert.js';
 import { toUserInput } from './thread-params.js';
 import {
   createTranslateState,
@@ -312,6 +317,15 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
 
   async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
     this.approvals.respond(requestId, decision);
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, HARNESS, turnId);
+  }
+
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    const context = { chassis: this.chassis, turns: this.turns, threadId: this.threadId };
+    return revertCodexTurn({ ...context, peer: () => this.peer('revert') }, turnId, options);
   }
 
   /**

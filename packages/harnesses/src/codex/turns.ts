@@ -49,6 +49,8 @@ export class NativeTurns<Plan = unknown> {
   /** The turn last delivered to Codex. */
   private last: DeliveredTurn<Plan> | undefined;
   private readonly abandonedIds = new Set<string>();
+  /** Codex's ids of the turns that ended, by chassis turn id (Session.revert names a turn by the latter). */
+  private readonly nativeIds = new Map<string, string>();
 
   deliver(turn: ChassisTurn<Plan>, model: string | undefined): DeliveredTurn<Plan> {
     this.last = new DeliveredTurn(turn, model);
@@ -108,7 +110,12 @@ export class NativeTurns<Plan = unknown> {
     if (!running || (running.id !== undefined && running.id !== raw.id)) return undefined;
     running.id = raw.id;
     running.markEnded();
+    this.nativeIds.set(running.turn.turnId, raw.id);
     return running;
+  }
+
+  nativeIdOf(turnId: string): string | undefined {
+    return this.nativeIds.get(turnId);
   }
 
   /** The app-server is gone: nothing is waited for any more. */
