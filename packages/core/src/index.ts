@@ -1,16 +1,191 @@
-export * from './assert.js';
-export * from './async-queue.js';
-export * from './capabilities.js';
-export * from './deadline.js';
-export * from './errors.js';
-export * from './event-guard.js';
-export * from './event-stream.js';
-export * from './events.js';
-export * from './guards.js';
-export * from './harness.js';
-export * from './harness-ids.js';
-export * from './items.js';
-export * from './json-schema.js';
-export * from './spec.js';
-export * from './structured-output/index.js';
-export * from './system-text/index.js';
+// @reins/core: the harness-neutral contract (events, items, specs, capabilities, errors, the Harness
+// interface) and the event runtime every adapter builds on. Everything public is named here, on
+// purpose (api.txt lists the runtime names; architecture.test.ts compares). The event guard's
+// internals stay inside core; SessionEventStream, AsyncQueue and the guard's truncatedValue /
+// nativeFrameRef / isSerialisable stay public because the adapters, the client and the bridges use them.
+export { type Assert, assertNever, type Equals } from './assert.js';
+export { AsyncQueue } from './async-queue.js';
+export {
+  type AdvertisedCapabilities,
+  type BinaryFingerprint,
+  BinaryFingerprintSchema,
+  CAPABILITY_KEYS,
+  type Capability,
+  type CapabilityKey,
+  CapabilityKeySchema,
+  type CapabilityLayer,
+  CapabilityLayerSchema,
+  type CapabilityMatrix,
+  CapabilityMatrixSchema,
+  CapabilitySchema,
+  compareVersions,
+  computeCapabilities,
+  type Evidence,
+  EvidenceSchema,
+  type ImplementedCapabilities,
+  type LayerState,
+} from './capabilities.js';
+export { type DeadlineOptions, withDeadline } from './deadline.js';
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  ErrorCodeSchema,
+  type ErrorInfo,
+  ErrorInfoSchema,
+  type ProviderErrorKind,
+  ReinsError,
+  type ReinsErrorOptions,
+  unsupportedModelError,
+  unsupportedModelInfo,
+} from './errors.js';
+export {
+  isSerialisable,
+  type NativeFrameRef,
+  nativeFrameRef,
+  type TruncatedValue,
+  truncatedValue,
+} from './event-guard.js';
+export { type EmitMeta, type EventStreamOptions, SessionEventStream } from './event-stream.js';
+export {
+  CHANGE_KINDS,
+  type ChangeKind,
+  type CheckpointChange,
+  CheckpointChangeSchema,
+  type CheckpointEvent,
+  type Cost,
+  CostSchema,
+  type Envelope,
+  type ErrorEvent,
+  type EventOf,
+  type EventPayload,
+  type EventType,
+  type ItemCompletedEvent,
+  type ItemDeltaEvent,
+  type ItemStartedEvent,
+  type NativeFrame,
+  NativeFrameSchema,
+  NOTICE_KINDS,
+  type NoticeEvent,
+  type NoticeKind,
+  PASSTHROUGH_REASONS,
+  type PassthroughEvent,
+  type PassthroughReason,
+  type PayloadOf,
+  type PermissionDecision,
+  PermissionDecisionSchema,
+  type PermissionOption,
+  PermissionOptionSchema,
+  type PermissionRequestedEvent,
+  type PermissionResolvedEvent,
+  parseEvent,
+  type ReinsEvent,
+  ReinsEventSchema,
+  SESSION_STATUSES,
+  type SessionClosedEvent,
+  type SessionStartedEvent,
+  type SessionStatus,
+  type SessionStatusEvent,
+  type SessionUpdatedEvent,
+  type TokenUsage,
+  TokenUsageSchema,
+  type TurnCompletedEvent,
+  type TurnOutcome,
+  TurnOutcomeSchema,
+  type TurnStartedEvent,
+  type Usage,
+  UsageSchema,
+  type UsageUpdatedEvent,
+} from './events.js';
+export { isRecord, stringField } from './guards.js';
+export {
+  AUTH_STATES,
+  type AuthMethod,
+  type AuthProbe,
+  type AuthState,
+  type DiscoveredBinary,
+  type Discovery,
+  type DiscoverySource,
+  type Harness,
+  type HarnessAuth,
+  type Health,
+  type HealthStatus,
+  type LoginCeremony,
+  MCP_SERVER_STATES,
+  type McpServerState,
+  type McpServerStatus,
+  type ModelInfo,
+  type RevertOptions,
+  type RevertResult,
+  type Session,
+  type SessionDiff,
+  type SessionSummary,
+} from './harness.js';
+export { HARNESS_IDS, type HarnessId, HarnessIdSchema, isHarnessId } from './harness-ids.js';
+export {
+  type AgentMessageItem,
+  AgentMessageItemSchema,
+  type CompactionItem,
+  CompactionItemSchema,
+  type FileChange,
+  FileChangeSchema,
+  type ImageRef,
+  ImageRefSchema,
+  ITEM_STATUSES,
+  type Item,
+  type ItemKind,
+  ItemSchema,
+  type ItemStatus,
+  ItemStatusSchema,
+  type PlanEntry,
+  PlanEntrySchema,
+  type PlanItem,
+  PlanItemSchema,
+  type ReasoningItem,
+  ReasoningItemSchema,
+  TOOL_KINDS,
+  type ToolCallItem,
+  ToolCallItemSchema,
+  type ToolInfo,
+  ToolInfoSchema,
+  type ToolKind,
+  ToolKindSchema,
+  type ToolOutput,
+  ToolOutputSchema,
+  USER_MESSAGE_ORIGINS,
+  type UserMessageItem,
+  UserMessageItemSchema,
+  type UserMessageOrigin,
+} from './items.js';
+export { PROTOCOL_VERSION, protocolJsonSchema, protocolJsonSchemaText } from './json-schema.js';
+export {
+  type DeliveryMode,
+  EFFORT_LEVELS,
+  type Effort,
+  EffortSchema,
+  type FileRef,
+  FileRefSchema,
+  type JsonSchema,
+  type McpServerSpec,
+  McpServerSpecSchema,
+  POSTURES,
+  type Posture,
+  type SendOptions,
+  SendOptionsSchema,
+  type SendResult,
+  type SessionSpec,
+  SessionSpecSchema,
+  type SettingChange,
+  type TurnInput,
+  TurnInputSchema,
+} from './spec.js';
+export { ENVELOPE_KEY, type StrictSchemaPlan, toCodexStrictSchema } from './structured-output/codex-strict.js';
+export {
+  acceptStructuredOutput,
+  assertValidSchema,
+  extractJson,
+  structuredOutputInstruction,
+  type ValidationResult,
+  validateAgainstSchema,
+} from './structured-output/validate.js';
+export { type Classification, classifyUserMessage, classifyUserText } from './system-text/classify.js';
+export { SYSTEM_TEXT_RULES, type SystemTextRule } from './system-text/rules.js';
