@@ -1,6 +1,25 @@
-// @reins/daemon: the local Reins daemon, sessions over WebSocket (protocol: @reins/client), kept in a
+// @reins/daemon: the local Reins daemon, sessions over WebSocket (protocol: @reins/protocol), kept in a
 // store so that they survive restarts and crashes.
-export * from './cluster/index.js';
+export {
+  CLUSTER_ROLES,
+  type ClusterNode,
+  type ClusterOptions,
+  type ClusterRole,
+  DEFAULT_HEARTBEAT_TTL_MS,
+  EVENTS_STREAM,
+  eventMessageId,
+  eventSubject,
+  formatLabels,
+  type Labels,
+  MEMBERS_BUCKET,
+  PROCESSES_BUCKET,
+  parseClusterUrls,
+  parseLabels,
+  parseRole,
+  redactUrl,
+  SESSIONS_BUCKET,
+  startCluster,
+} from './cluster/index.js';
 export { type Daemon, type DaemonOptions, LOOPBACK_HOST, STORE_FILE, startDaemon } from './daemon.js';
 export { daemonFilePath, readDaemonFile } from './daemon-file.js';
 export { DEFAULT_EVENT_BUFFER_SIZE, EventBuffer } from './event-buffer.js';
