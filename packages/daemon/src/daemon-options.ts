@@ -67,8 +67,13 @@ export interface DaemonOptions {
   authTimeoutMs?: number;
   /** A connection that has not initialized within this is closed (ms, default 10 000). */
   initializeTimeoutMs?: number;
-  /** Connections open at once that have not initialized yet (default 32); more are refused with 503. */
+  /**
+   * Connections open at once that have not initialized yet (default 128); one more ends the one that
+   * has waited longest (doors.ts).
+   */
   maxPendingConnections?: number;
+  /** An HTTP request or upgrade whose headers have not all arrived in this long is closed (ms, default 10 000). */
+  headerTimeoutMs?: number;
   /** Largest frame before initialize (bytes, default 64 KiB). */
   maxPreAuthFrameBytes?: number;
   /** A connection with more unsent bytes than this (answers, events, notifications) is dropped (default 16 MiB). */

@@ -32,6 +32,7 @@ import {
   writeDaemonFile,
 } from './daemon-file.js';
 import type { Daemon, DaemonOptions } from './daemon-options.js';
+import { DEFAULT_MAX_PENDING_CONNECTIONS, headerTimeouts, oldestToEnd } from './doors.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
 import { probeHarness } from './harness-probe.js';
 import { HarnessService } from './harness-service.js';
@@ -152,6 +153,8 @@ class ReinsDaemon implements Daemon, DaemonContext {
   private readonly server: Server;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<DaemonConnection>();
+  /** Connections ended to make room for newer ones (doors.ts), until their socket closed. */
+  private readonly ended = new Set<DaemonConnection>();
   private snapshotTimer: ReturnType<typeof setInterval> | undefined;
   private boundPort = 0;
   /** Every name of this daemon (Host, own origins, sockets), known once it listens. */
@@ -187,7 +190,9 @@ class ReinsDaemon implements Daemon, DaemonContext {
       options.consoleDir === false ? undefined : (options.consoleDir ?? defaultConsoleDir()),
       () => this.names,
     );
-    this.server = createServer((request, response) => consoleRoute.handle(request, response));
+    this.server = createServer(headerTimeouts(options.headerTimeoutMs), (request, response) =>
+      consoleRoute.handle(request, response),
+    );
     this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
   }
 
@@ -471,20 +476,20 @@ class ReinsDaemon implements Daemon, DaemonContext {
       this.refuse(socket, verdict.status, verdict.reason);
       return;
     }
-    const limit = this.options.maxPendingConnections ?? 32;
-    const pending = [...this.connections].filter((connection) => !connection.isAuthenticated).length;
-    if (pending >= limit) {
-      this.refuse(
-        socket,
-        503,
-        `Too many connections (${limit}) have not called initialize yet: try again in a few seconds.`,
-      );
-      return;
+    const limit = this.options.maxPendingConnections ?? DEFAULT_MAX_PENDING_CONNECTIONS;
+    const oldest = oldestToEnd(this.connections, limit, this.ended);
+    if (oldest) {
+      this.log.warn('connection closed: the longest of too many waiting to initialize', { limit });
+      this.ended.add(oldest);
+      oldest.terminate();
     }
     this.wss.handleUpgrade(request, socket, head, (webSocket) => {
       const connection = new DaemonConnection(webSocket, this);
       this.connections.add(connection);
-      void connection.closed.then(() => this.connections.delete(connection));
+      void connection.closed.then(() => {
+        this.connections.delete(connection);
+        this.ended.delete(connection);
+      });
       this.log.info('connection opened', { connection: connection.label });
     });
   }
