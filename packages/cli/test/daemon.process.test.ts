@@ -34,7 +34,6 @@ interface Proc {
   ppid: number;
   pgid: number;
   state: string;
-  name: string;
 }
 
 function processes(): Proc[] {
@@ -44,13 +43,7 @@ function processes(): Proc[] {
     try {
       const text = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      out.push({
-        pid: Number(name),
-        name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
-        state: fields[0] ?? '',
-        ppid: Number(fields[1]),
-        pgid: Number(fields[2]),
-      });
+      out.push({ pid: Number(name), state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) });
     } catch {
       // gone meanwhile
     }
@@ -73,8 +66,16 @@ function descendantGroups(root: number): Set<number> {
     }
   }
   family.delete(root);
-  // The daemon's child watcher (its own group) is no harness.
-  return new Set(all.filter((proc) => family.has(proc.pid) && proc.name !== 'reins-watcher').map((proc) => proc.pgid));
+  // The daemon's child watcher (its own group) is no harness: its command line names it.
+  return new Set(all.filter((proc) => family.has(proc.pid) && !isWatcher(proc.pid)).map((proc) => proc.pgid));
+}
+
+function isWatcher(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reins-watcher');
+  } catch {
+    return false;
+  }
 }
 
 const aliveIn = (groups: Set<number>) => processes().filter((proc) => groups.has(proc.pgid) && proc.state !== 'Z');

@@ -38,7 +38,8 @@ interface Proc {
   ppid: number;
   pgid: number;
   state: string;
-  name: string;
+  /** The daemon's child watcher: its command line names it from its first instant. */
+  watcher: boolean;
 }
 
 function processes(): Proc[] {
@@ -48,8 +49,14 @@ function processes(): Proc[] {
     try {
       const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-      out.push({ pid: Number(entry), name, state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) });
+      const watcher = readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(WATCHER_TITLE);
+      out.push({
+        pid: Number(entry),
+        watcher,
+        state: fields[0] ?? '',
+        ppid: Number(fields[1]),
+        pgid: Number(fields[2]),
+      });
     } catch {
       // gone meanwhile
     }
@@ -150,15 +157,15 @@ describe('children die with their daemon', () => {
     const { daemon, reins } = await startReins();
     const tool = await sessionWithTool(reins);
     const family = descendants(daemon.pid as number);
-    const groups = new Set(family.filter((proc) => proc.name !== WATCHER_TITLE).map((proc) => proc.pgid));
+    const groups = new Set(family.filter((proc) => !proc.watcher).map((proc) => proc.pgid));
     expect(groups.size).toBe(1);
     expect(aliveIn(groups).map((proc) => proc.pid)).toContain(tool);
-    expect(family.filter((proc) => proc.name === WATCHER_TITLE)).toHaveLength(1);
+    expect(family.filter((proc) => proc.watcher)).toHaveLength(1);
 
     await killed(daemon);
     await until(() => aliveIn(groups).length === 0, 'every process of the harness group to be gone', 5_000);
     // The watcher's work is done: it is gone too.
-    const watcher = family.find((proc) => proc.name === WATCHER_TITLE) as Proc;
+    const watcher = family.find((proc) => proc.watcher) as Proc;
     await until(
       () => !processes().some((proc) => proc.pid === watcher.pid && proc.state !== 'Z'),
       'the watcher to exit',
@@ -170,8 +177,8 @@ describe('children die with their daemon', () => {
     const first = await startReins();
     const tool = await sessionWithTool(first.reins);
     const family = descendants(first.daemon.pid as number);
-    const groups = new Set(family.filter((proc) => proc.name !== WATCHER_TITLE).map((proc) => proc.pgid));
-    for (const watcher of family.filter((proc) => proc.name === WATCHER_TITLE)) kill(watcher.pid);
+    const groups = new Set(family.filter((proc) => !proc.watcher).map((proc) => proc.pgid));
+    for (const watcher of family.filter((proc) => proc.watcher)) kill(watcher.pid);
     await killed(first.daemon);
     // Nothing ends the group now: the fake's leader exits on stdin EOF, its tool lives on ...
     await until(

@@ -116,6 +116,7 @@ export class SqliteStore implements DaemonStore {
     try {
       this.db = openSqlite(location, options.driver);
     } catch (error) {
+      if (isDamage(error)) throw damagedStoreError(location, (error as Error).message, 'invalid_input', error);
       throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
         cause: error,
         data: { location },

@@ -10,6 +10,18 @@ interface ProcStat {
   state: string;
 }
 
+/**
+ * A Reins daemon's child watcher (docs/architecture/daemon.md, "Processes") is no harness: its
+ * command line names it from its first instant (its name changes only once Node runs).
+ */
+function isDaemonWatcher(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reins-watcher');
+  } catch {
+    return false;
+  }
+}
+
 function readStat(pid: string): ProcStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -36,7 +48,9 @@ export class ProcessGroupWatch {
   /** Notes the process groups of this process's current children (call while the session lives). */
   sample(): void {
     for (const stat of allProcesses()) {
-      if (stat.ppid === process.pid && stat.pgid !== process.pid) this.groups.add(stat.pgid);
+      if (stat.ppid === process.pid && stat.pgid !== process.pid && !isDaemonWatcher(stat.pid)) {
+        this.groups.add(stat.pgid);
+      }
     }
   }
 
