@@ -6,6 +6,7 @@ import type { EventPayload, Item, ToolCallItem } from '@reins/core';
 import { ReinsError } from '@reins/core';
 import { type Fixture, readFixture } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
+import { codexAcpStatusChunk } from './presets/codex-acp.js';
 import { copilotPreset, copilotStatusChunk } from './presets/copilot.js';
 import { geminiPreset, geminiThoughtChunk } from './presets/gemini.js';
 import { opencodeHidesModel } from './presets/opencode.js';
@@ -495,6 +496,26 @@ describe('translation edge cases', () => {
 });
 
 describe('preset quirk rules', () => {
+  it('codex-acp 2.6.0: an OpenAI error body as the whole message is a provider error; other JSON is text', () => {
+    // Recorded from 2.6.0 against the scripted server's HTTP 400.
+    const recorded =
+      '{"error":{"message":"scripted 400 error","type":"invalid_request_error","param":null,"code":null}}\n\n';
+    expect(codexAcpStatusChunk(recorded)).toEqual({
+      kind: 'provider_error',
+      error: { kind: 'bad_request', status: 400, message: 'scripted 400 error' },
+    });
+    expect(codexAcpStatusChunk('{"error":{"message":"slow down","type":"rate_limit_error"}}')).toMatchObject({
+      error: { kind: 'rate_limited', status: 429 },
+    });
+    // Model output that is JSON but not exactly an error body stays agent text.
+    expect(codexAcpStatusChunk('{"error":{"message":"x","type":"my_app_error"}}')).toBeUndefined();
+    expect(codexAcpStatusChunk('{"error":{"message":"x","type":"invalid_request_error"},"data":1}')).toBeUndefined();
+    expect(
+      codexAcpStatusChunk('The API said {"error":{"message":"x","type":"invalid_request_error"}}'),
+    ).toBeUndefined();
+    expect(codexAcpStatusChunk('{"title":"Fix the build"}')).toBeUndefined();
+  });
+
   it('Copilot 1.0.102: status chunks are retries or provider errors, model text that mentions errors is neither', () => {
     const error = (text: string) => {
       const status = copilotStatusChunk(text);

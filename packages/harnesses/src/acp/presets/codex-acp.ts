@@ -1,15 +1,56 @@
-// Codex through Zed's ACP adapter (`codex-acp`, npm @zed-industries/codex-acp, a native binary that embeds
-// an older Codex core and reads CODEX_HOME like Codex). Tested with 0.16.0 (pinned in harness-clis):
-// codex-acp.real.test.ts and the conformance suite.
+// Codex through an ACP adapter (`codex-acp`). Two programs share the name (docs/architecture/acp.md):
+// @agentclientprotocol/codex-acp 2.x (pinned 2.6.0), a TypeScript adapter on `codex app-server`, and Zed's
+// Rust @zed-industries/codex-acp (stopped at 0.16.0, the previous pin), a native binary with an embedded
+// Codex core. Both read CODEX_HOME like Codex. Tested by codex-acp.real.test.ts and the conformance suite.
 //
-// Quirks seen on 0.16.0: it refuses `--version` (exit 2), so its version comes from `initialize`'s
-// `agentInfo.version`; its model catalog must suit the older core (no effort `max`; see the testkit's
-// codex-acp home).
+// Quirks: 0.16.0 refuses `--version` (exit 2), so the version comes from `initialize`'s `agentInfo.version`
+// (2.6.0 answers it too); 0.16.0's model catalog must suit its older core (the testkit's codex-acp home).
+// 2.6.0 reports a provider's HTTP error as agent text with stopReason end_turn (codexAcpStatusChunk).
 
+import { isRecord } from '@reins/core';
+import { providerFailureOf } from '../../runtime/chassis/index.js';
 import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
 import { CODEX_ACP_MANIFEST } from '../manifest.js';
 import type { AcpPreset } from '../preset.js';
+import type { StatusChunk } from '../translate.js';
+
+/** The HTTP status behind each error type of an OpenAI-style error body (the body carries no status). */
+const ERROR_TYPE_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  rate_limit_error: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+  overloaded_error: 529,
+};
+
+/**
+ * codex-acp 2.6.0 answers a provider's HTTP 400 with stopReason end_turn and the provider's error body as
+ * the whole agent message: `{"error":{"message":...,"type":"invalid_request_error",...}}` plus a blank
+ * line. Only a chunk that is exactly such a body (one `error` key, a message, a known OpenAI error type)
+ * counts; model text that merely contains JSON does not. A body in Anthropic's shape
+ * (`{"type":"error","status":...}`) reaches the client already rewritten to its bare message by codex-acp
+ * and cannot be told from model text (a limitation, docs/architecture/acp.md).
+ */
+export function codexAcpStatusChunk(text: string): StatusChunk | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || Object.keys(value).length !== 1 || !isRecord(value.error)) return undefined;
+  const { message, type } = value.error;
+  if (typeof message !== 'string' || message.trim() === '' || typeof type !== 'string') return undefined;
+  const status = ERROR_TYPE_STATUS[type];
+  if (status === undefined) return undefined;
+  return { kind: 'provider_error', error: providerFailureOf(status, message) };
+}
 
 export const codexAcpPreset: AcpPreset = {
   id: 'codex-acp',
@@ -17,7 +58,7 @@ export const codexAcpPreset: AcpPreset = {
   binary: CODEX_ACP_MANIFEST.binary as BinarySpec,
   args: () => [],
   multiSession: true,
-  quirks: {},
+  quirks: { translate: { statusChunk: codexAcpStatusChunk } },
   testedVersions: [...CODEX_ACP_MANIFEST.testedVersions],
 };
 
