@@ -56,8 +56,16 @@ describe('reins demo', () => {
       for (const id of lanes) expect(result.stdout).toContain(`● ${id} ${pinnedVersion(id)}`);
       expect(result.stdout.match(/▶ Run the tests\./g)).toHaveLength(lanes.length);
       expect(result.stdout.match(/✓ completed/g)).toHaveLength(3 * lanes.length);
-      expect(result.stdout.match(/NOTES\.md is on disk/g)).toHaveLength(lanes.length);
-      expect(result.stdout).toContain(`All ${lanes.length} harnesses gave the same normalized stream.`);
+      // Each lane's stream checked against the script; a lane that differs elsewhere (replies, item kinds) is
+      // named with what differed, never counted as "the same".
+      expect(result.stdout.match(/✓ turn outcomes/g)).toHaveLength(lanes.length);
+      expect(result.stdout.match(/✓ NOTES\.md on disk/g)).toHaveLength(lanes.length);
+      const differed = /Differed: (.+)$/m.exec(result.stdout)?.[1]?.split(', ') ?? [];
+      if (differed.length === 0)
+        expect(result.stdout).toMatch(
+          new RegExp(`All ${lanes.length} harnesses gave the same normalized stream \\(checked: `),
+        );
+      for (const id of differed) expect(result.stdout).toMatch(new RegExp(`^${id} \\S+ differed: `, 'm'));
     },
     DEMO_DEADLINE_MS + 60_000,
   );

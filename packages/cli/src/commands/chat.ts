@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { EFFORT_LEVELS, type Effort, ReinsError, type ReinsEvent, type Session, type Usage } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
-import { HumanRenderer } from '../render/human.js';
+import { HumanRenderer, tokenCounts } from '../render/human.js';
 import { makeStyle } from '../render/style.js';
 import { parseSessionArgs, sessionOptions, usageFromReinsError } from '../session-options.js';
 import { closeOnTermination } from '../signals.js';
@@ -126,7 +126,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
             `session ${session.id}`,
             `native ${session.nativeSessionId ?? '(not yet known)'}`,
             `model ${model ?? '(harness default)'}`,
-            tokens ? `tokens in ${tokens.input ?? '?'} out ${tokens.output ?? '?'}` : 'usage not reported yet',
+            tokenCounts(tokens) ?? 'usage not reported yet',
             running ? 'a turn is running' : 'idle',
           ].join(' · '),
         );

@@ -1,6 +1,8 @@
 // `reins demo` when lanes fail: --json still prints every lane's events (a failed lane's too) and says on
 // stderr why it failed; the human view gives every reason in full below the columns; the exit code is 1.
 // The lanes run the fake `claude` (testkit/fakes), crashing mid-turn, and a target whose setup fails.
+// And when lanes differ: two lanes replaying the same recording, one with a frame added to every turn,
+// get per-lane checks that name what matched and what differed; no "same stream" verdict.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +48,36 @@ function crashingClaude(): ConformanceTarget {
     },
   };
 }
+
+/** A three-turn recording replayed by the fake `claude`; `knobs` alter what it sends. */
+function replayingClaude(id: ConformanceTarget['id'], knobs: Record<string, string> = {}): ConformanceTarget {
+  return {
+    id,
+    async setup() {
+      const temp = await makeTempHome('reins-demo-test-');
+      temps.push(temp);
+      const harness = await createHarness('claude-code', {
+        binaryPath: FAKE_CLAUDE,
+        baseEnv: {
+          PATH: process.env.PATH ?? '',
+          HOME: temp.home,
+          TMPDIR: temp.tmp,
+          IS_SANDBOX: '1',
+          FAKE_CLAUDE_FIXTURE: join(FIXTURES, 'queued-follow-up.2.1.197.jsonl'),
+          ...knobs,
+        },
+      });
+      return { harness, models: { primary: 'claude-sonnet-4-5', alternate: 'claude-opus-4-1' } };
+    },
+  };
+}
+/** An extra assistant message in every turn: one more agent_message item than the other lane has. */
+const EXTRA_MESSAGE = JSON.stringify({
+  type: 'assistant',
+  message: { id: 'msg_extra', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'An extra word.' }] },
+  parent_tool_use_id: null,
+  session_id: 'extra',
+});
 
 function brokenSetup(): ConformanceTarget {
   return {
@@ -118,5 +150,30 @@ describe('reins demo with failing lanes', () => {
     expect(out).toContain('Failed: claude-code, openclaw');
     expect(out).toContain(`openclaw 1.0.0: ${LONG_REASON}\n`);
     expect(out).toMatch(/^claude-code 9\.9\.9: the turn "What is in this workspace\?" failed: \[process_exited\] .+$/m);
+  });
+});
+
+describe('reins demo compares the lanes', () => {
+  it("names what matched and what differed per lane when one lane's stream is altered", async () => {
+    const io = captureIo(200);
+    const altered: DemoLane[] = [
+      { target: replayingClaude('claude-code'), version: '1.0.0' },
+      { target: replayingClaude('gemini', { FAKE_CLAUDE_INJECT: EXTRA_MESSAGE }), version: '2.0.0' },
+      { target: replayingClaude('qwen-code'), version: '3.0.0' },
+    ];
+    const code = await runDemo(altered, io, { json: false, turnTimeoutMs: 20_000 });
+    const out = io.out();
+    expect(code, out).toBe(1); // the recording writes no NOTES.md: a failed lane, as before
+    expect(out).not.toContain('gave the same normalized stream');
+    expect(out).toContain('Matched on every check: 0 of 3 lanes. Differed: claude-code, gemini, qwen-code');
+    // The recording's replies are not the demo's script: every lane says so, turn by turn.
+    expect(out).toMatch(/^claude-code 1\.0\.0 differed: replies: turn 1 said ".+", not "An empty demo workspace\."/m);
+    expect(out).toMatch(/^claude-code 1\.0\.0 differed: NOTES\.md on disk: NOTES\.md is not on disk/m);
+    // The altered lane alone has another item sequence than the two others.
+    expect(out).toMatch(/^gemini 2\.0\.0 differed: item kinds: turn 1 had .*agent_message, agent_message/m);
+    expect(out).not.toMatch(/^(claude-code|qwen-code) .* differed: item kinds/m);
+    expect(out.match(/✓ turn outcomes/g)).toHaveLength(3);
+    expect(out.match(/✓ item kinds/g)).toHaveLength(2);
+    expect(out.match(/≠ item kinds/g)).toHaveLength(1);
   });
 });

@@ -19,14 +19,16 @@ import {
 import { parseFlags } from '../args.js';
 import { runHermetically } from '../hermetic.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
+import { tokenCounts } from '../render/human.js';
 import { makeStyle, type Style } from '../render/style.js';
 import { cleanUpOnSignals } from '../signals.js';
 import { cleaningUpOnSignals } from './conformance-cleanup.js';
+import { compareLanes, type DemoScript, type LaneComparison } from './demo-compare.js';
 
 export const DEMO_HELP = `Usage: reins demo [-H <id>[,<id>...]] [--json]
 
 Runs one short scripted coding session (a question, a shell command, a file edit) through each pinned
-harness CLI installed by \`npm run setup:harnesses\`, against Reins' embedded scripted model server,
+harness CLI installed by \`npm run setup\`, against Reins' embedded scripted model server,
 inside a loopback-only network namespace, and shows the normalized event streams side by side.
 No account and no network are needed.
 
@@ -39,6 +41,13 @@ Options:
 Exit code: 0 when every lane passed, 1 when any failed (each reason is printed in full), 2 for bad usage.`;
 
 const NOTE = '# Notes\n\nWritten by the Reins demo.\n';
+/** What every lane is scripted to do, and so what the demo checks each lane's stream against. */
+const SCRIPT: DemoScript = {
+  replies: ['An empty demo workspace.', 'All 3 tests pass.', 'Wrote NOTES.md.'],
+  commandOutput: '3 passed',
+  fileName: 'NOTES.md',
+  fileContent: NOTE,
+};
 /** Deadline of each turn and each wait on a lane's session (real CLIs on a loaded 2-core machine are slow). */
 const TURN_TIMEOUT_MS = 120_000;
 
@@ -51,6 +60,8 @@ interface Lane {
   lines: string[];
   /** Why the lane failed, in full; empty when it passed. */
   failures: string[];
+  /** NOTES.md as the session left it, undefined when it was not written. */
+  file?: string;
 }
 
 /** One lane to run: a harness target (the pinned CLI's conformance target) and the version it shows. */
@@ -103,13 +114,13 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (lanes.length === 0) {
     io.stderr.write(
-      'No pinned harness CLI is installed for the demo. Run `npm run setup:harnesses` in the Reins checkout\n' +
+      'No pinned harness CLI is installed for the demo. Run `npm run setup` in the Reins checkout\n' +
         '(it installs the exact CLI versions Reins is tested with into harness-clis/), then `reins demo` again.\n',
     );
     return EXIT.usage;
   }
   if (missing.length > 0) {
-    const note = `Not installed, left out: ${missing.join(', ')} (\`npm run setup:harnesses\` installs them).\n`;
+    const note = `Not installed, left out: ${missing.join(', ')} (\`npm run setup\` installs them).\n`;
     (values.json ? io.stderr : io.stdout).write(note);
   }
   return runDemo(lanes, io, { json: values.json ?? false });
@@ -133,17 +144,24 @@ export async function runDemo(
   const cleanups = cleanUpOnSignals();
   try {
     // Two at a time: every harness is a real CLI process and the machine may have two cores.
+    // A line as each lane starts and ends: real CLIs take a while, and silence reads as a hang.
+    const progress = (line: string) => {
+      if (!options.json) io.stdout.write(style.dim(`  ${line}\n`));
+    };
     for (let index = 0; index < lanes.length; index += 2) {
+      const pair = lanes.slice(index, index + 2);
+      progress(
+        `running ${pair.map((lane) => lane.target.id).join(' and ')} (${index + pair.length} of ${lanes.length})…`,
+      );
       const batch = await Promise.all(
-        lanes
-          .slice(index, index + 2)
-          .map((lane) =>
-            runLane(
-              { ...lane, target: cleaningUpOnSignals(lane.target, cleanups) },
-              style,
-              options.turnTimeoutMs ?? TURN_TIMEOUT_MS,
-            ),
-          ),
+        pair.map(async (lane) => {
+          const started = Date.now();
+          const target = cleaningUpOnSignals(lane.target, cleanups);
+          const done = await runLane({ ...lane, target }, style, options.turnTimeoutMs ?? TURN_TIMEOUT_MS);
+          const seconds = Math.round((Date.now() - started) / 1000);
+          progress(`${done.id} ${done.failures.length === 0 ? 'finished' : 'failed'} after ${seconds} s`);
+          return done;
+        }),
       );
       if (options.json) {
         for (const lane of batch) {
@@ -156,7 +174,16 @@ export async function runDemo(
   } finally {
     await cleanups.dispose();
   }
-  if (!options.json) io.stdout.write(sideBySide(done, style, Number(io.env.COLUMNS) || 120));
+  const comparisons = compareLanes(
+    done.map((lane) => ({ id: lane.id, events: lane.events, file: lane.file })),
+    SCRIPT,
+  );
+  if (options.json) {
+    for (const { id, differed } of comparisons)
+      for (const difference of differed) io.stderr.write(`reins demo: ${id} differed: ${difference}\n`);
+  } else {
+    io.stdout.write(sideBySide(done, comparisons, style, Number(io.env.COLUMNS) || 120));
+  }
   return done.every((lane) => lane.failures.length === 0) ? EXIT.completed : EXIT.failed;
 }
 
@@ -179,12 +206,25 @@ async function runLane({ target, version }: DemoLane, style: Style, turnTimeoutM
     const turns: [string, () => void][] = [
       [
         'What is in this workspace?',
-        () => server.enqueue(reply().reasoning('Let me look.').text('An empty demo workspace.')),
+        () =>
+          server.enqueue(
+            reply()
+              .reasoning('Let me look.')
+              .text(SCRIPT.replies[0] as string),
+          ),
       ],
-      ['Run the tests.', () => server.enqueue(reply().shell('echo "3 passed"'), reply().text('All 3 tests pass.'))],
+      [
+        'Run the tests.',
+        () =>
+          server.enqueue(reply().shell(`echo "${SCRIPT.commandOutput}"`), reply().text(SCRIPT.replies[1] as string)),
+      ],
       [
         'Write NOTES.md.',
-        () => server.enqueue(reply().writeFile(join(workspace, 'NOTES.md'), NOTE), reply().text('Wrote NOTES.md.')),
+        () =>
+          server.enqueue(
+            reply().writeFile(join(workspace, SCRIPT.fileName), NOTE),
+            reply().text(SCRIPT.replies[2] as string),
+          ),
       ],
     ];
     for (const [prompt, script] of turns) {
@@ -197,9 +237,9 @@ async function runLane({ target, version }: DemoLane, style: Style, turnTimeoutM
     }
     closed = true;
     await recorder.close();
-    const notes = join(workspace, 'NOTES.md');
-    if (!existsSync(notes) || !readFileSync(notes, 'utf8').includes('Reins demo'))
-      lane.failures.push(`NOTES.md was not written to the session's workspace (${workspace})`);
+    const notes = join(workspace, SCRIPT.fileName);
+    if (existsSync(notes)) lane.file = readFileSync(notes, 'utf8');
+    else lane.failures.push(`NOTES.md was not written to the session's workspace (${workspace})`);
   } catch (error) {
     lane.failures.push(describe(error));
   } finally {
@@ -214,8 +254,7 @@ async function runLane({ target, version }: DemoLane, style: Style, turnTimeoutM
     const line = summarize(event, style);
     if (line) lane.lines.push(line);
   }
-  if (lane.failures.length === 0) lane.lines.push(style.green('NOTES.md is on disk'));
-  else lane.lines.push(...lane.failures.map((failure) => style.red(`failed: ${failure}`)));
+  lane.lines.push(...lane.failures.map((failure) => style.red(`failed: ${failure}`)));
   return lane;
 }
 
@@ -244,7 +283,8 @@ function summarize(event: ReinsEvent, style: Style): string | undefined {
     }
     case 'turn.completed': {
       const tokens = event.usage?.turn;
-      const usage = tokens?.input !== undefined ? style.dim(` in ${tokens.input} out ${tokens.output ?? '?'}`) : '';
+      const counts = tokenCounts(tokens);
+      const usage = counts ? style.dim(` ${counts}`) : '';
       const outcome =
         event.outcome.status === 'completed' ? style.green('✓ completed') : style.red(`✗ ${event.outcome.status}`);
       return `  ${outcome}${usage}`;
@@ -263,7 +303,7 @@ function fit(text: string, width: number): string {
 }
 
 /** Lanes in bands of as many columns as the terminal holds (at least 36 characters each). */
-function sideBySide(lanes: Lane[], style: Style, columns: number): string {
+function sideBySide(lanes: Lane[], comparisons: LaneComparison[], style: Style, columns: number): string {
   const perBand = Math.max(1, Math.min(lanes.length, Math.floor(columns / 38)));
   const width = Math.floor(columns / perBand) - 2;
   let out = '';
@@ -273,16 +313,16 @@ function sideBySide(lanes: Lane[], style: Style, columns: number): string {
       fit(style.bold(`${lane.failures.length === 0 ? '●' : '○'} ${lane.id} ${lane.version ?? ''}`), width),
     );
     out += `\n${headers.join('  ')}\n${band.map(() => '─'.repeat(width)).join('  ')}\n`;
-    const rows = Math.max(...band.map((lane) => lane.lines.length));
+    const columnsOf = band.map((lane, index) => [...lane.lines, ...checkLines(comparisons[start + index], style)]);
+    const rows = Math.max(...columnsOf.map((lines) => lines.length));
     for (let row = 0; row < rows; row++) {
-      out += `${band.map((lane) => fit(lane.lines[row] ?? '', width)).join('  ')}`.trimEnd();
+      out += `${columnsOf.map((lines) => fit(lines[row] ?? '', width)).join('  ')}`.trimEnd();
       out += '\n';
     }
   }
+  out += verdict(lanes, comparisons, style);
   const failed = lanes.filter((lane) => lane.failures.length > 0);
-  if (failed.length === 0) {
-    out += `\n${style.green(`All ${lanes.length} harness${lanes.length === 1 ? '' : 'es'} gave the same normalized stream.`)}\n`;
-  } else {
+  if (failed.length > 0) {
     // The columns cut a reason to their width: here it is in full.
     out += `\n${style.red(`Failed: ${failed.map((lane) => lane.id).join(', ')}`)}\n`;
     for (const lane of failed)
@@ -290,4 +330,33 @@ function sideBySide(lanes: Lane[], style: Style, columns: number): string {
         out += `${style.bold(`${lane.id} ${lane.version ?? ''}`.trim())}: ${failure}\n`;
   }
   return out.replace(/[ \t]+\n/g, '\n');
+}
+
+/** A lane's checks under its column: what matched, and each check that differed (in full below the columns). */
+function checkLines(comparison: LaneComparison | undefined, style: Style): string[] {
+  if (!comparison) return [];
+  const matched = comparison.matched.map((check) => style.green(`✓ ${check}`));
+  return [...matched, ...comparison.differed.map((difference) => style.yellow(`≠ ${difference.split(':')[0]}`))];
+}
+
+/** The one line that sums up the checks, then every difference in full. */
+function verdict(lanes: Lane[], comparisons: LaneComparison[], style: Style): string {
+  const differing = comparisons.filter((comparison) => comparison.differed.length > 0);
+  const checked = [
+    ...new Set(
+      comparisons.flatMap((comparison) => [...comparison.matched, ...comparison.differed.map((d) => d.split(':')[0])]),
+    ),
+  ];
+  if (differing.length === 0 && lanes.every((lane) => lane.failures.length === 0)) {
+    const noun = lanes.length === 1 ? '1 harness gave the scripted' : `All ${lanes.length} harnesses gave the same`;
+    return `\n${style.green(`${noun} normalized stream (checked: ${checked.join(', ')}).`)}\n`;
+  }
+  let out = `\n${style.yellow(`Matched on every check: ${lanes.length - differing.length} of ${lanes.length} lanes.`)}`;
+  if (differing.length > 0) out += ` ${style.yellow(`Differed: ${differing.map((lane) => lane.id).join(', ')}`)}`;
+  out += '\n';
+  for (const [index, { id, differed }] of comparisons.entries()) {
+    const version = lanes[index]?.version ?? '';
+    for (const difference of differed) out += `${style.bold(`${id} ${version}`.trim())} differed: ${difference}\n`;
+  }
+  return out;
 }

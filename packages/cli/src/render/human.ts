@@ -78,9 +78,8 @@ export class HumanRenderer {
     if (outcome.status === 'completed') parts.push(this.style.green('✓ completed'));
     else if (outcome.status === 'cancelled') parts.push(this.style.yellow('■ cancelled'));
     else parts.push(this.style.red(`✗ failed (${outcome.error.code}): ${outcome.error.message}`));
-    const tokens = usage?.turn ?? usage?.total;
-    if (tokens?.input !== undefined) parts.push(`in ${tokens.input.toLocaleString('en-US')}`);
-    if (tokens?.output !== undefined) parts.push(`out ${tokens.output.toLocaleString('en-US')}`);
+    const tokens = tokenCounts(usage?.turn ?? usage?.total);
+    if (tokens) parts.push(tokens);
     if (usage?.costUsd) {
       parts.push(`$${usage.costUsd.amount.toFixed(4)}${usage.costUsd.source === 'derived' ? ' (derived)' : ''}`);
     }
@@ -185,4 +184,11 @@ function describeInput(item: ToolCallItem): string {
 function oneLine(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Token counts with their unit, `21,308 tokens in · 37 out` (a bare number reads like milliseconds). */
+export function tokenCounts(tokens: { input?: number; output?: number } | undefined): string | undefined {
+  const count = (value: number | undefined) => (value === undefined ? '?' : value.toLocaleString('en-US'));
+  if (tokens?.input === undefined && tokens?.output === undefined) return undefined;
+  return `${count(tokens.input)} tokens in · ${count(tokens.output)} out`;
 }
