@@ -48,7 +48,7 @@ export interface ClaudeCodeHarnessOptions extends HarnessOptions {
 /**
  * Every SessionSpec field, honoured (docs/architecture/contract.md, "Harness and session"): model and
  * effort at launch (effort also by restart), resume by --resume, fork by --resume --fork-session
- * (conversation.ts), posture bypass or ask (canUseTool), ephemeral as persistSession false,
+ * (conversation.ts), posture bypass, ask (canUseTool) or workspace (posture.ts), ephemeral as persistSession false,
  * allowedTools, systemPrompt as the preset's append, MCP servers.
  */
 export const CLAUDE_SPEC_SUPPORT: SpecSupport = {
@@ -56,7 +56,7 @@ export const CLAUDE_SPEC_SUPPORT: SpecSupport = {
   effort: true,
   resume: true,
   fork: true,
-  postures: ['bypass', 'ask'],
+  postures: ['bypass', 'ask', 'workspace'],
   ephemeral: true,
   allowedTools: true,
   systemPrompt: true,

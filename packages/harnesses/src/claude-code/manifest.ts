@@ -24,6 +24,7 @@ export const claudeCodeImplemented: ImplementedCapabilities = {
   mcpStatus: true, // the Agent SDK's mcpServerStatus() (0.3.332, Claude Code 2.1.332)
   compaction: true,
   subagents: true,
+  sandbox: 'native', // posture workspace: its sandbox settings (bubblewrap on Linux), acceptEdits (posture.ts)
 };
 
 export const CLAUDE_CODE_MANIFEST: HarnessManifest = {

@@ -18,6 +18,7 @@ import {
 import type { ClaudeCodeHarnessOptions } from './adapter.js';
 import type { ConversationLaunch } from './conversation.js';
 import { InputChannel } from './input-channel.js';
+import { postureOptions } from './posture.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import { claimSpare, type WarmStart } from './warm.js';
 import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkMcpServerStatus, SdkOptions } from './wire.js';
@@ -143,7 +144,6 @@ function sdkOptions(
   hooks: QueryHooks,
 ): SdkOptions {
   const { spec, binary, env, options } = context;
-  const ask = spec.posture === 'ask';
   const extraArgs = options.extraArgs ?? [];
   return {
     // The discovered binary, always: the SDK's bundled CLI is not installed and must never run.
@@ -160,8 +160,7 @@ function sdkOptions(
       preset: 'claude_code',
       ...(spec.systemPrompt ? { append: spec.systemPrompt.append } : {}),
     },
-    permissionMode: ask ? 'default' : 'bypassPermissions',
-    ...(ask && context.canUseTool ? { canUseTool: context.canUseTool } : { allowDangerouslySkipPermissions: true }),
+    ...postureOptions(spec, context.canUseTool),
     persistSession: spec.ephemeral !== true,
     // 2.1.197 predates initialize-delivered MCP servers (2.1.261): keep them on the command line.
     mcpServersDelivery: 'argv',

@@ -91,6 +91,7 @@ export function coldReason(
   if (spec.mcpServers && spec.mcpServers.length > 0) return 'mcpServers'; // host-level MCP servers
   if (spec.allowedTools) return 'allowedTools'; // --allowedTools is a spawn flag
   if (spec.ephemeral) return 'ephemeral'; // --no-session-persistence is a spawn flag
+  if (spec.posture === 'workspace') return 'posture'; // the sandbox settings are spawn settings
   // The environment: every key but the claimable ones must be what the spare was started with.
   if (hostEnvKey(sessionEnv) !== hostEnvKey(host.env)) return 'env';
   return undefined;

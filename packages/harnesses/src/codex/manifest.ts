@@ -26,6 +26,8 @@ export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
   mcpStatus: true, // mcpServerStatus/list + mcpServer/startupStatus/updated (0.171.0)
   compaction: true,
   subagents: true,
+  sandbox: 'native', // posture workspace: thread/start sandbox workspace-write, network off (0.171.0)
+  revert: 'native', // thread/revert before the turn (0.171.0), files by Reins' checkpoints
 };
 
 export const CODEX_MANIFEST: HarnessManifest = {

@@ -45,4 +45,22 @@ describe('codex thread params', () => {
       expect.objectContaining({ code: 'unsupported_capability', data: { field: 'ephemeral' } }),
     );
   });
+
+  it("posture workspace: Codex's own workspace-write sandbox, never asking, the tools' network off", () => {
+    const mcp = { name: 'm', transport: 'http' as const, url: 'http://127.0.0.1:1/mcp' };
+    expect(threadStartParams({ cwd: '/w', posture: 'workspace', mcpServers: [mcp] })).toEqual({
+      cwd: '/w',
+      approvalPolicy: 'never',
+      sandbox: 'workspace-write',
+      config: {
+        mcp_servers: { m: { url: 'http://127.0.0.1:1/mcp' } },
+        sandbox_workspace_write: { network_access: false },
+      },
+    });
+    expect(threadResumeParams({ cwd: '/w', posture: 'workspace' }, 'thr_1')).toMatchObject({
+      sandbox: 'workspace-write',
+      config: { sandbox_workspace_write: { network_access: false } },
+    });
+    expect(threadStartParams({ cwd: '/w', posture: 'ask' })).not.toHaveProperty('config');
+  });
 });

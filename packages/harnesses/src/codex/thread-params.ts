@@ -26,7 +26,7 @@ export const CODEX_SPEC_SUPPORT: SpecSupport = {
   model: true,
   effort: true,
   resume: true,
-  postures: ['bypass', 'ask'],
+  postures: ['bypass', 'ask', 'workspace'],
   ephemeral: true,
   allowedTools: false,
   systemPrompt: true,
@@ -62,8 +62,19 @@ export function threadOverrides(spec: SessionSpec): ThreadOverrides {
     sandbox,
     ...(spec.model ? { model: spec.model } : {}),
     ...(spec.systemPrompt ? { developerInstructions: spec.systemPrompt.append } : {}),
-    ...(spec.mcpServers?.length ? { config: { mcp_servers: mcpConfig(spec) as JsonValue } } : {}),
+    ...threadConfig(spec),
   };
+}
+
+/**
+ * thread/start `config` overrides: MCP servers, and in posture `workspace` the tools' network off
+ * (Codex's `sandbox_workspace_write.network_access`, already false by default in 0.171.0: said, not assumed).
+ */
+function threadConfig(spec: SessionSpec): { config?: { [key: string]: JsonValue } } {
+  const config: { [key: string]: JsonValue } = {};
+  if (spec.mcpServers?.length) config.mcp_servers = mcpConfig(spec) as JsonValue;
+  if (spec.posture === 'workspace') config.sandbox_workspace_write = { network_access: false };
+  return Object.keys(config).length > 0 ? { config } : {};
 }
 
 export function threadStartParams(spec: SessionSpec): ThreadStartParams {
@@ -83,12 +94,20 @@ export function threadResumeParams(spec: SessionSpec, threadId: string): ThreadR
 /**
  * bypass: no sandbox, never ask. ask: Codex asks before anything it does not trust and the requests
  * surface as permission events; the sandbox stays off because approvals are the gate here (and the
- * Linux sandbox needs bubblewrap, which 0.169.0 warns about when it is missing).
+ * Linux sandbox needs bubblewrap, which 0.169.0 warns about when it is missing). workspace: Codex's own
+ * sandbox, `workspace-write` (writes inside the cwd and temp, reads anywhere; on Linux Landlock or
+ * bubblewrap: docs/architecture/contract.md, "Postures"), never asking, so a command the sandbox stops
+ * fails with Codex's own message instead of waiting for an approval.
  */
 export function postureParams(spec: SessionSpec): { approvalPolicy: AskForApproval; sandbox: SandboxMode } {
-  return spec.posture === 'ask'
-    ? { approvalPolicy: 'untrusted', sandbox: 'danger-full-access' }
-    : { approvalPolicy: 'never', sandbox: 'danger-full-access' };
+  switch (spec.posture) {
+    case 'ask':
+      return { approvalPolicy: 'untrusted', sandbox: 'danger-full-access' };
+    case 'workspace':
+      return { approvalPolicy: 'never', sandbox: 'workspace-write' };
+    default:
+      return { approvalPolicy: 'never', sandbox: 'danger-full-access' };
+  }
 }
 
 /** MCP servers as Codex's `mcp_servers` config table. */
