@@ -25,6 +25,7 @@ import {
   readSessionEventParams,
   readSessionEventsParams,
   SESSION_EVENT,
+  SESSION_EVENT_PART,
   SESSION_EVENTS,
   SESSIONS_CHANGED,
   type SessionLabels,
@@ -36,6 +37,7 @@ import {
   StatusSnapshotParamsSchema,
   type WireHarnessOptions,
 } from '@reins/protocol';
+import { EventPartJoiner } from './event-parts.js';
 import { RemoteSession } from './remote-session.js';
 import { RpcChannel, type WebSocketConstructor, type WebSocketLike } from './rpc-channel.js';
 
@@ -143,6 +145,8 @@ function notifyAll<T>(listeners: Set<Listener<T>>, params: T): void {
 export class ReinsClient {
   private readonly channel: RpcChannel;
   private readonly sessions = new Map<string, RemoteSession>();
+  /** Big events arrive in parts (eventParts): joined here before they reach their session. */
+  private readonly parts = new EventPartJoiner();
   private readonly snapshotListeners = new Set<Listener<StatusSnapshotParams>>();
   private readonly changeListeners = new Set<Listener<SessionsChangedParams>>();
   private readonly authListeners = new Set<Listener<HarnessAuthChangedParams>>();
@@ -179,7 +183,13 @@ export class ReinsClient {
     const result = await this.channel.request(
       'initialize',
       // Batches: a replay of 20,000 events is some 40 frames, not 20,000 (a browser pays per frame).
-      { token, client, protocolVersion: PROTOCOL_VERSION, capabilities: { eventBatches: true } },
+      // Parts: an event too big for one frame (a 10 MB image) comes whole, not shrunk.
+      {
+        token,
+        client,
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: { eventBatches: true, eventParts: true },
+      },
       { timeoutMs },
     );
     if (result.protocolVersion !== PROTOCOL_VERSION) {
@@ -354,6 +364,9 @@ export class ReinsClient {
       // Unpacked into the same per-event path: order, dedupe by seq and gaps as for single events.
       const checked = readSessionEventsParams(params);
       if (checked) this.sessions.get(checked.sessionId)?.receiveAll(checked.events);
+    } else if (method === SESSION_EVENT_PART) {
+      const joined = this.parts.add(params);
+      if (joined) this.sessions.get(joined.sessionId)?.receive(joined.event);
     } else if (method === STATUS_SNAPSHOT) {
       const parsed = StatusSnapshotParamsSchema.safeParse(params);
       if (!parsed.success) return;

@@ -5,8 +5,10 @@
 // a client that asks for none is a version 1 client and gets version 1 answers and no version 2
 // notifications. A version 2 client may ask for `eventBatches` at initialize (its answer echoes
 // what was granted): its replays then go as session/events frames (event-batch.ts); a client that
-// does not ask gets exactly the frames it always got. Everything sent (answers, events, notifications) counts against one buffer cap:
-// a client that does not read is dropped (1013) instead of growing the daemon.
+// does not ask gets exactly the frames it always got. An event too big for one frame goes in
+// session/eventPart frames to a client granted `eventParts`, else shrunk (event-parts.ts).
+// Everything sent (answers, events, notifications) counts against one buffer cap: a client that
+// does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';
 import { type ErrorCode, type HarnessId, ReinsError } from '@reins/core';
 import {
@@ -34,6 +36,7 @@ import {
 import type { RawData, WebSocket } from 'ws';
 import { backendHandlers } from './backend-handlers.js';
 import { batchFrames } from './event-batch.js';
+import { eventPartFrames, isBigEvent, shrunkEventFrame } from './event-parts.js';
 import type { Logger } from './logger.js';
 import { checkpointsOf } from './session-checkpoints.js';
 import type { SessionDirectory } from './session-directory.js';
@@ -111,6 +114,8 @@ export class DaemonConnection {
   private version: ProtocolVersion = 1;
   /** Granted at initialize: replays go as session/events frames. */
   private batches = false;
+  /** Granted at initialize: a big event goes in session/eventPart frames. */
+  private parts = false;
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly initializeTimer: ReturnType<typeof setTimeout>;
   private readonly handlers: { [M in MethodName]: Handler<M> };
@@ -280,11 +285,13 @@ export class DaemonConnection {
         this.version = negotiateProtocolVersion(params.protocolVersion);
         const granted = negotiateCapabilities(this.version, params.capabilities);
         this.batches = granted.eventBatches;
+        this.parts = granted.eventParts;
         clearTimeout(this.initializeTimer);
         context.log.info('connection initialized', {
           connection: this.label,
           protocolVersion: this.version,
           eventBatches: this.batches,
+          eventParts: this.parts,
           client: params.client ? `${params.client.name}/${params.client.version}` : undefined,
         });
         return {
@@ -390,7 +397,22 @@ export class DaemonConnection {
   // ---- EventOutlet (for subscriptions) ------------------------------------------------------------
 
   sendEvent(sessionId: string, published: PublishedEvent): boolean {
+    if (isBigEvent(published)) return this.sendBigEvent(sessionId, published);
     return this.sendFrame(eventFrame(sessionId, published));
+  }
+
+  /**
+   * An event too big for one frame: its parts, or shrunk for a client that takes no parts. Only the
+   * first part is judged by the slow-consumer rule: an event is sent whole or not at all, so the
+   * socket holds at most the cap plus the largest event.
+   */
+  private sendBigEvent(sessionId: string, published: PublishedEvent): boolean {
+    if (!this.parts) return this.sendFrame(shrunkEventFrame(sessionId, published));
+    const frames = eventPartFrames(sessionId, published);
+    for (let index = 0; index < frames.length; index++) {
+      if (!this.sendFrame(frames[index] as Buffer, index > 0)) return false;
+    }
+    return true;
   }
 
   get eventBatches(): boolean {
@@ -398,10 +420,30 @@ export class DaemonConnection {
   }
 
   sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean {
-    for (const frame of batchFrames(sessionId, events)) {
-      if (!this.sendFrame(frame)) return false;
+    // Runs of ordinary events go in batches; a big event between them goes on its own.
+    let start = 0;
+    for (let index = 0; index <= events.length; index++) {
+      const big = index < events.length && isBigEvent(events[index] as PublishedEvent);
+      if (index < events.length && !big) continue;
+      if (index > start) {
+        for (const frame of batchFrames(sessionId, events.slice(start, index))) {
+          if (!this.sendFrame(frame)) return false;
+        }
+      }
+      if (big && !this.sendEvent(sessionId, events[index] as PublishedEvent)) return false;
+      start = index + 1;
     }
     return true;
+  }
+
+  /** Whether the socket holds enough unsent that a replay should wait (drained) before sending more. */
+  get backlogged(): boolean {
+    return this.socket.readyState === OPEN && this.socket.bufferedAmount >= this.lowWater;
+  }
+
+  /** Whether live events should wait in the log: half the cap is unsent (a burst of big events). */
+  get congested(): boolean {
+    return this.socket.readyState === OPEN && this.socket.bufferedAmount >= this.context.maxBufferedBytes / 2;
   }
 
   drained(): Promise<void> {
@@ -424,9 +466,9 @@ export class DaemonConnection {
    * Sends one text frame (a string, or its UTF-8 bytes made once for every subscriber) unless the
    * client is not reading: then the connection is dropped (1013).
    */
-  private sendFrame(frame: string | Buffer): boolean {
+  private sendFrame(frame: string | Buffer, continuesEvent = false): boolean {
     if (this.socket.readyState !== OPEN || this.dropping) return false;
-    if (this.socket.bufferedAmount > this.context.maxBufferedBytes) {
+    if (!continuesEvent && this.socket.bufferedAmount > this.context.maxBufferedBytes) {
       this.dropSlowConsumer();
       return false;
     }

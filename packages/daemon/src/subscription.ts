@@ -6,7 +6,10 @@
 // log read to its end, so nothing can slip between the two. A gap (never expected) heals the same
 // way: back to replay from the last seq sent. An outlet that takes batches (a client granted
 // `eventBatches`) gets each replay page as session/events frames instead of one frame per event;
-// live events go one per frame either way (each leaves in the tick it was published).
+// live events go one per frame either way (each leaves in the tick it was published). A page is
+// sent in parts bounded by bytes, each after the socket took the last, and a live event that finds
+// the socket congested (big events in a burst) sends the subscription back to replay, which goes on
+// at the socket's pace: the log holds what waits, so a client that reads is never cut for size.
 import type { Logger } from './logger.js';
 import type { SessionHandle } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
@@ -21,11 +24,17 @@ export interface EventOutlet {
   sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean;
   /** Resolves once the socket has taken (nearly) everything sent so far. */
   drained(): Promise<void>;
+  /** True when the socket holds enough unsent that a replay should wait for drained() first. */
+  readonly backlogged?: boolean;
+  /** True when the socket holds so much unsent that live events should wait in the log (replay). */
+  readonly congested?: boolean;
 }
 
 const PAGE = 256;
 /** A replay page for a batching client: one store read, one or two frames. */
 const BATCH_PAGE = 512;
+/** Event JSON (characters) a replay hands the socket before it checks whether to wait for it. */
+const REPLAY_CHUNK_CHARS = 2 * 1024 * 1024;
 
 export class Subscription {
   private sent: number;
@@ -54,6 +63,11 @@ export class Subscription {
 
   private offer(published: PublishedEvent): void {
     if (this.ended || this.replaying) return;
+    if (this.outlet.congested) {
+      this.replaying = true;
+      void this.replay();
+      return;
+    }
     this.deliver(published);
   }
 
@@ -111,15 +125,16 @@ export class Subscription {
     let stalls = 0;
     try {
       while (!this.ended) {
+        if (this.outlet.backlogged) await this.outlet.drained();
+        if (this.ended) return;
         const before = this.sent;
         const page = await this.hosted.readEvents(this.sent, this.outlet.eventBatches ? BATCH_PAGE : PAGE);
         if (this.ended) return;
-        if (this.outlet.eventBatches) this.deliverPage(page);
-        else {
-          for (const published of page) {
-            if (this.ended) return;
-            this.deliver(published);
-          }
+        for (const chunk of byteChunks(page)) {
+          if (this.ended) return;
+          if (this.outlet.eventBatches) this.deliverPage(chunk);
+          else for (const published of chunk) if (!this.ended) this.deliver(published);
+          if (this.outlet.backlogged) await this.outlet.drained();
         }
         if (this.ended) return;
         if (this.hosted.isDeleted) {
@@ -146,4 +161,22 @@ export class Subscription {
       this.stop();
     }
   }
+}
+
+/** `page` cut into runs of at most REPLAY_CHUNK_CHARS of JSON (a bigger event alone in its run). */
+function byteChunks(page: readonly PublishedEvent[]): PublishedEvent[][] {
+  const chunks: PublishedEvent[][] = [];
+  let chunk: PublishedEvent[] = [];
+  let chars = 0;
+  for (const published of page) {
+    if (chunk.length > 0 && chars + published.json.length > REPLAY_CHUNK_CHARS) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(published);
+    chars += published.json.length;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }

@@ -1,5 +1,6 @@
-// A subscribed session's events on the wire: `session/event` (one) and `session/events` (a batch,
-// for clients granted `eventBatches`), read without a copy on the hot path.
+// A subscribed session's events on the wire: `session/event` (one), `session/events` (a batch,
+// for clients granted `eventBatches`) and `session/eventPart` (a part of one big event, for clients
+// granted `eventParts`), read without a copy on the hot path.
 import type { ReinsEvent } from '@reins/core';
 import { z } from 'zod';
 
@@ -50,6 +51,27 @@ export interface SessionEventsParams {
 export const SessionEventsParamsSchema = z.object({
   sessionId: z.string().min(1),
   events: z.array(SessionEventParamsSchema.shape.event).min(1),
+});
+
+/**
+ * Daemon -> a client that was granted `eventParts`: one part of an event whose JSON is too big for
+ * one frame. The `count` parts of seq `seq` come in order (index 0 to count - 1), nothing of that
+ * session in between; their `data` joined is the event's JSON, as `session/event` would carry it.
+ */
+export const SESSION_EVENT_PART = 'session/eventPart';
+export interface SessionEventPartParams {
+  sessionId: string;
+  seq: number;
+  index: number;
+  count: number;
+  data: string;
+}
+export const SessionEventPartParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  seq: z.number().int().positive(),
+  index: z.number().int().nonnegative(),
+  count: z.number().int().min(2),
+  data: z.string(),
 });
 
 function isEventEnvelope(event: unknown): boolean {

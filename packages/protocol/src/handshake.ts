@@ -54,8 +54,17 @@ export interface ClientCapabilities {
    * daemon then sends a replay that way instead of one `session/event` per event.
    */
   eventBatches?: boolean;
+  /**
+   * The client reassembles `session/eventPart` notifications: the daemon then sends an event too
+   * big for one frame in bounded parts; to a client without it, such an event goes in one frame
+   * with its longest strings cut and marked (docs/architecture/daemon.md, "Protocol").
+   */
+  eventParts?: boolean;
 }
-export const ClientCapabilitiesSchema = z.object({ eventBatches: z.boolean().optional() });
+export const ClientCapabilitiesSchema = z.object({
+  eventBatches: z.boolean().optional(),
+  eventParts: z.boolean().optional(),
+});
 type _CapabilitiesInSync = Assert<Equals<z.output<typeof ClientCapabilitiesSchema>, ClientCapabilities>>;
 
 export interface InitializeParams {
@@ -88,7 +97,10 @@ export function negotiateCapabilities(
   version: ProtocolVersion,
   requested: ClientCapabilities | undefined,
 ): Required<ClientCapabilities> {
-  return { eventBatches: version >= 2 && requested?.eventBatches === true };
+  return {
+    eventBatches: version >= 2 && requested?.eventBatches === true,
+    eventParts: version >= 2 && requested?.eventParts === true,
+  };
 }
 
 export interface InitializeResult {

@@ -3,7 +3,7 @@
 // `initialize` with the daemon's token first; every failure is a JSON-RPC error whose `data` is the
 // Reins ErrorInfo, so clients branch on `data.code`, never on message text. Version 2 keeps every
 // version 1 method; a client that asks for no version at `initialize` gets version 1 answers.
-// Optional wire features are asked for at `initialize` (`capabilities`: `eventBatches`).
+// Optional wire features are asked for at `initialize` (`capabilities`: `eventBatches`, `eventParts`).
 
 export {
   AuthCancelParamsSchema,
@@ -23,9 +23,12 @@ export {
   readSessionEventParams,
   readSessionEventsParams,
   SESSION_EVENT,
+  SESSION_EVENT_PART,
   SESSION_EVENTS,
   type SessionEventParams,
   SessionEventParamsSchema,
+  type SessionEventPartParams,
+  SessionEventPartParamsSchema,
   type SessionEventsParams,
   SessionEventsParamsSchema,
 } from './events.js';

@@ -15,7 +15,14 @@ import {
 } from '@reins/core';
 import { z } from 'zod';
 import { HARNESS_AUTH_CHANGED, HarnessAuthChangedParamsSchema } from './auth.js';
-import { SESSION_EVENT, SESSION_EVENTS, SessionEventParamsSchema, SessionEventsParamsSchema } from './events.js';
+import {
+  SESSION_EVENT,
+  SESSION_EVENT_PART,
+  SESSION_EVENTS,
+  SessionEventParamsSchema,
+  SessionEventPartParamsSchema,
+  SessionEventsParamsSchema,
+} from './events.js';
 import { DaemonInfoSchema, PROTOCOL_VERSION } from './handshake.js';
 import { METHODS, type MethodName } from './methods.js';
 import {
@@ -30,6 +37,7 @@ import { V1SessionListingSchema, V1SubscribeResultSchema } from './v1.js';
 export const NOTIFICATIONS = {
   [SESSION_EVENT]: SessionEventParamsSchema,
   [SESSION_EVENTS]: SessionEventsParamsSchema,
+  [SESSION_EVENT_PART]: SessionEventPartParamsSchema,
   [STATUS_SNAPSHOT]: StatusSnapshotParamsSchema,
   [SESSIONS_CHANGED]: SessionsChangedParamsSchema,
   [HARNESS_AUTH_CHANGED]: HarnessAuthChangedParamsSchema,
