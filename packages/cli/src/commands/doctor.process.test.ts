@@ -14,6 +14,8 @@ import type { DoctorReport } from './doctor.js';
 
 const BIN = fileURLToPath(new URL('../../bin/reins.js', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+/** The pinned harness CLIs of this checkout (npm run setup), when installed. */
+const HARNESS_CLIS = fileURLToPath(new URL('../../../../harness-clis/node_modules', import.meta.url));
 
 let root: string;
 let env: Record<string, string>;
@@ -195,6 +197,17 @@ describe('reins doctor --json', () => {
     expect(stdout).toContain(`Reins is tested on: ${pinned} (this binary, 0.1.0, is not)`);
     const acp = JSON.parse((await runDoctor(['--json', 'acp'])).stdout) as DoctorReport;
     expect(acp.harnesses[0]?.reinsTestedVersions).toEqual([]);
+  });
+
+  // The checkout's pinned copies (npm run setup) are for the tests and the demo: doctor never reports them as
+  // installed, and says so when they are all it could find.
+  it.skipIf(!existsSync(HARNESS_CLIS))('says when it found only the pinned test copies in harness-clis/', async () => {
+    const { code, stdout } = await runDoctor(['copilot', 'codex']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^copilot +\S+ +not installed/m);
+    expect(stdout).toContain('Found only the pinned test copies in harness-clis/ for copilot: those are for');
+    const json = JSON.parse((await runDoctor(['--json', 'copilot', 'codex'])).stdout) as DoctorReport;
+    expect(json.testCopiesOnly).toEqual(['copilot']); // codex is found on PATH (the fake), so it is not listed
   });
 
   it('refuses an unknown harness id with exit code 2', async () => {

@@ -26,6 +26,7 @@ import {
   harnessManifest,
   type SkippedLine,
 } from '@reins/harnesses';
+import { conformanceTargetIds, harnessBinary } from '@reins/testkit';
 import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
@@ -60,7 +61,8 @@ JSON shape (stable; fields are only ever added):
       "health": { "status": "ready" | "not_installed" | "unhealthy" | "auth_required",
                   "message"?, "fix"?, "authMethods"?, "binary"? },
       "capabilities"?: { "<capability>": { "implemented", "advertised", "observed", "testedVersions" } }
-    }]
+    }],
+    "testCopiesOnly"?: [string]            // not found for you, but pinned test copies sit in harness-clis/
   }
   "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
   binaries; each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? };
@@ -90,6 +92,19 @@ export interface DoctorReport {
   reinsVersion: string;
   evidence: { path: string; records: number; skipped: SkippedLine[] };
   harnesses: DoctorHarness[];
+  /** Harnesses not found for you whose pinned test copy sits in harness-clis/ (for Reins' tests and the demo only). */
+  testCopiesOnly?: HarnessId[];
+}
+
+/** Whether the checkout's harness-clis/ holds the pinned copy of `id` (`npm run setup` installs them). */
+function hasTestCopy(id: HarnessId): boolean {
+  if (!conformanceTargetIds().includes(id)) return false;
+  try {
+    harnessBinary(id as Parameters<typeof harnessBinary>[0]);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 class Deadline extends Error {}
@@ -205,10 +220,12 @@ export async function doctorReport(io: CliIo, ids: readonly HarnessId[], timeout
     })),
     Promise.all(ids.map((id) => checkHarness(id, io, timeoutMs, store))),
   ]);
+  const testCopiesOnly = harnesses.filter((entry) => !entry.discovery.found && hasTestCopy(entry.id));
   return {
     reinsVersion: REINS_VERSION,
     evidence: { path: evidence.path, records: evidence.records.length, skipped: evidence.skipped },
     harnesses,
+    ...(testCopiesOnly.length > 0 ? { testCopiesOnly: testCopiesOnly.map((entry) => entry.id) } : {}),
   };
 }
 
@@ -380,6 +397,13 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
       style.dim(
         'Not found: install the harness, or set REINS_<ID>_BIN; `reins doctor --json` lists where Reins looked.',
       ),
+    );
+  }
+  if (report.testCopiesOnly) {
+    out.push(
+      `Found only the pinned test copies in harness-clis/ for ${report.testCopiesOnly.join(', ')}: those are for ` +
+        "Reins' tests and `reins demo` (on the scripted model), not for your sessions. Install and sign in to a " +
+        'harness yourself (or set REINS_<ID>_BIN to one) to use it with `reins run`.',
     );
   }
   return `${out.join('\n')}\n`;
