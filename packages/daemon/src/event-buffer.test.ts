@@ -79,6 +79,28 @@ describe('EventBuffer', () => {
     expect(buffer.lastSeq).toBe(3);
   });
 
+  it('holds no more JSON than maxChars: big entries push the oldest out, the newest stays whatever its size', () => {
+    const entry = (seq: number, chars: number) => ({ seq, json: 'x'.repeat(chars) });
+    const buffer = new EventBuffer<{ seq: number; json: string }>(100, 1_000);
+    for (let seq = 1; seq <= 10; seq++) buffer.push(entry(seq, 50));
+    expect(buffer.size).toBe(10);
+    buffer.push(entry(11, 600)); // 1,100 characters: the oldest two go
+    expect(buffer.size).toBe(9);
+    expect(buffer.oldestSeq).toBe(3);
+    expect(buffer.covers(1)).toBe(false);
+    expect(buffer.covers(2)).toBe(true);
+    buffer.push(entry(12, 5_000)); // alone larger than the bound: kept, everything else goes
+    expect(buffer.size).toBe(1);
+    expect(buffer.since(11).map((e) => e.seq)).toEqual([12]);
+    buffer.push(entry(13, 10)); // the big one goes once another comes
+    expect(buffer.since(12).map((e) => e.seq)).toEqual([13]);
+    expect(errorOf(() => buffer.since(11)).message).toMatch(/oldest seq available is 13/);
+    // Across the wrap of a full ring, the count bound and the character bound together.
+    const ring = new EventBuffer<{ seq: number; json: string }>(3, 100);
+    for (let seq = 1; seq <= 7; seq++) ring.push(entry(seq, seq === 6 ? 90 : 10));
+    expect(ring.since(ring.oldestSeq - 1).map((e) => e.seq)).toEqual([6, 7]);
+  });
+
   it('needs a positive whole capacity', () => {
     expect(errorOf(() => new EventBuffer(0)).code).toBe('invalid_input');
     expect(errorOf(() => new EventBuffer(2.5)).code).toBe('invalid_input');

@@ -1,21 +1,29 @@
 // The bounded in-memory tail of one daemon session's log: the newest `capacity` entries in seq
-// order, so a client that reconnects usually replays from memory; older entries are read from the
-// store. `since` tells a caller that asks for more than the buffer reaches the oldest seq it holds
+// order, and no more of their JSON than `maxChars` (a few big events do not pin hundreds of MB), so
+// a client that reconnects usually replays from memory; older entries are read from the store. `since` tells a caller that asks for more than the buffer reaches the oldest seq it holds
 // rather than handing it a gap.
 import { ReinsError, type ReinsEvent } from '@reins/core';
 
 /** Events kept in memory per live session (older ones are read from the store). */
 export const DEFAULT_EVENT_BUFFER_SIZE = 1_000;
+/** JSON characters kept in memory per live session; the newest entry is kept whatever its size. */
+export const DEFAULT_EVENT_BUFFER_CHARS = 16 * 1024 * 1024;
 
-export class EventBuffer<T extends { seq: number } = ReinsEvent> {
+/** An entry that carries its JSON (`json`) counts that against the buffer's `maxChars`. */
+export class EventBuffer<T extends { seq: number; json?: string } = ReinsEvent> {
   /** Grows up to `capacity` as entries come (a session that never streams costs nothing). */
   private ring: (T | undefined)[] = [];
   /** Index in `ring` of the oldest event held. */
   private start = 0;
   private count = 0;
   private newestSeq = 0;
+  /** JSON characters of the entries held. */
+  private chars = 0;
 
-  constructor(readonly capacity = DEFAULT_EVENT_BUFFER_SIZE) {
+  constructor(
+    readonly capacity = DEFAULT_EVENT_BUFFER_SIZE,
+    readonly maxChars = DEFAULT_EVENT_BUFFER_CHARS,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new ReinsError('invalid_input', `The event buffer size must be a positive integer, got ${capacity}.`);
     }
@@ -43,14 +51,19 @@ export class EventBuffer<T extends { seq: number } = ReinsEvent> {
         `Event seq ${event.seq} does not follow ${this.newestSeq}: a session's events must have no gaps.`,
       );
     }
-    if (this.count < this.capacity) {
-      this.ring[(this.start + this.count) % this.capacity] = event;
-      this.count++;
-    } else {
-      this.ring[this.start] = event;
-      this.start = (this.start + 1) % this.capacity;
-    }
+    if (this.count === this.capacity) this.dropOldest();
+    this.ring[(this.start + this.count) % this.capacity] = event;
+    this.count++;
+    this.chars += event.json?.length ?? 0;
+    while (this.chars > this.maxChars && this.count > 1) this.dropOldest();
     this.newestSeq = event.seq;
+  }
+
+  private dropOldest(): void {
+    this.chars -= this.ring[this.start]?.json?.length ?? 0;
+    this.ring[this.start] = undefined;
+    this.start = (this.start + 1) % this.capacity;
+    this.count--;
   }
 
   /**
@@ -73,7 +86,7 @@ export class EventBuffer<T extends { seq: number } = ReinsEvent> {
     if (afterSeq + 1 < oldest) {
       throw new ReinsError(
         'invalid_input',
-        `Events after seq ${afterSeq} are no longer buffered: the oldest seq available is ${oldest} (the daemon keeps the last ${this.capacity} events of a session).`,
+        `Events after seq ${afterSeq} are no longer buffered: the oldest seq available is ${oldest} (the daemon keeps the last ${this.capacity} events of a session, at most ${this.maxChars} characters of them).`,
         { data: { afterSeq, oldestSeq: oldest, lastSeq: this.newestSeq } },
       );
     }
@@ -99,6 +112,7 @@ export class EventBuffer<T extends { seq: number } = ReinsEvent> {
     this.ring = [];
     this.start = 0;
     this.count = 0;
+    this.chars = 0;
     this.newestSeq = lastSeq;
   }
 }
