@@ -119,6 +119,11 @@ describe('a full disk under the store', () => {
       expect(refused.code).toBe('store_unavailable');
       expect(refused.message).toMatch(/cannot record this session.*free space/);
       expect(harness.sessions.reduce((sum, s) => sum + s.sends.length, 0)).toBe(sendsBefore);
+      // A new session cannot be recorded either: refused the same way, no harness started.
+      const sessionsBefore = harness.sessions.length;
+      const notCreated = await refusal(reins.createSession('codex', { cwd: mountPoint }));
+      expect(notCreated.code).toBe('store_unavailable');
+      expect(harness.sessions).toHaveLength(sessionsBefore);
 
       // Space again: the next send works in the same daemon.
       for (const path of filler) rmSync(path);

@@ -21,7 +21,7 @@ import type { ReinsEvent } from '@reins/core';
 import { ReinsError } from '@reins/core';
 import { damagedStoreError, isDamage, missingTables, quickCheck } from './integrity.js';
 import { migrate } from './migrations.js';
-import { isBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
+import { isBusy, openSqlite, type SqliteDatabase, type SqliteStatement, sqliteFailure } from './sqlite-driver.js';
 import {
   type EventTextRow,
   eventText,
@@ -39,6 +39,7 @@ import type {
   StoredEventText,
   StoredSession,
 } from './store.js';
+import { storeUnavailableError } from './unavailable.js';
 
 export interface SqliteStoreOptions {
   /** 'normal' (default): durable across a daemon crash. 'full': also across an OS crash (fsync per commit). */
@@ -56,6 +57,12 @@ export interface SqliteStoreOptions {
 }
 
 const DEFAULT_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A write the disk refused (full, I/O error) is store_unavailable with the fix; others as they are. */
+function refusal(location: string, error: unknown): unknown {
+  const failure = sqliteFailure(error);
+  return failure === 'full' || failure === 'io' ? storeUnavailableError(location, error) : error;
+}
 
 function storeBytes(location: string): number {
   const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
@@ -277,7 +284,7 @@ export class SqliteStore implements DaemonStore {
           write.resolve();
         } catch (error) {
           this.touched.clear();
-          write.reject(error);
+          write.reject(refusal(this.location, error));
         }
       }
       return;
