@@ -9,11 +9,15 @@ import { MemoryStore } from './store/memory-store.js';
 /** A memory store whose writes fail like SQLite's on a full disk while `full` is set. */
 class FullableStore extends MemoryStore {
   full = false;
+  /** Appends taken resolve a loop turn later (as SQLite's, committed on setImmediate). */
+  slow = false;
   private refuse(): Promise<void> {
     return Promise.reject(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
   }
-  override appendEvents(sessionId: string, events: readonly ReinsEvent[]): Promise<void> {
-    return this.full ? this.refuse() : super.appendEvents(sessionId, events);
+  override async appendEvents(sessionId: string, events: readonly ReinsEvent[]): Promise<void> {
+    if (this.full) return this.refuse();
+    if (this.slow) await new Promise((resolve) => setImmediate(resolve));
+    return super.appendEvents(sessionId, events);
   }
   checkWritable(): Promise<void> {
     return this.full ? this.refuse() : Promise.resolve();
@@ -107,6 +111,19 @@ describe('SessionLog when the store cannot write', () => {
     store.full = false;
     await log.ensureWritable();
     expect((await storedEvents(store)).map((event) => event.type)).toEqual(['session.status', 'error']);
+  });
+
+  it('puts the error after the writes in flight when the check fails', async () => {
+    const { store, log, seen, append } = rig();
+    await store.putSession({ sessionId: 's1' } as never);
+    store.slow = true;
+    append({ type: 'session.status', status: 'running' }, null);
+    store.full = true;
+    await expect(log.ensureWritable()).rejects.toMatchObject({ code: 'store_unavailable' });
+    expect(seen.map((entry) => [entry.seq, entry.event.type])).toEqual([
+      [1, 'session.status'],
+      [2, 'error'],
+    ]);
   });
 
   it('learns that the store cannot write from a check before new work, and says so', async () => {

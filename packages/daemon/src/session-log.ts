@@ -199,6 +199,8 @@ export class SessionLog {
         await this.store.checkWritable?.();
       }
     } catch (error) {
+      // Writes in flight settle first (stored and published, or failed): the error goes after them.
+      if (held.length === 0) await this.idle();
       if (this.unavailable === undefined) this.fail(error);
       throw storeUnavailableError(this.store.location, error);
     }
