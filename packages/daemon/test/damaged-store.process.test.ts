@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
+import { streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, SqliteStore, startDaemon } from '../src/index.js';
 import { openSqlite } from '../src/store/sqlite-driver.js';
@@ -186,6 +187,40 @@ describe('a damaged store', () => {
     expect(lost).toContain(1500);
     expect(lost.length).toBeLessThan(100);
   }, 60_000);
+
+  it('a turn whose terminal was lost: --repair ends it failed, so every turn keeps one terminal', async () => {
+    const store = await SqliteStore.open(storePath);
+    const envelope = { harness: 'codex', sessionId: 'short', turnId: 't9', at: 1 };
+    const item = { kind: 'agent_message', id: 'a9', text: '' };
+    const turn = [
+      { type: 'turn.started', input: { text: 'go' } },
+      { type: 'item.started', item: { ...item, status: 'running' } },
+      ...Array.from({ length: 200 }, (_, index) => ({
+        type: 'item.delta',
+        itemId: 'a9',
+        kind: 'text',
+        text: `turn text ${index}`,
+      })),
+      {
+        type: 'turn.completed',
+        outcome: { status: 'failed', error: { code: 'provider_error', message: 'marker-terminal' } },
+      },
+    ].map((payload, index) => ({ ...envelope, ...payload, seq: SHORT + 1 + index }) as ReinsEvent);
+    await store.appendEvents('short', turn);
+    await store.close();
+    const page = Math.floor(offsetOf('marker-terminal') / PAGE);
+    writeAt(page * PAGE, Buffer.alloc(PAGE, 0x55));
+    expectRefused(/quick_check/);
+    repair();
+    const events = await replay('short');
+    expect(streamViolations(events, { settled: true })).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'turn.completed',
+      turnId: 't9',
+      outcome: { status: 'failed', error: { code: 'store_unavailable' } },
+    });
+    expect(events.filter((event) => event.type === 'turn.completed')).toHaveLength(1);
+  }, 120_000);
 
   it('a damaged B-tree root: exit 2 with the fix; --repair keeps the sessions', async () => {
     writeAt((rootPage('events') - 1) * PAGE, Buffer.alloc(PAGE, 0xa7));

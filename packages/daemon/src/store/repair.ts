@@ -2,10 +2,12 @@
 // same path, and keeps the damaged file beside it (`reins.db.damaged-<time>`, with its -wal). Rows
 // are read in rowid pages and, around a page that does not read, one rowid at a time; an event
 // whose text is not JSON, or that belongs to a session whose record is lost, is left out; every seq
-// a kept session lost becomes an `error` event naming the lost run, so its log has no gap
-// (docs/architecture/daemon.md, "A damaged store").
+// a kept session lost becomes an `error` event naming the lost run, so its log has no gap, and a
+// turn whose terminal was lost ends failed after the newest event (docs/architecture/daemon.md,
+// "A damaged store").
 import { existsSync, renameSync } from 'node:fs';
-import { ReinsError } from '@reins/core';
+import { type EventPayload, ReinsError, type ReinsEvent } from '@reins/core';
+import { CrashedTurn } from '../daemon-events.js';
 import { isBusy, openSqlite, type SqliteDatabase } from './sqlite-driver.js';
 import { safely } from './sqlite-rows.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -64,13 +66,38 @@ function columnsOf(db: SqliteDatabase, table: string): string[] {
   );
 }
 
-function parses(text: unknown): boolean {
-  if (typeof text !== 'string') return false;
+function parsed(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+/** The turns of each kept session whose terminal did not read: their open items and the turn end failed. */
+class OpenTurns {
+  private readonly bySession = new Map<number, Map<string, CrashedTurn>>();
+
+  observe(sessionNo: number, event: ReinsEvent): void {
+    const turns = this.bySession.get(sessionNo) ?? new Map<string, CrashedTurn>();
+    this.bySession.set(sessionNo, turns);
+    if (event.type === 'turn.started' && event.turnId !== null) {
+      turns.set(event.turnId, new CrashedTurn({ turnId: event.turnId, seq: event.seq }));
+    }
+    if (event.turnId === null) return;
+    turns.get(event.turnId)?.observe(event);
+    if (event.type === 'turn.completed') turns.delete(event.turnId);
+  }
+
+  closing(sessionNo: number): Array<{ payload: EventPayload; turnId: string }> {
+    const error = {
+      code: 'store_unavailable' as const,
+      message: 'The rest of this turn could not be read from a damaged store and was lost when it was repaired.',
+    };
+    return [...(this.bySession.get(sessionNo)?.values() ?? [])].flatMap((turn) =>
+      turn.closing(error).map((payload) => ({ payload, turnId: turn.open.turnId })),
+    );
   }
 }
 
@@ -145,7 +172,7 @@ function copy(source: SqliteDatabase, target: SqliteDatabase, report: RepairRepo
       `INSERT OR IGNORE INTO sessions (${sessionColumns.join(', ')}) VALUES (${sessionColumns.map(() => '?').join(', ')})`,
     );
     for (const row of salvageRows(source, 'sessions', sessionColumns.join(', '))) {
-      if (!parses(row.spec)) {
+      if (parsed(row.spec) === undefined) {
         report.lostSessions++;
         continue;
       }
@@ -155,6 +182,7 @@ function copy(source: SqliteDatabase, target: SqliteDatabase, report: RepairRepo
   }
   report.sessions = sessions.size;
   const seqs = new Map<number, Set<number>>();
+  const openTurns = new OpenTurns();
   const insertEvent = target.prepare('INSERT OR IGNORE INTO events (session_no, seq, type, body) VALUES (?, ?, ?, ?)');
   if (columnsOf(source, 'events').length > 0) {
     for (const row of salvageRows(source, 'events', 'session_no, seq, type, body')) {
@@ -163,8 +191,10 @@ function copy(source: SqliteDatabase, target: SqliteDatabase, report: RepairRepo
         report.orphanEvents++;
         continue;
       }
-      if (!parses(row.body)) continue;
+      const event = parsed(row.body) as ReinsEvent | undefined;
+      if (event === undefined) continue;
       insertEvent.run(sessionNo, Number(row.seq), row.type, row.body);
+      if (typeof event === 'object' && event !== null) openTurns.observe(sessionNo, event);
       const kept = seqs.get(sessionNo) ?? new Set<number>();
       kept.add(Number(row.seq));
       seqs.set(sessionNo, kept);
@@ -172,6 +202,7 @@ function copy(source: SqliteDatabase, target: SqliteDatabase, report: RepairRepo
     }
   }
   report.lostEvents = fillGaps(sessions, seqs, insertEvent);
+  endOpenTurns(sessions, seqs, openTurns, insertEvent);
   const groupColumns = shared('process_groups');
   if (groupColumns.includes('ended_at')) {
     const insert = target.prepare(
@@ -179,6 +210,24 @@ function copy(source: SqliteDatabase, target: SqliteDatabase, report: RepairRepo
     );
     for (const row of salvageRows(source, 'process_groups', groupColumns.join(', '))) {
       insert.run(...groupColumns.map((column) => row[column] ?? null));
+    }
+  }
+}
+
+/** A turn whose terminal was lost ends after the session's newest event, so every turn keeps one terminal. */
+function endOpenTurns(
+  sessions: Map<number, Row>,
+  seqs: Map<number, Set<number>>,
+  openTurns: OpenTurns,
+  insertEvent: { run(...params: unknown[]): unknown },
+): void {
+  const at = Date.now();
+  for (const [sessionNo, session] of sessions) {
+    let seq = 0;
+    for (const kept of seqs.get(sessionNo) ?? []) seq = Math.max(seq, kept);
+    for (const { payload, turnId } of openTurns.closing(sessionNo)) {
+      const event = { ...payload, seq: ++seq, harness: session.harness, sessionId: session.session_id, turnId, at };
+      insertEvent.run(sessionNo, seq, payload.type, JSON.stringify(event));
     }
   }
 }
