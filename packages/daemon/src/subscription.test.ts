@@ -11,8 +11,9 @@ import { type EventOutlet, Subscription } from './subscription.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 
-function published(seq: number): PublishedEvent {
+function published(seq: number, padding = 0): PublishedEvent {
   const event = { type: 'session.status', seq, harness: 'codex', sessionId: 's1', turnId: null, at: 1, status: 'idle' };
+  if (padding > 0) Object.assign(event, { pad: 'p'.repeat(padding) });
   return { seq, event: event as ReinsEvent, json: JSON.stringify(event) };
 }
 
@@ -39,11 +40,11 @@ class FakeSession {
     this.reads.push({ afterSeq, limit });
     return this.log.filter((entry) => entry.seq > afterSeq && !this.missing.has(entry.seq)).slice(0, limit);
   }
-  append(count: number): void {
-    for (let index = 0; index < count; index++) this.log.push(published(this.log.length + 1));
+  append(count: number, padding = 0): void {
+    for (let index = 0; index < count; index++) this.log.push(published(this.log.length + 1, padding));
   }
-  publish(): void {
-    const entry = published(this.log.length + 1);
+  publish(padding = 0): void {
+    const entry = published(this.log.length + 1, padding);
     this.log.push(entry);
     for (const sink of [...this.sinks.values()]) sink(entry);
   }
@@ -162,5 +163,93 @@ describe('Subscription replay', () => {
     expect(calls).toBe(1);
     expect(outlet.sent).toEqual([]);
     expect(session.reads).toHaveLength(1);
+  });
+});
+
+/** An outlet whose socket holds what it is sent until the test lets it drain. */
+class SlowOutlet extends FakeOutlet {
+  unsent = 0;
+  drains = 0;
+  private wake: (() => void) | undefined;
+  constructor(
+    eventBatches: boolean,
+    private readonly lowWater: number,
+    private readonly half: number,
+  ) {
+    super(eventBatches);
+  }
+  override sendEvent(sessionId: string, entry: PublishedEvent): boolean {
+    this.unsent += entry.json.length;
+    return super.sendEvent(sessionId, entry);
+  }
+  override sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean {
+    for (const entry of events) this.unsent += entry.json.length;
+    return super.sendEvents(sessionId, events);
+  }
+  get backlogged(): boolean {
+    return this.unsent >= this.lowWater;
+  }
+  get congested(): boolean {
+    return this.unsent >= this.half;
+  }
+  override drained(): Promise<void> {
+    if (!this.backlogged) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
+  }
+  /** The client read everything. */
+  drain(): void {
+    this.unsent = 0;
+    this.drains++;
+    this.wake?.();
+    this.wake = undefined;
+  }
+}
+
+describe('Subscription flow by bytes', () => {
+  const MiB = 1024 * 1024;
+
+  it('replays big events a few at a time, each run after the socket took the last', async () => {
+    const session = new FakeSession();
+    session.append(20, MiB); // 20 events of 1 MiB each
+    const outlet = new SlowOutlet(true, MiB, 8 * MiB);
+    subscribe(session, outlet);
+    await settle();
+    // The first page is read whole, but handed over in runs of at most 2 MiB (here one event, a bit
+    // over 1 MiB): the replay waits after the first run.
+    expect(outlet.seqs).toEqual([1]);
+    for (let round = 0; round < 30 && outlet.seqs.length < 20; round++) {
+      outlet.drain();
+      await settle();
+      expect(outlet.unsent).toBeLessThanOrEqual(2 * MiB + 1024);
+    }
+    expect(outlet.seqs).toEqual(range(1, 20));
+    // After a page of big events, the next pages read fewer (8 MiB of JSON each).
+    expect(session.reads[0]?.limit).toBe(512);
+    expect(session.reads.slice(1).every((read) => read.limit <= 8)).toBe(true);
+  });
+
+  it('a live event that finds the socket congested waits in the log; it follows once the socket drained', async () => {
+    const session = new FakeSession();
+    const outlet = new SlowOutlet(false, MiB, 4 * MiB);
+    subscribe(session, outlet);
+    await settle();
+    session.publish(3 * MiB); // sent: the socket was empty
+    session.publish(3 * MiB); // sent: 3 MiB unsent is below half the cap
+    session.publish(3 * MiB); // congested: back to replay, which waits for the socket
+    session.publish();
+    await settle();
+    expect(outlet.seqs).toEqual([1, 2]);
+    outlet.drain();
+    await settle();
+    outlet.drain();
+    await settle();
+    expect(outlet.seqs).toEqual([1, 2, 3, 4]);
+    // Live again: the next event goes at once.
+    outlet.drain();
+    await settle();
+    session.publish();
+    expect(outlet.seqs).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -35,11 +35,15 @@ const PAGE = 256;
 const BATCH_PAGE = 512;
 /** Event JSON (characters) a replay hands the socket before it checks whether to wait for it. */
 const REPLAY_CHUNK_CHARS = 2 * 1024 * 1024;
+/** Event JSON a replay page should hold at most: after a page of big events the next reads fewer. */
+const PAGE_CHARS = 8 * 1024 * 1024;
 
 export class Subscription {
   private sent: number;
   private replaying = true;
   private ended = false;
+  /** Events the next replay page reads: the full page, or fewer after big events (PAGE_CHARS). */
+  private pageLimit: number | undefined;
 
   constructor(
     readonly hosted: SessionHandle,
@@ -128,7 +132,9 @@ export class Subscription {
         if (this.outlet.backlogged) await this.outlet.drained();
         if (this.ended) return;
         const before = this.sent;
-        const page = await this.hosted.readEvents(this.sent, this.outlet.eventBatches ? BATCH_PAGE : PAGE);
+        const fullPage = this.outlet.eventBatches ? BATCH_PAGE : PAGE;
+        const page = await this.hosted.readEvents(this.sent, this.pageLimit ?? fullPage);
+        this.pageLimit = nextPageLimit(page, fullPage);
         if (this.ended) return;
         for (const chunk of byteChunks(page)) {
           if (this.ended) return;
@@ -179,4 +185,15 @@ function byteChunks(page: readonly PublishedEvent[]): PublishedEvent[][] {
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
+}
+
+/**
+ * How many events the page after `page` reads: as many as held PAGE_CHARS of JSON in this one
+ * (at least 1, at most `fullPage`), so a run of big events is read a few at a time.
+ */
+function nextPageLimit(page: readonly PublishedEvent[], fullPage: number): number {
+  let chars = 0;
+  for (const published of page) chars += published.json.length;
+  if (chars <= PAGE_CHARS || page.length === 0) return fullPage;
+  return Math.max(1, Math.min(fullPage, Math.floor((page.length * PAGE_CHARS) / chars)));
 }
