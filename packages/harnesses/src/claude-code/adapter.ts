@@ -29,6 +29,7 @@ import { claudeAuthStatus, createClaudeAuth } from './auth.js';
 import { claudeBinarySpec } from './discovery.js';
 import { InputChannel } from './input-channel.js';
 import { claudeCodeImplemented } from './manifest.js';
+import { assertWorkspaceSandbox } from './posture.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import { claudeEffort, HARNESS } from './query.js';
 import { ClaudeCodeSession } from './session.js';
@@ -221,6 +222,7 @@ export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}):
       }
       if (spec.effort) claudeEffort(spec.effort);
       if (spec.outputSchema) assertValidSchema(spec.outputSchema);
+      assertWorkspaceSandbox(spec, env);
       const binary = await locate();
       const warm = warmStartFor(spec, env, await host());
       const session = new ClaudeCodeSession({ spec, binary, env, options, ...(warm ? { warm } : {}) });

@@ -1,6 +1,9 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptSessionSpec } from '../runtime/chassis/index.js';
-import { postureOptions } from './posture.js';
+import { assertWorkspaceSandbox, missingSandboxTools, postureOptions } from './posture.js';
 import { coldReason } from './warm.js';
 
 describe('Claude Code postures', () => {
@@ -45,4 +48,28 @@ describe('Claude Code postures', () => {
       acceptSessionSpec({ cwd: '/tmp', posture: 'workspace' }, support, { id: 'pi', displayName: 'Pi' }),
     ).toThrow(expect.objectContaining({ code: 'unsupported_capability', data: { field: 'posture' } }));
   });
+
+  it.runIf(process.platform === 'linux')(
+    'workspace is refused up front, naming what to install, when bwrap or socat is missing',
+    () => {
+      const bin = mkdtempSync(join(tmpdir(), 'reins-sandbox-tools-'));
+      try {
+        writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\n');
+        chmodSync(join(bin, 'bwrap'), 0o755);
+        writeFileSync(join(bin, 'socat'), 'not executable');
+        expect(missingSandboxTools(bin)).toEqual(['socat']);
+        expect(() => assertWorkspaceSandbox({ cwd: '/w', posture: 'workspace' }, { PATH: bin })).toThrow(
+          expect.objectContaining({
+            code: 'unsupported_capability',
+            message: expect.stringMatching(/needs socat on PATH/),
+          }),
+        );
+        expect(() => assertWorkspaceSandbox({ cwd: '/w', posture: 'bypass' }, { PATH: bin })).not.toThrow();
+        chmodSync(join(bin, 'socat'), 0o755);
+        expect(() => assertWorkspaceSandbox({ cwd: '/w', posture: 'workspace' }, { PATH: bin })).not.toThrow();
+      } finally {
+        rmSync(bin, { recursive: true, force: true });
+      }
+    },
+  );
 });

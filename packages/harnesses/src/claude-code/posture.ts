@@ -4,8 +4,42 @@
 // (acceptEdits: an edit elsewhere would need an approval nobody can give, so it fails with Claude
 // Code's own message); if the sandbox cannot run, Claude Code refuses to start (failIfUnavailable)
 // instead of running commands unconfined.
-import type { SessionSpec } from '@reins/core';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { ReinsError, type SessionSpec } from '@reins/core';
 import type { CanUseTool, SdkOptions } from './wire.js';
+
+/**
+ * What Claude Code's sandbox needs on Linux: bubblewrap and socat (2.1.332 refuses to start without
+ * either, "sandbox required but unavailable: ... socat not installed").
+ */
+export const SANDBOX_TOOLS = ['bwrap', 'socat'] as const;
+
+/** The sandbox tools missing from `path` (a PATH value). */
+export function missingSandboxTools(path: string | undefined): string[] {
+  const folders = (path ?? '').split(delimiter).filter(Boolean);
+  const runnable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return SANDBOX_TOOLS.filter((tool) => !folders.some((folder) => runnable(join(folder, tool))));
+}
+
+/** Refuses posture workspace up front when the sandbox cannot run, with what to install. */
+export function assertWorkspaceSandbox(spec: SessionSpec, env: Record<string, string | undefined>): void {
+  if (spec.posture !== 'workspace' || process.platform !== 'linux') return;
+  const missing = missingSandboxTools(env.PATH);
+  if (missing.length === 0) return;
+  throw new ReinsError(
+    'unsupported_capability',
+    `Claude Code cannot hold a session to its workspace here: its sandbox needs ${missing.join(' and ')} on PATH (apt install bubblewrap socat), and without it Claude Code refuses to start.`,
+    { harness: 'claude-code', operation: 'createSession', data: { field: 'posture', missing } },
+  );
+}
 
 export type PostureOptions = Pick<
   SdkOptions,
