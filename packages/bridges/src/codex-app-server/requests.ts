@@ -120,6 +120,8 @@ export interface ThreadDefaults {
   cwd: string;
   posture: Posture;
   model?: string;
+  /** The provider the bridge names (config/read's model_provider): a client may send it back. */
+  provider?: string;
 }
 
 /** MCP servers in Codex's config shape (`config.mcp_servers.<name>`) -> Reins MCP server specs. */
@@ -164,7 +166,7 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
     );
   }
   for (const field of ['modelProvider', 'serviceTier']) {
-    if (given(params, field)) {
+    if (given(params, field) && !(field === 'modelProvider' && params[field] === defaults.provider)) {
       throw new ParamsError(field, 'the harness behind the Reins bridge chooses its own provider and service tier.');
     }
   }

@@ -21,6 +21,7 @@ import { HarnessFacts } from '../harness-facts.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, withDeadline } from '../lifecycle.js';
 import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
 import { type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
+import { clientSurfaceHandlers } from './client-surface.js';
 import { type Client, Clients, initializeClient } from './clients.js';
 import { type RpcConnection, RpcError } from './connection.js';
 import { rpcErrorOf, unknownMethodError } from './errors.js';
@@ -196,6 +197,7 @@ export class CodexAppServerBridge {
       userId: null,
       requiresOpenaiAuth: false,
     }),
+    ...clientSurfaceHandlers(() => ({ ...this.defaults(), harness: this.harness.id })),
   };
 
   private async dispatch(method: string, params: unknown, client: Client): Promise<unknown> {
@@ -243,7 +245,8 @@ export class CodexAppServerBridge {
   private defaults(model?: string) {
     const defaults = this.options.defaults ?? {};
     const chosen = model ?? defaults.model;
-    return { cwd: this.reads.cwd, posture: defaults.posture ?? 'bypass', ...(chosen ? { model: chosen } : {}) };
+    const posture = defaults.posture ?? 'bypass';
+    return { cwd: this.reads.cwd, posture, provider: this.harness.id, ...(chosen ? { model: chosen } : {}) };
   }
 
   private threadFor(threadId: string): BridgeThread {

@@ -1,0 +1,53 @@
+// Pure: the answers the official Codex TUI 0.171.0 needs at start beyond threads and turns (recorded
+// against the real app-server: docs/architecture/bridges.md, "What the Codex TUI calls"). The TUI
+// exits at start when config/read fails, so each is served with what holds in front of any harness:
+// the bridge's own settings as the config, and no Codex hooks, skills, plugins or GovCloud.
+import type { Posture } from '@reins/core';
+import { approvalPolicyOf } from './requests.js';
+
+export interface SurfaceContext {
+  harness: string;
+  cwd: string;
+  model?: string | undefined;
+  posture: Posture;
+}
+
+type Params = Record<string, unknown>;
+
+function cwdsOf(params: Params, fallback: string): string[] {
+  const cwds = Array.isArray(params.cwds) ? params.cwds.filter((cwd): cwd is string => typeof cwd === 'string') : [];
+  return cwds.length > 0 ? cwds : [fallback];
+}
+
+/** Handlers by method; `context` is asked at each call (the defaults may change). */
+export function clientSurfaceHandlers(
+  context: () => SurfaceContext,
+): Record<string, (params: Params) => Promise<unknown>> {
+  return {
+    // The settings a thread starts with here; a Codex config.toml means nothing to another harness.
+    'config/read': async (params) => {
+      const { harness, model, posture } = context();
+      return {
+        config: {
+          model: model ?? null,
+          model_provider: harness,
+          approval_policy: approvalPolicyOf(posture),
+          sandbox_mode: 'danger-full-access',
+          web_search: 'disabled',
+        },
+        origins: {},
+        layers: params.includeLayers === true ? [] : null,
+      };
+    },
+    'configRequirements/read': async () => ({ requirements: null, supportsIndependentSpeedModes: false }),
+    'hooks/list': async (params) => ({
+      data: cwdsOf(params, context().cwd).map((cwd) => ({ cwd, hooks: [], warnings: [], errors: [] })),
+    }),
+    'skills/list': async (params) => ({
+      data: cwdsOf(params, context().cwd).map((cwd) => ({ cwd, skills: [], errors: [] })),
+    }),
+    'plugin/installed': async () => ({ marketplaces: [], marketplaceLoadErrors: [] }),
+    // Experimental, asked by the TUI at start: no AWS Bedrock account behind the bridge.
+    'account/bedrock/checkGovCloudRequirements': async () => ({ isGovCloud: false, shouldWarn: false }),
+  };
+}

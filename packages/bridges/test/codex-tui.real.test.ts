@@ -1,0 +1,209 @@
+// Real tier, hermetic: the official Codex TUI 0.171.0 (`codex --remote ws://… --remote-auth-token-env`)
+// in a tmux pane, typed into as a person types. First against the REAL `codex app-server --listen
+// ws://` (the calibration the bridge must match), then against `reins bridge codex-app-server -H
+// claude-code` over ws:// and unix://, both on the scripted model server: a text turn, a shell
+// command, a second turn in the same conversation, Esc then another turn; a wrong token refused.
+// A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
+// every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
+// Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { harnessBinary, reply } from '@reins/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { transcriptViolations } from './support/codex-schema.js';
+import { REINS, until } from './support/processes.js';
+import { type RealBridgeHome, realBridgeHome } from './support/real-bridge.js';
+import { RecordingProxy, TmuxPane, tuiCodexHome } from './support/tui.js';
+
+const TOKEN = `tui-token-${randomUUID()}`;
+const TOKEN_ENV = 'REINS_TEST_TUI_TOKEN';
+const LONG_TEXT = Array.from({ length: 120 }, (_, index) => `word${index}`).join(' ');
+
+interface Server {
+  child: ChildProcess;
+  log: () => string;
+  url: string;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startServer(command: string, args: string[], home: RealBridgeHome): Promise<Server> {
+  const child = spawn(command, args, { env: home.env, cwd: home.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (chunk) => {
+    log += chunk;
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  cleanups.push(async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+  await until(() => /listening on: (ws|unix):\/\/\S+/.test(log), `the server to listen (log: ${log})`, 60_000);
+  const url = (/listening on: ((?:ws|unix):\/\/\S+)/.exec(log) as RegExpExecArray)[1] as string;
+  return { child, log: () => log, url };
+}
+
+async function tokenFile(home: RealBridgeHome): Promise<string> {
+  const file = join(home.tempHome.dir, 'ws-token');
+  await writeFile(file, `${TOKEN}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** The TUI against `remote`; `token` travels as its bearer token (none on unix://). */
+async function startTui(home: RealBridgeHome, remote: string, token: string | null = TOKEN): Promise<TmuxPane> {
+  const codexHome = await tuiCodexHome(home.tempHome.dir);
+  const pane = TmuxPane.start(
+    `reins-tui-${randomUUID().slice(0, 8)}`,
+    [harnessBinary('codex').command, '--remote', remote, ...(token ? ['--remote-auth-token-env', TOKEN_ENV] : [])],
+    {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home.tempHome.home,
+      CODEX_HOME: codexHome,
+      TERM: 'xterm-256color',
+      ...(token ? { [TOKEN_ENV]: token } : {}),
+    },
+    home.cwd,
+  );
+  cleanups.push(() => pane.kill());
+  return pane;
+}
+
+/** The TUI's composer, ready for input (its placeholder or prompt line). */
+const COMPOSER = /›|Ask Codex|context left|send/i;
+
+/** The script both servers must pass: text, shell, a second turn, Esc then another turn. */
+async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  const { server } = home;
+  await pane.waitFor(COMPOSER, 'the composer');
+  server.when('tui first turn', reply().text('Hello from turn one of the TUI'));
+  await pane.submit('tui first turn');
+  await pane.waitFor(/Hello from turn one of the TUI/, 'the first answer');
+
+  server.when('tui shell turn', reply().shell('echo tui-shell-$((40+2))'));
+  // The tool round: its request carries the command's output (the TUI's title request may come between).
+  server.when(/tui-shell-42/, reply().text('The shell printed its line'), { in: 'body' });
+  await pane.submit('tui shell turn');
+  await pane.waitFor(/The shell printed its line/, 'the answer after the shell command');
+  // The command ran: its output went back to the model.
+  expect(JSON.stringify(server.requests.map((request) => request.body))).toContain('tui-shell-42');
+
+  server.when('tui second turn', reply().text('Second answer, same conversation'));
+  await pane.submit('tui second turn');
+  await pane.waitFor(/Second answer, same conversation/, 'the second answer');
+  const second = server.requests.find((request) => JSON.stringify(request.body).includes('tui second turn'));
+  // One conversation: the second turn's request carries the first turn.
+  expect(JSON.stringify(second?.body)).toContain('tui first turn');
+
+  server.when('tui long turn', reply().text(LONG_TEXT).delayMs(250));
+  await pane.submit('tui long turn');
+  await pane.waitFor(/word3\b/, 'the long answer streaming');
+  pane.key('Escape');
+  await pane.waitFor(/interrupt/i, 'the interrupt shown');
+  server.when('tui after escape', reply().text('Answer after the interrupt'));
+  await pane.submit('tui after escape');
+  await pane.waitFor(/Answer after the interrupt/, 'the answer after Esc');
+  expect(pane.screen()).not.toMatch(/word119/);
+}
+
+function report(label: string, proxy: RecordingProxy): void {
+  console.info(`${label}: the TUI called ${proxy.methodsCalled().join(', ')}`);
+  const errors = proxy.errorsAnswered();
+  if (errors.length > 0) console.info(`${label}: answered with errors: ${errors.join(' | ')}`);
+}
+
+describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
+  it('calibration: drives the real `codex app-server --listen ws://` on the scripted model', async () => {
+    const home = await realBridgeHome('codex');
+    cleanups.push(() => home.dispose());
+    const codex = harnessBinary('codex');
+    const server = await startServer(
+      codex.command,
+      [
+        ...codex.args,
+        ...home.launch.args,
+        '--listen',
+        'ws://127.0.0.1:0',
+        '--ws-auth',
+        'capability-token',
+        '--ws-token-file',
+        await tokenFile(home),
+      ],
+      home,
+    );
+    const proxy = await RecordingProxy.start(server.url);
+    cleanups.push(() => proxy.close());
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await drive(pane, home);
+    report('codex app-server', proxy);
+  }, 300_000);
+
+  it('drives reins bridge codex-app-server -H claude-code (real Claude Code), and refuses a wrong token', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const bridge = await startServer(
+      process.execPath,
+      [
+        REINS,
+        'bridge',
+        'codex-app-server',
+        '-H',
+        'claude-code',
+        '--binary',
+        home.binaryPath,
+        '--listen',
+        'ws://127.0.0.1:0',
+        '--ws-auth',
+        'capability-token',
+        '--ws-token-file',
+        await tokenFile(home),
+      ],
+      home,
+    );
+    const proxy = await RecordingProxy.start(bridge.url);
+    cleanups.push(() => proxy.close());
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await drive(pane, home);
+    report('reins bridge (claude-code)', proxy);
+    // configRequirements/read and the experimental GovCloud check have no response type in the
+    // pinned (stable) schema: nothing to validate them against.
+    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
+    expect(
+      violations.filter((violation) => !violation.errors.startsWith('the Codex schema has no response type')),
+    ).toEqual([]);
+
+    const refused = await startTui(home, bridge.url, 'not-the-token');
+    await refused.waitFor(/401|unauthori[sz]ed|invalid websocket bearer token|failed to connect/i, 'the refusal shown');
+    expect(bridge.log()).toMatch(/refused a connection: 401 Unauthorized \(invalid websocket bearer token\)/);
+  }, 400_000);
+
+  it('drives the bridge over unix:// (a text turn)', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const socket = join(home.tempHome.dir, 'bridge.sock');
+    await startServer(
+      process.execPath,
+      [
+        REINS,
+        'bridge',
+        'codex-app-server',
+        '-H',
+        'claude-code',
+        '--binary',
+        home.binaryPath,
+        '--listen',
+        `unix://${socket}`,
+      ],
+      home,
+    );
+    const pane = await startTui(home, `unix://${socket}`, null);
+    await pane.waitFor(COMPOSER, 'the composer');
+    home.server.when('tui unix turn', reply().text('Hello over the Unix socket'));
+    await pane.submit('tui unix turn');
+    await pane.waitFor(/Hello over the Unix socket/, 'the answer over unix://');
+  }, 300_000);
+});
