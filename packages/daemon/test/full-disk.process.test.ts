@@ -115,15 +115,15 @@ describe('a full disk under the store', () => {
 
       // Still full: refused with the code and a sentence, and the harness is not asked.
       const sendsBefore = harness.sessions.reduce((sum, s) => sum + s.sends.length, 0);
+      const processesBefore = harness.sessions.length;
       const refused = await refusal(session.send('three'));
       expect(refused.code).toBe('store_unavailable');
       expect(refused.message).toMatch(/cannot record this session.*free space/);
       expect(harness.sessions.reduce((sum, s) => sum + s.sends.length, 0)).toBe(sendsBefore);
-      // A new session cannot be recorded either: refused the same way, no harness started.
-      const sessionsBefore = harness.sessions.length;
+      // A new session cannot be recorded either: refused the same way. No harness process was started.
       const notCreated = await refusal(reins.createSession('codex', { cwd: mountPoint }));
       expect(notCreated.code).toBe('store_unavailable');
-      expect(harness.sessions).toHaveLength(sessionsBefore);
+      expect(harness.sessions).toHaveLength(processesBefore);
 
       // Space again: the next send works in the same daemon.
       for (const path of filler) rmSync(path);
