@@ -51,4 +51,29 @@ describe('reenvelope', () => {
     expect(generationId('turn_1', 0)).toBe('turn_1');
     expect(generationId('turn_1', 1)).toBe('r1.turn_1');
   });
+
+  it('re-points a native frame reference at the logged seq of the event that carries the frame', () => {
+    const frame = { type: 'assistant', content: ['a', 'b', 'c'] };
+    const native = (value: unknown) => ({ source: 'claude.stream-json', method: 'assistant', frame: value });
+    const fields = (seq: number) => ({ seq, sessionId: 'daemon-ref', generation: 1 });
+    const event = (seq: number, value: unknown): ReinsEvent => ({
+      ...base,
+      seq,
+      type: 'notice',
+      kind: 'info',
+      message: 'm',
+      native: native(value),
+    });
+    // The adapter's seq 5 carries the frame; the daemon logs it as 20, then says something itself (21).
+    expect(reenvelope(event(5, frame), fields(20)).native?.frame).toBe(frame);
+    expect(reenvelope(event(6, { reinsFrameRef: 5 }), fields(22)).native).toEqual(native({ reinsFrameRef: 20 }));
+    expect(reenvelope(event(7, { reinsFrameRef: 5 }), fields(23)).native).toEqual(native({ reinsFrameRef: 20 }));
+    // Another stream (another generation) keeps its own carrier.
+    const other = reenvelope(event(6, { reinsFrameRef: 5 }), { seq: 50, sessionId: 'daemon-ref', generation: 2 });
+    expect(other.native?.frame).toEqual({ reinsFrameRef: 49 });
+    // A new frame is a new carrier; a truncation marker or a scalar frame is no carrier.
+    reenvelope(event(8, { other: true }), fields(24));
+    reenvelope(event(9, { reinsTruncated: true, reason: 'r' }), fields(27));
+    expect(reenvelope(event(10, { reinsFrameRef: 8 }), fields(28)).native?.frame).toEqual({ reinsFrameRef: 24 });
+  });
 });
