@@ -28,6 +28,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
     summary: 'which harnesses are installed, healthy, logged in, and what they can do',
   },
+  sessions: {
+    run: async (argv, io) => (await import('./commands/sessions.js')).sessionsCommand(argv, io),
+    summary: "the daemon's sessions: list them, replay one (show ID), follow a live one (attach ID)",
+  },
   daemon: {
     run: async (argv, io) => (await import('./commands/daemon.js')).daemonCommand(argv, io),
     summary: 'the local daemon: drive any harness over a WebSocket (web UIs, bots, other programs)',
