@@ -39,6 +39,10 @@ export const McpServerSpecSchema = z.discriminatedUnion('transport', [
   }),
 ]);
 
+/** What a session may do when its resume fails: `new`, start a new conversation (and say so). */
+export const RESUME_FALLBACKS = ['new'] as const;
+export type ResumeFallback = (typeof RESUME_FALLBACKS)[number];
+
 export interface SessionSpec {
   /** Absolute working directory of the session. */
   cwd: string;
@@ -47,9 +51,16 @@ export interface SessionSpec {
   /**
    * Continue an existing conversation; failing that is `resume_failed`, never a silent fresh start.
    * With `fork`, the session starts a NEW conversation holding a copy of that one's history (the
-   * harness's own fork); a harness without one refuses it with `unsupported_capability`.
+   * harness's own fork); a harness without one refuses it with `unsupported_capability`. With
+   * `fallback: 'new'` the caller allows a new conversation when that one cannot be continued: the
+   * session starts fresh and says so (`resumeFallback`, and a `notice` of kind `warning` among its first events).
    */
-  resume?: { nativeSessionId: string; fork?: boolean };
+  resume?: { nativeSessionId: string; fork?: boolean; fallback?: ResumeFallback };
+  /**
+   * Set by Reins on a session it started in place of a resume that failed (`resume.fallback`): which
+   * fallback, the conversation it could not continue, and the harness's reason.
+   */
+  resumeFallback?: { fallback: ResumeFallback; nativeSessionId: string; reason: string };
   /** Added to the user's environment for the harness process. */
   env?: Record<string, string>;
   posture?: Posture;
@@ -72,7 +83,16 @@ export const SessionSpecSchema = z.object({
   cwd: z.string().min(1),
   model: z.string().min(1).optional(),
   effort: EffortSchema.optional(),
-  resume: z.object({ nativeSessionId: z.string().min(1), fork: z.boolean().optional() }).optional(),
+  resume: z
+    .object({
+      nativeSessionId: z.string().min(1),
+      fork: z.boolean().optional(),
+      fallback: z.enum(RESUME_FALLBACKS).optional(),
+    })
+    .optional(),
+  resumeFallback: z
+    .object({ fallback: z.enum(RESUME_FALLBACKS), nativeSessionId: z.string(), reason: z.string() })
+    .optional(),
   env: z.record(z.string(), z.string()).optional(),
   posture: z.enum(POSTURES).optional(),
   outputSchema: JsonSchemaSchema.optional(),

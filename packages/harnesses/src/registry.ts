@@ -3,6 +3,7 @@
 import { HARNESS_IDS, type Harness, type HarnessId, isHarnessId, ReinsError } from '@reins/core';
 import { HARNESS_MANIFESTS } from './manifests.js';
 import type { HarnessOptions } from './runtime/options.js';
+import { withResumeFallback } from './runtime/resume-fallback.js';
 
 /** Options for any harness; harness-specific fields (the generic ACP command, ...) ride along. */
 export type AnyHarnessOptions = HarnessOptions & Record<string, unknown>;
@@ -37,5 +38,5 @@ export async function createHarness(id: string, options: AnyHarnessOptions = {})
       { harness: id, operation: 'createHarness' },
     );
   }
-  return loader(options);
+  return withResumeFallback(await loader(options));
 }

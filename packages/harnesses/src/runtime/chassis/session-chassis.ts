@@ -23,6 +23,7 @@ import {
   type UserMessageOrigin,
 } from '@reins/core';
 import { checkpointsFor, type TurnCheckpoints } from '../checkpoints/index.js';
+import { sayResumeFallback } from '../resume-fallback.js';
 import { answerWithin } from './answer-window.js';
 import { RetryBound } from './retry-bound.js';
 import { parseInput, parseOptions } from './send-input.js';
@@ -72,7 +73,7 @@ export interface ChassisOptions {
   displayName: string;
   sessionId: string;
   /** The session's spec: its default output schema, its stall timeout, its cwd (checkpoints). */
-  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs' | 'checkpoints'> & { cwd?: string };
+  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs' | 'checkpoints' | 'resumeFallback'> & { cwd?: string };
   /** The session's default output schema (when there is no `spec`). */
   outputSchema?: JsonSchema;
   /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
@@ -114,6 +115,7 @@ export class SessionChassis<Plan = undefined> {
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   /** The harness is still settling an abandoned turn: the next queued turn waits for it. */
   private settling: Promise<void> | undefined;
+  private readonly sayFallback: (event: ReinsEvent) => void; // a fallback session says so (resume-fallback.ts)
   /** Queued turns an interrupt cancelled; they get their terminals right after the running turn's. */
   private readonly cancelAfterCurrent: ChassisTurn<Plan>[] = [];
 
@@ -133,6 +135,7 @@ export class SessionChassis<Plan = undefined> {
       onEvent: (event) => this.observe(event),
     });
     this.checkpoints = checkpointsFor(this.stream, options);
+    this.sayFallback = sayResumeFallback(options.spec, (notice) => this.stream.emit(notice));
   }
 
   get events(): AsyncIterable<ReinsEvent> {
@@ -502,6 +505,7 @@ export class SessionChassis<Plan = undefined> {
   }
 
   private observe(event: ReinsEvent): void {
+    this.sayFallback(event);
     const turn = this.current;
     if (turn && isTurnProgress(event, turn.turnId)) this.watchdog.activity();
     if (turn && event.turnId === turn.turnId)
