@@ -1,5 +1,5 @@
-// The resume that fails, handled the same way for every harness (docs/architecture/contract.md, "Resume
-// that fails"): an adapter ends a resume it cannot continue in `resume_failed` with the harness's own
+// The resume that fails, handled the same way for every harness (docs/architecture/contract.md, principle
+// 6 "No silent fallback"): an adapter ends a resume it cannot continue in `resume_failed` with the harness's own
 // reason. Only where the caller allowed it (`spec.resume.fallback: 'new'`) does Reins then start a new
 // conversation, and that session says so: `spec.resumeFallback` names the fallback, the conversation and
 // the reason, and the chassis puts a `notice` (kind `warning`) right after its `session.started`.
