@@ -1,7 +1,8 @@
 // Process level, ACP v2: `reins bridge acp -H codex` as a real subprocess in front of the FAKE Codex
 // app-server (testkit/fakes/codex-app-server.mjs replaying transcripts recorded from Codex 0.169.0),
 // driven over its stdio by the ACP SDK's own experimental v2 client. Every frame either side wrote is
-// checked against the SDK's schema/v2/schema.json.
+// checked against the SDK's schema/v2/schema.json. Then Reins drives Reins in v2: the Reins ACP adapter
+// asked for v2 (harness option protocolVersion: 2) as the client of the same bridge.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,9 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import type { ReinsEvent } from '@reins/core';
+import { createHarness, liveProcessCount } from '@reins/harnesses';
+import { assertStreamInvariants, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpV2Violations } from './support/acp-schema.js';
 
@@ -128,5 +132,66 @@ describe('reins bridge acp in front of the fake Codex, driven by the SDK v2 clie
     await until(() => idle(updates).length > 1, 'the second idle state');
     expect(idle(updates)[1]).toMatchObject({ stopReason: 'end_turn' });
     connection.close();
+  }, 60_000);
+});
+
+describe('the Reins ACP adapter in v2, in front of reins bridge acp (fake Codex)', () => {
+  async function open(transcript: string) {
+    const frames: string[] = [];
+    const harness = await createHarness('acp', {
+      command: process.execPath,
+      args: [REINS, 'bridge', 'acp', '-H', 'codex', '--binary', FAKE_CODEX],
+      baseEnv: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        FAKE_CODEX_TRANSCRIPT: fixture(transcript),
+        REINS_HOME: join(cwd, 'reins-home'),
+      },
+      requestTimeoutMs: 15_000,
+      protocolVersion: 2,
+      tap: (direction, text) => {
+        if (direction === 'out') frames.push(text);
+      },
+    });
+    const session = await harness.createSession({ cwd });
+    return { recorder: new SessionRecorder(session, 15_000), frames };
+  }
+
+  const texts = (events: ReinsEvent[]) =>
+    events.flatMap((event) =>
+      event.type === 'item.completed' && event.item.kind === 'agent_message' ? [event.item.text] : [],
+    );
+
+  it('negotiates v2, and a command turn ends once, with its text once and the command completed', async () => {
+    const { recorder, frames } = await open('shell-command');
+    const terminal = await recorder.turn('Run echo.');
+    expect(terminal.outcome).toEqual({ status: 'completed' });
+    expect(terminal.stopReason).toBe('end_turn');
+    // The agent answered initialize with version 2 and ended the turn with a state_update.
+    expect(frames.some((line) => line.includes('"protocolVersion":2'))).toBe(true);
+    expect(frames.some((line) => line.includes('"state_update"'))).toBe(true);
+    const events = recorder.turnEvents(terminal.turnId as string);
+    const tools = events.flatMap((event) =>
+      event.type === 'item.completed' && event.item.kind === 'tool_call' ? [event.item] : [],
+    );
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({ status: 'completed', tool: { kind: 'command' } });
+    const said = texts(events);
+    expect(said.length).toBeGreaterThan(0);
+    expect(new Set(said).size).toBe(said.length);
+    expect(recorder.events.filter((event) => event.type === 'turn.completed')).toHaveLength(1);
+    await recorder.close();
+    assertStreamInvariants(recorder.events);
+    expect(liveProcessCount()).toBe(0);
+  }, 60_000);
+
+  it('interrupt() ends the turn cancelled (session/cancel, then idle) and the next turn completes', async () => {
+    const { recorder } = await open('interrupt');
+    const sent = await recorder.session.send('Count slowly.');
+    await recorder.waitFor((event) => event.type === 'item.delta' && event.turnId === sent.turnId, 'a delta');
+    await recorder.session.interrupt();
+    expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'cancelled' });
+    expect((await recorder.turn('Are you there?')).outcome).toEqual({ status: 'completed' });
+    await recorder.close();
+    assertStreamInvariants(recorder.events);
   }, 60_000);
 });

@@ -51,6 +51,11 @@ export interface AcpHarnessOptions extends HarnessOptions {
   binaryArgs?: string[];
   /** How long a sign-in waits for an `authenticate` the agent answers at once (ms, default 1 000). */
   loginSettleMs?: number;
+  /**
+   * Ask the agent for ACP v2 (the draft) at initialize; an agent that only speaks v1 answers 1 and is
+   * driven as v1. Default 1 (acp/v2.ts, docs/architecture/acp.md).
+   */
+  protocolVersion?: 1 | 2;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -157,6 +162,7 @@ export class AcpHarness implements Harness {
     return {
       requestTimeoutMs: this.timeoutMs,
       ...(this.options.authMethod ? { authMethod: this.options.authMethod } : {}),
+      ...(this.options.protocolVersion ? { protocolVersion: this.options.protocolVersion } : {}),
     };
   }
 
@@ -169,6 +175,7 @@ export class AcpHarness implements Harness {
       requestTimeoutMs: this.timeoutMs,
       authMethod: this.options.authMethod,
       tap: this.options.tap,
+      ...(this.options.protocolVersion ? { protocolVersion: this.options.protocolVersion } : {}),
     });
   }
 

@@ -18,6 +18,7 @@ import { type ClientConnection, client, RequestError, type Stream } from '@agent
 import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
 import { type FrameTap, HarnessProcess } from '../runtime/index.js';
 import { SessionRouter } from './session-router.js';
+import { type IdleState, V2Updates, v1AnswerOf, v1InitializeOf, v1PermissionParamsOf } from './v2.js';
 import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
 
 export interface AcpLaunch {
@@ -80,6 +81,8 @@ export interface ConnectOptions {
   terminalAuth?: boolean;
   clientName?: string;
   clientVersion?: string;
+  /** Ask for ACP v2 (the draft) at initialize; the agent's answer decides (acp/v2.ts). Default 1. */
+  protocolVersion?: 1 | 2;
 }
 
 /** An "Authentication required" answer: ACP's -32000, or the words (Copilot 1.0.102 says them with -32000). */
@@ -98,6 +101,11 @@ export class AcpConnection {
   /** Ids of the requests Reins sent that have no answer yet. */
   private readonly outgoing = new Set<string | number>();
   private closing: Promise<void> | undefined;
+  /** Set when the agent answered initialize with protocol version 2. */
+  private v2: V2Updates | undefined;
+  /** Per session, the prompts waiting for the idle state that ends their turn (v2). */
+  private readonly idleWaiters = new Map<string, ((idle: IdleState) => void)[]>();
+  private permissionRequests = 0;
 
   private constructor(
     readonly process: AcpTransport,
@@ -186,6 +194,14 @@ export class AcpConnection {
             this.stray(message);
             return;
           }
+          if (this.v2 && message.method === 'session/update' && message.id === undefined) {
+            // v2 updates skip the SDK's v1 validation (their kinds are not v1's): translated here.
+            guarded(() => this.notification('session/update', message.params));
+            return;
+          }
+          if (this.v2 && message.method === 'session/request_permission' && isRecord(message.params)) {
+            message.params = v1PermissionParamsOf(message.params, ++this.permissionRequests);
+          }
           if (message.method === undefined && !this.outgoing.delete(message.id as string | number)) {
             // An answer to no request Reins sent (the SDK would only log it to the console).
             this.stray(message, 'unknown');
@@ -229,6 +245,22 @@ export class AcpConnection {
   }
 
   private async initialize(): Promise<void> {
+    if (this.options.protocolVersion === 2) {
+      const info = { name: this.options.clientName ?? 'reins', version: this.options.clientVersion ?? '0.1.0' };
+      const answer = await this.request<Record<string, unknown>>('initialize', {
+        protocolVersion: 2,
+        info,
+        capabilities: this.options.terminalAuth ? { auth: { terminal: true } } : {},
+      });
+      if (answer.protocolVersion === 2) {
+        this.v2 = new V2Updates();
+        this.initializeResponse = v1InitializeOf(answer);
+        return;
+      }
+      // The agent chose v1: it answered in v1's shape (ACP negotiation), so go on as with any v1 agent.
+      this.initializeResponse = answer as unknown as InitializeResponse;
+      return;
+    }
     const response = await this.request<InitializeResponse>('initialize', {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: {
@@ -265,6 +297,44 @@ export class AcpConnection {
 
   /** Sends a request with a deadline (0 = none); every failure becomes a ReinsError. */
   async request<T>(method: string, params: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    if (this.v2 && method !== 'initialize') return (await this.requestV2(method, params, options)) as T;
+    return this.send<T>(method, params, options);
+  }
+
+  /** A v1 request in v2: load is resume with replay, a prompt's answer is the idle state that ends it. */
+  private async requestV2(method: string, params: unknown, options: { timeoutMs?: number }): Promise<unknown> {
+    const record = isRecord(params) ? params : {};
+    if (method === 'session/load') {
+      return v1AnswerOf(await this.send('session/resume', { ...record, replayFrom: { type: 'start' } }, options));
+    }
+    if (method === 'session/set_config_option') {
+      const type = typeof record.value === 'boolean' ? 'boolean' : 'id';
+      return v1AnswerOf(await this.send(method, { ...record, type }, options));
+    }
+    if (method !== 'session/prompt') return v1AnswerOf(await this.send(method, params, options));
+    const sessionId = String(record.sessionId);
+    let stop: () => void = () => {};
+    const idle = new Promise<IdleState>((resolve, reject) => {
+      this.idleWaiters.set(sessionId, [...(this.idleWaiters.get(sessionId) ?? []), resolve]);
+      const unlisten = this.onEnd(reject);
+      stop = () => void unlisten();
+    });
+    try {
+      await this.send(method, params, options);
+    } catch (error) {
+      this.idleWaiters.get(sessionId)?.pop();
+      stop();
+      throw error;
+    }
+    const ended = await idle.finally(stop);
+    if (ended.error) {
+      const { code, message, data } = ended.error;
+      throw this.toReinsError(method, new RequestError(code, message, data), undefined, 0);
+    }
+    return { stopReason: ended.stopReason };
+  }
+
+  private async send<T>(method: string, params: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
     if (this.endedWith) throw this.endedWith;
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
     const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
@@ -345,13 +415,19 @@ export class AcpConnection {
     const frame = { jsonrpc: '2.0', method, params };
     const sessionId = isRecord(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
     if (method === 'session/update' && sessionId && isRecord(params) && isRecord(params.update)) {
-      const update = params.update as unknown as SessionUpdate;
-      this.router.route(sessionId, (sink) =>
-        guarded(
-          () => sink.update(update, frame, at),
-          () => sink.passthrough(frame, method, at, 'untranslatable'),
-        ),
-      );
+      const translated = this.v2
+        ? this.v2.translate(params.update)
+        : { updates: [params.update as unknown as SessionUpdate] };
+      for (const update of translated.updates) {
+        this.router.route(sessionId, (sink) =>
+          guarded(
+            () => sink.update(update, frame, at),
+            () => sink.passthrough(frame, method, at, 'untranslatable'),
+          ),
+        );
+      }
+      // v2: the idle state ends the session's oldest waiting prompt (after the updates it follows).
+      if (translated.idle) this.idleWaiters.get(sessionId)?.shift()?.(translated.idle);
       return;
     }
     // Extension notifications (qwen/notify/session/model-update, ...) and session/update frames

@@ -18,6 +18,8 @@ export interface AcpLaunchSettings {
   requestTimeoutMs: number;
   authMethod: string | undefined;
   tap: FrameTap | undefined;
+  /** The ACP version asked for at initialize (absent: 1). */
+  protocolVersion?: 1 | 2;
 }
 
 const tapIds = new WeakMap<FrameTap, number>();
@@ -35,7 +37,15 @@ export function acpLaunchKey(settings: AcpLaunchSettings): string {
   }
   return createHash('sha256')
     .update(
-      JSON.stringify([settings.command, settings.args, env, settings.requestTimeoutMs, settings.authMethod ?? '', tap]),
+      JSON.stringify([
+        settings.command,
+        settings.args,
+        env,
+        settings.requestTimeoutMs,
+        settings.authMethod ?? '',
+        tap,
+        settings.protocolVersion ?? 1,
+      ]),
     )
     .digest('hex')
     .slice(0, 32);
