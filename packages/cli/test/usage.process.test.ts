@@ -1,8 +1,8 @@
 // Bad input gets a clear message and exit code 2, before any harness starts.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
 let dir: string;
@@ -10,6 +10,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reins-cli-'));
   await writeFile(join(dir, 'not-json.json'), '{ nope');
   await writeFile(join(dir, 'bad-schema.json'), JSON.stringify({ type: 'not-a-type' }));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('reins usage errors (exit 2)', () => {

@@ -28,8 +28,9 @@ export class ClusterRig {
   ) {}
 
   static async start(): Promise<ClusterRig> {
-    const dir = await mkdtemp(join(tmpdir(), 'reins-cluster-'));
-    return new ClusterRig(await startNatsServer(), dir);
+    // The server first: when it cannot start (nats-server missing) no empty folder is left behind.
+    const nats = await startNatsServer();
+    return new ClusterRig(nats, await mkdtemp(join(tmpdir(), 'reins-cluster-')));
   }
 
   /** A folder for the test (workspaces, fake homes). */
