@@ -7,6 +7,9 @@ export { AcpBridge, type AcpBridgeOptions } from './acp/agent.js';
 export { acpStdioStream, type StdioBridgeOptions, type StopReason, serveAcpStdio } from './acp/stdio.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { type BlocksBridgeOptions, serveBlocksStdio } from './codex-app-server/blocks.js';
+export { type ExecOptions, runCodexExec } from './codex-app-server/exec.js';
+export { type ExecRequest, execRequestOf } from './codex-app-server/exec-args.js';
+export { type ExecEvent, ExecEventTranslator } from './codex-app-server/exec-events.js';
 export { type LaunchOptions, launchOptionsOf } from './codex-app-server/launch.js';
 export { defaultSocketPath, type ListenPlan, listenPlanOf } from './codex-app-server/listen.js';
 export { ParamsError } from './codex-app-server/requests.js';

@@ -38,6 +38,7 @@ const WARMED_AT_START: readonly string[] = ['codex'];
 export const bridgeHelp = (codexProtocolVersion: string) => `Usage: reins bridge acp -H <harness> [options]
        reins bridge codex-app-server -H <harness> [codex app-server options] [options]
        reins bridge codex-app-server --mode blocks -H <harness> [--resume <thread>] [options]
+       reins bridge codex-app-server -H <harness> [options] exec [codex exec options] [resume <thread>] [PROMPT]
 
 Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
   acp               an Agent Client Protocol agent (v1, or the v2 draft when the client asks for it);
@@ -50,6 +51,9 @@ Runs in front of an installed harness on stdin/stdout, so any client of the prot
                     (ws:// off loopback needs it; signed-bearer-token is refused), --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
                     sandbox_mode are honoured; Codex-only tuning is ignored; other keys are refused),
                     --enable/--disable <feature> (Codex features: ignored), and --version
+  exec              one \`codex exec\` turn (what @openai/codex-sdk runs): --experimental-json (JSONL
+                    events) or the answer on stdout; --model, --cd, --output-schema, --image, -o,
+                    -c, resume <thread>; the prompt as an argument or on stdin
   --mode blocks     NDJSON blocks on stdin (user, attachment.chunk, interrupt), App Server v2
                     notifications on stdout, one thread on one harness process
 stdout carries only protocol messages; diagnostics go to stderr. The bridge ends when stdin closes
@@ -148,8 +152,43 @@ function requestTimeoutOf(value: string | undefined): number | undefined {
   return ms;
 }
 
+/** Options that take a value: an `exec` right after one is its value, not the subcommand. */
+const VALUE_OPTIONS = new Set([
+  '-H',
+  '--harness',
+  '-m',
+  '--model',
+  '--effort',
+  '--posture',
+  '--binary',
+  '--request-timeout',
+  '--listen',
+  '-c',
+  '--config',
+  '--enable',
+  '--disable',
+  '--mode',
+  '--resume',
+  '--ws-auth',
+  '--ws-token-file',
+  '--ws-token-sha256',
+  ...SIGNED_BEARER_FLAGS.map((flag) => `--${flag}`),
+]);
+
+/** `… codex-app-server [bridge options] exec [codex exec options]`: exec's part is Codex's grammar, split off first. */
+function splitExec(argv: string[]): { bridgeArgs: string[]; execArgs?: string[] } {
+  const start = argv.indexOf('codex-app-server');
+  for (let index = start + 1; start >= 0 && index < argv.length; index++) {
+    if (argv[index] === 'exec' && !VALUE_OPTIONS.has(argv[index - 1] as string)) {
+      return { bridgeArgs: argv.slice(0, index), execArgs: argv.slice(index + 1) };
+    }
+  }
+  return { bridgeArgs: argv };
+}
+
 export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { bridgeArgs, execArgs } = splitExec(argv);
+  const { values, positionals } = parse(bridgeArgs);
   if (values.help) {
     io.stdout.write(`${bridgeHelp((await loadBridges()).CODEX_PROTOCOL_VERSION)}\n`);
     return EXIT.completed;
@@ -200,7 +239,15 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   // session's to report, or discovery's below: the bridge still serves).
   const warming = WARMED_AT_START.includes(id) && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
   try {
-    return await serve(harness, { values, protocol, mode, flags, requestTimeoutMs, io });
+    return await serve(harness, {
+      values,
+      protocol,
+      mode,
+      flags,
+      requestTimeoutMs,
+      io,
+      ...(execArgs ? { execArgs } : {}),
+    });
   } finally {
     if (warming) {
       await warming;
@@ -217,10 +264,12 @@ interface ServeRequest {
   flags: Flags;
   requestTimeoutMs: number | undefined;
   io: CliIo;
+  /** `exec …`: one `codex exec` turn instead of a server. */
+  execArgs?: string[];
 }
 
 async function serve(harness: Harness, request: ServeRequest): Promise<number> {
-  const { values, protocol, mode, flags, requestTimeoutMs, io } = request;
+  const { values, protocol, mode, flags, requestTimeoutMs, io, execArgs } = request;
   const id = flags.harness;
   // Discovery (to fail now, with a hint, rather than on the client's first session/new) and the
   // bridges' module graph, side by side; the flags are judged first, as before either ran.
@@ -233,7 +282,9 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
   ]);
   let launch: ReturnType<typeof bridges.launchOptionsOf>;
   let listen: ReturnType<typeof bridges.listenPlanOf>;
+  let exec: ReturnType<typeof bridges.execRequestOf> | undefined;
   try {
+    exec = execArgs ? bridges.execRequestOf(execArgs) : undefined;
     listen = bridges.listenPlanOf({
       ...(values.listen !== undefined ? { listen: values.listen } : {}),
       ...(values['ws-auth'] !== undefined ? { wsAuth: values['ws-auth'] } : {}),
@@ -244,7 +295,7 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     });
     if (listen.kind !== 'stdio' && mode === 'blocks') throw new UsageError('--mode blocks runs on stdio only.');
     launch = bridges.launchOptionsOf({
-      config: values.config ?? [],
+      config: [...(values.config ?? []), ...(exec?.config ?? [])],
       features: [...(values.enable ?? []), ...(values.disable ?? [])],
       ...(flags.posture ? { posture: flags.posture } : {}),
     });
@@ -261,7 +312,7 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     throw usageFromReinsError(missing, id) ?? missing;
   }
   const harnessVersion = discovery.found.binary.version;
-  const model = values.model ?? launch.model;
+  const model = exec?.model ?? values.model ?? launch.model;
   const effort = flags.effort ?? launch.effort;
   const posture = flags.posture ?? launch.posture;
 
@@ -283,6 +334,11 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
       log,
       version: REINS_VERSION,
     };
+    if (exec) {
+      if (exec.ignored.length > 0) log(`exec: ignored Codex-only options: ${exec.ignored.join(', ')}`);
+      const { stdin, stdout, ...rest } = common;
+      return await bridges.runCodexExec({ ...rest, request: exec, stdin, stdout, stderr: io.stderr, cwd: io.cwd });
+    }
     let reason: string;
     if (protocol === 'acp') reason = await bridges.serveAcpStdio(common);
     else if (listen.kind === 'off') reason = 'eof';
