@@ -43,6 +43,28 @@ describe('historyTurns', () => {
     expect(historyTurns(items, context, undefined).map((turn) => turn.id)).toEqual(turns.map((turn) => turn.id));
   });
 
+  it('never makes harness machinery a user turn: interrupt markers, raw or already classified', () => {
+    const items = [
+      user('u1', 'Count slowly'),
+      agent('a1', 'One,'),
+      user('u2', '[Request interrupted by user]'),
+      user('u3', 'You interrupted the turn.', { origin: 'notification' } as Partial<Item>),
+      user('u4', '[Request interrupted by user for tool use]'),
+      user('u5', 'Say done'),
+      agent('a5', 'done'),
+    ];
+    const turns = valid(historyTurns(items, context, undefined));
+    const userTexts = turns.flatMap((turn) =>
+      turn.items.flatMap((item) =>
+        item.type === 'userMessage' ? item.content.map((part) => (part.type === 'text' ? part.text : '')) : [],
+      ),
+    );
+    expect(userTexts).toEqual(['Count slowly', 'Say done']);
+    expect(storedInputs(items)).toBe(2);
+    // A person who types the marker inside a sentence keeps their message.
+    expect(storedInputs([user('u1', 'Why did I see [Request interrupted by user] earlier?')])).toBe(1);
+  });
+
   it('keeps interrupted, failed and steered turns as the record says they ended', () => {
     const items = [
       user('u1', 'Count to a million'),

@@ -4,7 +4,7 @@
 // (records.ts) says that, so the two are put together: each recorded turn is found again by its
 // first input, takes the inputs it took, and keeps its id, status and error. Turns the bridge did not
 // run (made with the harness directly) are one per user message, completed, with a stable id.
-import type { Item } from '@reins/core';
+import { classifyUserMessage, type Item } from '@reins/core';
 import { stableUuid } from '../ids.js';
 import type { SessionRecord, TurnRecord } from '../records.js';
 import { type ItemContext, threadItemOf } from './items.js';
@@ -17,9 +17,15 @@ export function firstInputKey(text: string): string {
   return text.trim().slice(0, FIRST_INPUT_CHARS);
 }
 
-/** User messages a person wrote (the harness's own machinery in user-role text is not one). */
+/**
+ * User messages a person wrote. The harness's own machinery in user-role text is not one, whether
+ * its adapter marked it or not: core's system-text registry classifies it (Claude Code's "[Request
+ * interrupted by user]", which would otherwise show as a user turn "You interrupted the turn.").
+ */
 function isUserInput(item: Item): item is Item & { kind: 'user_message' } {
-  return item.kind === 'user_message' && item.origin !== 'synthetic';
+  if (item.kind !== 'user_message') return false;
+  const origin = classifyUserMessage(item).origin;
+  return origin === undefined || origin === 'user';
 }
 
 /** How many inputs a stored conversation holds (to tell a transcript still being written). */
