@@ -52,7 +52,7 @@ try {
   const home = join(scratch, 'home');
   const raw = join(scratch, 'raw');
   mkdirSync(home);
-  // Built from empty (hermetic.md): no user config, no credentials, no update checks.
+  // Built from empty (docs/harnesses/hermetic.md): no user config, no credentials, no update checks.
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,

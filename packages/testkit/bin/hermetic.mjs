@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs a command inside a fresh network namespace whose only interface is loopback (hermetic.md).
+// Runs a command inside a fresh network namespace whose only interface is loopback (docs/harnesses/hermetic.md).
 // Usage: node packages/testkit/bin/hermetic.mjs -- CMD [ARGS...]
 //
 // Everything the command starts (the vitest real tier, the scripted model server, every harness CLI) shares

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A fake `openclaw gateway run` for process-level tests: a WebSocket server speaking the gateway's
-// protocol v4 as openclaw 2026.9.6 does (docs: /work/shared/harnesses/openclaw.md, the adapter's
+// protocol v4 as openclaw 2026.9.6 does (docs/harnesses/openclaw.md, the adapter's
 // fixtures): connect.challenge -> connect (token checked) -> hello-ok; req/res frames; `chat` and
 // `agent` events. It hosts many session keys, and like the real gateway it sends every session's
 // events to every operator connection (each client filters by sessionKey and runId).

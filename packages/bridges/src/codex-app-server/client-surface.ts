@@ -1,5 +1,5 @@
 // Pure: the answers the official Codex TUI 0.171.0 needs at start beyond threads and turns (recorded
-// against the real app-server: docs/architecture/bridges.md, "What the Codex TUI calls"). The TUI
+// against the real app-server: docs/harnesses/codex.md, "Other Codex clients"). The TUI
 // exits at start when config/read fails, so each is served with what holds in front of any harness:
 // the bridge's own settings as the config, and no Codex hooks, skills, plugins or GovCloud.
 import type { Posture } from '@reins/core';

@@ -1,6 +1,6 @@
 // Pure: what `codex exec --experimental-json` 0.171.0 prints (one JSON event per line, the events
 // @openai/codex-sdk reads), from the app-server notifications of one thread. Shapes calibrated
-// against the real `codex exec` on the scripted model (docs/architecture/bridges.md, "codex exec"):
+// against the real `codex exec` on the scripted model (docs/harnesses/codex.md, "Other Codex clients"):
 // items get ids `item_0`, `item_1`, … in the order they appear; commands and MCP calls are told
 // when they start and when they end, messages and reasoning only when complete; a turn's usage is
 // what it added to the thread's total.

@@ -1,7 +1,7 @@
 // Pure, but for reading a token file: where the bridge listens and who may connect, from the flags
 // `codex app-server` 0.171.0 takes (`--listen stdio://|unix://|unix://PATH|ws://IP:PORT|off`,
 // `--ws-auth capability-token` with `--ws-token-file` or `--ws-token-sha256`), with Codex's own
-// refusals (docs/architecture/bridges.md, "Transports").
+// refusals (docs/architecture/bridges.md, "Codex app-server out").
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';

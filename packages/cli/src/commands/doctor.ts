@@ -1,7 +1,7 @@
 // `reins doctor`: every known harness id, whether and where its binary was found, its health and auth,
 // and the three-layer capability matrix of the binaries found. Harnesses are checked in parallel, each
 // step under a deadline, so one hung CLI cannot stall the report. Ids with no adapter in this build are
-// still looked for (runtime/discovery-specs.ts), so a user sees what is installed either way.
+// still looked for (each manifest's defaultBinarySpec, harnesses/src/manifests.ts), so a user sees what is installed either way.
 import {
   assertNever,
   type BinaryFingerprint,

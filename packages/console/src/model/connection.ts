@@ -1,6 +1,6 @@
 // The console's link to the daemon, kept up: when the WebSocket drops it connects again (backing
 // off), and every session it follows is attached again with afterSeq = the last seq its model has,
-// so the transcript goes on with no gap and no duplicate (docs/architecture/daemon.md, "Events").
+// so the transcript goes on with no gap and no duplicate (docs/architecture/daemon.md, "Protocol").
 // A wrong token (the daemon restarted, so its token changed) stops the retries: only a new link
 // from `reins console` helps then. The link itself is injected, so this runs against a fake.
 import type { SessionListing, SessionsChangedParams, StatusSnapshotParams } from '@reins/client';

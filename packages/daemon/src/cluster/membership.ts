@@ -1,7 +1,7 @@
 // Members and their heartbeats. Every member (worker or gateway) puts its MemberRecord under
 // `<role>.<id>` in the members bucket every interval (a fifth of the deadline) and deletes it when
 // it stops cleanly; one that cannot put it for most of the deadline is cut off from NATS and says
-// so (`cutOff`: a worker then stops its sessions, docs/architecture/cluster.md "Partitions"). A
+// so (`cutOff`: a worker then stops its sessions, docs/architecture/cluster.md "What is not guaranteed"). A
 // gateway also watches the bucket and keeps a Liveness view of who is alive (liveness.ts).
 import type { KvWatchEntry } from '@nats-io/kv';
 import type { Logger } from '../logger.js';

@@ -1,4 +1,4 @@
-// Amp cannot run a session here (it needs its own service: see amp.md), but the real pinned binary
+// Amp cannot run a session here (it needs its own service: see docs/harnesses/amp.md), but the real pinned binary
 // is installed in harness-clis: discovery and its version probe run against it, hermetically.
 import { join } from 'node:path';
 import { assertHermetic, harnessClisDir, pinnedVersions } from '@reins/testkit';

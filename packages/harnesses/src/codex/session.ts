@@ -1,5 +1,5 @@
 // The Codex session: one app-server thread per Reins session, on the session chassis
-// (docs/architecture/contract.md, "One chassis"); the app-server may host other sessions' threads
+// (docs/architecture/contract.md, "Turn rules"); the app-server may host other sessions' threads
 // too (host.ts routes each frame to its thread's session). The chassis owns the turn queue and ids, the send
 // guards, the `user_message` item of every turn, interrupt and stall semantics, structured-output
 // acceptance and the one closed-session error. This module keeps what is Codex's own: opening the

@@ -15,7 +15,7 @@ import type {
 } from './wire.js';
 
 /**
- * What Codex honours of the session spec (docs/architecture/contract.md, "Honest settings"):
+ * What Codex honours of the session spec (docs/architecture/contract.md, "Harness and session"):
  * model, sandbox/approval posture, developer instructions, MCP servers and `ephemeral` go on
  * thread/start (thread/resume takes all but `ephemeral`); effort goes on the first turn/start.
  * `allowedTools` is refused: Codex 0.169.0 and 0.171.0 offer no list of allowed tools on the

@@ -1,5 +1,5 @@
 // claude-agent-acp (0.23.1): an ACP agent over the Claude Agent SDK 0.2.83, which runs its own bundled
-// Claude Code 2.1.83 (JS). Same Anthropic environment as Claude Code, config in CLAUDE_CONFIG_DIR (acp.md).
+// Claude Code 2.1.83 (JS). Same Anthropic environment as Claude Code, config in CLAUDE_CONFIG_DIR (docs/harnesses/acp.md).
 //
 // Quirks seen on 0.23.1: the first tool_call has empty rawInput; after a cancel the next prompt is off by one.
 // Its model list is the bundled Claude Code's picker (the aliases plus ANTHROPIC_MODEL), and only a model in

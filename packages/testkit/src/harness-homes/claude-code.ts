@@ -1,5 +1,5 @@
 // Claude Code (2.1.197, native): Anthropic Messages at the model server, every switch that stops
-// non-essential traffic, no retries, its temp folders inside the test's TMPDIR (claude-code.md).
+// non-essential traffic, no retries, its temp folders inside the test's TMPDIR (docs/harnesses/claude-code.md).
 //
 // Quirks seen on 2.1.197:
 // - Without the three DISABLE switches it sends title-generation POSTs, `HEAD /api/hello` and DNS lookups.

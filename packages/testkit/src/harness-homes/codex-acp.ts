@@ -1,7 +1,7 @@
 // codex-acp (0.16.0, npm @zed-industries/codex-acp): Zed's ACP agent around an embedded, older Codex core.
 // It reads CODEX_HOME/config.toml like Codex, so it gets the same `fake` provider config (codex.ts), but it
 // needs its OWN model catalog: the catalog cloned from a current Codex (`codex debug models --bundled`)
-// does not parse in its core (acp.md).
+// does not parse in its core (docs/harnesses/acp.md).
 //
 // Quirks seen on 0.16.0:
 // - The catalog parser rejects effort `max` ("unknown variant `max`, expected one of none, minimal, low,

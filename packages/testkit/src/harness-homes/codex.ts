@@ -1,5 +1,5 @@
 // Codex (0.169.0, 0.171.0): CODEX_HOME/config.toml with a custom `fake` provider on the Responses API, and a model
-// catalog for the fake ids (codex.md).
+// catalog for the fake ids (docs/harnesses/codex.md).
 //
 // Quirks seen on 0.169.0:
 // - Without a model_catalog_json entry for the model: "model metadata not found" and no apply_patch tool.
@@ -69,7 +69,7 @@ export async function codexModelCatalog(binary: HarnessBinary, models: readonly 
 const toml = (value: string) => JSON.stringify(value);
 
 /**
- * CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (codex.md). Shared with
+ * CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (docs/harnesses/codex.md). Shared with
  * codex-acp, which embeds a Codex core and reads the same file.
  */
 export function codexConfigToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {

@@ -1,5 +1,5 @@
 // Copilot CLI (1.0.102, native): offline BYOK mode against an OpenAI-compatible provider, run as an ACP agent
-// (acp.md).
+// (docs/harnesses/acp.md).
 //
 // Quirks seen on 1.0.102: without the BYOK provider variables session/new fails with -32000 "Authentication
 // required"; provider errors come back as agent_message_chunk text ("Error: 400 ...") with stopReason end_turn.

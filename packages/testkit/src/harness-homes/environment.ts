@@ -1,5 +1,5 @@
 // The environment every harness child starts from: EMPTY plus PATH, HOME, TMPDIR and a UTF-8 locale
-// (hermetic.md). Each builder adds its own keys and switches on top; nothing comes from process.env, so no
+// (docs/harnesses/hermetic.md). Each builder adds its own keys and switches on top; nothing comes from process.env, so no
 // real credential or proxy setting can leak into a harness.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

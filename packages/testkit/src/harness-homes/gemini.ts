@@ -1,4 +1,4 @@
-// Gemini CLI (0.61.0): Gemini API key mode against GOOGLE_GEMINI_BASE_URL, run as an ACP agent (acp.md).
+// Gemini CLI (0.61.0): Gemini API key mode against GOOGLE_GEMINI_BASE_URL, run as an ACP agent (docs/harnesses/acp.md).
 //
 // Quirks seen on 0.61.0:
 // - Without GEMINI_CLI_NO_RELAUNCH it re-spawns itself with a bigger heap (a second node process).

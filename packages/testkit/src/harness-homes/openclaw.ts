@@ -1,5 +1,5 @@
 // OpenClaw (2026.9.6, Node >= 24.16): a local gateway whose default agent uses a `fake` chat-completions
-// provider; state and config inside the temp home; Node 24 from harness-clis first on PATH (openclaw.md).
+// provider; state and config inside the temp home; Node 24 from harness-clis first on PATH (docs/harnesses/openclaw.md).
 //
 // Isolation: OpenClaw ignores TMPDIR and writes /tmp/openclaw (logs) and /tmp/openclaw-state-locks-<uid>
 // (2026.9.6). The builder therefore returns a `wrapper` that runs the gateway in its own mount namespace
@@ -27,7 +27,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
   const token = randomBytes(16).toString('hex');
   const configPath = await writeConfig(join(stateDir, 'openclaw.json'), {
     gateway: { mode: 'local' },
-    // Every switch docs/gateway/telemetry.md and config-runtime.md (2026.9.6) name for outside traffic: the
+    // Every switch the openclaw package's docs/gateway/telemetry.md and docs/gateway/config-runtime.md (2026.9.6) name for outside traffic: the
     // daily update check, anonymous statistics, the hosted model catalog refresh (seen attempted without
     // it: "remote model catalog refresh failed"), mDNS advertising.
     update: { checkOnStart: false },

@@ -1,5 +1,5 @@
 // OpenCode (1.18.33, native): one `fake` provider through the bundled @ai-sdk/openai-compatible, passed as
-// OPENCODE_CONFIG_CONTENT; XDG folders inside the temp home; run as an ACP agent (acp.md).
+// OPENCODE_CONFIG_CONTENT; XDG folders inside the temp home; run as an ACP agent (docs/harnesses/acp.md).
 //
 // Quirks seen on 1.18.33: the model list also carries built-in cloud models that fail offline
 // (enabled_providers limits it to ours); title generation calls the same provider; it writes

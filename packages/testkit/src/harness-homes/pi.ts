@@ -1,5 +1,5 @@
 // Pi (0.73.1): a `fake` provider in PI_CODING_AGENT_DIR/models.json (chat completions), sessions in a
-// folder of the temp home, driven over its own JSONL RPC (pi.md).
+// folder of the temp home, driven over its own JSONL RPC (docs/harnesses/pi.md).
 //
 // Quirks seen on 0.73.1: auto-retry (2, 4, 8 s) emits agent_start/agent_end per attempt; `--mode json -p`
 // hangs unless stdin is closed.

@@ -1,5 +1,5 @@
 // Qwen Code (0.24.4, Node >= 22): OpenAI chat completions via settings.json `modelProviders`, run as an ACP
-// agent with the Node 24 from harness-clis first on PATH (acp.md).
+// agent with the Node 24 from harness-clis first on PATH (docs/harnesses/acp.md).
 //
 // Quirks seen on 0.24.4: side calls to the same model (memory, suggestions, auto-approve classifier); it sends
 // the request `craft/drainMidTurnQueue` (answer -32601) and `qwen/notify/...` notifications.

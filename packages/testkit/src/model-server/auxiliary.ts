@@ -2,7 +2,7 @@
 // default reply and are recorded with scripted:false, so they never consume a scripted turn and a test's
 // queue stays aligned with the main conversation. Checked BEFORE `when()` and the queue.
 //
-// Evidence: the harness field notes in /work/shared/harnesses (versions there) where quoted; recognizers
+// Evidence: the harness notes in docs/harnesses/ (versions there) where quoted; recognizers
 // marked "inferred" follow the harness's known prompt text but were not seen in the recorded frames.
 import { type ReplyInput, reply } from './builder.js';
 import type { DialectName } from './dialects/dialect.js';

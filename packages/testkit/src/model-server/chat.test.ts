@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-// Pi 0.73.1 offers read, bash, edit, write (harnesses/pi.md).
+// Pi 0.73.1 offers read, bash, edit, write (docs/harnesses/pi.md).
 const piTools: OpenAI.Chat.ChatCompletionTool[] = [
   {
     type: 'function',

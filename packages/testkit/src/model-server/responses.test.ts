@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-// The tools Codex 0.169.0 offers for shell and file edits (harnesses/codex.md).
+// The tools Codex 0.169.0 offers for shell and file edits (docs/harnesses/codex.md).
 const codexTools: OpenAI.Responses.Tool[] = [
   {
     type: 'function',

@@ -1,5 +1,5 @@
 // shell() / writeFile() resolve to the tool each harness offers. Request bodies are modeled on the recorded
-// frames in /work/shared/reference (tool names and argument keys; schemas trimmed to the properties).
+// frames of each harness (docs/harnesses/; tool names and argument keys; schemas trimmed to the properties).
 import { describe, expect, it } from 'vitest';
 import { anthropicDialect } from './dialects/anthropic.js';
 import { chatDialect } from './dialects/chat.js';

@@ -2,9 +2,9 @@
 // each one takes. Builder steps `.shell()` / `.writeFile()` are resolved here at response time against the
 // tools named in the request, so one script drives every harness.
 //
-// Evidence (../../../../shared/reference, versions there): Claude Code 2.1.197 Bash {command} (claude-agent-acp
+// Evidence (recorded frames, versions there; docs/harnesses/): Claude Code 2.1.197 Bash {command} (claude-agent-acp
 // frames show rawInput {command, description, timeout}); Codex 0.169.0 exec_command {cmd} as function_call and
-// apply_patch as custom_tool_call (harnesses/codex.md); Gemini CLI 0.61.0 / Qwen Code 0.24.4 run_shell_command
+// apply_patch as custom_tool_call (docs/harnesses/codex.md); Gemini CLI 0.61.0 / Qwen Code 0.24.4 run_shell_command
 // (ACP `_meta.toolName`, toolCallId prefix) and write_file {file_path, content} (Qwen rawInput.file_path);
 // Pi 0.73.1 bash {command} (tool_execution_start); OpenCode 1.18.33 bash {command, description}; Copilot CLI
 // 1.0.102 shell rawInput {command, description}, its tool name is not in the frames: `bash` assumed;
@@ -205,5 +205,5 @@ export function resolveRaw(name: string, input: unknown, offered: readonly Offer
   return { name, input, custom: tool?.kind === 'custom' && typeof input === 'string' };
 }
 
-/** Claude Code adds this tool for --json-schema / SDK outputFormat (harnesses/claude-code.md). */
+/** Claude Code adds this tool for --json-schema / SDK outputFormat (docs/harnesses/claude-code.md). */
 export const structuredOutputTool = 'StructuredOutput';

@@ -1,7 +1,7 @@
 // Pure: the bridge's v1-shaped session updates (translate.ts) as ACP v2 (draft 2.0.0-alpha, the SDK's
 // experimental/v2) carries them. No I/O; v2/agent.ts writes what comes back.
 //
-// Rules (docs/architecture/acp.md, "ACP v2 in the bridge"):
+// Rules (docs/harnesses/acp.md, "ACP v2"):
 // - Tool calls are upserts by id: v1's `tool_call` and `tool_call_update` both become `tool_call_update`
 //   (the first one for an id creates the call, later ones patch it).
 // - Every message has an id: text chunks keep theirs (the Reins item id); a user message (replayed

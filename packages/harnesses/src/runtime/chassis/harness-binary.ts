@@ -1,4 +1,4 @@
-// Binary resolution for one harness, cached (docs/architecture/contract.md, "One chassis"): the
+// Binary resolution for one harness, cached (docs/architecture/contract.md, "Turn rules"): the
 // explicit path from the options, else discovery (REINS_<ID>_BIN, PATH, login shell, known folders);
 // one fingerprint per harness object, forgotten after a failure so a later install is found. Health
 // starts here: not installed (with the install hint), unhealthy when the version probe failed, else

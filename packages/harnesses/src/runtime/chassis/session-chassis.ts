@@ -1,4 +1,4 @@
-// The session skeleton every adapter composes (docs/architecture/contract.md, "One chassis"): the
+// The session skeleton every adapter composes (docs/architecture/contract.md, "Turn rules"): the
 // turn queue and turn ids, the send guards, the `user_message` item of every turn, interrupt
 // semantics (the running turn AND every queued turn end cancelled, each with its one terminal), the
 // stall watchdog, structured output acceptance (native or emulated), the guarded translation of

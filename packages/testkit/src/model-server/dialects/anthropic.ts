@@ -1,6 +1,6 @@
 // Anthropic Messages API (`POST /v1/messages`, Claude Code and claude-agent-acp): SSE with message_start,
 // content blocks (text, thinking + signature, tool_use via input_json_delta), message_delta, message_stop;
-// and the JSON form, which Claude Code falls back to after a failed stream (harnesses/claude-code.md).
+// and the JSON form, which Claude Code falls back to after a failed stream (docs/harnesses/claude-code.md).
 import { asArray, asRecord, asString, collectText, type JsonRecord } from '../json.js';
 import { chunkJson, chunkText, type PlanPart, type ResponsePlan, toolArguments } from '../plan.js';
 import { type Exchange, SseWriter, sendJson } from '../sse.js';
@@ -40,7 +40,7 @@ function latestUserText(body: JsonRecord): string {
     asArray(body.messages),
     (entry) => {
       const message = asRecord(entry);
-      // Claude Code may put role "system" entries among the messages (harnesses/claude-code.md).
+      // Claude Code may put role "system" entries among the messages (docs/harnesses/claude-code.md).
       if (message?.role === 'system') return 'skip';
       if (message?.role !== 'user') return 'stop';
       const hasToolResult = asArray(message.content).some((block) => asRecord(block)?.type === 'tool_result');

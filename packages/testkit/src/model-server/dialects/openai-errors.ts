@@ -1,5 +1,5 @@
 // The OpenAI error body shared by the Responses and Chat Completions dialects. Codex maps `code`
-// (model_not_found, context_length_exceeded, ...) to its own error kinds (harnesses/codex.md).
+// (model_not_found, context_length_exceeded, ...) to its own error kinds (docs/harnesses/codex.md).
 
 const errorKinds: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },

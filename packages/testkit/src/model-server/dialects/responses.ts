@@ -1,7 +1,7 @@
 // OpenAI Responses API (`POST /v1/responses`, Codex): response.created / in_progress, one output item per
 // plan part with its deltas (message text, reasoning summary, function_call arguments, custom_tool_call
 // input), output_item.done, and response.completed with usage; in-band failure is response.failed.
-// Codex needs usage on response.completed to emit tokenUsage (harnesses/codex.md).
+// Codex needs usage on response.completed to emit tokenUsage (docs/harnesses/codex.md).
 import { asArray, asRecord, asString, collectText, type JsonRecord } from '../json.js';
 import { chunkJson, chunkText, type PlanPart, type ResponsePlan, toolArguments } from '../plan.js';
 import { type Exchange, SseWriter, sendJson } from '../sse.js';
