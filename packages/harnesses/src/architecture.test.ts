@@ -2,7 +2,8 @@
 // source: core imports no Node module and no other Reins package; a harness folder never imports a
 // sibling harness folder (shared code lives in runtime/ and protocols/); only the CLI's demo and
 // conformance commands use the testkit in production code; the daemon never imports its client; every
-// runtime import is a declared, exactly pinned dependency; and every harness folder has the same shape.
+// runtime import is a declared, exactly pinned dependency; no package imports one above it; no production
+// file over 500 lines and no import cycle beyond the known ones; and every harness folder has the same shape.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +97,170 @@ describe('layering', () => {
   });
 });
 
+describe('structure', () => {
+  /** Lower first: a package's production code imports only packages before it. */
+  const LAYERS = ['core', 'protocol', 'client', 'harnesses', 'testkit', 'console', 'daemon', 'bridges', 'cli'];
+  /**
+   * Production files over 500 lines that wait to be split by concern (issue 26, step 3); nothing may join
+   * them. Remove a name once its file is split.
+   */
+  const OVERSIZE_UNTIL_SPLIT = new Set([
+    'daemon/src/hosted-session.ts',
+    'daemon/src/connection.ts',
+    'harnesses/src/acp/session.ts',
+    'harnesses/src/codex/session.ts',
+    'harnesses/src/runtime/chassis/session-chassis.ts',
+    'harnesses/src/pi/translate.ts',
+    'harnesses/src/acp/translate.ts',
+  ]);
+  /**
+   * The import cycles (value, type or lazy import) that exist today, to be broken (issue 26, step 5). A
+   * cycle may shrink or go; a new one, or a file joining one, fails.
+   */
+  const KNOWN_CYCLES: string[][] = [
+    ['bridges/src/acp/agent.ts', 'bridges/src/acp/v2/agent.ts'],
+    ['cli/src/commands/console-demo.ts', 'cli/src/commands/console.ts'],
+    [
+      'console/src/ui/App.tsx',
+      'console/src/ui/ConversationsPage.tsx',
+      'console/src/ui/DoctorPage.tsx',
+      'console/src/ui/NewSessionPage.tsx',
+      'console/src/ui/SessionPage.tsx',
+      'console/src/ui/lazy-pages.tsx',
+    ],
+    [
+      'harnesses/src/runtime/chassis/session-chassis.ts',
+      'harnesses/src/runtime/checkpoints/index.ts',
+      'harnesses/src/runtime/checkpoints/session-methods.ts',
+    ],
+    ['harnesses/src/acp/tool-calls.ts', 'harnesses/src/acp/translate.ts'],
+    [
+      'harnesses/src/acp/adapter.ts',
+      'harnesses/src/acp/index.ts',
+      'harnesses/src/acp/manifest.ts',
+      'harnesses/src/acp/presets/acp.ts',
+      'harnesses/src/acp/presets/claude-agent-acp.ts',
+      'harnesses/src/acp/presets/codex-acp.ts',
+      'harnesses/src/acp/presets/copilot.ts',
+      'harnesses/src/acp/presets/gemini.ts',
+      'harnesses/src/acp/presets/hermes.ts',
+      'harnesses/src/acp/presets/opencode.ts',
+      'harnesses/src/acp/presets/qwen-code.ts',
+    ],
+    [
+      'harnesses/src/protocols/stream-json/state.ts',
+      'harnesses/src/protocols/stream-json/tasks.ts',
+      'harnesses/src/protocols/stream-json/values.ts',
+    ],
+    ['harnesses/src/protocols/stream-json/result.ts', 'harnesses/src/protocols/stream-json/translate.ts'],
+    ['harnesses/src/amp/adapter.ts', 'harnesses/src/amp/index.ts', 'harnesses/src/amp/manifest.ts'],
+    [
+      'harnesses/src/claude-code/adapter.ts',
+      'harnesses/src/claude-code/auth.ts',
+      'harnesses/src/claude-code/index.ts',
+      'harnesses/src/claude-code/manifest.ts',
+      'harnesses/src/claude-code/query.ts',
+      'harnesses/src/claude-code/session.ts',
+      'harnesses/src/claude-code/warm.ts',
+    ],
+    ['harnesses/src/codex/connection.ts', 'harnesses/src/codex/host.ts', 'harnesses/src/codex/hosts.ts'],
+    [
+      'harnesses/src/codex/adapter.ts',
+      'harnesses/src/codex/harness.ts',
+      'harnesses/src/codex/index.ts',
+      'harnesses/src/codex/manifest.ts',
+    ],
+    ['harnesses/src/openclaw/adapter.ts', 'harnesses/src/openclaw/index.ts', 'harnesses/src/openclaw/manifest.ts'],
+    ['harnesses/src/pi/translate.ts', 'harnesses/src/pi/turn-end.ts'],
+    ['harnesses/src/pi/adapter.ts', 'harnesses/src/pi/index.ts', 'harnesses/src/pi/manifest.ts'],
+  ];
+  const production = () =>
+    readdirSync(packages)
+      .filter((pkg) => existsSync(join(packages, pkg, 'src')))
+      .flatMap((pkg) => sourceFiles(join(packages, pkg, 'src')).filter((file) => !isTest(file)))
+      .filter((file) => !/[\\/](generated|fixtures)[\\/]/.test(file) && !file.endsWith('.mjs'));
+  const name = (file: string) => relative(packages, file).split('\\').join('/');
+
+  it('no package imports a package above it', () => {
+    const offending: string[] = [];
+    for (const file of production()) {
+      const rank = LAYERS.indexOf(name(file).split('/')[0] as string);
+      for (const spec of imports(file).filter((s) => s.startsWith('@reins/'))) {
+        const target = LAYERS.indexOf(spec.split('/')[1] as string);
+        if (target >= rank) offending.push(`${name(file)} imports ${spec}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('no production file over 500 lines joins the ones waiting to be split', () => {
+    const over = production()
+      .filter((file) => readFileSync(file, 'utf8').split('\n').length > 501)
+      .map(name)
+      .filter((file) => !OVERSIZE_UNTIL_SPLIT.has(file));
+    expect(over).toEqual([]);
+  });
+
+  it('no import cycle beyond the known ones', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of production()) {
+      const targets = imports(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => resolve(file, '..', spec).replace(/\.js$/, ''))
+        .map((base) => [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((path) => existsSync(path)))
+        .filter((path): path is string => path !== undefined);
+      graph.set(file, targets);
+    }
+    const known = KNOWN_CYCLES.map((cycle) => new Set(cycle));
+    const unknown = stronglyConnected(graph)
+      .map((cycle) => cycle.map(name).sort())
+      .filter((cycle) => !known.some((allowed) => cycle.every((file) => allowed.has(file))));
+    expect(unknown).toEqual([]);
+  });
+
+  it('the cycle finder finds a cycle and leaves a chain alone', () => {
+    const cycle = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(stronglyConnected(cycle).map((scc) => scc.sort())).toEqual([['a', 'b', 'c']]);
+  });
+});
+
+/** Tarjan's strongly connected components with more than one member (the import cycles). */
+function stronglyConnected(graph: Map<string, string[]>): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, order.size);
+    low.set(node, order.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node) as number, order.get(next) as number));
+    }
+    if (low.get(node) !== order.get(node)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) found.push(component);
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return found;
+}
+
 describe('package manifests', () => {
   const root = join(packages, '..');
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
@@ -113,7 +278,11 @@ describe('package manifests', () => {
       },
     }));
   /** The package a bare specifier names: `@scope/name/sub` -> `@scope/name`, `zod/v4` -> `zod`. */
-  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  const packageOf = (spec: string) =>
+    spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
   const runtimeImports = (file: string) =>
     [
       ...readFileSync(file, 'utf8').matchAll(
