@@ -118,6 +118,8 @@ export interface TranscriptView {
   runningTurnId: string | undefined;
   /** Permission requests still waiting for an answer. */
   pendingPermissions: PermissionRow[];
+  /** The newest rate-limit status the harness reported while no limit was hit (a status, not a transcript row). */
+  rateLimit?: { message: string; data?: unknown };
   lastSeq: number;
   eventCount: number;
   passthroughCount: number;

@@ -41,6 +41,7 @@ export class Transcript {
   private readonly noticeRows = new Map<string, string>();
   private facts: SessionFacts = {};
   private usage: Usage = {};
+  private rateLimit: TranscriptView['rateLimit'];
   private seq = 0;
   private notes = 0;
   /** session.started events so far: the ones after the first are a new process resuming the conversation. */
@@ -130,6 +131,7 @@ export class Transcript {
       usage: this.usage,
       runningTurnId: this.openTurns.at(-1),
       pendingPermissions,
+      ...(this.rateLimit ? { rateLimit: this.rateLimit } : {}),
       lastSeq: this.seq,
       eventCount: this.events.length,
       passthroughCount: this.passthroughs,
@@ -308,6 +310,11 @@ export class Transcript {
   private notice(event: Extract<ReinsEvent, { type: 'notice' }>): void {
     // The daemon says so when a session's process is gone (it went dormant): nothing of it runs any more.
     if (isRecord(event.data) && event.data.dormant !== undefined) this.openTurns.length = 0;
+    // Codex reports its rate limits after nearly every turn: a status, a transcript row only once a limit is hit.
+    if (event.kind === 'rate_limit' && !limitHit(event.data)) {
+      this.rateLimit = { message: event.message, ...(event.data !== undefined ? { data: event.data } : {}) };
+      return;
+    }
     // The same notice again in the same turn (Codex repeats "The turn diff changed." per edit) is one row.
     const foldKey = `${event.turnId ?? ''}\u0000${event.parentItemId ?? ''}\u0000${event.kind}\u0000${event.message}`;
     const folded = this.noticeRows.get(foldKey);
@@ -426,4 +433,12 @@ export class Transcript {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
+}
+
+/** A rate-limit report says a limit was hit when one of its windows is used up (Codex: `usedPercent` >= 100). */
+function limitHit(data: unknown): boolean {
+  if (!isRecord(data)) return false;
+  return Object.values(data).some(
+    (window) => isRecord(window) && typeof window.usedPercent === 'number' && window.usedPercent >= 100,
+  );
 }

@@ -270,7 +270,8 @@ function UsageMeter({ snapshot }: { snapshot: SessionSnapshot }) {
   const { usage } = snapshot;
   const share = contextShare(usage.context);
   const total = tokenSummary(usage.total);
-  if (share === undefined && !total && !usage.costUsd) return null;
+  const { rateLimit } = snapshot;
+  if (share === undefined && !total && !usage.costUsd && !rateLimit) return null;
   return (
     <div className="meter" data-testid="usage">
       {share !== undefined && usage.context?.used !== undefined && usage.context.window !== undefined ? (
@@ -283,6 +284,11 @@ function UsageMeter({ snapshot }: { snapshot: SessionSnapshot }) {
       ) : null}
       {total ? <span title="Session total, as the harness reported it">{total}</span> : null}
       {usage.costUsd ? <span>{cost(usage.costUsd)}</span> : null}
+      {rateLimit ? (
+        <span data-testid="rate-limit" title={JSON.stringify(rateLimit.data ?? {}, null, 1)}>
+          {rateLimit.message}
+        </span>
+      ) : null}
     </div>
   );
 }
