@@ -88,8 +88,8 @@ describe('reins bridge codex-app-server usage', () => {
       /\/nonexistent\/codex/,
     );
     await usage(
-      ['bridge', 'codex-app-server', '-H', 'codex', '--listen', 'ws://127.0.0.1:4500'],
-      /--listen: the Reins bridge serves the app-server protocol on stdio only/,
+      ['bridge', 'codex-app-server', '-H', 'codex', '--listen', 'ws://0.0.0.0:4500'],
+      /--listen: refusing to start non-loopback websocket listener 0\.0\.0\.0:4500 without auth/,
     );
     await usage(
       ['bridge', 'codex-app-server', '-H', 'codex', '-c', 'model_provider="azure"'],
@@ -103,7 +103,8 @@ describe('reins bridge codex-app-server usage', () => {
       /no client to ask for approvals/,
     );
     await usage(['bridge', 'acp', '-H', 'codex', '--listen', 'stdio://'], /Unknown option '--listen'/);
-  });
+    // Ten CLI starts, each with the harness's discovery: seconds each on a loaded machine.
+  }, 120_000);
 });
 
 describe('reins bridge codex-app-server -H codex start-up', () => {
