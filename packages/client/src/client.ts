@@ -331,7 +331,10 @@ export class ReinsClient {
       channel: this.channel,
       requestTimeoutMs: this.requestTimeoutMs,
       onDetached: (detached) => {
-        if (this.sessions.get(detached.id) === detached) this.sessions.delete(detached.id);
+        if (this.sessions.get(detached.id) === detached) {
+          this.sessions.delete(detached.id);
+          this.parts.forget(detached.id);
+        }
       },
     });
     this.sessions.set(sessionId, session);
