@@ -4,6 +4,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
 import { baseName, relativeTime } from '../model/format.js';
 import type { Route } from '../model/route.js';
+import { baseTitle, distinctTitles } from '../model/session-titles.js';
 import { StatusDot } from './common.js';
 import { navigate, useNow } from './hooks.js';
 
@@ -45,6 +46,7 @@ export function Sidebar({
   const [text, setText] = useState('');
   const now = useNow();
   const sessions = state.directory.filtered({ harness, workspace, text });
+  const titles = distinctTitles(state.directory.all());
   const version = state.api?.info.reinsVersion;
   const current = route.page === 'session' ? route.sessionId : undefined;
   return (
@@ -121,6 +123,7 @@ export function Sidebar({
             <li key={session.sessionId}>
               <button
                 type="button"
+                title={`${titles.get(session.sessionId) ?? baseTitle(session)}\n${session.harness} · ${session.cwd}`}
                 className="session-item"
                 aria-current={session.sessionId === current ? 'page' : undefined}
                 data-session-id={session.sessionId}
@@ -129,7 +132,7 @@ export function Sidebar({
               >
                 <span className="title">
                   <StatusDot status={session.status} />
-                  <span className="text">{session.title ?? `${session.harness} in ${baseName(session.cwd)}`}</span>
+                  <span className="text">{titles.get(session.sessionId) ?? baseTitle(session)}</span>
                 </span>
                 <span className="meta">
                   <span>{session.harness}</span>·<span title={session.cwd}>{baseName(session.cwd)}</span>
