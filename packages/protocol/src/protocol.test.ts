@@ -71,6 +71,8 @@ const good: Record<MethodName, unknown[]> = {
   'harness/auth/cancel': [{ ceremonyId: 'c1' }],
   'session/fork': [{ sessionId: 's1' }],
   'session/mcpStatus': [{ sessionId: 's1' }],
+  'session/diff': [{ sessionId: 's1' }, { sessionId: 's1', turnId: 'r1.turn_2' }],
+  'session/revert': [{ sessionId: 's1', turnId: 'turn_1' }, { sessionId: 's1', turnId: 'turn_1', force: true }],
 };
 
 const bad: Array<[MethodName, unknown, RegExp]> = [
@@ -91,6 +93,8 @@ const bad: Array<[MethodName, unknown, RegExp]> = [
   ['harness/auth/login', { harness: 'codex', method: '' }, /params\.method/],
   ['harness/auth/cancel', {}, /params\.ceremonyId/],
   ['session/fork', {}, /params\.sessionId/],
+  ['session/revert', { sessionId: 's1' }, /params\.turnId/],
+  ['session/diff', { sessionId: 's1', turnId: '' }, /params\.turnId/],
   ['session/create', { harness: 'cursor', spec: { cwd: '/w' } }, /params\.harness/],
   ['session/create', { harness: 'codex', spec: { cwd: '' } }, /params\.spec\.cwd/],
   ['session/create', { harness: 'codex', spec: { cwd: '/w', posture: 'yolo' } }, /params\.spec\.posture/],
