@@ -66,7 +66,14 @@ export interface AcpRig {
 export async function acpRig(
   id: RealAcpId,
   server: ModelServer,
-  options: { extraModels?: string[]; scenario: string },
+  options: {
+    extraModels?: string[];
+    scenario: string;
+    /** Harness options for every harness of the rig (e.g. `protocolVersion: 2`). */
+    harnessOptions?: Partial<AcpHarnessOptions>;
+    /** Added to the home's environment. */
+    env?: Record<string, string>;
+  },
 ): Promise<AcpRig> {
   const temp = await makeTempHome(`reins-${id}-`);
   const workspace = join(temp.dir, 'work');
@@ -93,11 +100,12 @@ export async function acpRig(
     return factories[id]({
       binaryPath: binary.command,
       binaryArgs: binary.args,
-      baseEnv: launch.env,
+      baseEnv: { ...launch.env, ...options.env },
       extraArgs: launch.home.args.filter((arg) => !PRESET_MODE_ARGS.has(arg)),
       // Generous: OpenCode and Qwen take 2-20 s to initialize on a loaded 2-CPU machine.
       requestTimeoutMs: 45_000,
       ...(fixture ? { tap: fixture.tap } : {}),
+      ...options.harnessOptions,
       ...extra,
     });
   };
