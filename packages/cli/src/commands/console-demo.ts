@@ -56,7 +56,7 @@ export async function consoleDemo(io: CliIo, options: DemoOptions): Promise<numb
   const installed = DEMO_HARNESSES.filter(isInstalled);
   if (installed.length === 0) {
     io.stderr.write(
-      'No pinned harness CLI is installed for the demo. Run `npm run setup:harnesses` in the Reins checkout\n' +
+      'No pinned harness CLI is installed for the demo. Run `npm run setup` in the Reins checkout\n' +
         '(it installs the exact CLI versions Reins is tested with into harness-clis/), then `reins console --demo` again.\n',
     );
     return EXIT.usage;

@@ -21,7 +21,7 @@ in your browser when there is a desktop. The link carries the daemon's token aft
 browsers never send to a server. When no daemon runs for $REINS_HOME, one is started in the
 background first (its logs: $REINS_HOME/daemon.log; stop it with the pid it prints).
 
---demo runs a throwaway daemon with the pinned harness CLIs (npm run setup:harnesses) on Reins'
+--demo runs a throwaway daemon with the pinned harness CLIs (npm run setup) on Reins'
 embedded scripted model, inside a loopback-only network namespace, and lets only the console's
 port out to this machine's 127.0.0.1: click through a real session with no account and no network.
 Ctrl+C ends it and removes everything it made.
