@@ -5,9 +5,10 @@
 // shared one of its launch settings, or a warm one: hosts.ts) and the one-shot probes the Harness
 // uses (catalog, account, session list, history). Sessions receive a `Connect` function, so their
 // logic also runs against an in-memory peer in unit tests (session.test.ts).
-import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError } from '@reins/core';
+import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError, truncatedValue } from '@reins/core';
 import { type CloseOptions, HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
+import { isTooDeepToParse, MAX_LINE_DEPTH } from '../runtime/json-depth.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec } from './discovery.js';
@@ -100,6 +101,12 @@ export function codexPeer(
   const receiveLine = (line: string) => {
     // A line that opens an object is no blank line: the trim is for the others only.
     if (line.charCodeAt(0) !== 123 && line.trim() === '') return;
+    if (isTooDeepToParse(line)) {
+      // Parsing it would hold every session's event loop for seconds: a marker says what was there.
+      const reason = `a line of ${line.length} characters nested deeper than ${MAX_LINE_DEPTH} levels`;
+      hooks.onStray?.(truncatedValue(reason), Date.now(), 'unparsable');
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(line);
