@@ -20,6 +20,9 @@ Commands inside the chat:
   /steer <text>     add to the running turn (queued instead where the harness cannot steer; it says which)
   /interrupt        stop the running turn (also Ctrl-C)
   /status           session id, model, usage so far
+  /diff [turn]      what the last turn (or that turn) changed on disk, from its checkpoint
+  /undo             put the files back as they were before the last turn (and the conversation, where the
+                    harness can); refused when you changed those files since
   /quit             end the session (also Ctrl-D)
 
 Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture);
@@ -63,6 +66,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   let model = options.spec.model;
   let total: Usage | undefined;
   let idleInterrupts = 0;
+  /** Turns with a checkpoint, oldest first (docs/architecture/contract.md, "Checkpoints"). */
+  const checkpointed: string[] = [];
 
   const consumed = (async () => {
     for await (const event of session.events as AsyncIterable<ReinsEvent>) {
@@ -70,6 +75,11 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       if (event.type === 'turn.started') running = true;
       if (event.type === 'session.updated' && event.model) model = event.model;
       if (event.type === 'usage.updated' && event.total) total = { total: event.total };
+      if (event.type === 'checkpoint') {
+        checkpointed.push(event.turnId);
+        const count = event.changes.length;
+        if (count > 0) say(`${count} file${count === 1 ? '' : 's'} changed (/diff to see, /undo to put back)`);
+      }
       if (event.type === 'turn.completed') {
         running = false;
         rl.prompt();
@@ -132,9 +142,29 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
         );
         return true;
       }
+      case '/diff': {
+        const turnId = arg || checkpointed.at(-1);
+        if (!session.diff || !turnId) return note('no checkpoint yet: the cwd must be in a git work tree');
+        const diff = await session.diff(turnId);
+        if (diff.changes.length === 0) return note(`${turnId} changed no files`);
+        for (const change of diff.changes) {
+          say(`${change.kind} ${change.previousPath ? `${change.previousPath} → ` : ''}${change.path}`);
+          if (change.diff) io.stdout.write(change.diff.endsWith('\n') ? change.diff : `${change.diff}\n`);
+        }
+        return true;
+      }
+      case '/undo': {
+        const turnId = checkpointed.at(-1);
+        if (!session.revert || !turnId) return note('nothing to undo: no turn with a checkpoint');
+        const result = await session.revert(turnId);
+        checkpointed.pop();
+        const files = result.files.length > 0 ? result.files.join(', ') : 'no files';
+        say(`undid ${turnId}: ${files} restored; conversation ${result.conversation}`);
+        return true;
+      }
       default:
         if (line.startsWith('/')) {
-          say(`unknown command ${command}; try /model /effort /steer /interrupt /status /quit`);
+          say(`unknown command ${command}; try /model /effort /steer /interrupt /status /diff /undo /quit`);
           return true;
         }
         if (line.trim() === '') return true;
