@@ -226,8 +226,9 @@ export class HostedSession {
     const stored = this.record.current;
     const generation = resume ? stored.generation + 1 : 0;
     const native = stored.nativeSessionId;
+    const fallback = stored.spec.resume?.fallback; // allowed at create: for every resume (contract.md, principle 6)
     const spec: SessionSpec =
-      resume && native !== undefined ? { ...stored.spec, resume: { nativeSessionId: native } } : stored.spec;
+      resume && native !== undefined ? { ...stored.spec, resume: { nativeSessionId: native, fallback } } : stored.spec;
     const harness = await this.deps.harnessFor(stored, this.transientOptions);
     const incarnation = await Incarnation.start(harness, spec, generation, {
       event: (from, event) => this.take(from, event),

@@ -61,6 +61,7 @@ export class Incarnation {
       }
     } else if (
       expected !== undefined &&
+      spec.resume?.fallback === undefined && // allowed: a new conversation that says so (resume-fallback.ts)
       session.nativeSessionId !== undefined &&
       session.nativeSessionId !== expected
     ) {

@@ -27,6 +27,8 @@
 //   FAKE_CLAUDE_CONVERSATIONS    a folder: each session's user texts are kept in <id>.json there (a
 //                                resume continues them, a fork copies them), and every turn appends
 //                                the whole conversation it would send the model to requests.jsonl
+//   FAKE_CLAUDE_RESUME_STRICT   "1" with FAKE_CLAUDE_CONVERSATIONS: a --resume of an id with no file there
+//                                exits 1 with "No conversation found with session ID: <id>" (2.1.197)
 // Also: a fork (`--resume SOURCE --fork-session --session-id NEW`) runs as NEW, as the real CLI does.
 // Also: `--version` prints the fixture's version; `auth status` prints JSON like the real CLI.
 // Plain Node ESM, no dependencies.
@@ -91,6 +93,10 @@ const sessionId =
 const conversations = env.FAKE_CLAUDE_CONVERSATIONS;
 const conversationFile = (id) => join(conversations, `${id}.json`);
 const continued = flag('--resume');
+if (env.FAKE_CLAUDE_RESUME_STRICT === '1' && conversations && continued && !existsSync(conversationFile(continued))) {
+  process.stderr.write(`No conversation found with session ID: ${continued}\n`);
+  process.exit(1);
+}
 /** The user texts of this conversation so far (a resume's or a fork's source's, then this process's). */
 const conversation =
   conversations && continued && existsSync(conversationFile(continued))

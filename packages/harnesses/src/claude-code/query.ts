@@ -49,11 +49,12 @@ export function launchFailure(
 ): ReinsError {
   const { early, exit, cause } = why;
   const source = spec.resume?.nativeSessionId;
-  if (early?.code === 'resume_failed' || (spec.resume && /No conversation found/i.test(exit ?? ''))) {
+  const said = spec.resume ? /No conversation found[^\n]*/i.exec(exit ?? '')?.[0].trim() : undefined;
+  if (early?.code === 'resume_failed' || said) {
     const verb = spec.resume?.fork === true ? 'fork' : 'resume';
     return new ReinsError(
       'resume_failed',
-      early?.message ?? `Claude Code has no conversation ${source} to ${verb} in ${spec.cwd}.`,
+      early?.message ?? `Claude Code has no conversation ${source} to ${verb} in ${spec.cwd} (it said: ${said}).`,
       { harness: HARNESS, operation: verb, data: { nativeSessionId: source }, cause },
     );
   }
