@@ -90,7 +90,7 @@ describe('a terminal with a deep native frame, through the daemon', () => {
       expect(status).toBe('idle');
       for (const event of reader.events) expect(ReinsEventSchema.safeParse(event).success).toBe(true);
     }
-  });
+  }, 60_000);
 });
 
 const BLOCKS = 4_000;
@@ -179,5 +179,5 @@ describe('a frame that fans out into thousands of events, through the daemon', (
     }
     expect(nativeBytes).toBeLessThan(frameBytes + 100 * eventCount);
     expect(storedBytes).toBeLessThan(3 * frameBytes + 400 * eventCount);
-  });
+  }, 120_000);
 });
