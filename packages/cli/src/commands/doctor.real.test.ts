@@ -89,12 +89,13 @@ describe('reins doctor with the pinned CLIs', () => {
     expect(report.harnesses.map((h) => h.id)).toEqual(['codex', 'claude-code']);
   });
 
-  // codex-acp refuses --version: doctor shows the version its ACP initialize answer names.
+  // codex-acp 0.16.0 (the previous pin, a native binary on PATH) refuses --version: doctor shows the
+  // version its ACP initialize answer names.
   it("shows codex-acp's version from initialize", async () => {
     const acpHome = await makeTempHome('reins-doctor-codex-acp-');
     try {
-      const built = await buildCodexAcpHome({ modelServerUrl: server.url, tempHome: acpHome });
-      const binary = harnessBinary('codex-acp');
+      const binary = harnessBinary('codex-acp', undefined, 'previous');
+      const built = await buildCodexAcpHome({ modelServerUrl: server.url, tempHome: acpHome, binary });
       const acpEnv = {
         ...built.env,
         PATH: [dirname(binary.command), built.env.PATH ?? ''].join(':'),
@@ -105,7 +106,7 @@ describe('reins doctor with the pinned CLIs', () => {
       const [entry] = (JSON.parse(stdout) as DoctorReport).harnesses;
       expect(entry?.discovery).toMatchObject({
         found: true,
-        binary: { path: binary.command, version: pinnedVersion('codex-acp'), source: 'path' },
+        binary: { path: binary.command, version: pinnedVersion('codex-acp', 'previous'), source: 'path' },
       });
       expect(entry?.health.status, entry?.health.message).toBe('ready');
     } finally {

@@ -1,4 +1,6 @@
-// codex-acp (0.16.0, npm @zed-industries/codex-acp): Zed's ACP agent around an embedded, older Codex core.
+// codex-acp: 2.6.0 (@agentclientprotocol/codex-acp, a TypeScript adapter running its own Codex 0.166) and the
+// previous pin 0.16.0 (@zed-industries/codex-acp, Zed's ACP agent around an embedded, older Codex core).
+// The catalog below is 0.16.0's shape; 2.6.0's Codex parses it too (its conformance passes on it).
 // It reads CODEX_HOME/config.toml like Codex, so it gets the same `fake` provider config (codex.ts), but it
 // needs its OWN model catalog: the catalog cloned from a current Codex (`codex debug models --bundled`)
 // does not parse in its core (docs/harnesses/acp.md).
