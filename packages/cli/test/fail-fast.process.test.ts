@@ -4,14 +4,17 @@
 // through `reins run` (the built bin) and the library, against the fake app-server; each ends well within the
 // half a minute (the 15 s retry bound plus start-up; 45 s allowed on a loaded machine) instead of the minutes Codex
 // itself would wait.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect, DaemonInfoSchema } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { WebSocket } from 'ws';
+import { runCli, startCli } from './cli.js';
 
 const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
 const TEXT_TURN = fileURLToPath(new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url));
@@ -124,4 +127,33 @@ describe('the library: fail fast and say why', () => {
     },
     45_000,
   );
+});
+
+describe('the daemon: fail fast and say why', () => {
+  it('a daemon session with no sign-in ends its turn auth_required, the retry shown first', async () => {
+    const env = { ...process.env, REINS_HOME: join(home, 'reins') };
+    const daemon = startCli(['daemon'], { env });
+    try {
+      await daemon.waitForOutput(/Press Ctrl\+C to stop/, 30_000);
+      const info = DaemonInfoSchema.parse(JSON.parse(readFileSync(join(home, 'reins', 'daemon.json'), 'utf8')));
+      const client = await connect({ url: info.url, token: info.token, WebSocket, requestTimeoutMs: 20_000 });
+      try {
+        const baseEnv = { PATH: process.env.PATH ?? '', FAKE_CODEX_TRANSCRIPT: signedOut, ...UNREACHABLE };
+        const session = await client.createSession('codex', { cwd: home }, { binaryPath: FAKE_CODEX, baseEnv });
+        await session.send('hi');
+        const seen: ReinsEvent[] = [];
+        for await (const event of session.events as AsyncIterable<ReinsEvent>) {
+          seen.push(event);
+          if (event.type === 'turn.completed') break;
+        }
+        expect(seen.some((event) => event.type === 'notice' && event.kind === 'retry')).toBe(true);
+        expect(seen.at(-1)).toMatchObject({ outcome: { status: 'failed', error: { code: 'auth_required' } } });
+      } finally {
+        client.close();
+      }
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+    }
+  }, 45_000);
 });
