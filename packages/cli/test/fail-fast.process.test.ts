@@ -94,6 +94,19 @@ describe('reins run: fail fast and say why', () => {
   }, 45_000);
 });
 
+describe('reins chat: fail fast and say why', () => {
+  it('a message to a Codex with no sign-in ends auth_required with the fix; chat itself exits 0 at end of input', async () => {
+    const cli = startCli(['chat', '-H', 'codex', '-C', home], { env: cliEnv(signedOut, UNREACHABLE) });
+    await cli.waitForOutput('/quit to leave', 20_000);
+    cli.child.stdin?.write('hi\n');
+    await cli.waitForOutput(/✗ failed \(auth_required\)/, 20_000);
+    cli.child.stdin?.end();
+    const result = await cli.done;
+    expect(result.stdout).toMatch(/✗ failed \(auth_required\): Codex is not signed in.*codex login/);
+    expect(result.code).toBe(0);
+  }, 45_000);
+});
+
 describe('the library: fail fast and say why', () => {
   const saved = { ...process.env };
   afterEach(() => {
