@@ -107,9 +107,10 @@ describe('the packed tarballs, installed into an empty folder', () => {
     }
   }, 900_000);
 
+  // The installed tree is a few thousand files: removing it takes seconds on a busy machine.
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('reins --help prints the commands', async () => {
     const { stdout } = await reins(['--help']);
