@@ -1,7 +1,7 @@
 // `npm run setup`: everything the README's commands need beyond `npm ci`: the Debian packages the test tiers
 // use (where missing; apt-get as root, through sudo otherwise) and the pinned harness CLIs in harness-clis/.
 // Says what it does and why, a line per step; what it cannot install it names, and goes on.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { locate, onPath, SYSTEM_PACKAGES } from './lib/system-packages.mjs';
 
@@ -49,15 +49,29 @@ function installSystemPackages() {
   return still;
 }
 
-function installHarnessClis() {
+/** Like `run`, with a line every 30 s while it works (npm ci prints nothing for minutes). */
+function runWithHeartbeat(command, args, what) {
+  const started = Date.now();
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+  const heartbeat = setInterval(
+    () => say(`  ${what}: still working (${Math.round((Date.now() - started) / 1000)} s)`),
+    30_000,
+  );
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  }).finally(() => clearInterval(heartbeat));
+}
+
+async function installHarnessClis() {
   say('[2/2] pinned harness CLIs into harness-clis/ (npm ci, about 3.7 GB; the real-CLI tests and the demo use them)');
-  const ok = run('npm', ['ci', '--prefix', 'harness-clis', '--no-audit', '--no-fund']);
+  const ok = await runWithHeartbeat('npm', ['ci', '--prefix', 'harness-clis', '--no-audit', '--no-fund'], 'npm ci');
   say(ok ? '  harness CLIs installed' : '  npm ci in harness-clis/ failed (see above)');
   return ok;
 }
 
 const notInstalled = installSystemPackages();
-const harnesses = installHarnessClis();
+const harnesses = await installHarnessClis();
 if (notInstalled.length > 0) {
   say(`done, without ${notInstalled.map((pkg) => pkg.name).join(', ')}: \`npm test\` skips the tests that need them`);
 } else if (harnesses) {
