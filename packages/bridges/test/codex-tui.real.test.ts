@@ -2,7 +2,8 @@
 // in a tmux pane, typed into as a person types. First against the REAL `codex app-server --listen
 // ws://` (the calibration the bridge must match), then against `reins bridge codex-app-server -H
 // claude-code` over ws:// and unix://, both on the scripted model server: a text turn, a shell
-// command, a second turn in the same conversation, Esc then another turn; a wrong token refused.
+// command, a `!` command, a second turn in the same conversation, Esc then another turn; a wrong
+// token refused.
 // A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
 // every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
@@ -91,6 +92,10 @@ async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
   await pane.waitFor(/The shell printed its line/, 'the answer after the shell command');
   // The command ran: its output went back to the model.
   expect(JSON.stringify(server.requests.map((request) => request.body))).toContain('tui-shell-42');
+
+  // `!command`: thread/shellCommand, run by the server itself as a turn of its own.
+  await pane.submit('!echo tui-bang-$((2+3))');
+  await pane.waitFor(/tui-bang-5/, "the `!` command's output");
 
   server.when('tui second turn', reply().text('Second answer, same conversation'));
   await pane.submit('tui second turn');

@@ -1,9 +1,10 @@
-// Pure: the answers the official Codex TUI 0.171.0 needs at start beyond threads and turns (recorded
+// Pure: account/read and the answers the official Codex TUI 0.171.0 needs at start beyond threads and turns (recorded
 // against the real app-server: docs/harnesses/codex.md, "Other Codex clients"). The TUI
 // exits at start when config/read fails, so each is served with what holds in front of any harness:
 // the bridge's own settings as the config, and no Codex hooks, skills, plugins or GovCloud.
 import type { Posture } from '@reins/core';
 import { approvalPolicyOf } from './requests.js';
+import type { GetAccountResponse } from './wire.js';
 
 export interface SurfaceContext {
   harness: string;
@@ -24,6 +25,12 @@ export function clientSurfaceHandlers(
   context: () => SurfaceContext,
 ): Record<string, (params: Params) => Promise<unknown>> {
   return {
+    // The harness authenticates itself (Reins never handles credentials): no OpenAI account here.
+    'account/read': async (): Promise<GetAccountResponse> => ({
+      account: null,
+      userId: null,
+      requiresOpenaiAuth: false,
+    }),
     // The settings a thread starts with here; a Codex config.toml means nothing to another harness.
     'config/read': async (params) => {
       const { harness, model, posture } = context();

@@ -3,6 +3,7 @@
 // asked to do (setModel, setEffort, respondToPermission, interrupt, close), message order, and what
 // the bridge remembers. Every message of every connection is validated against the pinned Codex's
 // JSON Schema when the test ends.
+import { tmpdir } from 'node:os';
 import {
   computeCapabilities,
   type Effort,
@@ -916,5 +917,41 @@ describe('mcpServerStatus/list', () => {
     const reporting = await initialized(new FakeHarness(true, 'no', () => []));
     const unknown = await reporting.request('review/start', {});
     expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`mcpServerStatus\/list`/);
+  });
+});
+
+describe("thread/shellCommand (the Codex TUI's `!command`)", () => {
+  it("runs the command in the thread's cwd as a turn of its own, output streamed, exit code kept", async () => {
+    const client = await initialized(new FakeHarness());
+    const cwd = tmpdir();
+    await client.request('thread/start', { cwd });
+    const answer = await client.request('thread/shellCommand', {
+      threadId: 'native-1',
+      command: 'echo shell-$((1+1)); pwd; exit 3',
+      timeoutMs: null,
+    });
+    expect(answer.result).toEqual({});
+    const ended = await client.waitFor((message) => message.method === 'turn/completed', 'turn/completed');
+    const completed = client.received.find(
+      (message) =>
+        message.method === 'item/completed' &&
+        (message.params?.item as { source?: string } | undefined)?.source === 'userShell',
+    );
+    expect(completed?.params?.item).toMatchObject({
+      type: 'commandExecution',
+      cwd,
+      aggregatedOutput: `shell-2\n${cwd}\n`,
+      exitCode: 3,
+      status: 'failed',
+    });
+    const deltas = client.received.filter((message) => message.method === 'item/commandExecution/outputDelta');
+    expect(deltas.map((message) => message.params?.delta).join('')).toBe(`shell-2\n${cwd}\n`);
+    expect(ended.params).toMatchObject({ turn: { status: 'completed' } });
+  });
+
+  it('refuses a thread that is not open', async () => {
+    const client = await initialized(new FakeHarness());
+    const answer = await client.request('thread/shellCommand', { threadId: 'nope', command: 'true' });
+    expect(answer.error).toMatchObject({ code: -32600, message: 'thread not found: nope' });
   });
 });

@@ -38,12 +38,12 @@ import {
   turnsOf,
 } from './reads.js';
 import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
+import { runShellCommand } from './shell-command.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread } from './thread.js';
 import { setThreadName, type ThreadsContext, unsubscribeThread } from './thread-admin.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
 import {
-  type GetAccountResponse,
   type InitializeResponse,
   RPC,
   type ThreadResumeResponse,
@@ -191,12 +191,8 @@ export class CodexAppServerBridge {
         },
         params,
       ),
-    // The harness authenticates itself (Reins never handles credentials): no OpenAI account here.
-    'account/read': async (): Promise<GetAccountResponse> => ({
-      account: null,
-      userId: null,
-      requiresOpenaiAuth: false,
-    }),
+    'thread/shellCommand': async (params) =>
+      runShellCommand(this.threadFor(requiredString(params, 'threadId')), params),
     ...clientSurfaceHandlers(() => ({ ...this.defaults(), harness: this.harness.id })),
   };
 
