@@ -72,7 +72,10 @@ const good: Record<MethodName, unknown[]> = {
   'session/fork': [{ sessionId: 's1' }],
   'session/mcpStatus': [{ sessionId: 's1' }],
   'session/diff': [{ sessionId: 's1' }, { sessionId: 's1', turnId: 'r1.turn_2' }],
-  'session/revert': [{ sessionId: 's1', turnId: 'turn_1' }, { sessionId: 's1', turnId: 'turn_1', force: true }],
+  'session/revert': [
+    { sessionId: 's1', turnId: 'turn_1' },
+    { sessionId: 's1', turnId: 'turn_1', force: true },
+  ],
 };
 
 const bad: Array<[MethodName, unknown, RegExp]> = [
