@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { conformanceTargetIds } from '../conformance/targets.js';
 import { type HarnessId, harnessBinary, harnessPackageName } from '../hermetic/binaries.js';
 import { checkBuild } from './build-check.js';
-import { type CacheInstall, installNewest, readCache, SDKS } from './install.js';
+import { type CacheInstall, harnessPackages, installNewest, readCache, SDKS } from './install.js';
 import { codexProtocolDiff } from './protocol.js';
 import {
   type CanaryReport,
@@ -24,6 +24,7 @@ import {
   renderText,
   type SuiteRun,
 } from './report.js';
+import { findSuccessors, registryFetch, type Successor } from './successors.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const BIN = join(REPO, 'packages/testkit/bin');
@@ -95,6 +96,17 @@ function protocolAndBuild(install: CacheInstall, scratch: string): Pick<CanaryRe
   }
 }
 
+/** Successors of the pinned CLI packages, from the configured npm registry's documents of those packages. */
+async function pinnedSuccessors(): Promise<Successor[]> {
+  const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim();
+  try {
+    return await findSuccessors(Object.keys(harnessPackages(REPO)), registryFetch(registry));
+  } catch (error) {
+    log(`could not look for successors: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -123,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
     throw new Error(`No conformance target for ${unknown.join(', ')}; known: ${known.join(', ')}.`);
 
   const install = values['skip-install'] ? readCache(REPO, cache) : installNewest(REPO, cache, log);
+  const successors = values['skip-install'] ? [] : await pinnedSuccessors();
   const scratch = mkdtempSync(join(cache, 'run-'));
   try {
     log(`conformance on the newest: ${ids.join(', ')}`);
@@ -149,6 +162,7 @@ export async function main(argv: string[]): Promise<number> {
       harnesses,
       ...protocolAndBuild(install, scratch),
       regressions: regressionsOf(harnesses),
+      ...(successors.length > 0 ? { successors } : {}),
     };
     const json = `${JSON.stringify(report, null, 2)}\n`;
     const jsonPath = join(cache, 'last-report.json');

@@ -1,8 +1,10 @@
 // The canary's verdict: the newest published CLIs compared with the pinned ones, behaviour by behaviour
 // (conformance verdicts and passthrough frame types), plus Codex's protocol diff and whether the adapters
 // still build against the newest wire types. Pure: runs in, report and text out.
+
 import type { BehaviourResult } from '../conformance/suite.js';
 import type { FrameCounts } from './passthrough.js';
+import type { Successor } from './successors.js';
 
 export interface BehaviourRun {
   behaviour: string;
@@ -99,6 +101,17 @@ export interface CanaryReport {
   build?: BuildCheck | { error: string };
   /** One line per regressed behaviour (or harness that could not run); non-empty means exit 1. */
   regressions: string[];
+  /** Pinned packages whose registry document names a successor (successors.ts). */
+  successors?: Successor[];
+}
+
+/** A pinned package that moved: the package to follow, and why we think so. */
+function successorLines(report: CanaryReport): string[] {
+  return (report.successors ?? []).map(
+    (found) =>
+      `  ${found.name} -> ${found.successor}${found.newest ? ` ${found.newest}` : ''} (${found.evidence}` +
+      `${found.sameRepository ? ', same repository' : ', ANOTHER repository'}): "${found.says}"`,
+  );
 }
 
 const RANK: Record<VerdictChange['pinned'], number> = { passed: 3, limited: 2, failed: 1, skipped: 0, 'not run': 0 };
@@ -263,6 +276,9 @@ export function renderText(report: CanaryReport): string {
     '',
     'Packages:',
     ...packageLines(report),
+    ...(report.successors?.length
+      ? ['Successors (the pinned name stopped; follow these):', ...successorLines(report)]
+      : []),
     ...Object.entries(report.sdksLoaded ?? {}).map(([name, loaded]) => `  ${name} loaded by the newest run: ${loaded}`),
     '',
     ...protocolLines(report.protocol),
@@ -318,6 +334,9 @@ export function renderMarkdown(report: CanaryReport): string {
     '## Packages',
     '',
     ...packageLines(report).map((line) => `-${line.slice(1)}`),
+    ...(report.successors?.length
+      ? ['', '## Successors', '', ...successorLines(report).map((line) => `-${line.slice(1)}`)]
+      : []),
     ...Object.entries(report.sdksLoaded ?? {}).map(([name, loaded]) => `- ${name} loaded by the newest run: ${loaded}`),
     '',
     '## Codex protocol and build',
