@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { boundDiff, measureChanges, parseNameStatus, splitPatch } from './changes.js';
-import { findWorkTree, snapshot } from './snapshot.js';
+import { findWorkTree, snapshot, withPrivateIndex } from './snapshot.js';
 import { makeTestRepo } from './test-repo.js';
 
 describe('checkpoint changes', () => {
@@ -52,6 +54,23 @@ describe('checkpoint changes', () => {
       expect(capped.truncated).toBe(true);
       expect(capped.changes).toHaveLength(1);
       expect(capped.changes[0]?.diff).toMatch(/reins: diff truncated/);
+    } finally {
+      repo.remove();
+    }
+  });
+
+  it("seeds the private index with the user's index and its modification time (git's racy-entry check needs it)", async () => {
+    const repo = makeTestRepo();
+    try {
+      const tree = await findWorkTree(repo.dir);
+      if (!tree) throw new Error('no work tree');
+      const user = statSync(join(repo.dir, '.git', 'index'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const seeded = await withPrivateIndex(tree, async (indexFile) => statSync(indexFile));
+      expect(seeded.size).toBe(user.size);
+      // utimes keeps milliseconds: the copy is at most 1 ms older, never newer (older only makes git check more).
+      expect(seeded.mtimeMs).toBeLessThanOrEqual(user.mtimeMs);
+      expect(user.mtimeMs - seeded.mtimeMs).toBeLessThan(1);
     } finally {
       repo.remove();
     }

@@ -1,7 +1,7 @@
 // A work tree's state as a git commit that no branch points at: the user's index copied to a private
 // index file, every tracked and untracked (not ignored) file added there, written as a tree and a
 // parentless commit. The user's branch, index, stash and files are not touched.
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git } from './git.js';
@@ -25,16 +25,28 @@ export async function findWorkTree(cwd: string): Promise<WorkTree | undefined> {
   }
 }
 
-/** Runs `work` with a private index file, seeded from the user's index (so unchanged files hash fast). */
+/**
+ * Runs `work` with a private index file, seeded from the user's index (so unchanged files hash fast).
+ * The copy keeps the index's own modification time: git trusts an entry's cached stat only when the
+ * file is older than the index ("racy git"), and a copy stamped now would make a file edited in the same
+ * second as the user's last `git add`, at the same size, look unchanged.
+ */
 export async function withPrivateIndex<T>(tree: WorkTree, work: (indexFile: string) => Promise<T>): Promise<T> {
   const folder = await mkdtemp(path.join(tmpdir(), 'reins-checkpoint-'));
   const indexFile = path.join(folder, 'index');
   try {
-    await copyFile(path.join(tree.gitDir, 'index'), indexFile).catch(() => {}); // a fresh repository has none
+    await seedIndex(path.join(tree.gitDir, 'index'), indexFile);
     return await work(indexFile);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+async function seedIndex(userIndex: string, indexFile: string): Promise<void> {
+  const times = await stat(userIndex).catch(() => undefined);
+  if (!times) return; // a fresh repository has no index yet
+  await copyFile(userIndex, indexFile);
+  await utimes(indexFile, times.atime, times.mtime); // to the millisecond, rounded down: never newer
 }
 
 /** The work tree as it is on disk now, as a commit id. */
