@@ -128,3 +128,28 @@ describe('rendering', () => {
     expect(markdown).toContain('- claude-code 2.1.332 / text turn: `system/x` x1');
   });
 });
+
+describe('the verdict', () => {
+  it('never says only "No behaviour regressed." while a behaviour fails on the pin and the newest', () => {
+    // OpenClaw 2026.9.6's "no orphan process after close" failed on the pin and on the newest alike.
+    const failing = run('no orphan process after close', 'failed', {}, 'a gateway process outlived close()');
+    const comparison = compareHarness(
+      harness('1', [run('text turn', 'passed'), failing]),
+      harness('1', [run('text turn', 'passed'), failing]),
+      true,
+    );
+    const report: CanaryReport = {
+      date: '2026-12-01',
+      cache: '~/c',
+      packages: [],
+      harnesses: [comparison],
+      regressions: regressionsOf([comparison]),
+    };
+    expect(report.regressions).toEqual([]);
+    const text = renderText(report);
+    expect(text).not.toMatch(/No behaviour regressed\.$/);
+    expect(text).toContain('No behaviour regressed, but behaviours fail.');
+    expect(text).toContain('claude-code 1 / no orphan process after close: a gateway process outlived close()');
+    expect(renderMarkdown(report)).toContain('- FAILING on the newest: claude-code 1 / no orphan process after close');
+  });
+});

@@ -105,6 +105,28 @@ export interface CanaryReport {
   successors?: Successor[];
 }
 
+/** Behaviours that fail on the newest, regressed or not (a failure on the pin too is still a failure). */
+export function failingOnNewest(report: CanaryReport): string[] {
+  return report.harnesses.flatMap((harness) =>
+    harness.newestRuns
+      .filter((run) => run.status === 'failed')
+      .map((run) => `${harness.id} ${harness.newest ?? ''} / ${run.behaviour}${run.reason ? `: ${run.reason}` : ''}`),
+  );
+}
+
+/** The verdict line: never "No behaviour regressed." alone while something fails on the newest. */
+function verdictOf(report: CanaryReport): string {
+  const failing = failingOnNewest(report);
+  const tail =
+    failing.length > 0
+      ? `\nStill failing on the newest (${failing.length}, not regressions):\n${failing.map((line) => `  ${line}`).join('\n')}`
+      : '';
+  if (report.regressions.length > 0) {
+    return `REGRESSIONS (${report.regressions.length}):\n${report.regressions.map((line) => `  ${line}`).join('\n')}${tail}`;
+  }
+  return failing.length > 0 ? `No behaviour regressed, but behaviours fail.${tail}` : 'No behaviour regressed.';
+}
+
 /** A pinned package that moved: the package to follow, and why we think so. */
 function successorLines(report: CanaryReport): string[] {
   return (report.successors ?? []).map(
@@ -284,9 +306,7 @@ export function renderText(report: CanaryReport): string {
     ...protocolLines(report.protocol),
     ...buildLines(report.build),
     '',
-    report.regressions.length > 0
-      ? `REGRESSIONS (${report.regressions.length}):\n${report.regressions.map((line) => `  ${line}`).join('\n')}`
-      : 'No behaviour regressed.',
+    verdictOf(report),
   ].join('\n');
 }
 
@@ -355,7 +375,10 @@ export function renderMarkdown(report: CanaryReport): string {
     '',
     report.regressions.length > 0
       ? report.regressions.map((line) => `- REGRESSION: ${line}`).join('\n')
-      : 'No behaviour regressed.',
+      : failingOnNewest(report).length > 0
+        ? 'No behaviour regressed, but behaviours fail on the newest:'
+        : 'No behaviour regressed.',
+    ...failingOnNewest(report).map((line) => `- FAILING on the newest: ${line}`),
     '',
   ].join('\n');
 }
