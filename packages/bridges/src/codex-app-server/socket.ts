@@ -129,8 +129,10 @@ export async function listenCodexAppServer(options: CodexSocketBridgeOptions): P
       await bridge.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
+      // Idle keep-alive connections would hold close() open: end them first.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     })();
     return closing;
   };
