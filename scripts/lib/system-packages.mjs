@@ -22,8 +22,14 @@ export const SYSTEM_PACKAGES = [
   {
     name: 'bubblewrap',
     binary: 'bwrap',
-    why: "Claude Code's Linux sandbox (sandboxed postures) runs tools under bwrap",
-    tests: [],
+    why: "Claude Code's Linux sandbox (the workspace posture) runs tools under bwrap",
+    tests: ['packages/harnesses/src/claude-code/workspace.real.test.ts'],
+  },
+  {
+    name: 'socat',
+    binary: 'socat',
+    why: "Claude Code's Linux sandbox relays its network proxy through socat (the workspace posture)",
+    tests: ['packages/harnesses/src/claude-code/workspace.real.test.ts'],
   },
   {
     name: 'tmux',

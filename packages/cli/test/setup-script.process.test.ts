@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const setupScript = fileURLToPath(new URL('../../../scripts/setup.mjs', import.meta.url));
-const PACKAGES = ['nats-server', 'chromium', 'bubblewrap', 'tmux'];
-const BINARIES = ['nats-server', 'chromium', 'bwrap', 'tmux'];
+const PACKAGES = ['nats-server', 'chromium', 'bubblewrap', 'socat', 'tmux'];
+const BINARIES = ['nats-server', 'chromium', 'bwrap', 'socat', 'tmux'];
 
 let dir: string;
 let bin: string;
@@ -88,7 +88,7 @@ describe('npm run setup (scripts/setup.mjs)', () => {
       );
     }
     expect((await calls()).at(-1)).toBe('npm ci --prefix harness-clis --no-audit --no-fund');
-    expect(output).toMatch(/done, without nats-server, chromium, bubblewrap, tmux: `npm test` skips the tests/);
+    expect(output).toMatch(/done, without nats-server, chromium, bubblewrap, socat, tmux: `npm test` skips the tests/);
   });
 
   it('names them without apt-get (another Linux or macOS)', async () => {
