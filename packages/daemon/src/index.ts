@@ -29,6 +29,7 @@ export type { SessionDirectory, SessionHandle, SessionSource, SessionSourceFacto
 export type { HarnessFactory } from './session-host.js';
 export { MemoryStore } from './store/memory-store.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './store/migrations.js';
+export { type RepairReport, repairStore } from './store/repair.js';
 export { SqliteStore, type SqliteStoreOptions } from './store/sqlite-store.js';
 export type {
   DaemonStore,
