@@ -22,9 +22,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type TurnInput,
@@ -37,6 +40,7 @@ import {
   type SpecSupport,
   type TurnHost,
 } from '../runtime/chassis/index.js';
+import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
@@ -234,6 +238,15 @@ class AmpSession implements Session, TurnHost {
 
   async respondToPermission(_requestId: string, _decision: PermissionDecision): Promise<void> {
     throw unsupported('Amp approvals are not surfaced by Reins.', 'respondToPermission');
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, 'amp', turnId);
+  }
+
+  /** The files go back; the conversation stays (Amp's stream-json has no way to drop a turn). */
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return sessionRevert(this.chassis, 'amp', turnId, options, filesOnly);
   }
 
   async close(): Promise<void> {

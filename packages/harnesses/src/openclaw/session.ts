@@ -10,15 +10,19 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type TurnInput,
   unsupportedModelError,
 } from '@reins/core';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
 import type { LocalGateway } from './gateway.js';
@@ -293,6 +297,15 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
       'Reins does not surface OpenClaw approvals yet; its tools ran without prompts in 2026.9.6.',
       { harness: 'openclaw', operation: 'respondToPermission' },
     );
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, 'openclaw', turnId);
+  }
+
+  /** The files go back; the conversation stays (the gateway has no way to drop a run from a session key). */
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return sessionRevert(this.chassis, 'openclaw', turnId, options, filesOnly);
   }
 
   async close(): Promise<void> {

@@ -12,15 +12,19 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type TurnInput,
   unsupportedModelError,
 } from '@reins/core';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
@@ -457,6 +461,15 @@ export class PiSession implements Session, TurnHost {
     await this.channel.request({ type: 'set_thinking_level', level });
     this.stream.emit({ type: 'session.updated', effort: level });
     return { applied: 'live' };
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, 'pi', turnId);
+  }
+
+  /** The files go back; the conversation stays (Pi's RPC `fork` at an entry is not wired yet: contract.md, "Checkpoints"). */
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return sessionRevert(this.chassis, 'pi', turnId, options, filesOnly);
   }
 
   async respondToPermission(_requestId: string, _decision: PermissionDecision): Promise<void> {
