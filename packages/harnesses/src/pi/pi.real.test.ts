@@ -17,6 +17,7 @@ import {
   type TempHome,
 } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestRepo } from '../runtime/checkpoints/test-repo.js';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createPiHarness } from './adapter.js';
 
@@ -308,5 +309,39 @@ describe('pi (real CLI)', () => {
     expect(events.filter((event) => event.type === 'notice' && event.kind === 'retry').length).toBeGreaterThanOrEqual(
       2,
     );
+  });
+
+  it("checkpoint: a bash command's edit is in the turn's diff; revert restores the bytes, files only", async () => {
+    const repo = makeTestRepo();
+    try {
+      const userBefore = repo.userState();
+      server.enqueue(reply().shell("printf 'changed by a command\\n' > b.txt"), reply().text('Edited.'));
+      const { session, recorder } = await open({ cwd: repo.dir, checkpoints: true });
+      const sent = await session.send('Change b.txt with a command.');
+      expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+      const checkpoint = await recorder.waitFor(
+        (event) => event.type === 'checkpoint' && event.turnId === sent.turnId,
+        'the checkpoint',
+      );
+      if (checkpoint.type !== 'checkpoint') throw new Error('not a checkpoint');
+      const expected = [
+        expect.objectContaining({
+          path: 'b.txt',
+          kind: 'modified',
+          diff: expect.stringContaining('+changed by a command'),
+        }),
+      ];
+      expect(checkpoint.changes).toEqual(expected);
+      expect((await session.diff?.(sent.turnId))?.changes).toEqual(expected);
+      expect(repo.read('b.txt')).toBe('changed by a command\n');
+
+      // Pi 0.73.1's conversation stays as it is: only the files go back, and the result says so.
+      const result = await session.revert?.(sent.turnId);
+      expect(result).toEqual({ turnId: sent.turnId, files: ['b.txt'], conversation: 'unchanged' });
+      expect(repo.read('b.txt')).toBe('bravo\n');
+      expect(repo.userState()).toEqual(userBefore);
+    } finally {
+      repo.remove();
+    }
   });
 });
