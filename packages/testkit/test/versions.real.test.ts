@@ -17,10 +17,16 @@ import { runAcpInitialize } from './support/acp.js';
 import { testTimeout } from './support/deadlines.js';
 import { HarnessProcess } from './support/harness-process.js';
 
-/** ACP agents without a --version: claude-agent-acp 0.23.1 ignores arguments, codex-acp 0.16.0 refuses it. */
-const initializeNames: Partial<Record<HarnessId, string>> = {
-  'claude-agent-acp': '@zed-industries/claude-agent-acp',
-  'codex-acp': 'codex-acp',
+/**
+ * ACP agents without a --version (claude-agent-acp 0.23.1 ignores arguments, codex-acp 0.16.0 refuses it):
+ * the name their initialize answer gives, by pin. The @agentclientprotocol pins name their package.
+ */
+const initializeNames: Partial<Record<HarnessId, Record<HarnessPin, string>>> = {
+  'claude-agent-acp': {
+    current: '@agentclientprotocol/claude-agent-acp',
+    previous: '@zed-industries/claude-agent-acp',
+  },
+  'codex-acp': { current: '@agentclientprotocol/codex-acp', previous: 'codex-acp' },
 };
 
 /** What each CLI prints for --version. */
@@ -59,7 +65,7 @@ describe.each(pins)('%s (%s pin)', (id, pin) => {
       // No model server is needed for a version probe: point at a port nothing listens on.
       const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome, binary });
 
-      const agentName = initializeNames[id];
+      const agentName = initializeNames[id]?.[pin];
       if (agentName) {
         const agent = new HarnessProcess(launch, tempHome.dir);
         try {

@@ -9,6 +9,7 @@ import type { ReinsEvent, SessionSpec } from '@reins/core';
 import {
   fixtureRecorder,
   type HarnessHome,
+  type HarnessPin,
   harnessBinary,
   harnessLaunch,
   type ModelServer,
@@ -73,15 +74,18 @@ export async function acpRig(
     harnessOptions?: Partial<AcpHarnessOptions>;
     /** Added to the home's environment. */
     env?: Record<string, string>;
+    /** Which harness-clis pin to run (default current). */
+    pin?: HarnessPin;
   },
 ): Promise<AcpRig> {
   const temp = await makeTempHome(`reins-${id}-`);
   const workspace = join(temp.dir, 'work');
   mkdirSync(workspace);
-  const binary = harnessBinary(id);
+  const binary = harnessBinary(id, undefined, options.pin ?? 'current');
   const launch = await harnessLaunch(id, {
     modelServerUrl: server.url,
     tempHome: temp,
+    binary,
     ...(options.extraModels ? { extraModels: options.extraModels } : {}),
   });
   const record = process.env.REINS_RECORD_ACP_FIXTURES === '1';

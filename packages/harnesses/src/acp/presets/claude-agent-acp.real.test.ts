@@ -1,4 +1,5 @@
-// claude-agent-acp 0.23.1 (pinned in harness-clis) through the Reins ACP adapter, against the
+// claude-agent-acp 0.23.1 (the previous pin in harness-clis: these are its facts; the current pin, 0.101.0,
+// runs the conformance suite and claude-agent-acp.v2.real.test.ts) through the Reins ACP adapter, against the
 // scripted model server inside the loopback-only namespace.
 import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ afterAll(async () => {
 beforeEach(async (context) => {
   server.reset();
   const scenario = context.task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-  rig = await acpRig('claude-agent-acp', server, { scenario, extraModels: ['fake-model-2'] });
+  rig = await acpRig('claude-agent-acp', server, { scenario, extraModels: ['fake-model-2'], pin: 'previous' });
 });
 afterEach(async () => {
   await rig.cleanup();

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   server.reset();
-  rig = await acpRig('claude-agent-acp', server, { scenario: 'shared-process' });
+  rig = await acpRig('claude-agent-acp', server, { scenario: 'shared-process', pin: 'previous' });
 });
 afterEach(async () => {
   await rig.cleanup();
