@@ -1,5 +1,5 @@
-// Claude Code through Zed's ACP adapter, tested with @zed-industries/claude-agent-acp 0.23.1
-// (it bundles the Agent SDK and Claude Code 2.1.83).
+// Claude Code through its ACP adapter, tested with @agentclientprotocol/claude-agent-acp 0.101.0 (v1 and v2;
+// Agent SDK 0.3.318) and the previous pin @zed-industries/claude-agent-acp 0.23.1 (Claude Code 2.1.83).
 
 import type { BinarySpec } from '../../runtime/discovery.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
