@@ -78,6 +78,7 @@ export class SessionRecord {
       ...(r.title !== undefined ? { title: r.title } : {}),
       ...(r.model !== undefined ? { model: r.model } : {}),
       ...(r.effort !== undefined ? { effort: r.effort } : {}),
+      ...(r.spec.posture !== undefined ? { posture: r.spec.posture } : {}),
       status,
       lastSeq,
       createdAt: r.createdAt,

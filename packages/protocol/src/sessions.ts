@@ -10,6 +10,8 @@ import {
   HarnessIdSchema,
   type PermissionDecision,
   PermissionDecisionSchema,
+  POSTURES,
+  type Posture,
   type SendOptions,
   SendOptionsSchema,
   type SendResult,
@@ -76,6 +78,8 @@ export interface SessionListing {
   title?: string;
   model?: string;
   effort?: Effort;
+  /** The permission posture it was created with (absent: bypass); a UI tells a tool run by the harness's own rules under `ask`. */
+  posture?: Posture;
   status: HostedSessionStatus;
   /** seq of the newest event (0 before the first). */
   lastSeq: number;
@@ -96,6 +100,7 @@ export const SessionListingSchema = z.object({
   title: z.string().optional(),
   model: z.string().optional(),
   effort: EffortSchema.optional(),
+  posture: z.enum(POSTURES).optional(),
   status: HostedSessionStatusSchema,
   lastSeq: z.number().int().nonnegative(),
   createdAt: z.number(),

@@ -9,6 +9,7 @@ import type {
   PermissionDecision,
   PermissionOption,
   PlanItem,
+  Posture,
   ReasoningItem,
   ReinsEvent,
   SessionStatus,
@@ -45,6 +46,8 @@ export type ToolRow = RowBase & {
   lane: Row[];
   /** Still running although the turn that started it ended (background work). */
   background: boolean;
+  /** A permission request named this call (under posture `ask`, one that ran without it was allowed by the harness's own rules). */
+  asked: boolean;
 };
 export type PlanRow = RowBase & { kind: 'plan'; item: PlanItem };
 export type CompactionRow = RowBase & { kind: 'compaction'; item: CompactionItem };
@@ -143,12 +146,24 @@ export function newItemRow(item: Item, base: RowBase): Row {
     case 'reasoning':
       return { ...base, kind: 'reasoning', item };
     case 'tool_call':
-      return { ...base, kind: 'tool', item, liveOutput: '', liveInput: '', lane: [], background: false };
+      return { ...base, kind: 'tool', item, liveOutput: '', liveInput: '', lane: [], background: false, asked: false };
     case 'plan':
       return { ...base, kind: 'plan', item };
     case 'compaction':
       return { ...base, kind: 'compaction', item };
   }
+}
+
+/**
+ * Under posture `ask`, a command or file change that ran although no permission request named it: the harness's
+ * own allow rules let it through (Claude Code's settings allow `echo` and the like), which a user who asked to be
+ * asked should be told. Reads and other tools never ask, so they are not flagged.
+ */
+export function ranWithoutAsking(row: ToolRow, posture: Posture | undefined): boolean {
+  if (posture !== 'ask' || row.asked) return false;
+  const { kind } = row.item.tool;
+  if (kind !== 'command' && kind !== 'file_change') return false;
+  return row.item.status === 'completed' || row.item.status === 'failed';
 }
 
 /** The same row with the item's newer state; a different kind of item under the same id replaces it. */

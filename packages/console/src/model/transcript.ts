@@ -37,6 +37,8 @@ export class Transcript {
   /** turnId -> keys of its tool rows (to mark the ones still running as background when it ends). */
   private readonly toolsByTurn = new Map<string, string[]>();
   private readonly permissions = new Map<string, string>();
+  /** Ids of the tool calls a permission request named (it may come before or after the call's row). */
+  private readonly askedItems = new Set<string>();
   /** turn, lane, kind and message of a notice -> its row (repeats fold into it). */
   private readonly noticeRows = new Map<string, string>();
   private facts: SessionFacts = {};
@@ -207,6 +209,11 @@ export class Transcript {
       case 'permission.requested': {
         const key = `permission:${event.requestId}`;
         this.permissions.set(event.requestId, key);
+        if (event.itemId !== undefined) {
+          this.askedItems.add(event.itemId);
+          const tool = this.rows.get(event.itemId);
+          if (tool?.kind === 'tool') this.put(tool.key, { ...tool, asked: true });
+        }
         this.add(
           {
             kind: 'permission',
@@ -273,6 +280,7 @@ export class Transcript {
       return;
     }
     const row = newItemRow(item, { key: item.id, turnId: event.turnId, seq: event.seq });
+    if (row.kind === 'tool' && this.askedItems.has(item.id)) row.asked = true;
     if (row.kind === 'tool' && event.turnId) {
       const tools = this.toolsByTurn.get(event.turnId) ?? [];
       tools.push(row.key);

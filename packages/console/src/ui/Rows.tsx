@@ -2,7 +2,7 @@
 // cards, plans, compaction with the harness's own numbers, notices, errors, permission requests to
 // approve or deny, a turn's end (its outcome, and usage only where the harness reported it), the
 // session's own lines. Rows are memoized: the reducer gives a changed row a new object.
-import type { PermissionDecision, PermissionOption } from '@reins/core';
+import type { PermissionDecision, PermissionOption, Posture } from '@reins/core';
 import { createContext, memo, useContext, useState } from 'react';
 import { cost, tokenSummary } from '../model/format.js';
 import type { PendingMessage } from '../model/outbox.js';
@@ -12,6 +12,8 @@ import { commandLine, ToolCard } from './ToolCard.js';
 
 export interface RowActions {
   harness: string;
+  /** The session's posture, from the daemon's listing (absent: bypass or not known yet). */
+  posture?: Posture;
   respond(requestId: string, decision: PermissionDecision): void;
   retry(message: PendingMessage): void;
   dismiss(message: PendingMessage): void;
@@ -25,6 +27,7 @@ export const RowActionsContext = createContext<RowActions>({
 });
 
 export const RowView = memo(function RowView({ row }: { row: Row }) {
+  const { posture } = useContext(RowActionsContext);
   switch (row.kind) {
     case 'user':
       return <UserBubble row={row} />;
@@ -43,7 +46,7 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
         </div>
       );
     case 'tool':
-      return <ToolCard row={row} renderLane={renderLane} />;
+      return <ToolCard row={row} renderLane={renderLane} posture={posture} />;
     case 'plan':
       return (
         <div className="row">

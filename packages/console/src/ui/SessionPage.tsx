@@ -63,6 +63,7 @@ export function SessionPage({
   const actions = useMemo<RowActions>(
     () => ({
       harness: harness ?? '',
+      ...(listing?.posture !== undefined ? { posture: listing.posture } : {}),
       respond: (requestId, decision) => void state.respond(sessionId, requestId, decision),
       retry: (message) => {
         model.dismiss(message.clientMessageId);
@@ -70,7 +71,7 @@ export function SessionPage({
       },
       dismiss: (message) => model.dismiss(message.clientMessageId),
     }),
-    [state, sessionId, model, send, harness],
+    [state, sessionId, model, send, harness, listing?.posture],
   );
 
   const entries = useMemo<ListEntry[]>(

@@ -2,10 +2,11 @@
 // code; a file change as a readable diff; MCP and web search with what went in and came out; a
 // subagent with its lane (the rows whose parentItemId is this call), still running in the
 // background after its turn where the harness keeps it going.
-import type { ToolCallItem } from '@reins/core';
+import type { Posture, ToolCallItem } from '@reins/core';
 import { type ReactNode, useState } from 'react';
 import { type FileDiff, fileDiffs } from '../model/diff.js';
 import { baseName } from '../model/format.js';
+import { ranWithoutAsking } from '../model/rows.js';
 import type { ToolRow } from '../model/transcript.js';
 
 const KIND_LABEL: Record<string, string> = {
@@ -34,7 +35,15 @@ function headline(item: ToolCallItem): string {
   return item.tool.title ?? item.tool.name;
 }
 
-export function ToolCard({ row, renderLane }: { row: ToolRow; renderLane: (rows: ToolRow['lane']) => ReactNode }) {
+export function ToolCard({
+  row,
+  renderLane,
+  posture,
+}: {
+  row: ToolRow;
+  renderLane: (rows: ToolRow['lane']) => ReactNode;
+  posture?: Posture | undefined;
+}) {
   const { item } = row;
   const kind = item.tool.kind;
   const [open, setOpen] = useState(kind !== 'other' && kind !== 'mcp');
@@ -48,6 +57,15 @@ export function ToolCard({ row, renderLane }: { row: ToolRow; renderLane: (rows:
             <span className="title">{headline(item)}</span>
           </button>
           {row.background ? <span className="tool-status background">background</span> : null}
+          {ranWithoutAsking(row, posture) ? (
+            <span
+              className="tool-status unasked"
+              data-testid="ran-without-asking"
+              title="You asked to approve tools, but the harness's own allow rules let this one run without asking."
+            >
+              not asked: harness rules
+            </span>
+          ) : null}
           <span className={`tool-status ${item.status}`}>{item.status}</span>
           {item.exitCode !== undefined ? (
             <span className={`tool-status ${item.exitCode === 0 ? 'exit-ok' : 'exit-bad'}`} data-testid="exit-code">

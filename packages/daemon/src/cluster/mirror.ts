@@ -169,6 +169,7 @@ export class SessionMirror implements SessionHandle {
       ...(r.title !== undefined ? { title: r.title } : {}),
       ...(r.model !== undefined ? { model: r.model } : {}),
       ...(r.effort !== undefined ? { effort: r.effort } : {}),
+      ...(r.spec.posture !== undefined ? { posture: r.spec.posture } : {}),
       status: this.status,
       lastSeq: this.published,
       createdAt: r.createdAt,
