@@ -109,7 +109,6 @@ describe('structure', () => {
     'daemon/src/connection.ts',
     'harnesses/src/acp/session.ts',
     'harnesses/src/codex/session.ts',
-    'harnesses/src/runtime/chassis/session-chassis.ts',
     'harnesses/src/pi/translate.ts',
     'harnesses/src/acp/translate.ts',
   ]);

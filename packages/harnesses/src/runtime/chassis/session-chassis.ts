@@ -5,10 +5,8 @@
 // native frames, and the one closed-session error. An adapter keeps only what is truly its own: how
 // a turn reaches its harness (`TurnHost.beginTurn`), how it is stopped or steered, and its translation.
 import {
-  acceptStructuredOutput,
   type EmitMeta,
   type ErrorInfo,
-  type JsonSchema,
   type NativeFrame,
   type PayloadOf,
   ReinsError,
@@ -16,8 +14,6 @@ import {
   type SendOptions,
   type SendResult,
   SessionEventStream,
-  type SessionSpec,
-  structuredOutputInstruction,
   type TurnInput,
   type TurnOutcome,
   type UserMessageOrigin,
@@ -28,76 +24,27 @@ import { answerWithin } from './answer-window.js';
 import { RetryBound } from './retry-bound.js';
 import { parseInput, parseOptions } from './send-input.js';
 import { isTurnProgress, StallWatchdog } from './stall-watchdog.js';
+import { structuredCompletion, structuredPrompt } from './structured-turn.js';
+import {
+  type ChassisOptions,
+  type ChassisTurn,
+  DEFAULT_INTERRUPT_GRACE_MS,
+  DEFAULT_STALL_TIMEOUT_MS,
+  type StructuredResult,
+  type TurnHost,
+} from './turn-host.js';
+import { emitUserMessage } from './user-message.js';
 
-/** A turn from `send` to its terminal. */
-export interface ChassisTurn<Plan = undefined> {
-  readonly turnId: string;
-  /** What the caller sent (shown in `turn.started` and the `user_message` item). */
-  readonly input: TurnInput;
-  /** What goes to the harness: `input`, plus the emulated structured-output instruction when needed. */
-  readonly prompt: TurnInput;
-  readonly options: SendOptions;
-  /** The output schema this turn must satisfy (the turn's own, else the session's). */
-  readonly outputSchema: JsonSchema | undefined;
-  /** The adapter's own per-turn data, made at send time by `TurnHost.planTurn`. */
-  readonly plan: Plan;
-}
-
-export interface TurnHost<Plan = undefined> {
-  /**
-   * Per-turn data made at send time, before anything is queued (e.g. a strict schema plan). Throw a
-   * ReinsError to refuse the send.
-   */
-  planTurn?(input: TurnInput, options: SendOptions): Plan | Promise<Plan>;
-  /**
-   * Delivers the turn to the harness; `turn.started` and the `user_message` item are out already.
-   * A rejection ends the turn failed with that error.
-   */
-  beginTurn(turn: ChassisTurn<Plan>): Promise<void> | void;
-  /** Asks the harness to stop the running turn; its own terminal usually follows. Absent: not possible. */
-  interruptTurn?(turn: ChassisTurn<Plan>): Promise<void>;
-  /** Adds input to the running turn natively; false when the harness did not take it (then it is queued). */
-  steerTurn?(turn: ChassisTurn<Plan>, input: TurnInput): Promise<boolean>;
-  /**
-   * The chassis ended this turn itself (stalled, or no terminal within the interrupt grace): the
-   * harness's own terminal for it may still arrive and must not end a later turn. A returned promise
-   * (the harness has settled) holds the next queued turn back until it resolves, at most one more
-   * interrupt grace period.
-   */
-  turnAbandoned?(turn: ChassisTurn<Plan>, why: 'stalled' | 'interrupt_grace'): void | Promise<void>;
-}
-
-export interface ChassisOptions {
-  harness: string;
-  /** For sentences: 'Codex', 'Claude Code'. */
-  displayName: string;
-  sessionId: string;
-  /** The session's spec: its default output schema, its stall timeout, its cwd (checkpoints). */
-  spec?: Pick<SessionSpec, 'outputSchema' | 'stallTimeoutMs' | 'checkpoints' | 'resumeFallback'> & { cwd?: string };
-  /** The session's default output schema (when there is no `spec`). */
-  outputSchema?: JsonSchema;
-  /** How this harness does structured output: natively (the adapter hands the raw result) or emulated here. */
-  structuredOutput: 'native' | 'emulated';
-  /** Who emits the turn's `user_message` item: the chassis (default) or the harness's own echo. */
-  userMessage?: 'chassis' | 'harness';
-  /** A turn with no native frame for this long ends failed with `timeout` (default 15 min). */
-  stallTimeoutMs?: number;
-  /** A turn whose harness keeps retrying its provider this long without progress ends `provider_error` (unset: never). */
-  retryTimeoutMs?: number;
-  /** After interrupt, how long the harness has to end the turn before the chassis ends it (default 5 s). */
-  interruptGraceMs?: number;
-  /** Passed to the event stream. */
-  keepNative?: boolean;
-  now?: () => number;
-}
-
-export const DEFAULT_STALL_TIMEOUT_MS = 15 * 60_000;
-export const DEFAULT_INTERRUPT_GRACE_MS = 5_000;
+export {
+  type ChassisOptions,
+  type ChassisTurn,
+  DEFAULT_INTERRUPT_GRACE_MS,
+  DEFAULT_STALL_TIMEOUT_MS,
+  type StructuredResult,
+  type TurnHost,
+} from './turn-host.js';
 
 type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
-
-/** The raw structured result a native harness reported, for the chassis to accept or refuse. */
-export type StructuredResult = { text: string } | { value: unknown };
 
 export class SessionChassis<Plan = undefined> {
   readonly stream: SessionEventStream;
@@ -213,7 +160,7 @@ export class SessionChassis<Plan = undefined> {
     const turn: ChassisTurn<Plan> = {
       turnId: `turn_${++this.turnCounter}`,
       input,
-      prompt: this.promptFor(input, outputSchema),
+      prompt: structuredPrompt(input, outputSchema, this.options.structuredOutput),
       options,
       outputSchema,
       plan,
@@ -224,11 +171,6 @@ export class SessionChassis<Plan = undefined> {
     }
     void this.begin(turn);
     return { turnId: turn.turnId, delivery: 'started' };
-  }
-
-  private promptFor(input: TurnInput, schema: JsonSchema | undefined): TurnInput {
-    if (!schema || this.options.structuredOutput !== 'emulated') return input;
-    return { ...input, text: `${input.text}\n\n${structuredOutputInstruction(schema)}` };
   }
 
   private async begin(turn: ChassisTurn<Plan>): Promise<void> {
@@ -256,16 +198,7 @@ export class SessionChassis<Plan = undefined> {
     status: 'completed' | 'cancelled' = 'completed',
     origin?: UserMessageOrigin,
   ): void {
-    const item = {
-      kind: 'user_message' as const,
-      id,
-      text: input.text,
-      ...(input.images?.length ? { images: input.images } : {}),
-      ...(turn.options.clientMessageId ? { clientMessageId: turn.options.clientMessageId } : {}),
-      ...(origin ? { origin } : {}),
-    };
-    if (status === 'completed') this.stream.emit({ type: 'item.started', item: { ...item, status: 'running' } });
-    this.stream.emit({ type: 'item.completed', item: { ...item, status } });
+    emitUserMessage(this.stream, { id, input, clientMessageId: turn.options.clientMessageId, status, origin });
   }
 
   private emitSteeredMessage(turn: ChassisTurn<Plan>, input: TurnInput, options: SendOptions): void {
@@ -324,7 +257,16 @@ export class SessionChassis<Plan = undefined> {
     if (this.current !== turn) return false;
     let final = completion;
     if (turn.outputSchema && completion.outcome.status === 'completed') {
-      final = this.withStructuredOutput(turn.outputSchema, completion, structured);
+      final = structuredCompletion(turn.outputSchema, completion, {
+        result:
+          this.options.structuredOutput === 'emulated'
+            ? this.lastAgentText === undefined
+              ? undefined
+              : { text: this.lastAgentText }
+            : structured?.result,
+        restore: structured?.restore,
+        harness: this.options.harness,
+      });
     }
     this.clearTimers();
     this.current = undefined;
@@ -333,27 +275,6 @@ export class SessionChassis<Plan = undefined> {
     this.cancelQueued(this.cancelAfterCurrent.splice(0), { status: 'cancelled' });
     queueMicrotask(() => this.startNext());
     return true;
-  }
-
-  private withStructuredOutput(
-    schema: JsonSchema,
-    completion: Completion,
-    structured: { result: StructuredResult | undefined; restore?: (value: unknown) => unknown } | undefined,
-  ): Completion {
-    const result =
-      this.options.structuredOutput === 'emulated'
-        ? this.lastAgentText === undefined
-          ? undefined
-          : { text: this.lastAgentText }
-        : structured?.result;
-    try {
-      const value = acceptStructuredOutput(schema, result, structured?.restore);
-      return { ...completion, structuredOutput: value };
-    } catch (error) {
-      const { structuredOutput: _dropped, ...rest } = completion;
-      const info = ReinsError.from(error, 'structured_output_invalid', { harness: this.options.harness });
-      return { ...rest, outcome: { status: 'failed', error: info.toInfo() } };
-    }
   }
 
   private startNext(): void {
