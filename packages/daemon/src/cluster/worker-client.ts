@@ -1,8 +1,11 @@
 // A gateway's requests to workers (request/reply on `reins.worker.<id>.rpc`): each has a deadline
 // (long for what may start a harness), and each waits on one run of one worker, so when the
 // gateway finds that run gone the request fails at once instead of at its deadline. Also the
-// cluster's harness/list: every live worker's, merged.
+// cluster's harness/list: every live worker's, merged. A request bigger than one NATS message goes
+// in parts (request-parts.ts).
 
+import { randomUUID } from 'node:crypto';
+import { headers, type Msg } from '@nats-io/transport-node';
 import { ReinsError } from '@reins/core';
 import type { HarnessListing } from '@reins/protocol';
 import { workerRpcSubject } from './layout.js';
@@ -15,6 +18,10 @@ import {
   type WorkerMethod,
   WorkerReplySchema,
 } from './records.js';
+import { MAX_REQUEST_BYTES, PART_HEADER, splitRequest, UPLOAD_HEADER } from './request-parts.js';
+
+/** Room left in a message for its headers. */
+const HEADER_ROOM = 1_024;
 
 /** Requests that may start or resume a harness process. */
 const LONG: ReadonlySet<string> = new Set(['session/create', 'session/send', 'cluster/adopt', 'cluster/harnesses']);
@@ -61,7 +68,7 @@ export class WorkerClient {
     this.waiting.set(run, waiters);
     try {
       const answer = await Promise.race([
-        this.nats.nc.request(workerRpcSubject(worker.id), encodeJson({ method, params }), { timeout }),
+        this.send(workerRpcSubject(worker.id), encodeJson({ method, params }), timeout),
         gone,
       ]);
       const reply = decodeJson(answer.data, WorkerReplySchema);
@@ -84,6 +91,34 @@ export class WorkerClient {
       waiters.delete(reject);
       if (waiters.size === 0) this.waiting.delete(run);
     }
+  }
+
+  /** One message, or parts one after another (each acknowledged) whose last answers the request. */
+  private async send(subject: string, data: Uint8Array, timeout: number): Promise<Msg> {
+    const maxBytes = Math.max(4_096, (this.nats.nc.info?.max_payload ?? 1_048_576) - HEADER_ROOM);
+    if (data.length <= maxBytes) return this.nats.nc.request(subject, data, { timeout });
+    if (data.length > MAX_REQUEST_BYTES) {
+      throw new ReinsError(
+        'invalid_input',
+        `The request is ${data.length} bytes; the cluster carries at most ${MAX_REQUEST_BYTES} bytes per request. Send smaller images or fewer at a time.`,
+        { data: { bytes: data.length, limit: MAX_REQUEST_BYTES } },
+      );
+    }
+    const upload = randomUUID();
+    const parts = splitRequest(data, maxBytes);
+    let answer: Msg | undefined;
+    for (const [at, part] of parts.entries()) {
+      const meta = headers();
+      meta.set(UPLOAD_HEADER, upload);
+      meta.set(PART_HEADER, `${at + 1}/${parts.length}`);
+      answer = await this.nats.nc.request(subject, part, { timeout, headers: meta });
+      if (at + 1 < parts.length) {
+        const ack = decodeJson(answer.data, WorkerReplySchema);
+        const error = ack && replyError(ack);
+        if (!ack || error) return answer; // the worker refused a part: its answer is the reply
+      }
+    }
+    return answer as Msg;
   }
 
   /** Fails every request waiting on a worker run that `isGone`. */

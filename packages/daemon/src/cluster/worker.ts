@@ -31,6 +31,7 @@ import {
   type WorkerReply,
   WorkerRequestSchema,
 } from './records.js';
+import { PART_HEADER, parsePart, UPLOAD_HEADER, UploadAssembler } from './request-parts.js';
 import { type HomeLock, lockWorkerHome, workerIdentity } from './worker-home.js';
 
 export interface WorkerOptions {
@@ -63,6 +64,8 @@ export class ClusterWorker {
   private readonly heartbeat: Heartbeat;
   private subscription: Subscription | undefined;
   private readonly serving = new Set<Promise<void>>();
+  /** Requests arriving in parts (request-parts.ts). */
+  private readonly uploads = new UploadAssembler();
   private closing: Promise<void> | undefined;
   /** After shutdown stopped every session: NATS writes are no longer retried. */
   private writesStopped = false;
@@ -201,7 +204,12 @@ export class ClusterWorker {
   private async answer(message: Msg): Promise<void> {
     let reply: WorkerReply;
     try {
-      const request = decodeJson(message.data, WorkerRequestSchema);
+      const data = this.wholeRequest(message);
+      if (!data) {
+        if (message.reply) message.respond(encodeJson({ result: null }));
+        return;
+      }
+      const request = decodeJson(data, WorkerRequestSchema);
       if (!request) throw new ReinsError('protocol_error', 'The worker got a request it cannot read.');
       if (this.closing) throw new ReinsError('process_exited', `Worker ${this.id} is shutting down.`);
       reply = { result: await this.dispatch(request.method, request.params) };
@@ -209,6 +217,19 @@ export class ClusterWorker {
       reply = { error: ReinsError.from(error, 'protocol_error').toInfo() };
     }
     if (message.reply) message.respond(encodeJson(reply));
+  }
+
+  /** The request's bytes: the message's own, or (its last part) the whole of an upload; undefined: more parts to come. */
+  private wholeRequest(message: Msg): Uint8Array | undefined {
+    const upload = message.headers?.get(UPLOAD_HEADER);
+    if (!upload) return message.data;
+    const part = parsePart(message.headers?.get(PART_HEADER));
+    if (!part) throw new ReinsError('protocol_error', 'The worker got a request part it cannot read.');
+    const step = this.uploads.take(upload, part, message.data);
+    if (step.kind === 'broken') {
+      throw new ReinsError('protocol_error', `Worker ${this.id} dropped a request sent in parts: ${step.reason}.`);
+    }
+    return step.kind === 'whole' ? step.data : undefined;
   }
 
   private params<M extends MethodName>(method: M, params: unknown): NonNullable<ParamsOf<M>> {
