@@ -5,6 +5,8 @@
 export type { AcpHarnessOptions } from './acp/adapter.js';
 export type { AmpHarnessOptions } from './amp/adapter.js';
 export type { ClaudeCodeHarnessOptions } from './claude-code/adapter.js';
+// What Claude Code's sandbox (posture workspace) needs on PATH, for `reins doctor`.
+export { missingSandboxTools } from './claude-code/posture.js';
 export type { CodexHarnessOptions } from './codex/adapter.js';
 // The Codex app-server wire types (generated from the pinned Codex), for the Codex app-server bridge.
 export type * as CodexAppServerWire from './codex/wire/generated/index.js';

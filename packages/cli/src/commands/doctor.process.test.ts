@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -278,5 +278,89 @@ describe('reins doctor with binaries that fail their version probe', () => {
     expect(stdout).toMatch(/^amp: unhealthy: .*exited with code 1: amp native binary not installed$/m);
     expect(stdout).toMatch(/^pi: unhealthy: .*pi native binary not installed$/m);
     expect(stdout).toMatch(/^openclaw: unhealthy: .*openclaw native binary not installed$/m);
+  });
+});
+
+describe('reins doctor postures', () => {
+  // Under the checkout, not /tmp: Codex's workspace-write lets commands write /tmp, so doctor's Codex probe
+  // needs a REINS_HOME outside it (doctor-postures.ts).
+  let postureRoot: string;
+  let postureEnv: Record<string, string>;
+  const tools = () => join(postureRoot, 'sandbox-tools');
+
+  beforeAll(async () => {
+    const cache = fileURLToPath(new URL('../../../../node_modules/.cache', import.meta.url));
+    await mkdir(cache, { recursive: true });
+    postureRoot = await mkdtemp(join(cache, 'reins-doctor-postures-'));
+    const bin = join(postureRoot, 'bin');
+    // A codex whose `sandbox` runs the command (sh -c ...) unconfined, and one whose sandbox cannot start.
+    await fake(
+      join(bin, 'codex'),
+      'if [ "$1" = sandbox ]; then shift 5; exec /bin/sh "$@"; fi; echo "codex-cli 0.171.0"',
+    );
+    await fake(
+      join(postureRoot, 'broken', 'codex'),
+      'if [ "$1" = sandbox ]; then echo "bwrap: execvp codex-linux-sandbox: No such file or directory" >&2; exit 1; fi; echo "codex-cli 0.171.0"',
+    );
+    await fake(join(bin, 'claude'), 'echo "2.1.332 (Claude Code)"');
+    await fake(join(bin, 'pi'), 'echo 0.73.1');
+    await fake(join(tools(), 'bwrap'), 'exit 0');
+    await fake(join(tools(), 'socat'), 'exit 0');
+    await mkdir(join(postureRoot, 'home'));
+    postureEnv = {
+      PATH: bin,
+      HOME: join(postureRoot, 'home'),
+      REINS_HOME: join(postureRoot, 'reins'),
+      npm_config_prefix: join(postureRoot, 'npm-prefix'),
+    };
+  });
+  afterAll(async () => {
+    if (postureRoot) await rm(postureRoot, { recursive: true, force: true });
+  });
+
+  async function postures(ids: string[], withEnv: Record<string, string>) {
+    const { code, stdout, stderr } = await runDoctor(['--json', ...ids], withEnv);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as DoctorReport;
+    return Object.fromEntries(report.harnesses.map((h) => [h.id, h.postures]));
+  }
+
+  it('workspace: Claude Code needs bwrap and socat on PATH; Pi has no sandbox and no approvals', async () => {
+    const without = await postures(['claude-code', 'pi'], postureEnv);
+    expect(without['claude-code']).toEqual({
+      bypass: { state: 'yes' },
+      ask: { state: 'yes' },
+      workspace: { state: 'no', reason: expect.stringContaining('needs bwrap and socat on PATH') },
+    });
+    expect(without.pi).toEqual({
+      bypass: { state: 'yes' },
+      ask: { state: 'no', reason: expect.stringContaining('no approvals') },
+      workspace: { state: 'no', reason: expect.stringContaining('unsupported') },
+    });
+    const withTools = await postures(['claude-code'], { ...postureEnv, PATH: `${postureEnv.PATH}:${tools()}` });
+    expect(withTools['claude-code']?.workspace).toEqual({ state: 'yes' });
+  });
+
+  it("workspace: Codex's sandbox must run a probe and stop its write outside the cwd", async () => {
+    const unconfined = await postures(['codex'], postureEnv);
+    expect(unconfined.codex?.workspace).toEqual({
+      state: 'no',
+      reason: "Codex's sandbox ran a command but did not stop its write outside the cwd.",
+    });
+    const broken = await postures(['codex'], { ...postureEnv, REINS_CODEX_BIN: join(postureRoot, 'broken', 'codex') });
+    expect(broken.codex?.workspace).toEqual({
+      state: 'no',
+      reason:
+        "Codex's sandbox did not run a command here: bwrap: execvp codex-linux-sandbox: No such file or directory",
+    });
+    // The probe leaves nothing behind in REINS_HOME.
+    expect((await readdir(postureEnv.REINS_HOME as string)).filter((name) => name.startsWith('doctor-'))).toEqual([]);
+  });
+
+  it('the table has a postures line per found harness', async () => {
+    const { stdout } = await runDoctor(['pi', 'claude-code'], postureEnv);
+    expect(stdout).toMatch(/^ {2}postures here: bypass yes, ask no \(.+\), workspace no \(unsupported: .+\)$/m);
+    expect(stdout).toMatch(/^ {2}postures here: bypass yes, ask yes, workspace no \(.*bwrap and socat.*\)$/m);
   });
 });

@@ -31,6 +31,7 @@ import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError, wantsColor } from '../io.js';
 import { makeStyle, type Style } from '../render/style.js';
 import { REINS_VERSION } from '../version.js';
+import { checkPostures, type PostureReport, postureLine } from './doctor-postures.js';
 
 export const DOCTOR_HELP = `Usage: reins doctor [--json] [--timeout <ms>] [harness...]
 
@@ -60,12 +61,15 @@ JSON shape (stable; fields are only ever added):
                  | { "found": false, "searched": [string], "hint": string },
       "health": { "status": "ready" | "not_installed" | "unhealthy" | "auth_required",
                   "message"?, "fix"?, "authMethods"?, "binary"? },
-      "capabilities"?: { "<capability>": { "implemented", "advertised", "observed", "testedVersions" } }
+      "capabilities"?: { "<capability>": { "implemented", "advertised", "observed", "testedVersions" } },
+      "postures"?: { "bypass" | "ask" | "workspace": { "state": "yes" | "no" | "unknown", "reason"? } }
     }],
     "testCopiesOnly"?: [string]            // not found for you, but pinned test copies sit in harness-clis/
   }
   "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
-  binaries; each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? };
+  binaries; "postures" for found binaries with an adapter: which postures the harness can take on this
+  machine (workspace: Codex's sandbox must confine a probe command, Claude Code needs bwrap and socat on
+  PATH, the others have no sandbox in Reins). Each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? };
   a capability's "testedVersions" are the versions that passed a check of it on this machine (evidence).
 
 Exit code: 0 (the report itself; read "health" for each harness), 2 for bad usage.
@@ -86,6 +90,8 @@ export interface DoctorHarness {
   discovery: Discovery;
   health: Health;
   capabilities?: CapabilityMatrix;
+  /** Which postures it can take on this machine (found binaries with an adapter). */
+  postures?: PostureReport;
 }
 
 export interface DoctorReport {
@@ -161,10 +167,11 @@ async function checkBinary(
     ]);
     discovery = discovered;
     health = checked;
-    if (discovery.found && declared) {
-      capabilities = await withStoredEvidence(declared, id, discovery.binary, store);
-    }
-    return { id, adapter, discovery, health, ...(capabilities ? { capabilities } : {}) };
+    if (!discovery.found || !declared) return { id, adapter, discovery, health };
+    capabilities = await withStoredEvidence(declared, id, discovery.binary, store);
+    const context = { id, capabilities: declared, binaryPath: discovery.binary.path, env: io.env, timeoutMs };
+    const postures = await checkPostures(context);
+    return { id, adapter, discovery, health, capabilities, postures };
   }
   const spec = defaultBinarySpec(id);
   if (!spec) {
@@ -347,6 +354,7 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
         style.dim(` sha256 ${binary.sha256.slice(0, 12)}`),
     );
     out.push(`  ${testedOnLine(entry.reinsTestedVersions, binary.version)}`);
+    if (entry.postures) out.push(`  postures here: ${postureLine(entry.postures)}`);
     if (!entry.adapter) {
       out.push(
         style.dim('  no adapter in this build: nothing is implemented; observed layers come from stored evidence'),
