@@ -240,12 +240,13 @@ class AmpSession implements Session, TurnHost {
     throw unsupported('Amp approvals are not surfaced by Reins.', 'respondToPermission');
   }
 
-  diff(turnId?: string): Promise<SessionDiff> {
+  /** Async: a refusal (checkpoints off) rejects the promise rather than throwing at the call. */
+  async diff(turnId?: string): Promise<SessionDiff> {
     return sessionDiff(this.chassis, 'amp', turnId);
   }
 
   /** The files go back; the conversation stays (Amp's stream-json has no way to drop a turn). */
-  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+  async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
     return sessionRevert(this.chassis, 'amp', turnId, options, filesOnly);
   }
 

@@ -299,12 +299,13 @@ export class OpenClawSession implements Session, TurnHost<RunPlan> {
     );
   }
 
-  diff(turnId?: string): Promise<SessionDiff> {
+  /** Async: a refusal (checkpoints off) rejects the promise rather than throwing at the call. */
+  async diff(turnId?: string): Promise<SessionDiff> {
     return sessionDiff(this.chassis, 'openclaw', turnId);
   }
 
   /** The files go back; the conversation stays (the gateway has no way to drop a run from a session key). */
-  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+  async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
     return sessionRevert(this.chassis, 'openclaw', turnId, options, filesOnly);
   }
 

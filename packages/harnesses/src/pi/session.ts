@@ -463,12 +463,13 @@ export class PiSession implements Session, TurnHost {
     return { applied: 'live' };
   }
 
-  diff(turnId?: string): Promise<SessionDiff> {
+  /** Async: a refusal (checkpoints off) rejects the promise rather than throwing at the call. */
+  async diff(turnId?: string): Promise<SessionDiff> {
     return sessionDiff(this.chassis, 'pi', turnId);
   }
 
   /** The files go back; the conversation stays (Pi's RPC `fork` at an entry is not wired yet: contract.md, "Checkpoints"). */
-  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+  async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
     return sessionRevert(this.chassis, 'pi', turnId, options, filesOnly);
   }
 
