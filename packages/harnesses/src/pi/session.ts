@@ -468,7 +468,7 @@ export class PiSession implements Session, TurnHost {
     return sessionDiff(this.chassis, 'pi', turnId);
   }
 
-  /** The files go back; the conversation stays (Pi's RPC `fork` at an entry is not wired yet: contract.md, "Checkpoints"). */
+  /** The files go back; the conversation stays (Pi's RPC `fork` at an entry is not wired yet: docs/architecture/contract.md, "Checkpoints"). */
   async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
     return sessionRevert(this.chassis, 'pi', turnId, options, filesOnly);
   }
