@@ -4,6 +4,7 @@
 // fake keys; without one, doctor still finds the binary and its version from discovery alone.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -111,6 +112,24 @@ describe('reins doctor with the pinned CLIs', () => {
       expect(entry?.health.status, entry?.health.message).toBe('ready');
     } finally {
       await acpHome.cleanup();
+    }
+  });
+
+  // Only the real Codex proves its sandbox confines here. Its state and REINS_HOME (where the probe runs)
+  // are outside /tmp: Codex's workspace-write lets commands write /tmp, and it keeps no helper there.
+  it("says Codex can take the workspace posture: its sandbox stopped the probe's write beside its cwd", async () => {
+    const cache = fileURLToPath(new URL('../../../../node_modules/.cache', import.meta.url));
+    await mkdir(cache, { recursive: true });
+    const state = await mkdtemp(join(cache, 'reins-doctor-real-postures-'));
+    try {
+      await mkdir(join(state, 'codex'));
+      const runEnv = { ...env, CODEX_HOME: join(state, 'codex'), REINS_HOME: join(state, 'reins') };
+      const { code, stdout, stderr } = await runDoctor(['--json', 'codex'], runEnv);
+      expect(code, stderr).toBe(0);
+      const [entry] = (JSON.parse(stdout) as DoctorReport).harnesses;
+      expect(entry?.postures).toEqual({ bypass: { state: 'yes' }, ask: { state: 'yes' }, workspace: { state: 'yes' } });
+    } finally {
+      await rm(state, { recursive: true, force: true });
     }
   });
 });
