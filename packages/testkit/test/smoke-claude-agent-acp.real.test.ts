@@ -1,4 +1,4 @@
-// claude-agent-acp 0.23.1 smoke: one ACP text turn (initialize, session/new, session/prompt) against the scripted model server.
+// claude-agent-acp smoke (the current pin): one ACP text turn (initialize, session/new, session/prompt) against the scripted model server.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { reply } from '../src/model-server/index.js';
 import { runAcpTextTurn } from './support/acp.js';
@@ -21,7 +21,11 @@ it(
     const turn = await runAcpTextTurn(agent, { cwd: harness.workspace, prompt: 'say hello' });
 
     expect(turn.stopReason).toBe('end_turn');
-    expect(turn.text).toBe('hello from the scripted model');
+    // 0.101.0 appends Claude Code's auto-mode billing notice as agent text when the base URL is a gateway
+    // (here the scripted server): a known quirk (docs/architecture/acp.md), cut off by its exact opening.
+    expect(turn.text.replace(/\*\*Warning:\*\* We're changing auto mode[\s\S]*$/, '')).toBe(
+      'hello from the scripted model',
+    );
     const seen = scriptedRequests(harness.server);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ dialect: 'anthropic' });

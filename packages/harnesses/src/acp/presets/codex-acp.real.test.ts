@@ -1,4 +1,4 @@
-// codex-acp (pinned in harness-clis; 0.16.0 when written) through the Reins ACP adapter, against the
+// codex-acp (the current pin, 2.6.0; written on 0.16.0, now the previous pin) through the Reins ACP adapter, against the
 // scripted model server inside the loopback-only namespace. Its home (testkit harness-homes/codex-acp.ts)
 // carries its own model catalog: the older Codex core inside 0.16.0 rejects a current Codex's catalog.
 import { assertHermetic, type ModelServer, pinnedVersion, startModelServer } from '@reins/testkit';
@@ -37,17 +37,23 @@ afterEach(async () => {
 
 describe(`codex-acp ${pinnedVersion('codex-acp')}`, () => {
   it('text turn', () => textTurn(rig));
-  // It refuses --version: discovery, health and the session all read initialize's agentInfo.version.
+  // 0.16.0 (the previous pin, a native binary) refuses --version: discovery, health and the session all
+  // read initialize's agentInfo.version. (2.6.0 is a Node script run with binaryArgs: not probed here.)
   it('reports the version initialize names', async () => {
-    const pinned = pinnedVersion('codex-acp');
-    const harness = rig.harness();
-    const discovery = await harness.discover();
-    expect(discovery.found && discovery.binary.version).toBe(pinned);
-    expect(await harness.health()).toMatchObject({ status: 'ready', binary: { version: pinned } });
-    const { recorder } = await rig.open();
-    const started = await recorder.collect((event) => event.type === 'session.status', 'the first session.status');
-    expect(of(started, 'session.started')[0]?.harnessVersion).toBe(pinned);
-    await recorder.close();
+    const pinned = pinnedVersion('codex-acp', 'previous');
+    const previous = await acpRig('codex-acp', server, { scenario: 'version', pin: 'previous' });
+    try {
+      const harness = previous.harness();
+      const discovery = await harness.discover();
+      expect(discovery.found && discovery.binary.version).toBe(pinned);
+      expect(await harness.health()).toMatchObject({ status: 'ready', binary: { version: pinned } });
+      const { recorder } = await previous.open();
+      const started = await recorder.collect((event) => event.type === 'session.status', 'the first session.status');
+      expect(of(started, 'session.started')[0]?.harnessVersion).toBe(pinned);
+      await recorder.close();
+    } finally {
+      await previous.cleanup();
+    }
   });
   it('shell tool turn', () => shellTurn(rig));
   it('file write turn', () => writeTurn(rig));
