@@ -13,7 +13,6 @@ import {
   EffortSchema,
   isRecord,
   type McpServerStatus,
-  type NativeFrame,
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
@@ -25,7 +24,6 @@ import {
   type SessionDiff,
   type SessionSpec,
   type SettingChange,
-  type StrictSchemaPlan,
   type TurnInput,
   toCodexStrictSchema,
 } from '@reins/core';
@@ -36,26 +34,23 @@ import { CodexApprovals } from './approvals.js';
 import { assertCodexSignedIn } from './auth.js';
 import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
+import { CodexFrameRouter } from './frame-router.js';
 import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import { openThread } from './open-thread.js';
 import { revertCodexTurn } from './revert.js';
 import { toUserInput } from './thread-params.js';
-import {
-  createTranslateState,
-  type NotificationFrame,
-  type Translated,
-  type TranslateState,
-  translateNotification,
-} from './translate.js';
-import { NativeTurns, turnOutcome, zeroBreakdown } from './turns.js';
+import { createTranslateState, type NotificationFrame, type TranslateState } from './translate.js';
+import type { CodexTurnPlan } from './turn-plan.js';
+import { NativeTurns, zeroBreakdown } from './turns.js';
+
+export type { CodexTurnPlan } from './turn-plan.js';
+
 import type {
   JsonValue,
   ListMcpServerStatusParams,
   ListMcpServerStatusResponse,
-  Turn,
   TurnStartParams,
   TurnStartResponse,
-  UserInput,
 } from './wire.js';
 
 export interface CodexSessionOptions {
@@ -64,14 +59,6 @@ export interface CodexSessionOptions {
   permissionTimeoutMs?: number;
   /** After turn/interrupt, how long Codex has to end the turn before the chassis does (ms). */
   interruptGraceMs?: number;
-}
-
-/** Per-turn data made at send time (TurnHost.planTurn): bad input is refused before anything is queued. */
-export interface CodexTurnPlan {
-  /** The input as Codex takes it. */
-  input: UserInput[];
-  /** Codex's strict form of the turn's output schema, with the function that undoes its changes. */
-  strict: StrictSchemaPlan | undefined;
 }
 
 type CodexTurn = ChassisTurn<CodexTurnPlan>;
@@ -93,6 +80,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   private closing: Promise<void> | undefined;
   private signInChecked = false;
   private readonly mcp: CodexMcpServers;
+  private readonly router: CodexFrameRouter;
 
   constructor(
     private readonly spec: SessionSpec,
@@ -115,6 +103,14 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     this.model = spec.model;
     this.pendingEffort = spec.effort;
     this.mcp = new CodexMcpServers((spec.mcpServers ?? []).map((server) => server.name));
+    this.router = new CodexFrameRouter({
+      chassis: this.chassis,
+      approvals: this.approvals,
+      mcp: this.mcp,
+      state: this.state,
+      turns: this.turns,
+      threadId: () => this.threadId,
+    });
   }
 
   get nativeSessionId(): string | undefined {
@@ -406,7 +402,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   /** Every notification goes through the chassis guard: nothing Codex sends can throw out of here. */
   private onNotification(frame: NotificationFrame, at: number): void {
     if (this.stream.isClosed) return;
-    this.chassis.translate(nativeFrame(frame), at, this.translateFrame);
+    this.chassis.translate(nativeFrame(frame), at, this.router.translateFrame);
     if (frame.method === 'error' && isRecord(frame.params) && frame.params.willRetry === true) this.onRetry();
   }
 
@@ -423,96 +419,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       this.chassis.endTurnFailed(turn, info);
     });
   }
-
-  /** One function for every frame (no closure per frame); `native.frame` is the notification. */
-  private readonly translateFrame = (native: NativeFrame, at: number): never[] => {
-    const frame = native.frame as NotificationFrame;
-    for (const translated of this.route(frame, native, at)) this.emitTranslated(translated, native, at);
-    return NOTHING;
-  };
-
-  /** The turn lifecycle is the adapter's; everything else is translate.ts's. */
-  private route(frame: NotificationFrame, native: NativeFrame, at: number): Translated[] {
-    const params = isRecord(frame.params) ? frame.params : {};
-    const mainThread = params.threadId === undefined || params.threadId === this.threadId;
-    if (mainThread && this.turns.isAbandoned(params.turnId)) {
-      return [untouched(frame)]; // a late frame of a turn the chassis already ended
-    }
-    switch (frame.method) {
-      case 'turn/started':
-        if (mainThread && this.turns.started(params.turn, this.chassis.running)) return [];
-        return [untouched(frame)];
-      case 'turn/completed':
-        if (mainThread && this.onTurnCompleted(params.turn, native, at)) return [];
-        return [untouched(frame)];
-      case 'serverRequest/resolved':
-        this.approvals.withdrawn(params.requestId);
-        break;
-      case 'mcpServer/startupStatus/updated': {
-        // A subagent's thread starts its own servers: only this thread's (or the process's) count.
-        const ours =
-          params.threadId === null || params.threadId === undefined || this.threadId === undefined || mainThread;
-        const failed = ours ? this.mcp.observe(params) : undefined;
-        if (failed) {
-          const { message, ...data } = failed;
-          return [{ payload: { type: 'notice', kind: 'warning', message, data } }];
-        }
-        break;
-      }
-      default:
-        break;
-    }
-    return translateNotification(this.state, frame);
-  }
-
-  /** Ends the running turn when the frame is its own terminal; false for any other turn's. */
-  private onTurnCompleted(turn: unknown, native: NativeFrame, at: number): boolean {
-    const running = this.turns.completed(turn, this.chassis.running);
-    if (!running) return false;
-    const strict = running.turn.plan.strict;
-    return this.chassis.complete(
-      running.turn,
-      { outcome: turnOutcome(turn as Turn, running.model), ...(running.usage ? { usage: running.usage } : {}) },
-      { native, at },
-      {
-        result: running.lastAgentText === undefined ? undefined : { text: running.lastAgentText },
-        ...(strict ? { restore: strict.restore } : {}),
-      },
-    );
-  }
-
-  private emitTranslated(translated: Translated, native: NativeFrame, at: number): void {
-    const payload = translated.payload;
-    const ownThread = translated.parentItemId === undefined;
-    const running = this.turns.running(this.chassis.running);
-    if (payload.type === 'usage.updated' && running && ownThread) {
-      const { type: _type, ...usage } = payload;
-      running.usage = usage;
-    }
-    if (payload.type === 'item.started' || payload.type === 'item.completed') {
-      if (payload.item.kind === 'user_message' && ownThread) {
-        // Codex echoes the user's input as a userMessage item (0.169.0, 0.171.0; a steer gets one too).
-        // The chassis gave the turn its user_message already (with clientMessageId), so the echo
-        // stays native: one user_message per message, never two.
-        this.stream.emit(untouched(native.frame).payload, { native, at });
-        return;
-      }
-      if (payload.type === 'item.completed' && payload.item.kind === 'agent_message' && running && ownThread) {
-        running.lastAgentText = payload.item.text;
-      }
-    }
-    // A literal per case, not a conditional spread: this runs for every frame.
-    const parentItemId = translated.parentItemId;
-    this.stream.emit(payload, parentItemId === undefined ? { native, at } : { native, at, parentItemId });
-  }
 }
 
-/** What the frame callback hands back to the chassis: everything went out through the stream already. */
-const NOTHING: never[] = [];
 /** How long Codex may retry its provider without progress before the turn ends `provider_error`. */
 const CODEX_RETRY_TIMEOUT_MS = 15_000;
-
-/** A frame Reins understood and deliberately keeps native (no reason: nothing is unknown about it). */
-function untouched(frame: unknown): Translated {
-  return { payload: { type: 'passthrough', frame } };
-}
