@@ -1,0 +1,177 @@
+// Frames out of one client connection (connection.ts): events as single frames, batches
+// (event-batch.ts) or parts (event-parts.ts), every frame counted against the buffer cap so that a
+// client that does not read is reported once as a slow consumer, the replay's back-pressure
+// (backlogged, drained), and the socket corked for each tick.
+import { SESSION_EVENT } from '@reins/protocol';
+import type { WebSocket } from 'ws';
+import { batchFrames } from './event-batch.js';
+import { eventPartFrames, isBigEvent, shrunkEventFrame } from './event-parts.js';
+import type { PublishedEvent } from './session-log.js';
+
+export const OPEN = 1;
+/** Replay waits for the socket to take what it was given once this much is waiting. */
+const REPLAY_LOW_WATER = 256 * 1024;
+/**
+ * The same for a client that takes batches: a replay page is one ~300 KB frame, so a few of them
+ * may wait (the next page is read from the store while the socket takes the last), still far below
+ * maxBufferedBytes.
+ */
+const BATCH_REPLAY_LOW_WATER = 1024 * 1024;
+
+export class SocketOutput {
+  /** Granted at initialize: replays go as session/events frames. */
+  batches = false;
+  /** Granted at initialize: a big event goes in session/eventPart frames. */
+  parts = false;
+  /** The client was found not reading: nothing more is sent. */
+  dropping = false;
+  private sentFrames = 0;
+  private writtenFrames = 0;
+  private drainWaiters: Array<() => void> = [];
+  /** The socket is corked until the end of this tick (corkForThisTick). */
+  private corked = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    /** More unsent bytes than this: the client is a slow consumer. */
+    private readonly maxBufferedBytes: number,
+    /** Called once, when a frame finds the socket over the cap. */
+    private readonly slowConsumer: () => void,
+  ) {}
+
+  /** The socket closed: nobody waits for it to drain any more. */
+  closed(): void {
+    for (const wake of this.drainWaiters.splice(0)) wake();
+  }
+
+  sendEvent(sessionId: string, published: PublishedEvent): boolean {
+    if (isBigEvent(published)) return this.sendBigEvent(sessionId, published);
+    return this.sendFrame(eventFrame(sessionId, published));
+  }
+
+  /**
+   * An event too big for one frame: its parts, or shrunk for a client that takes no parts. Only the
+   * first part is judged by the slow-consumer rule: an event is sent whole or not at all, so the
+   * socket holds at most the cap plus the largest event.
+   */
+  private sendBigEvent(sessionId: string, published: PublishedEvent): boolean {
+    if (!this.parts) return this.sendFrame(shrunkEventFrame(sessionId, published));
+    const frames = eventPartFrames(sessionId, published);
+    for (let index = 0; index < frames.length; index++) {
+      if (!this.sendFrame(frames[index] as Buffer, index > 0)) return false;
+    }
+    return true;
+  }
+
+  sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean {
+    // Runs of ordinary events go in batches; a big event between them goes on its own.
+    let start = 0;
+    for (let index = 0; index <= events.length; index++) {
+      const big = index < events.length && isBigEvent(events[index] as PublishedEvent);
+      if (index < events.length && !big) continue;
+      if (index > start) {
+        for (const frame of batchFrames(sessionId, events.slice(start, index))) {
+          if (!this.sendFrame(frame)) return false;
+        }
+      }
+      if (big && !this.sendEvent(sessionId, events[index] as PublishedEvent)) return false;
+      start = index + 1;
+    }
+    return true;
+  }
+
+  /** Whether the socket holds enough unsent that a replay should wait (drained) before sending more. */
+  get backlogged(): boolean {
+    return this.socket.readyState === OPEN && this.socket.bufferedAmount >= this.lowWater;
+  }
+
+  /** Whether live events should wait in the log: half the cap is unsent (a burst of big events). */
+  get congested(): boolean {
+    return this.socket.readyState === OPEN && this.socket.bufferedAmount >= this.maxBufferedBytes / 2;
+  }
+
+  drained(): Promise<void> {
+    if (this.socket.readyState !== OPEN || this.socket.bufferedAmount < this.lowWater) return Promise.resolve();
+    if (this.writtenFrames >= this.sentFrames) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private get lowWater(): number {
+    return this.batches ? BATCH_REPLAY_LOW_WATER : REPLAY_LOW_WATER;
+  }
+
+  /**
+   * Sends one text frame (a string, or its UTF-8 bytes made once for every subscriber) unless the
+   * client is not reading: then the connection is dropped (1013).
+   */
+  sendFrame(frame: string | Buffer, continuesEvent = false): boolean {
+    if (this.socket.readyState !== OPEN || this.dropping) return false;
+    if (!continuesEvent && this.socket.bufferedAmount > this.maxBufferedBytes) {
+      this.dropping = true;
+      this.slowConsumer();
+      return false;
+    }
+    this.sentFrames++;
+    this.corkForThisTick();
+    this.socket.send(frame, TEXT_FRAME, () => {
+      this.writtenFrames++;
+      if (this.writtenFrames >= this.sentFrames || this.socket.bufferedAmount < this.lowWater) {
+        for (const wake of this.drainWaiters.splice(0)) wake();
+      }
+    });
+    return true;
+  }
+
+  /**
+   * Holds the TCP socket's writes until the running tick's work is done, so that the frames of one
+   * store commit (often many sessions' events) leave in one writev instead of one syscall each: in
+   * the fan-out bench the per-frame writev was most of the daemon's CPU. The frames and their order
+   * are unchanged. ws 8.23.0 keeps the net.Socket in `_socket`; without one this does nothing.
+   */
+  private corkForThisTick(): void {
+    const raw = (this.socket as unknown as { _socket?: CorkableSocket })._socket;
+    if (typeof raw?.cork !== 'function' || typeof raw.uncork !== 'function') return;
+    if (this.corked) {
+      // A big tick (a replay page of large events) goes out as it grows: what waits here counts
+      // as unsent for the slow-consumer check, so it never holds more than this.
+      if (raw.writableLength >= CORK_FLUSH_BYTES) {
+        raw.uncork();
+        raw.cork();
+      }
+      return;
+    }
+    raw.cork();
+    this.corked = true;
+    process.nextTick(() => {
+      this.corked = false;
+      raw.uncork();
+    });
+  }
+}
+
+const TEXT_FRAME = { binary: false } as const;
+/** A corked socket writes what it holds once it holds this much. */
+const CORK_FLUSH_BYTES = 64 * 1024;
+
+interface CorkableSocket {
+  cork?: () => void;
+  uncork: () => void;
+  writableLength: number;
+}
+
+/**
+ * The session/event frame of the event being handed on. A published event goes to every
+ * subscriber in one synchronous loop (session-log.ts), so the frame is made once, as bytes, for
+ * all of them: one string and one UTF-8 encoding per event, not one per client. Only the newest is
+ * kept, so it costs no memory per event. The event's JSON itself was made once, when it was stored.
+ */
+let lastFrame: { published: PublishedEvent; sessionId: string; bytes: Buffer } | undefined;
+
+function eventFrame(sessionId: string, published: PublishedEvent): Buffer {
+  if (lastFrame?.published === published && lastFrame.sessionId === sessionId) return lastFrame.bytes;
+  const bytes = Buffer.from(
+    `{"jsonrpc":"2.0","method":"${SESSION_EVENT}","params":{"sessionId":${JSON.stringify(sessionId)},"event":${published.json}}}`,
+  );
+  lastFrame = { published, sessionId, bytes };
+  return bytes;
+}
