@@ -55,6 +55,15 @@ export function memberOfKey(key: string): { role: MemberRole; id: string } | und
 export const processKey = (workerId: string, groupId: string): string =>
   `${workerId}.${groupId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
+// Durability (docs/architecture/cluster.md, "Limits and durability"): file storage, and one replica,
+// the only count a single nats-server accepts. A NATS cluster's operator creates the stream and
+// buckets first with 3 replicas (Reins uses them as they are); how often the server fsyncs is the
+// server's setting, not the stream's.
+const REPLICAS = 1;
+
+/** A key-value bucket as Reins creates it when it is missing: the latest value only, on disk. */
+export const BUCKET_CONFIG = { history: 1, storage: 'file', replicas: REPLICAS } as const;
+
 /** The events stream as Reins creates it when it is missing (an existing one is used as it is). */
 export function eventsStreamConfig(): Partial<StreamConfig> {
   return {
@@ -69,6 +78,8 @@ export function eventsStreamConfig(): Partial<StreamConfig> {
     max_age: 0,
     duplicate_window: DUPLICATE_WINDOW_NS,
     allow_direct: true,
-    num_replicas: 1,
+    num_replicas: REPLICAS,
+    // Every publish is acknowledged once stored: a writer retries until it has the ack.
+    no_ack: false,
   };
 }

@@ -17,6 +17,7 @@ import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import { ReinsError } from '@reins/core';
 import type { Logger } from '../logger.js';
 import {
+  BUCKET_CONFIG,
   EVENTS_STREAM,
   EVENTS_SUBJECTS,
   eventsStreamConfig,
@@ -79,9 +80,9 @@ export async function openNats(urls: string[], options: OpenOptions): Promise<Na
     await ensureEventsStream(jsm);
     const kvm = new Kvm(js);
     const [sessions, members, processes] = await Promise.all([
-      withRetryOnRace(() => kvm.create(SESSIONS_BUCKET, { history: 1, storage: 'file' })),
-      withRetryOnRace(() => kvm.create(MEMBERS_BUCKET, { history: 1, storage: 'file', ttl: MEMBERS_MAX_AGE_MS })),
-      withRetryOnRace(() => kvm.create(PROCESSES_BUCKET, { history: 1, storage: 'file' })),
+      withRetryOnRace(() => kvm.create(SESSIONS_BUCKET, BUCKET_CONFIG)),
+      withRetryOnRace(() => kvm.create(MEMBERS_BUCKET, { ...BUCKET_CONFIG, ttl: MEMBERS_MAX_AGE_MS })),
+      withRetryOnRace(() => kvm.create(PROCESSES_BUCKET, BUCKET_CONFIG)),
     ]);
     return {
       nc,

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EVENTS_STREAM, SESSIONS_BUCKET } from '../../src/cluster/layout.js';
 import { openNats } from '../../src/cluster/nats.js';
 import { EventReader, FAKE_CODEX, fakeCodexOptions } from '../helpers.js';
 import { ClusterRig, silent, storedSeqs, until } from './rig.js';
@@ -93,6 +94,10 @@ describe('cluster limits and durability', () => {
     const check = await openNats([nats.url], { name: 'check', log: silent });
     try {
       expect(await check.sessions.get(session.id)).not.toBeNull();
+      // The settings layout.ts chose, as the server holds them.
+      const stream = await check.jsm.streams.info(EVENTS_STREAM);
+      expect(stream.config).toMatchObject({ storage: 'file', num_replicas: 1 });
+      expect((await check.jsm.streams.info(`KV_${SESSIONS_BUCKET}`)).config.storage).toBe('file');
     } finally {
       await check.close();
     }
