@@ -98,21 +98,16 @@ const HARNESSES: Knobs[] = [
   },
   {
     ...CLAUDE_AGENT_ACP,
-    defaultModel: 'default',
+    // claude-agent-acp 0.101.0 (the @agentclientprotocol pin) lists the hermetic home's model as its default,
+    // where 0.23.1 listed 'default'.
+    defaultModel: 'fake-model',
     saysEfforts: false,
     saysDefaultEffort: false,
-    // claude-agent-acp 0.23.1's session/list titles a conversation with its latest prompt.
+    // claude-agent-acp's session/list titles a conversation with its latest prompt.
     title: PROMPTS.stalled,
-    history: [
-      'user(synthetic): <command-name>/model</command-name> <command-message>model</command-message> <command-args>default</command-args>',
-      'user(synthetic): <local-command-stdout>Set model to claude-sonnet-4-6</local-command-stdout>',
-      `user(user): ${PROMPTS.pelican}`,
-      `agent: ${ANSWERS.pelican}`,
-      'user(synthetic): <command-name>/model</command-name> <command-message>model</command-message> <command-args>fake-model-2</command-args>',
-      'user(synthetic): <local-command-stdout>Set model to fake-model-2</local-command-stdout>',
-      ...typed.slice(2),
-      'user(notification): You interrupted the turn.',
-    ],
+    // 0.101.0 switches models through its Agent SDK without /model command records in the transcript
+    // (0.23.1 wrote one per switch); the interrupt marker stays.
+    history: [...typed, 'user(notification): You interrupted the turn.'],
     machinery: [
       'claude-code.system-reminder',
       'claude-code.local-command-caveat',
