@@ -38,7 +38,10 @@ describe('codex real: workspace posture and checkpoints', () => {
     expect(existsSync(outside)).toBe(false);
     const tools = completedTools(recorder.turnEvents(sent.turnId));
     const refused = tools.find((tool) => tool.tool.title?.includes(outside));
-    expect(refused?.status).toBe('failed');
+    expect(
+      refused?.status,
+      `the turn's tool calls: ${JSON.stringify(tools.map((tool) => [tool.tool.title, tool.status]))}`,
+    ).toBe('failed');
     expect(refused?.output?.text ?? '').toMatch(/Read-only file system|Permission denied|Operation not permitted/);
     await recorder.close();
   });
