@@ -5,7 +5,7 @@
 // model per process would fail here, and its preset would have to keep sharing off.
 import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AcpRig, acpRig, agentText, type RealAcpId } from '../../../test/support/acp-real.js';
+import { type AcpRig, acpRig, agentTextWithoutGatewayNotice, type RealAcpId } from '../../../test/support/acp-real.js';
 import { liveProcessCount } from '../../runtime/index.js';
 import { claudeAgentAcpPreset } from './claude-agent-acp.js';
 import { codexAcpPreset } from './codex-acp.js';
@@ -94,8 +94,8 @@ describe.each(AGENTS.filter((agent) => agent.multiSession))('$id sharing one pro
     const sentB = await b.session.send('Which model are you, B?');
     expect((await a.recorder.terminalOf(sentA)).outcome).toEqual({ status: 'completed' });
     expect((await b.recorder.terminalOf(sentB)).outcome).toEqual({ status: 'completed' });
-    expect(agentText(a.recorder.turnEvents(sentA.turnId))).toBe('A answers.');
-    expect(agentText(b.recorder.turnEvents(sentB.turnId))).toBe('B answers.');
+    expect(agentTextWithoutGatewayNotice(a.recorder.turnEvents(sentA.turnId))).toBe('A answers.');
+    expect(agentTextWithoutGatewayNotice(b.recorder.turnEvents(sentB.turnId))).toBe('B answers.');
     const requestA = requestWith('Which model are you, A?');
     const requestB = requestWith('Which model are you, B?');
     expect(requestA?.model).toBe(agent.serverModel);
