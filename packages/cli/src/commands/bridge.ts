@@ -38,7 +38,7 @@ const WARMED_AT_START: readonly string[] = ['codex'];
 export const bridgeHelp = (codexProtocolVersion: string) => `Usage: reins bridge acp -H <harness> [options]
        reins bridge codex-app-server -H <harness> [codex app-server options] [options]
        reins bridge codex-app-server --mode blocks -H <harness> [--resume <thread>] [options]
-       reins bridge codex-app-server -H <harness> [options] exec [codex exec options] [resume <thread>] [PROMPT]
+       reins bridge codex-app-server -H <harness> [options] exec [codex exec options] [resume <id>] [PROMPT]
 
 Runs in front of an installed harness on stdin/stdout, so any client of the protocol can drive it:
   acp               an Agent Client Protocol agent (v1, or the v2 draft when the client asks for it);
@@ -48,8 +48,9 @@ Runs in front of an installed harness on stdin/stdout, so any client of the prot
                     \`app-server\` argument, --listen stdio:// (default) | unix:// | unix://PATH |
                     ws://IP:PORT | off (sockets serve several clients; threads are shared), --stdio,
                     --ws-auth capability-token with --ws-token-file PATH or --ws-token-sha256 HEX
-                    (ws:// off loopback needs it; signed-bearer-token is refused), --strict-config, -c key=value (model, model_reasoning_effort, approval_policy and
-                    sandbox_mode are honoured; Codex-only tuning is ignored; other keys are refused),
+                    (ws:// off loopback needs it; signed-bearer-token is refused), --strict-config,
+                    -c key=value (model, model_reasoning_effort, approval_policy and sandbox_mode are
+                    honoured; Codex-only tuning is ignored; other keys are refused),
                     --enable/--disable <feature> (Codex features: ignored), and --version
   exec              one \`codex exec\` turn (what @openai/codex-sdk runs): --experimental-json (JSONL
                     events) or the answer on stdout; --model, --cd, --output-schema, --image, -o,

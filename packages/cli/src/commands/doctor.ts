@@ -69,8 +69,9 @@ JSON shape (stable; fields are only ever added):
   "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
   binaries; "postures" for found binaries with an adapter: which postures the harness can take on this
   machine (workspace: Codex's sandbox must confine a probe command, Claude Code needs bwrap and socat on
-  PATH, the others have no sandbox in Reins). Each layer is { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? };
-  a capability's "testedVersions" are the versions that passed a check of it on this machine (evidence).
+  PATH, the others have no sandbox in Reins). Each layer is
+  { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? }; a capability's "testedVersions" are
+  the versions that passed a check of it on this machine (evidence).
 
 Exit code: 0 (the report itself; read "health" for each harness), 2 for bad usage.
 
