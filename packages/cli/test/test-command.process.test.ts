@@ -77,7 +77,9 @@ describe('npm test (scripts/test.mjs)', () => {
     await fakes();
     const { code, output } = await npmTest({ CI: 'true' });
     expect(code, output).toBe(1);
-    expect(output).toMatch(/CI=true and nats-server, chromium, bubblewrap, socat, tmux missing: on CI nothing may be skipped/);
+    expect(output).toMatch(
+      /CI=true and nats-server, chromium, bubblewrap, socat, tmux missing: on CI nothing may be skipped/,
+    );
   });
 
   it('stops at a failed build: no tier can run', async () => {
