@@ -48,9 +48,10 @@ describe('reins chat checkpoints', () => {
     cli.child.stdin?.write('Say hello.\n');
     await cli.waitForOutput('2 files changed (/diff to see, /undo to put back)', 30_000);
     cli.child.stdin?.write('/diff\n');
+    // /diff prints each file in its own write: wait for every part, not only the first.
     await cli.waitForOutput('+by the tool', 15_000);
-    expect(cli.stdout()).toMatch(/modified a\.txt/);
-    expect(cli.stdout()).toMatch(/added made\.txt/);
+    await cli.waitForOutput(/modified a\.txt/, 15_000);
+    await cli.waitForOutput(/added made\.txt/, 15_000);
     cli.child.stdin?.write('/undo\n');
     await cli.waitForOutput(/undid turn_1: a\.txt, made\.txt restored; conversation reverted/, 15_000);
     expect(repo.read('a.txt')).toBe(original);
