@@ -152,6 +152,10 @@ describe('blocks mode in front of the fake Claude Code', () => {
     const { peer } = blocks('claude-code', 'text-turn', [], { FAKE_CLAUDE_SILENT_TURN: '1' });
     peer.write(block({ type: 'user', text: 'Count to a million' }));
     await peer.waitFor((frame) => frame.method === 'turn/started', 'the first turn');
+    // Interrupt once the harness has the prompt: the silent turn's system/init (whose apiKeySource is
+    // this warning) says so. An interrupt that overtakes the prompt inside the Agent SDK's input queue
+    // stops nothing (the CLI is idle when it reads it), and the turn then runs on: a known race.
+    await peer.waitFor((frame) => frame.method === 'warning', 'the harness taking the prompt');
     peer.write(block({ type: 'interrupt' }));
     await peer.waitFor((frame) => frame.method === 'turn/completed', 'the interrupted turn');
     peer.write(block({ type: 'user', text: 'Say hello' }));
