@@ -27,30 +27,12 @@ afterEach(async () => {
   for (const temp of temps.splice(0)) await temp.cleanup();
 });
 
-function crashingClaude(): ConformanceTarget {
-  return {
-    id: 'claude-code',
-    async setup() {
-      const temp = await makeTempHome('reins-demo-test-');
-      temps.push(temp);
-      const harness = await createHarness('claude-code', {
-        binaryPath: FAKE_CLAUDE,
-        baseEnv: {
-          PATH: process.env.PATH ?? '',
-          HOME: temp.home,
-          TMPDIR: temp.tmp,
-          IS_SANDBOX: '1',
-          FAKE_CLAUDE_FIXTURE: FIXTURE,
-          FAKE_CLAUDE_CRASH_AFTER: '4',
-        },
-      });
-      return { harness, models: { primary: 'claude-sonnet-4-5', alternate: 'claude-opus-4-1' } };
-    },
-  };
-}
-
-/** A three-turn recording replayed by the fake `claude`; `knobs` alter what it sends. */
-function replayingClaude(id: ConformanceTarget['id'], knobs: Record<string, string> = {}): ConformanceTarget {
+/** The fake `claude` replaying `fixture` as lane `id`; `knobs` alter what it sends. */
+function fakeClaude(
+  id: ConformanceTarget['id'],
+  fixture: string,
+  knobs: Record<string, string> = {},
+): ConformanceTarget {
   return {
     id,
     async setup() {
@@ -63,7 +45,7 @@ function replayingClaude(id: ConformanceTarget['id'], knobs: Record<string, stri
           HOME: temp.home,
           TMPDIR: temp.tmp,
           IS_SANDBOX: '1',
-          FAKE_CLAUDE_FIXTURE: join(FIXTURES, 'queued-follow-up.2.1.197.jsonl'),
+          FAKE_CLAUDE_FIXTURE: fixture,
           ...knobs,
         },
       });
@@ -71,6 +53,13 @@ function replayingClaude(id: ConformanceTarget['id'], knobs: Record<string, stri
     },
   };
 }
+
+const crashingClaude = () => fakeClaude('claude-code', FIXTURE, { FAKE_CLAUDE_CRASH_AFTER: '4' });
+
+/** A three-turn recording replayed by the fake `claude`. */
+const replayingClaude = (id: ConformanceTarget['id'], knobs: Record<string, string> = {}) =>
+  fakeClaude(id, join(FIXTURES, 'queued-follow-up.2.1.197.jsonl'), knobs);
+
 /** An extra assistant message in every turn: one more agent_message item than the other lane has. */
 const EXTRA_MESSAGE = JSON.stringify({
   type: 'assistant',
