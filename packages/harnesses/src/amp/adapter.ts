@@ -44,7 +44,7 @@ import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/in
 import { HarnessProcess } from '../runtime/child-process.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
-import { AMP_BINARY } from './discovery.js';
+import { AMP_BINARY, AMP_INSTALL } from './discovery.js';
 import { AMP_IMPLEMENTED } from './manifest.js';
 import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 import type { AmpUserInput } from './wire.js';
@@ -263,7 +263,7 @@ class AmpHarness implements Harness {
   private readonly binary: HarnessBinary;
 
   constructor(private readonly options: AmpHarnessOptions) {
-    this.binary = new HarnessBinary(AMP_BINARY, options, 'npm install -g @ampcode/cli');
+    this.binary = new HarnessBinary(AMP_BINARY, options, AMP_INSTALL);
   }
 
   discover(): Promise<Discovery> {

@@ -11,3 +11,6 @@ export const AMP_BINARY: BinarySpec = {
 
 /** No live Amp session has been observed (it needs the Amp service); this is the build that had a linux-x64 package. */
 export const AMP_KNOWN_VERSIONS = ['0.0.1790142911-g7618fb'];
+
+/** How users install it (the manifest's install hint and the adapter's not-found message). */
+export const AMP_INSTALL = 'npm install -g @ampcode/cli';

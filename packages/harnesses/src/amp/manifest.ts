@@ -1,7 +1,7 @@
 // Amp (`amp -x --stream-json`): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
-import { AMP_BINARY, AMP_KNOWN_VERSIONS } from './discovery.js';
+import { AMP_BINARY, AMP_INSTALL, AMP_KNOWN_VERSIONS } from './discovery.js';
 
 /** Implemented mappings; nothing here was observed against a live Amp (see header). */
 export const AMP_IMPLEMENTED: ImplementedCapabilities = {
@@ -31,7 +31,7 @@ export const AMP_MANIFEST: HarnessManifest = {
   id: 'amp',
   displayName: 'Amp',
   binary: AMP_BINARY,
-  install: 'npm install -g @ampcode/cli',
+  install: AMP_INSTALL,
   npmPackage: '@ampcode/cli',
   implemented: AMP_IMPLEMENTED,
   // No live Amp session was observed (it needs its service): the version whose format the fixtures follow.

@@ -6,6 +6,8 @@ export const codexBinarySpec: BinarySpec = {
   names: ['codex'],
   versionArgs: ['--version'],
   parseVersion: (stdout) => /codex-cli\s+(\d+\.\d+\.\d+\S*)/.exec(stdout)?.[1] ?? defaultParseVersion(stdout),
+  // The ChatGPT desktop app ships a codex binary; the user's own install must win over it.
+  bundledPaths: ({ platform }) => (platform === 'darwin' ? ['/Applications/ChatGPT.app/Contents/Resources/codex'] : []),
 };
 
 /** The version in the app-server's initialize userAgent ("reins/0.169.0 (Debian 12; x86_64) ..."). */

@@ -37,7 +37,7 @@ import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/c
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { GatewayConnection } from './connection.js';
-import { OPENCLAW_BINARY } from './discovery.js';
+import { OPENCLAW_BINARY, OPENCLAW_INSTALL } from './discovery.js';
 import { type LocalGateway, startLocalGateway } from './gateway.js';
 import { type GatewayLaunch, type GatewayLease, gatewayLaunchKey, openClawGateways } from './gateways.js';
 import { OPENCLAW_IMPLEMENTED } from './manifest.js';
@@ -80,7 +80,7 @@ class OpenClawHarness implements Harness {
   private readonly warmed = new Map<string, GatewayLaunch>();
 
   constructor(private readonly options: OpenClawHarnessOptions) {
-    this.binary = new HarnessBinary(OPENCLAW_BINARY, options, 'npm install -g openclaw (needs Node >= 24.16)');
+    this.binary = new HarnessBinary(OPENCLAW_BINARY, options, OPENCLAW_INSTALL);
   }
 
   private env(additions?: Record<string, string>) {

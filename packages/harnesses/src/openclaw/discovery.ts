@@ -4,3 +4,6 @@ import type { BinarySpec } from '../runtime/discovery.js';
 
 export const OPENCLAW_BINARY: BinarySpec = { id: 'openclaw', names: ['openclaw'] };
 export const OPENCLAW_TESTED_VERSIONS = ['2026.9.6'];
+
+/** How users install it (the manifest's install hint and the adapter's not-found message). */
+export const OPENCLAW_INSTALL = 'npm install -g openclaw (needs Node >= 24.16)';

@@ -1,7 +1,7 @@
 // OpenClaw (its gateway's WebSocket protocol): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
-import { OPENCLAW_BINARY, OPENCLAW_TESTED_VERSIONS } from './discovery.js';
+import { OPENCLAW_BINARY, OPENCLAW_INSTALL, OPENCLAW_TESTED_VERSIONS } from './discovery.js';
 
 export const OPENCLAW_IMPLEMENTED: ImplementedCapabilities = {
   resume: 'native', // the session key, any gateway process
@@ -30,7 +30,7 @@ export const OPENCLAW_MANIFEST: HarnessManifest = {
   id: 'openclaw',
   displayName: 'OpenClaw',
   binary: OPENCLAW_BINARY,
-  install: 'npm install -g openclaw (needs Node >= 24.16)',
+  install: OPENCLAW_INSTALL,
   npmPackage: 'openclaw',
   implemented: OPENCLAW_IMPLEMENTED,
   testedVersions: OPENCLAW_TESTED_VERSIONS,

@@ -37,7 +37,7 @@ import { HarnessProcess } from '../runtime/child-process.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
-import { PI_BINARY } from './discovery.js';
+import { PI_BINARY, PI_INSTALL } from './discovery.js';
 import { PI_IMPLEMENTED } from './manifest.js';
 import {
   DEFAULT_PI_TIMEOUT_MS,
@@ -91,7 +91,7 @@ class PiHarness implements Harness {
   private readonly binary: HarnessBinary;
 
   constructor(private readonly options: PiHarnessOptions) {
-    this.binary = new HarnessBinary(PI_BINARY, options, 'npm install -g @mariozechner/pi-coding-agent');
+    this.binary = new HarnessBinary(PI_BINARY, options, PI_INSTALL);
   }
 
   private env(additions?: Record<string, string>): Record<string, string> {

@@ -10,3 +10,6 @@ export const PI_BINARY: BinarySpec = {
 
 /** The Pi versions the adapter was built and tested against. */
 export const PI_TESTED_VERSIONS = ['0.73.1'];
+
+/** How users install it (the manifest's install hint and the adapter's not-found message). */
+export const PI_INSTALL = 'npm install -g @mariozechner/pi-coding-agent';

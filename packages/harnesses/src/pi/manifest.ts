@@ -1,7 +1,7 @@
 // Pi (`pi --mode rpc`): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
-import { PI_BINARY, PI_TESTED_VERSIONS } from './discovery.js';
+import { PI_BINARY, PI_INSTALL, PI_TESTED_VERSIONS } from './discovery.js';
 
 /** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
 export const PI_IMPLEMENTED: ImplementedCapabilities = {
@@ -31,7 +31,7 @@ export const PI_MANIFEST: HarnessManifest = {
   id: 'pi',
   displayName: 'Pi',
   binary: PI_BINARY,
-  install: 'npm install -g @mariozechner/pi-coding-agent',
+  install: PI_INSTALL,
   npmPackage: '@mariozechner/pi-coding-agent',
   implemented: PI_IMPLEMENTED,
   testedVersions: PI_TESTED_VERSIONS,

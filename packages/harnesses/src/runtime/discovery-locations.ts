@@ -2,7 +2,6 @@
 // inherits a shorter PATH than the terminal), the usual install folders of npm, Homebrew, bun, volta,
 // nvm, and Windows npm shims. Pure helpers plus a memoized login-shell query; discovery.ts combines them.
 import { posix, win32 } from 'node:path';
-import type { HarnessId } from '@reins/core';
 import { type ProbeOutput, runProbe } from './discovery-probe.js';
 
 export type Platform = NodeJS.Platform;
@@ -138,25 +137,6 @@ export async function knownInstallDirs(context: LocationContext): Promise<string
     path.join(home, '.volta', 'bin'),
     ...(await nvmBins(context)),
   ];
-}
-
-/** Per-harness install locations that are full paths, searched with the known folders. */
-export function harnessInstallPaths(id: HarnessId, context: Pick<LocationContext, 'platform' | 'home'>): string[] {
-  const path = pathApi(context.platform);
-  switch (id) {
-    // `claude migrate-installer` / the local install puts the launcher here (not on PATH by default).
-    case 'claude-code':
-      return [path.join(context.home, '.claude', 'local', context.platform === 'win32' ? 'claude.exe' : 'claude')];
-    default:
-      return [];
-  }
-}
-
-/** Copies bundled inside other apps: used only when no user-installed binary answers. */
-export function harnessBundledPaths(id: HarnessId, context: Pick<LocationContext, 'platform' | 'home'>): string[] {
-  // The ChatGPT desktop app ships a codex binary; the user's own install must win over it.
-  if (id === 'codex' && context.platform === 'darwin') return ['/Applications/ChatGPT.app/Contents/Resources/codex'];
-  return [];
 }
 
 /** Runs `shell args` with a deadline (injectable so unit tests need no real shell). */

@@ -2,13 +2,16 @@
 // process runs here (discovery.process.test.ts has the real login shell and real probes).
 import { ReinsError } from '@reins/core';
 import { describe, expect, it, vi } from 'vitest';
+import { claudeBinarySpec } from '../claude-code/discovery.js';
+import { codexBinarySpec } from '../codex/discovery.js';
 import { type BinarySpec, type DiscoverOptions, type DiscoveryFs, discoverBinary, locateBinary } from './discovery.js';
 import { healthFromDiscovery } from './discovery-health.js';
 import type { ShellRunner } from './discovery-locations.js';
 import type { ProbeOutput } from './discovery-probe.js';
 
-const CLAUDE: BinarySpec = { id: 'claude-code', names: ['claude'] };
-const CODEX: BinarySpec = { id: 'codex', names: ['codex'] };
+// The real specs: their names and their own install locations (~/.claude/local, ChatGPT.app's codex).
+const CLAUDE: BinarySpec = claudeBinarySpec;
+const CODEX: BinarySpec = codexBinarySpec;
 const HOME = '/home/u';
 
 interface FakeFile {

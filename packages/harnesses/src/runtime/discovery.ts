@@ -6,7 +6,7 @@
 //   2. the process PATH;
 //   3. the user's login-shell PATH (`$SHELL -lc`, deadline; only PATH is read, so shell functions and
 //      aliases named like the harness are ignored) and the known install folders (discovery-locations.ts);
-//   4. copies bundled in other apps (Codex inside ChatGPT.app), after every user-installed candidate.
+//   4. copies bundled in other apps (a BinarySpec's bundledPaths), after every user-installed candidate.
 // Candidates of one stage are probed in parallel. If none answers, the first one is reported with its
 // probe error (health: unhealthy, whichever of discoverBinary, locateBinary or fingerprintBinary handed the
 // binary out: versionProbeFailure). REINS_DISABLE_HARNESS=1 turns discovery off (hermetic tests).
@@ -22,8 +22,6 @@ import { BinaryHashes, type FileIdentity } from './binary-hashes.js';
 import {
   cachedLoginShellPath,
   executableNames,
-  harnessBundledPaths,
-  harnessInstallPaths,
   knownInstallDirs,
   type LocationContext,
   launchCommand,
@@ -45,11 +43,21 @@ export interface BinarySpec {
   parseVersion?: (stdout: string) => string | undefined;
   /** Extra absolute paths to try with the known install folders (after the login-shell PATH). */
   knownPaths?: string[];
+  /** The harness's own install locations that are full paths (they depend on HOME and the platform). */
+  installPaths?: (context: InstallContext) => string[];
+  /** Copies bundled inside other apps: tried only when no user-installed binary answers. */
+  bundledPaths?: (context: InstallContext) => string[];
   /**
    * Reads the version some other way, for a binary without a version flag (codex-acp 0.16.0 refuses
    * --version; its ACP initialize answer names it). Cached like the --version probe.
    */
   versionProbe?: VersionProber;
+}
+
+/** What a harness's own install paths depend on. */
+export interface InstallContext {
+  platform: NodeJS.Platform;
+  home: string;
 }
 
 export function overrideVariable(id: string): string {
@@ -365,13 +373,13 @@ export async function discoverBinary(spec: BinarySpec, options: DiscoverOptions 
         : [];
       const known = await inDirs(await knownInstallDirs(context), 'known_location', 'known location');
       const paths = await atPaths(
-        [...harnessInstallPaths(spec.id, context), ...(spec.knownPaths ?? [])],
+        [...(spec.installPaths?.(context) ?? []), ...(spec.knownPaths ?? [])],
         'known_location',
         'known location',
       );
       return [...fromShell, ...known, ...paths];
     },
-    () => atPaths(harnessBundledPaths(spec.id, context), 'known_location', 'bundled copy'),
+    () => atPaths(spec.bundledPaths?.(context) ?? [], 'known_location', 'bundled copy'),
   ];
   return settle(spec, stages, searched, { env, fs, probe, probeTimeoutMs });
 }
