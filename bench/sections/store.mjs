@@ -73,7 +73,7 @@ export async function persist({ SessionLog }, store, sessions, total, prefix = '
       updatedAt: 0,
     });
     logs.push(
-      new SessionLog(sessionId, store, 1_000, 0, {
+      new SessionLog(sessionId, 'codex', store, 1_000, 0, {
         published() {
           published++;
           if (published === total) done();
