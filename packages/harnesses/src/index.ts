@@ -11,11 +11,20 @@ export type { CodexHarnessOptions } from './codex/adapter.js';
 // The Codex app-server wire types (generated from the pinned Codex), for the Codex app-server bridge.
 export type * as CodexAppServerWire from './codex/wire/generated/index.js';
 export type { HarnessManifest } from './manifest.js';
-export { defaultBinarySpec, HARNESS_MANIFESTS, harnessManifest } from './manifests.js';
+export {
+  defaultBinarySpec,
+  HARNESS_MANIFESTS,
+  HARNESS_PINS,
+  harnessManifest,
+  type PinnedHarnessId,
+  type PreviousPinnedHarnessId,
+} from './manifests.js';
 export type { OpenClawHarnessOptions } from './openclaw/adapter.js';
 export type { PiHarnessOptions } from './pi/adapter.js';
 // Creating harnesses (adapters are loaded only when used).
 export { type AnyHarnessOptions, availableHarnessIds, createHarness, registerHarness } from './registry.js';
+// Checkpoints found again in a later process (a resumed session, a restarted daemon).
+export { type CheckpointEntry, CheckpointHistory, checkpointEntries } from './runtime/checkpoints/index.js';
 // Process hygiene, for hosts that own many sessions (the daemon, tests).
 export {
   type ExitInfo,
@@ -36,3 +45,5 @@ export {
   type StoredEvidence,
 } from './runtime/evidence.js';
 export type { HarnessOptions } from './runtime/options.js';
+// The harnesses' test side (their pinned CLIs and hermetic homes), which the testkit builds its lists from.
+export type { HarnessPinSpec, HarnessTesting, LocateBinary, LocatedBinary, PackagePlace } from './testing.js';

@@ -4,6 +4,7 @@
 import type { Harness, HarnessId, ImplementedCapabilities } from '@reins/core';
 import type { BinarySpec } from './runtime/discovery.js';
 import type { HarnessOptions } from './runtime/options.js';
+import type { HarnessTesting } from './testing.js';
 
 export interface HarnessManifest {
   id: HarnessId;
@@ -18,6 +19,8 @@ export interface HarnessManifest {
   implemented: ImplementedCapabilities;
   /** CLI versions this adapter was tested on (the pins and the previous pins). */
   testedVersions: readonly string[];
+  /** Its test side, for harnesses pinned in harness-clis/ (testing.ts): the pin, and what the testkit loads. */
+  testing?: HarnessTesting;
   /** Loads the adapter (a dynamic import, so one harness never loads another's SDK) and makes the harness. */
   load(options: HarnessOptions & Record<string, unknown>): Promise<Harness>;
 }

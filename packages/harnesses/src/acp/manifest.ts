@@ -7,6 +7,14 @@ import { ReinsError } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import type { BinarySpec, VersionProber } from '../runtime/discovery.js';
 import type { HarnessOptions } from '../runtime/options.js';
+import {
+  CLAUDE_AGENT_ACP_PIN,
+  CODEX_ACP_PIN,
+  COPILOT_PIN,
+  GEMINI_PIN,
+  OPENCODE_PIN,
+  QWEN_CODE_PIN,
+} from './testing/pins.js';
 
 /** What the ACP mapping in this folder implements (the `implemented` layer). */
 export const ACP_IMPLEMENTED: ImplementedCapabilities = {
@@ -58,6 +66,7 @@ export const GEMINI_MANIFEST: HarnessManifest = {
   npmPackage: '@google/gemini-cli',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.61.0'],
+  testing: { pin: GEMINI_PIN },
   load: loader('createGeminiHarness'),
 };
 
@@ -69,6 +78,7 @@ export const QWEN_CODE_MANIFEST: HarnessManifest = {
   npmPackage: '@qwen-code/qwen-code',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.24.4'],
+  testing: { pin: QWEN_CODE_PIN },
   load: loader('createQwenCodeHarness'),
 };
 
@@ -80,6 +90,7 @@ export const COPILOT_MANIFEST: HarnessManifest = {
   npmPackage: '@github/copilot',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['1.0.102'],
+  testing: { pin: COPILOT_PIN },
   load: loader('createCopilotHarness'),
 };
 
@@ -91,6 +102,7 @@ export const OPENCODE_MANIFEST: HarnessManifest = {
   npmPackage: 'opencode-ai',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['1.18.33'],
+  testing: { pin: OPENCODE_PIN },
   load: loader('createOpencodeHarness'),
 };
 
@@ -103,6 +115,7 @@ export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
   npmPackage: '@agentclientprotocol/claude-agent-acp',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.101.0', '0.23.1'],
+  testing: { pin: CLAUDE_AGENT_ACP_PIN },
   load: loader('createClaudeAgentAcpHarness'),
 };
 
@@ -115,6 +128,7 @@ export const CODEX_ACP_MANIFEST: HarnessManifest = {
   npmPackage: '@agentclientprotocol/codex-acp',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['2.6.0', '0.16.0'],
+  testing: { pin: CODEX_ACP_PIN },
   load: loader('createCodexAcpHarness'),
 };
 

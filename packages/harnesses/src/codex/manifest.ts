@@ -2,6 +2,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { codexBinarySpec } from './discovery.js';
+import { CODEX_PIN } from './testing/pin.js';
 
 /** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
 export const CODEX_IMPLEMENTED: ImplementedCapabilities = {
@@ -38,5 +39,6 @@ export const CODEX_MANIFEST: HarnessManifest = {
   npmPackage: '@openai/codex',
   implemented: CODEX_IMPLEMENTED,
   testedVersions: ['0.169.0', '0.171.0'],
+  testing: { pin: CODEX_PIN },
   load: async (options) => (await import('./index.js')).createCodexHarness(options),
 };

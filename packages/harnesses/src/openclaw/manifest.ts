@@ -2,6 +2,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { OPENCLAW_BINARY, OPENCLAW_INSTALL, OPENCLAW_TESTED_VERSIONS } from './discovery.js';
+import { OPENCLAW_PIN } from './testing/pin.js';
 
 export const OPENCLAW_IMPLEMENTED: ImplementedCapabilities = {
   resume: 'native', // the session key, any gateway process
@@ -34,5 +35,6 @@ export const OPENCLAW_MANIFEST: HarnessManifest = {
   npmPackage: 'openclaw',
   implemented: OPENCLAW_IMPLEMENTED,
   testedVersions: OPENCLAW_TESTED_VERSIONS,
+  testing: { pin: OPENCLAW_PIN },
   load: async (options) => (await import('./index.js')).createOpenClawHarness(options),
 };

@@ -1,48 +1,43 @@
 // Locates each pinned harness CLI inside harness-clis/node_modules (installed by `npm run setup:harnesses`).
+// Which CLIs are pinned, and where each one's binary sits in its package, come from the harnesses' own
+// testing part (`testing/pin.ts` in each harness folder, docs/architecture/adding-a-harness.md).
 //
 // The packages are installed with scripts off (harness-clis/README.md), so the npm `bin` shims that a
 // postinstall would have completed are not trusted: native CLIs are run straight from their platform package
-// (what the shim would exec anyway), JS CLIs with an explicit node. Qwen Code, claude-agent-acp and codex-acp
-// (>= 22) and OpenClaw (>= 24.16) get the Node 24 that harness-clis ships; the others run on the Node that
-// runs the tests.
+// (what the shim would exec anyway), JS CLIs with an explicit node (the tests' Node, or the Node 24 that
+// harness-clis ships for CLIs that need a newer one).
 //
-// Two pins: Claude Code, Codex and the two moved ACP agents also keep their previous version installed beside the current one, under
-// the npm alias `<package>-previous` (harness-clis/package.json), so every capability is tested on two
-// versions. npm nests the previous version's platform package under the alias (its version differs from the
-// hoisted current one), so platform packages are looked up the way Node resolves them: the nearest
-// node_modules walking up from the package that depends on them. claude-agent-acp and codex-acp moved to
-// another npm scope: their previous pin is the old package under its own name (no alias), located by its
-// own locator.
+// Two pins: some harnesses also keep their previous version installed beside the current one, under the npm
+// alias `<package>-previous` (harness-clis/package.json), so every capability is tested on two versions. npm
+// nests the previous version's platform package under the alias (its version differs from the hoisted
+// current one), so platform packages are looked up the way Node resolves them: the nearest node_modules
+// walking up from the package that depends on them. An agent that moved to another npm scope keeps its old
+// package under its own name (no alias), located by its own locator.
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  HARNESS_PINS,
+  type HarnessPinSpec,
+  type LocatedBinary,
+  type PackagePlace,
+  type PinnedHarnessId,
+  type PreviousPinnedHarnessId,
+} from '@reins/harnesses';
 
-export const HARNESS_IDS = [
-  'codex',
-  'claude-code',
-  'gemini',
-  'qwen-code',
-  'copilot',
-  'opencode',
-  'claude-agent-acp',
-  'codex-acp',
-  'pi',
-  'openclaw',
-] as const;
-export type HarnessId = (typeof HARNESS_IDS)[number];
+/** The harnesses with a pinned CLI, from their manifests' testing part (HARNESS_PINS). */
+export const HARNESS_IDS: readonly PinnedHarnessId[] = HARNESS_PINS.map((pin) => pin.id);
+export type HarnessId = PinnedHarnessId;
 
 /** `current`: the pin in harness-clis/package.json; `previous`: the version before it (`<package>-previous`). */
 export type HarnessPin = 'current' | 'previous';
 
 /** The harnesses whose previous pin is installed too (the two-version tested range). */
-export const PREVIOUS_PIN_IDS = [
-  'codex',
-  'claude-code',
-  'claude-agent-acp',
-  'codex-acp',
-] as const satisfies readonly HarnessId[];
-export type PreviousPinId = (typeof PREVIOUS_PIN_IDS)[number];
+export const PREVIOUS_PIN_IDS: readonly PreviousPinnedHarnessId[] = HARNESS_PINS.flatMap((pin) =>
+  'previous' in pin ? [pin.id] : [],
+);
+export type PreviousPinId = PreviousPinnedHarnessId;
 
 export function hasPreviousPin(id: string): id is PreviousPinId {
   return (PREVIOUS_PIN_IDS as readonly string[]).includes(id);
@@ -92,108 +87,16 @@ export function harnessClisDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '../../../../harness-clis');
 }
 
-/** Where one install of a package sits, and how its dependencies resolve from there. */
-interface PackagePlace {
-  /** The package's own folder (node_modules/<name>, or node_modules/<alias> for a previous pin). */
-  dir: string;
-  /** A dependency's folder, resolved like Node: the package's own node_modules first, then the hoisted one. */
-  dep(name: string): string;
-  hostNode: string;
-  bundledNode: string;
-}
-
-interface Located {
-  command: string;
-  args: string[];
-  nodePath?: string;
-  pathDirs?: string[];
-}
-
-interface Locator {
-  packageName: string;
-  locate(place: PackagePlace): Located;
-  /** A previous pin that is another package (the agent moved scope); absent: `<packageName>-previous`. */
-  previous?: { packageName: string; locate(place: PackagePlace): Located };
-}
-
 const cpu = arch() === 'arm64' ? 'arm64' : 'x64';
 
-function hasAvx2(): boolean {
-  try {
-    return /(^|\s)avx2(\s|$)/.test(readFileSync('/proc/cpuinfo', 'utf8'));
-  } catch {
-    return false;
-  }
+/** Each harness's pin spec (its folder's testing/pin.ts), by id. */
+const locators = new Map<HarnessId, HarnessPinSpec>(HARNESS_PINS.map((pin) => [pin.id, pin]));
+
+function locator(id: HarnessId): HarnessPinSpec {
+  const pin = locators.get(id);
+  if (!pin) throw new Error(`${id} has no pinned CLI; harness-clis pins ${HARNESS_IDS.join(', ')}.`);
+  return pin;
 }
-
-/** Codex's platform package names its binary in codex-package.json (0.169.0, 0.171.0: bin/codex, rg in codex-path/). */
-function locateCodex(place: PackagePlace): Located {
-  const triple = cpu === 'arm64' ? 'aarch64-unknown-linux-musl' : 'x86_64-unknown-linux-musl';
-  const vendor = join(place.dep(`@openai/codex-linux-${cpu}`), 'vendor', triple);
-  const manifestPath = join(vendor, 'codex-package.json');
-  const manifest = existsSync(manifestPath)
-    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { entrypoint?: string; pathDir?: string })
-    : {};
-  return {
-    command: join(vendor, manifest.entrypoint ?? 'bin/codex'),
-    args: [],
-    pathDirs: [join(vendor, manifest.pathDir ?? 'codex-path')],
-  };
-}
-
-/** A JS CLI run by a Node binary: `node <package>/<script>`. */
-const nodeScript = (script: string, node: 'host' | 'bundled') => (place: PackagePlace) => {
-  const nodePath = node === 'host' ? place.hostNode : place.bundledNode;
-  return { command: nodePath, args: [join(place.dir, script)], nodePath };
-};
-
-const locators: Record<HarnessId, Locator> = {
-  codex: { packageName: '@openai/codex', locate: locateCodex },
-  // bin/claude.exe is a stub until the postinstall hard-links the binary over it; the platform package has it.
-  'claude-code': {
-    packageName: '@anthropic-ai/claude-code',
-    locate: (place) => ({ command: join(place.dep(`@anthropic-ai/claude-code-linux-${cpu}`), 'claude'), args: [] }),
-  },
-  gemini: { packageName: '@google/gemini-cli', locate: nodeScript('bundle/gemini.js', 'host') },
-  // cli.js directly: cli-entry.js (the npm bin) only re-spawns it with --expose-gc.
-  'qwen-code': { packageName: '@qwen-code/qwen-code', locate: nodeScript('cli.js', 'bundled') },
-  copilot: {
-    packageName: '@github/copilot',
-    locate: (place) => ({ command: join(place.dep(`@github/copilot-linux-${cpu}`), 'copilot'), args: [] }),
-  },
-  // The same choice opencode-ai's postinstall makes: the baseline build on x64 CPUs without AVX2.
-  opencode: {
-    packageName: 'opencode-ai',
-    locate: (place) => ({
-      command: join(
-        place.dep(`opencode-linux-${cpu}${cpu === 'x64' && !hasAvx2() ? '-baseline' : ''}`),
-        'bin/opencode',
-      ),
-      args: [],
-    }),
-  },
-  // 0.101.0 declares Node >= 22: the bundled Node 24. The previous pin, 0.23.1, runs on the test runner's Node.
-  'claude-agent-acp': {
-    packageName: '@agentclientprotocol/claude-agent-acp',
-    locate: nodeScript('dist/index.js', 'bundled'),
-    previous: { packageName: '@zed-industries/claude-agent-acp', locate: nodeScript('dist/index.js', 'host') },
-  },
-  // 2.x is a TypeScript adapter on `codex app-server` (its own Codex as a dependency); the previous pin,
-  // Zed's Rust 0.16.0, whose bin/codex-acp.js only execs the platform package's native binary.
-  'codex-acp': {
-    packageName: '@agentclientprotocol/codex-acp',
-    locate: nodeScript('dist/index.js', 'bundled'),
-    previous: {
-      packageName: '@zed-industries/codex-acp',
-      locate: (place) => ({
-        command: join(place.dep(`@zed-industries/codex-acp-linux-${cpu}`), 'bin/codex-acp'),
-        args: [],
-      }),
-    },
-  },
-  pi: { packageName: '@mariozechner/pi-coding-agent', locate: nodeScript('dist/cli.js', 'host') },
-  openclaw: { packageName: 'openclaw', locate: nodeScript('openclaw.mjs', 'bundled') },
-};
 
 /** The Node 24 from harness-clis (npm package node-linux-<arch>, bin/node). */
 export function bundledNodePath(root = harnessClisDir()): string {
@@ -207,15 +110,15 @@ function readVersion(id: HarnessId, packageJsonPath: string): string {
 
 /** The npm package name a harness is pinned under (its real name); `previous`: the package of that pin. */
 export function harnessPackageName(id: HarnessId, pin: HarnessPin = 'current'): string {
-  const locator = locators[id];
-  return pin === 'previous' ? (locator.previous?.packageName ?? locator.packageName) : locator.packageName;
+  const spec = locator(id);
+  return pin === 'previous' ? (spec.previous?.packageName ?? spec.packageName) : spec.packageName;
 }
 
 /** The key of a pin in harness-clis/package.json: the package, the moved agent's old package, or the alias. */
 function pinKey(id: HarnessId, pin: HarnessPin): string {
-  const locator = locators[id];
-  if (pin === 'current') return locator.packageName;
-  return locator.previous?.packageName ?? previousAlias(locator.packageName);
+  const spec = locator(id);
+  if (pin === 'current') return spec.packageName;
+  return spec.previous?.packageName ?? previousAlias(spec.packageName);
 }
 
 /**
@@ -232,7 +135,8 @@ export function harnessBinary(id: HarnessId, root = harnessClisDir(), pin: Harne
   if (pin === 'previous' && !hasPreviousPin(id)) {
     throw new Error(`${id} has no previous pin; only ${PREVIOUS_PIN_IDS.join(', ')} keep one installed.`);
   }
-  const locator = pin === 'previous' && locators[id].previous ? { ...locators[id].previous } : locators[id];
+  const spec = locator(id);
+  const locate = (pin === 'previous' ? spec.previous?.locate : undefined) ?? spec.locate;
   const modules = join(root, 'node_modules');
   const dir = join(modules, pinKey(id, pin));
   const place: PackagePlace = {
@@ -245,11 +149,11 @@ export function harnessBinary(id: HarnessId, root = harnessClisDir(), pin: Harne
     bundledNode: bundledNodePath(root),
   };
   const version = readVersion(id, join(dir, 'package.json'));
-  const located = locator.locate(place);
+  const located: LocatedBinary = locate(place);
   for (const path of [located.command, ...located.args]) {
     if (!existsSync(path)) throw new HarnessNotInstalledError(id, path);
   }
-  return { id, pin, packageName: locator.packageName, version, pathDirs: [], ...located };
+  return { id, pin, packageName: harnessPackageName(id, pin), version, pathDirs: [], ...located };
 }
 
 /** The previous pin of a harness that keeps one (PREVIOUS_PIN_IDS). */

@@ -1,0 +1,22 @@
+// The harnesses' test side agrees with their manifests: HARNESS_PINS is exactly the manifests' pins, each
+// pin names the npm package the manifest installs, and every pin tells the tests how to check its version.
+import { describe, expect, it } from 'vitest';
+import { HARNESS_MANIFESTS, HARNESS_PINS } from './manifests.js';
+
+describe('harness pins', () => {
+  it('HARNESS_PINS lists the testing.pin of every manifest that has one, in manifest order', () => {
+    const fromManifests = HARNESS_MANIFESTS.flatMap((manifest) => (manifest.testing ? [manifest.testing.pin] : []));
+    expect([...HARNESS_PINS]).toEqual(fromManifests);
+    expect(HARNESS_PINS.length).toBeGreaterThan(0);
+  });
+
+  it.each(HARNESS_PINS.map((pin) => [pin.id, pin] as const))(
+    '%s: pins the package its manifest installs, and says how its version shows',
+    (id, pin) => {
+      const manifest = HARNESS_MANIFESTS.find((candidate) => candidate.id === id);
+      expect(pin.packageName).toBe(manifest?.npmPackage);
+      const shows = 'versionOutput' in pin || 'initializeName' in pin;
+      expect(shows).toBe(true);
+    },
+  );
+});
