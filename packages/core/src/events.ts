@@ -250,10 +250,11 @@ export const CheckpointChangeSchema = z.object({
 });
 /**
  * A turn's measured changes, emitted after its `turn.completed`; its envelope `turnId` is that turn's.
- * `truncated`: more changes than one event carries (the rest are in `Session.diff`).
+ * `truncated`: more changes than one event carries (the rest are in `Session.diff`). `ref`: where the
+ * turn's snapshots live (`<ref>/before`, `<ref>/after`), so a later process can find them again.
  */
 export type CheckpointEvent = Simplify<
-  Envelope & { type: 'checkpoint'; turnId: string; changes: CheckpointChange[]; truncated?: boolean }
+  Envelope & { type: 'checkpoint'; turnId: string; changes: CheckpointChange[]; truncated?: boolean; ref?: string }
 >;
 
 export type ReinsEvent =
@@ -342,6 +343,7 @@ export const ReinsEventSchema = z.discriminatedUnion('type', [
     turnId: z.string(),
     changes: z.array(CheckpointChangeSchema),
     truncated: z.boolean().optional(),
+    ref: z.string().optional(),
   }),
 ]);
 

@@ -46,4 +46,16 @@ export {
 } from './runtime/evidence.js';
 export type { HarnessOptions } from './runtime/options.js';
 // The harnesses' test side (their pinned CLIs and hermetic homes), which the testkit builds its lists from.
-export type { HarnessPinSpec, HarnessTesting, LocateBinary, LocatedBinary, PackagePlace } from './testing.js';
+export type {
+  BuiltHome,
+  HarnessPinSpec,
+  HarnessTesting,
+  HomeBuilder,
+  HomeFolders,
+  HomeKit,
+  HomeRequest,
+  LocateBinary,
+  LocatedBinary,
+  ModelPrice,
+  PackagePlace,
+} from './testing.js';

@@ -46,7 +46,9 @@ async function seedIndex(userIndex: string, indexFile: string): Promise<void> {
   const times = await stat(userIndex).catch(() => undefined);
   if (!times) return; // a fresh repository has no index yet
   await copyFile(userIndex, indexFile);
-  await utimes(indexFile, times.atime, times.mtime); // to the millisecond, rounded down: never newer
+  // To the millisecond, rounded down: never newer (a Date from stat rounds to the nearest ms).
+  const seconds = (ms: number) => Math.floor(ms) / 1000;
+  await utimes(indexFile, seconds(times.atimeMs), seconds(times.mtimeMs));
 }
 
 /** The work tree as it is on disk now, as a commit id. */
@@ -57,22 +59,4 @@ export async function snapshot(tree: WorkTree, message: string): Promise<string>
     const commit = await git(['commit-tree', treeId, '-m', message], { cwd: tree.top });
     return commit.stdout.toString().trim();
   });
-}
-
-/** Where a turn's checkpoints live: refs/reins/<session>/<turn>/{before,after}. */
-export function checkpointRef(sessionId: string, turnId: string, side: 'before' | 'after'): string {
-  return `refs/reins/${refPart(sessionId)}/${refPart(turnId)}/${side}`;
-}
-
-/** Keeps a ref name component legal whatever the id holds. */
-function refPart(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
-}
-
-export async function setRef(tree: WorkTree, ref: string, commit: string): Promise<void> {
-  await git(['update-ref', ref, commit], { cwd: tree.top });
-}
-
-export async function deleteRef(tree: WorkTree, ref: string): Promise<void> {
-  await git(['update-ref', '-d', ref], { cwd: tree.top });
 }

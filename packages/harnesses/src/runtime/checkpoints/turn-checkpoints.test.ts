@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PayloadOf } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkpointRef } from './snapshot.js';
+import { checkpointRef } from './refs.js';
 import { makeTestRepo, type TestRepo } from './test-repo.js';
 import { TurnCheckpoints } from './turn-checkpoints.js';
 

@@ -1,16 +1,23 @@
 // One session's checkpoints (docs/architecture/contract.md, "Checkpoints"): the work tree recorded
 // before and after every turn under refs/reins/<session>/<turn>, the `checkpoint` event after each
 // turn's `turn.completed`, `Session.diff` and the files' side of `Session.revert`. Snapshots run one
-// after another, so a turn's "before" is taken only after the previous turn's "after".
+// after another, so a turn's "before" is taken only after the previous turn's "after". The refs are the
+// truth: a turn whose refs are gone (pruned, reverted, deleted by hand) has no checkpoint any more.
 import { type PayloadOf, ReinsError, type RevertOptions, type RevertResult, type SessionDiff } from '@reins/core';
-import { changedPaths, measureChanges } from './changes.js';
-import { restorePaths } from './restore.js';
-import { checkpointRef, deleteRef, findWorkTree, setRef, snapshot, type WorkTree } from './snapshot.js';
+import { measureChanges } from './changes.js';
+import { checkpointRef, deleteRefs, readRefs, sessionRefs, setRef, turnRef } from './refs.js';
+import { applyRevert, planRevert, type RecordedTurn } from './revert-files.js';
+import { findWorkTree, snapshot, type WorkTree } from './snapshot.js';
+
+/** Turns whose refs a session keeps; older ones are pruned (docs/architecture/contract.md, "Checkpoints"). */
+export const DEFAULT_KEEP_TURNS = 50;
 
 export interface CheckpointSink {
   harness: string;
   sessionId: string;
   cwd: string;
+  /** Turns whose refs are kept (newest first); default DEFAULT_KEEP_TURNS. */
+  keepTurns?: number;
   /** Emits a turn's `checkpoint` event (its envelope turnId is `turnId`), or a warning notice (no turn). */
   emit(payload: PayloadOf<'checkpoint'> | PayloadOf<'notice'>, turnId?: string): void;
 }
@@ -54,11 +61,30 @@ export class TurnCheckpoints {
       this.lastKnown = record.after;
       await setRef(tree, checkpointRef(this.sink.sessionId, turnId, 'after'), record.after);
       const measured = await measureChanges(tree, record.before, record.after);
+      const ref = turnRef(this.sink.sessionId, turnId);
       this.sink.emit(
-        { type: 'checkpoint', changes: measured.changes, ...(measured.truncated ? { truncated: true } : {}) },
+        { type: 'checkpoint', changes: measured.changes, ...(measured.truncated ? { truncated: true } : {}), ref },
         turnId,
       );
+      await this.prune(tree);
     });
+  }
+
+  /** Deletes the refs of the oldest turns beyond keepTurns; those turns can no longer be diffed or reverted. */
+  private async prune(tree: WorkTree): Promise<void> {
+    const kept = this.turns.filter((turn) => turn.after);
+    const excess = kept.length - (this.sink.keepTurns ?? DEFAULT_KEEP_TURNS);
+    if (excess <= 0) return;
+    const pruned = kept.slice(0, excess);
+    await deleteRefs(
+      tree,
+      pruned.flatMap((turn) => this.refsOf(turn.turnId)),
+    );
+    for (const turn of pruned) this.turns.splice(this.turns.indexOf(turn), 1);
+  }
+
+  private refsOf(turnId: string): string[] {
+    return [checkpointRef(this.sink.sessionId, turnId, 'before'), checkpointRef(this.sink.sessionId, turnId, 'after')];
   }
 
   /** Resolves when every snapshot asked for so far is done. */
@@ -69,10 +95,10 @@ export class TurnCheckpoints {
   async diff(turnId?: string): Promise<SessionDiff> {
     const tree = await this.requireWorkTree('diff');
     await this.settled();
-    const recorded = this.turns.filter((turn) => turn.before && turn.after);
-    const first = turnId ? this.recorded(turnId, 'diff') : recorded[0];
+    const recorded = await this.withRefs(tree);
+    const first = turnId ? this.recorded(recorded, turnId, 'diff') : recorded[0];
     const last = turnId ? first : recorded.at(-1);
-    if (!first?.before || !last?.after) return { changes: [] };
+    if (!first || !last) return { changes: [] };
     const measured = await measureChanges(tree, first.before, last.after);
     return { ...(turnId ? { turnId } : {}), changes: measured.changes };
   }
@@ -85,46 +111,43 @@ export class TurnCheckpoints {
   async revert(turnId: string, options: RevertOptions, conversation: ConversationRevert): Promise<RevertResult> {
     const tree = await this.requireWorkTree('revert');
     await this.settled();
-    const target = this.recorded(turnId, 'revert');
-    const index = this.turns.indexOf(target);
-    const undone = this.turns.slice(index);
-    const touched = new Set<string>();
-    for (const turn of undone) {
-      if (!turn.before || !turn.after) continue;
-      for (const change of await changedPaths(tree, turn.before, turn.after)) touched.add(change.path);
-    }
-    const now = await snapshot(tree, `reins ${this.sink.sessionId} before revert of ${turnId}`);
-    if (!options.force && this.lastKnown) {
-      const changedSince = (await changedPaths(tree, this.lastKnown, now)).map((change) => change.path);
-      const conflicts = changedSince.filter((path) => touched.has(path));
-      if (conflicts.length > 0) throw changedSinceError(this.sink.harness, turnId, conflicts);
-    }
-    const base = target.before as string;
-    const differing = await changedPaths(tree, base, now);
-    const write = differing.filter((c) => touched.has(c.path) && c.kind !== 'added').map((c) => c.path);
-    const remove = differing.filter((c) => touched.has(c.path) && c.kind === 'added').map((c) => c.path);
+    const recorded = await this.withRefs(tree);
+    const target = this.recorded(recorded, turnId, 'revert');
+    const undone = recorded.slice(recorded.indexOf(target));
+    const label = this.sink.sessionId;
+    const plan = await planRevert(tree, { harness: this.sink.harness, label }, undone, this.lastKnown, !!options.force);
     const outcome = await conversation(undone.map((turn) => turn.turnId));
-    await restorePaths(tree, base, { write, remove });
-    this.turns.splice(index);
-    this.lastKnown = await snapshot(tree, `reins ${this.sink.sessionId} after revert of ${turnId}`);
-    for (const turn of undone) {
-      for (const side of ['before', 'after'] as const) {
-        await deleteRef(tree, checkpointRef(this.sink.sessionId, turn.turnId, side)).catch(() => {});
-      }
-    }
-    return { turnId, files: [...write, ...remove].sort(), conversation: outcome };
+    const files = await applyRevert(tree, target, plan);
+    this.turns.splice(this.turns.findIndex((turn) => turn.turnId === turnId));
+    this.lastKnown = await snapshot(tree, `reins ${label} after revert of ${turnId}`);
+    await deleteRefs(
+      tree,
+      undone.flatMap((turn) => this.refsOf(turn.turnId)),
+    ).catch(() => {});
+    return { turnId, files, conversation: outcome };
   }
 
-  private recorded(turnId: string, operation: string): TurnRecord {
-    const turn = this.turns.find((record) => record.turnId === turnId);
-    if (!turn?.before || !turn.after) {
-      throw new ReinsError(
-        'invalid_input',
-        `Turn ${turnId} has no checkpoint in this session (unknown, still running, reverted already, or its snapshot failed); pick a turn from its checkpoint events.`,
-        { harness: this.sink.harness, operation, data: { reason: 'no_checkpoint', turnId } },
-      );
+  /** The turns recorded before and after whose refs still point where this session put them. */
+  private async withRefs(tree: WorkTree): Promise<RecordedTurn[]> {
+    const refs = await readRefs(tree, sessionRefs(this.sink.sessionId));
+    const recorded: RecordedTurn[] = [];
+    for (const { turnId, before, after } of this.turns) {
+      const [beforeRef, afterRef] = this.refsOf(turnId) as [string, string];
+      if (before && after && refs.get(beforeRef) === before && refs.get(afterRef) === after) {
+        recorded.push({ turnId, before, after });
+      }
     }
-    return turn;
+    return recorded;
+  }
+
+  private recorded(recorded: RecordedTurn[], turnId: string, operation: string): RecordedTurn {
+    const turn = recorded.find((record) => record.turnId === turnId);
+    if (turn) return turn;
+    throw new ReinsError(
+      'invalid_input',
+      `Turn ${turnId} has no checkpoint in this session (unknown, still running, reverted already, its refs pruned or deleted, or its snapshot failed); pick a turn from its checkpoint events.`,
+      { harness: this.sink.harness, operation, data: { reason: 'no_checkpoint', turnId } },
+    );
   }
 
   private findWorkTree(): Promise<WorkTree | undefined> {
@@ -168,13 +191,4 @@ export class TurnCheckpoints {
       data: { reason: 'checkpoint_failed' },
     });
   }
-}
-
-function changedSinceError(harness: string, turnId: string, paths: string[]): ReinsError {
-  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
-  return new ReinsError(
-    'invalid_input',
-    `Reverting ${turnId} would overwrite changes made since Reins' last checkpoint to ${shown}; save them elsewhere, or revert with force: true to lose them.`,
-    { harness, operation: 'revert', data: { reason: 'changed_since', paths } },
-  );
 }
