@@ -17,6 +17,7 @@ import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { type ClientConnection, client, RequestError, type Stream } from '@agentclientprotocol/sdk';
 import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
 import { type FrameTap, HarnessProcess } from '../runtime/index.js';
+import { parseHarnessLine } from '../runtime/json-depth.js';
 import { SessionRouter } from './session-router.js';
 import { type IdleState, V2Updates, v1AnswerOf, v1InitializeOf, v1PermissionParamsOf } from './v2.js';
 import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
@@ -183,13 +184,12 @@ export class AcpConnection {
       start: (controller) => {
         this.process.onLine((line) => {
           if (!open || line.trim() === '') return;
-          let message: unknown;
-          try {
-            message = JSON.parse(line);
-          } catch {
-            this.stray({ stdout: line });
+          const parsed = parseHarnessLine(line);
+          if (!parsed.parsed) {
+            this.stray({ stdout: parsed.shown });
             return;
           }
+          const message = parsed.value;
           if (!isRecord(message) || (message.method === undefined && message.id === undefined)) {
             this.stray(message);
             return;

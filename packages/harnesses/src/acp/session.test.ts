@@ -166,10 +166,11 @@ describe('AcpSession over an in-memory agent', () => {
     ]);
   });
 
-  it('an unknown stop reason, a line that is no JSON, an answer to no request: passthroughs with warnings, and the session goes on', async () => {
+  it('an unknown stop reason, a line that is no JSON or nests too deep, an answer to no request: passthroughs with warnings, and the session goes on', async () => {
     const { agent, session, recorder } = await openSession(async (memory, text) => {
       if (text !== 'first') return echo(memory, text);
       memory.line('progress 50%');
+      memory.line(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
       memory.line(JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} }));
       memory.text('done');
       return { stopReason: 'future_reason' };
@@ -183,6 +184,11 @@ describe('AcpSession over an in-memory agent', () => {
     expect(of(events, 'passthrough').map((event) => [event.reason, event.frame])).toEqual(
       expect.arrayContaining([
         ['unparsable', { stdout: 'progress 50%' }],
+        // Too deep to parse on the shared event loop: a marker stands for it.
+        [
+          'unparsable',
+          { stdout: { reinsTruncated: true, reason: expect.stringContaining('deeper than 1000 levels') } },
+        ],
         ['unknown', { jsonrpc: '2.0', id: 999, result: {} }],
         ['unknown', { stopReason: 'future_reason' }],
       ]),

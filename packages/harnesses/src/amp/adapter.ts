@@ -43,6 +43,7 @@ import {
 import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
+import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { AMP_BINARY, AMP_INSTALL } from './discovery.js';
 import { AMP_IMPLEMENTED } from './manifest.js';
@@ -146,16 +147,15 @@ class AmpSession implements Session, TurnHost {
 
   private onLine(line: string): void {
     const at = Date.now();
-    let frame: unknown;
-    try {
-      frame = JSON.parse(line);
-    } catch {
+    const parsed = parseHarnessLine(line);
+    if (!parsed.parsed) {
       this.stream.emit(
-        { type: 'passthrough', frame: line, reason: 'unparsable' },
-        { at, native: { source: SOURCE, frame: line } },
+        { type: 'passthrough', frame: parsed.shown, reason: 'unparsable' },
+        { at, native: { source: SOURCE, frame: parsed.shown } },
       );
       return;
     }
+    const frame = parsed.value;
     const method = isRecord(frame) && typeof frame.type === 'string' ? frame.type : undefined;
     const native = { source: SOURCE, ...(method ? { method } : {}), frame };
     for (const emission of this.chassis.translate(native, at, () => translateAmpFrame(this.state, frame))) {

@@ -21,6 +21,12 @@ describe('classifyLine', () => {
     expect(classifyLine('{ }')).toBe('object');
   });
 
+  test('a long line nesting past the depth limit never reaches the SDK (its parse would hold the event loop)', () => {
+    const deep = `{"type":"assistant","content":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(classifyLine(deep)).toBe('too-deep');
+    expect(classifyLine(`{"type":"assistant","text":"${'['.repeat(20_000)}"}`)).toBe('object');
+  });
+
   test('the JSON.stringify shape is not parsed here: the SDK judges it (and skips it when broken)', () => {
     expect(classifyLine('{"type":"result",}')).toBe('object');
     expect(classifyLine('{"type":"ass{"type":"result"}')).toBe('object');

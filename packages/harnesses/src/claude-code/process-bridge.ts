@@ -9,12 +9,16 @@ import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { type FrameTap, HarnessProcess, LineSplitter, type ProcessFault } from '../runtime/index.js';
+import { isTooDeepToParse, tooDeepMarker } from '../runtime/json-depth.js';
 
 export interface BridgeHooks {
   label: string;
   tap?: FrameTap;
-  /** A stdout line that is not JSON: the adapter reports it (passthrough), the SDK never sees it. */
-  onGarbage: (line: string) => void;
+  /**
+   * A stdout line that is not JSON, or nests too deep to parse (then a marker stands for it): the
+   * adapter reports it (passthrough), the SDK never sees it.
+   */
+  onGarbage: (shown: unknown) => void;
   /** A stdout line over the limit was skipped, or the line handler threw (the child is then stopped). */
   onFault?: (fault: ProcessFault) => void;
 }
@@ -45,6 +49,7 @@ export class SdkProcessBridge extends EventEmitter implements SpawnedProcess {
       if (verdict === 'object') this.toSdk(handOverSessionState(line));
       else if (verdict === 'padded-object') this.toSdk(handOverSessionState(line.trim()));
       else if (verdict === 'garbage') hooks.onGarbage(line);
+      else if (verdict === 'too-deep') hooks.onGarbage(tooDeepMarker(line));
     });
     const splitter = new LineSplitter((line) => {
       child.writeLine(line.toString());
@@ -139,7 +144,9 @@ function isHostOnlyState(frame: unknown): frame is Record<string, unknown> {
  * never the session. util.inspect output (`{ a: 1 }`, what a stray console.log prints) starts with
  * `{ ` and is parsed, so it is still reported.
  */
-export function classifyLine(line: string): 'object' | 'padded-object' | 'blank' | 'garbage' {
+export function classifyLine(line: string): 'object' | 'padded-object' | 'blank' | 'garbage' | 'too-deep' {
+  // The SDK would parse it on the event loop every session shares (runtime/json-depth.ts).
+  if (isTooDeepToParse(line)) return 'too-deep';
   const last = line.length - 1;
   if (last >= 1 && line.charCodeAt(0) === OPEN_BRACE && line.charCodeAt(last) === CLOSE_BRACE) {
     const second = line.charCodeAt(1);

@@ -89,7 +89,7 @@ export interface QueryHooks {
   /** One SDK message (a native frame); must not throw. */
   onMessage(message: SDKMessage): void;
   /** A stdout line that is not JSON (the SDK never sees it). */
-  onGarbage(line: string): void;
+  onGarbage(shown: unknown): void;
   /** A stdout line over Reins' limit was skipped whole (its size in bytes). */
   onOversizeLine(bytes: number): void;
   /** The query ended on its own (not retired): the CLI went away. */

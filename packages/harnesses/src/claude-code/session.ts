@@ -193,10 +193,10 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
       },
       {
         onMessage: (message) => this.frames.onMessage(message),
-        onGarbage: (line) => {
+        onGarbage: (shown) => {
           this.stream.emit(
-            { type: 'passthrough', frame: line, reason: 'unparsable' },
-            { native: { source: CLAUDE_SOURCE, frame: line } },
+            { type: 'passthrough', frame: shown, reason: 'unparsable' },
+            { native: { source: CLAUDE_SOURCE, frame: shown } },
           );
         },
         onOversizeLine: (bytes) =>

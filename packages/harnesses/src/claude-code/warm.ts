@@ -51,7 +51,7 @@ export interface HostLaunch {
 
 /** The callbacks of the session that claims a spare (the spare's process was started before it). */
 export interface SpareBinding {
-  onGarbage(line: string): void;
+  onGarbage(shown: unknown): void;
   onOversizeLine(bytes: number): void;
   /** The session's approvals in posture `ask`; absent in `bypass`. */
   canUseTool: CanUseTool | undefined;
@@ -256,7 +256,7 @@ export class ClaudeSpare {
               {
                 label: 'claude (stream-json, warm)',
                 ...(options.tap ? { tap: options.tap } : {}),
-                onGarbage: (line) => this.binding?.onGarbage(line),
+                onGarbage: (shown) => this.binding?.onGarbage(shown),
                 onFault: (fault) => {
                   if (fault.kind === 'oversize_line') this.binding?.onOversizeLine(fault.bytes);
                 },

@@ -8,7 +8,7 @@
 import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError, truncatedValue } from '@reins/core';
 import { type CloseOptions, HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
-import { isTooDeepToParse, MAX_LINE_DEPTH } from '../runtime/json-depth.js';
+import { isTooDeepToParse, tooDeepMarker } from '../runtime/json-depth.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec } from './discovery.js';
@@ -103,8 +103,7 @@ export function codexPeer(
     if (line.charCodeAt(0) !== 123 && line.trim() === '') return;
     if (isTooDeepToParse(line)) {
       // Parsing it would hold every session's event loop for seconds: a marker says what was there.
-      const reason = `a line of ${line.length} characters nested deeper than ${MAX_LINE_DEPTH} levels`;
-      hooks.onStray?.(truncatedValue(reason), Date.now(), 'unparsable');
+      hooks.onStray?.(tooDeepMarker(line), Date.now(), 'unparsable');
       return;
     }
     let frame: unknown;

@@ -6,6 +6,7 @@
 import { ReinsError } from '@reins/core';
 import WebSocket from 'ws';
 import type { FrameTap } from '../runtime/child-process.js';
+import { parseHarnessLine } from '../runtime/json-depth.js';
 import {
   type GatewayError,
   type GatewayEvent,
@@ -138,13 +139,12 @@ export class GatewayConnection {
         const text = data.toString();
         const at = Date.now();
         this.options.tap?.('out', text);
-        let frame: unknown;
-        try {
-          frame = JSON.parse(text);
-        } catch {
-          this.options.onStray?.(text, at);
+        const parsed = parseHarnessLine(text);
+        if (!parsed.parsed) {
+          this.options.onStray?.(parsed.shown, at);
           return;
         }
+        const frame = parsed.value;
         if (!settled) {
           const parsed = GatewayFrameSchema.safeParse(frame);
           if (!parsed.success) return;

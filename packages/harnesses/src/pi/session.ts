@@ -26,6 +26,7 @@ import {
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
+import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
 import {
@@ -295,17 +296,16 @@ export class PiSession implements Session, TurnHost {
 
   private onLine(line: string): void {
     const at = Date.now();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
+    const read = parseHarnessLine(line);
+    if (!read.parsed) {
       // Pi 0.73.1 keeps stdout for JSONL (takeOverStdout), but a stray print must not be lost.
       this.stream.emit(
-        { type: 'passthrough', frame: line, reason: 'unparsable' },
-        { at, native: { source: PI_SOURCE, frame: line } },
+        { type: 'passthrough', frame: read.shown, reason: 'unparsable' },
+        { at, native: { source: PI_SOURCE, frame: read.shown } },
       );
       return;
     }
+    const parsed = read.value;
     const frame = PiFrameSchema.safeParse(parsed);
     if (!frame.success) {
       this.stream.emit(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEPTH_SCAN_FROM, isTooDeepToParse, MAX_LINE_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { DEPTH_SCAN_FROM, isTooDeepToParse, MAX_LINE_DEPTH, nestsDeeperThan, parseHarnessLine } from './json-depth.js';
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 
@@ -25,5 +25,17 @@ describe('nestsDeeperThan', () => {
     expect(isTooDeepToParse(padded(MAX_LINE_DEPTH - 1))).toBe(false);
     expect(isTooDeepToParse(padded(MAX_LINE_DEPTH))).toBe(true);
     expect(JSON.parse(padded(MAX_LINE_DEPTH - 1)).pad).toHaveLength(DEPTH_SCAN_FROM);
+  });
+});
+
+describe('parseHarnessLine', () => {
+  it('parses JSON, shows a non-JSON line as it is, and a too-deep line as a marker without parsing it', () => {
+    expect(parseHarnessLine('{"a":[1]}')).toEqual({ parsed: true, value: { a: [1] } });
+    expect(parseHarnessLine('progress 50%')).toEqual({ parsed: false, shown: 'progress 50%' });
+    const deep = nested(DEPTH_SCAN_FROM);
+    expect(parseHarnessLine(deep)).toEqual({
+      parsed: false,
+      shown: { reinsTruncated: true, reason: `a line of ${deep.length} characters nested deeper than 1000 levels` },
+    });
   });
 });
