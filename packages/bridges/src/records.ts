@@ -45,6 +45,8 @@ export const SessionRecordSchema = z.object({
   preview: z.string().optional(),
   /** The conversation this one was forked from (its id as the client knows it). */
   forkedFromId: z.string().optional(),
+  /** When a client archived it (Codex thread/archive): thread/list leaves it out unless asked for archived ones. */
+  archivedAtMs: z.number().optional(),
   createdAtMs: z.number(),
   updatedAtMs: z.number(),
   turns: z.array(TurnRecordSchema).default([]),

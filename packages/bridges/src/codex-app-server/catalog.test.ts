@@ -64,6 +64,15 @@ describe('thread/list', () => {
     expect(ids({ sectionId: null, archived: false })).toEqual(['c', 'b', 'a']);
   });
 
+  it('lists archived threads only when asked for them, and then only they', () => {
+    const archived = new Set(['b']);
+    const page = (params: Record<string, unknown>) =>
+      listThreads(threads, threadListQueryOf(params), archived).data.map((thread) => thread.id);
+    expect(page({})).toEqual(['c', 'a']);
+    expect(page({ archived: false })).toEqual(['c', 'a']);
+    expect(page({ archived: true })).toEqual(['b']);
+  });
+
   it('refuses what it cannot take, naming the field', () => {
     const field = (params: Record<string, unknown>) => {
       try {

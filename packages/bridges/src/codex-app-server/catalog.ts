@@ -4,6 +4,7 @@
 import type { Effort, ModelInfo, SessionSummary } from '@reins/core';
 import type { SessionRecord, TurnRecord } from '../records.js';
 import { ParamsError } from './requests.js';
+import type { ThreadState } from './state.js';
 import type { Model, SessionSource, SortDirection, Thread, ThreadSortKey, ThreadStatus, Turn } from './wire.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -63,6 +64,30 @@ export function threadObject(facts: ThreadFacts, turns: Turn[] = []): Thread {
     gitInfo: null,
     name: facts.name ?? null,
     turns,
+  };
+}
+
+/** An open thread's facts, from its live state (`provider`: the harness id). */
+export function liveThreadFacts(
+  thread: { id: string; createdAt: number; state: ThreadState; request: { ephemeral?: boolean } },
+  provider: string,
+): ThreadFacts {
+  const state = thread.state;
+  return {
+    id: thread.id,
+    cwd: state.cwd,
+    provider,
+    ...(state.model ? { model: state.model } : {}),
+    ...(state.effort ? { effort: state.effort } : {}),
+    ...(state.title ? { name: state.title } : {}),
+    createdAtMs: thread.createdAt,
+    updatedAtMs: Date.now(),
+    recency: true,
+    status: state.turn ? { type: 'active', activeFlags: [] } : { type: 'idle' },
+    ephemeral: thread.request.ephemeral === true,
+    ...(state.harnessVersion ? { harnessVersion: state.harnessVersion } : {}),
+    source: 'appServer',
+    ...(state.forkedFromId ? { forkedFromId: state.forkedFromId } : {}),
   };
 }
 
@@ -268,11 +293,14 @@ function sortValue(thread: Thread, key: ThreadSortKey): number {
 export function listThreads(
   threads: Thread[],
   query: ThreadListQuery,
+  archivedIds: ReadonlySet<string> = new Set(),
 ): { data: Thread[]; nextCursor: string | null; backwardsCursor: string | null } {
-  // The bridge archives nothing and keeps no sections.
-  if (query.archived || query.inSection) return { data: [], nextCursor: null, backwardsCursor: null };
+  // The bridge keeps no sections.
+  if (query.inSection) return { data: [], nextCursor: null, backwardsCursor: null };
   const term = query.searchTerm?.toLowerCase();
   const matching = threads.filter((thread) => {
+    // Codex: archived threads only when asked for, and then only they.
+    if (archivedIds.has(thread.id) !== query.archived) return false;
     if (query.excluded.has(thread.id)) return false;
     if (query.included && !query.included.has(thread.id)) return false;
     if (query.cwd && !query.cwd.includes(thread.cwd)) return false;

@@ -267,7 +267,8 @@ export async function listAllThreads(
       found.set(record.id, threadObject(storedThreadFacts(undefined, record, record.id, context.harness.id)));
   }
   for (const thread of context.threads.values()) found.set(thread.id, threadObject(context.liveFacts(thread)));
-  return listThreads([...found.values()], query);
+  const archived = new Set(records.filter((record) => record.archivedAtMs !== undefined).map((record) => record.id));
+  return listThreads([...found.values()], query, archived);
 }
 
 /** model/list: the harness's catalog (no harness catalog: no models). */

@@ -12,6 +12,7 @@ import {
   type McpServerStatus,
   type PermissionDecision,
   type ReinsEvent,
+  type RevertResult,
   type Session,
   SessionEventStream,
   type SessionSpec,
@@ -33,8 +34,11 @@ class FakeSession implements Session {
   readonly calls: string[] = [];
   readonly decisions: [string, PermissionDecision][] = [];
   readonly inputs: TurnInput[] = [];
+  /** The Reins turns send() started, in order. */
+  readonly turnIds: string[] = [];
   closed = false;
   mcpStatus?: () => Promise<McpServerStatus[]>;
+  revert?: (turnId: string) => Promise<RevertResult>;
   /** After breakStream(), the event stream throws at its next read (a harness whose stream breaks). */
   private failure: Error | undefined;
 
@@ -65,6 +69,7 @@ class FakeSession implements Session {
     if (options.mode === 'steer' && this.stream.activeTurnId)
       return { turnId: this.stream.activeTurnId, delivery: 'steered' as const };
     const turnId = this.stream.startTurn(turnInput) as string;
+    this.turnIds.push(turnId);
     return { turnId, delivery: 'started' as const };
   }
 
@@ -101,6 +106,8 @@ class FakeHarness implements Harness {
   /** Stored conversations by native id; a function is called on every read (a transcript being written). */
   readonly stored = new Map<string, Item[] | (() => Item[])>();
   readonly summaries: SessionSummary[] = [];
+  /** What Session.revert does: absent (no checkpoints), the files only, or the conversation too. */
+  revert: 'none' | 'files' | 'conversation' = 'none';
   /**
    * `fork`: the harness implements fork (`reopens`: a broken one that gives back the source's id).
    * `mcp`: what each session's mcpStatus() answers, asked anew each time (absent: no mcpStatus).
@@ -118,7 +125,13 @@ class FakeHarness implements Harness {
   }
   async capabilities() {
     return computeCapabilities({
-      implemented: { resume: true, images: 'inline', fork: this.fork !== 'no', mcpStatus: this.mcp !== undefined },
+      implemented: {
+        resume: true,
+        images: 'inline',
+        fork: this.fork !== 'no',
+        mcpStatus: this.mcp !== undefined,
+        revert: this.revert === 'conversation',
+      },
     });
   }
   async models() {
@@ -142,6 +155,12 @@ class FakeHarness implements Harness {
     const session = new FakeSession(spec, native);
     const mcp = this.mcp;
     if (mcp) session.mcpStatus = async () => mcp(session);
+    const revert = this.revert;
+    if (revert !== 'none')
+      session.revert = async (turnId) => {
+        session.calls.push(`revert:${turnId}`);
+        return { turnId, files: ['a.txt'], conversation: revert === 'conversation' ? 'reverted' : 'unchanged' };
+      };
     this.sessions.push(session);
     return session;
   }
@@ -436,7 +455,7 @@ describe('the connection', () => {
       code: -32600,
       message: 'Already initialized',
     });
-    for (const method of ['review/start', 'thread/fork']) {
+    for (const method of ['thread/delete', 'thread/fork']) {
       const unknown = await client.request(method, { threadId: 'native-1' });
       expect(unknown.error).toMatchObject({
         code: -32600,
@@ -771,7 +790,7 @@ describe('thread/fork', () => {
     expect(refused.error).toMatchObject({ code: -32600, data: { reins: { code: 'unsupported_capability' } } });
     expect((refused.error as { message: string }).message).not.toMatch(/expected one of .*`thread\/fork`/);
     const forking = await initialized(new FakeHarness(true, 'yes'));
-    const unknown = await forking.request('review/start', {});
+    const unknown = await forking.request('thread/delete', {});
     expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`thread\/fork`/);
   });
 });
@@ -915,7 +934,7 @@ describe('mcpServerStatus/list', () => {
     expect((refused.error as { message: string }).message).not.toMatch(/expected one of .*`mcpServerStatus\/list`/);
     expect(plain.received.some((message) => message.method === 'mcpServer/startupStatus/updated')).toBe(false);
     const reporting = await initialized(new FakeHarness(true, 'no', () => []));
-    const unknown = await reporting.request('review/start', {});
+    const unknown = await reporting.request('thread/delete', {});
     expect((unknown.error as { message: string }).message).toMatch(/expected one of .*`mcpServerStatus\/list`/);
   });
 });
@@ -953,5 +972,96 @@ describe("thread/shellCommand (the Codex TUI's `!command`)", () => {
     const client = await initialized(new FakeHarness());
     const answer = await client.request('thread/shellCommand', { threadId: 'nope', command: 'true' });
     expect(answer.error).toMatchObject({ code: -32600, message: 'thread not found: nope' });
+  });
+});
+
+describe('thread/revert, thread/archive, and what no harness can do', () => {
+  async function twoTurns(harness: FakeHarness) {
+    const client = await initialized(harness);
+    await client.request('thread/start', {});
+    const session = harness.sessions[0] as FakeSession;
+    const ids: string[] = [];
+    for (const prompt of ['one', 'two']) {
+      ids.push(turnIdOf(await client.request('turn/start', { threadId: 'native-1', input: text(prompt) })));
+      session.stream.completeTurn({ outcome: { status: 'completed' } });
+      await client.waitFor(
+        (message) =>
+          message.method === 'turn/completed' &&
+          (message.params?.turn as { id?: string } | undefined)?.id === ids.at(-1),
+        `turn/completed of ${prompt}`,
+      );
+    }
+    return { client, session, ids };
+  }
+
+  it('reverts to before a turn through Session.revert where the harness takes the conversation back', async () => {
+    const harness = new FakeHarness();
+    harness.revert = 'conversation';
+    const { client, session, ids } = await twoTurns(harness);
+    const answer = await client.request('thread/revert', { threadId: 'native-1', beforeTurnId: ids[1] });
+    expect(answer.result).toMatchObject({ thread: { id: 'native-1', turns: [] }, turnsBackwardsCursor: null });
+    // The Reins turn that the second Codex turn started.
+    expect(session.calls.filter((call) => call.startsWith('revert:'))).toEqual([`revert:${session.turnIds[1]}`]);
+    await client.waitFor((message) => message.method === 'thread/reverted', 'thread/reverted');
+    // The turn is gone from the mapping: a second revert to it is refused, and nothing reaches the harness.
+    const again = await client.request('thread/revert', { threadId: 'native-1', beforeTurnId: ids[1] });
+    expect(again.error).toMatchObject({ code: -32600, message: expect.stringContaining(`turn ${ids[1]} is not one`) });
+    expect(session.calls.filter((call) => call.startsWith('revert:'))).toHaveLength(1);
+  });
+
+  it('refuses thread/revert, changing nothing, where only the files would go back or nothing keeps checkpoints', async () => {
+    for (const revert of ['files', 'none'] as const) {
+      const harness = new FakeHarness();
+      harness.revert = revert;
+      const { client, session, ids } = await twoTurns(harness);
+      const refused = await client.request('thread/revert', { threadId: 'native-1', beforeTurnId: ids[0] });
+      expect(refused.error).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining(revert === 'files' ? 'cannot drop turns' : 'keeps no checkpoints'),
+        data: { code: 'unsupported_capability' },
+      });
+      expect(session.calls.some((call) => call.startsWith('revert:'))).toBe(false);
+    }
+  });
+
+  it('archives a thread out of thread/list and back, telling every client', async () => {
+    const client = await initialized(new FakeHarness());
+    await client.request('thread/start', {});
+    const listed = async (archived: boolean) =>
+      ((await client.request('thread/list', { archived })).result as { data: { id: string }[] }).data.map(
+        (thread) => thread.id,
+      );
+    expect(await listed(false)).toEqual(['native-1']);
+    expect((await client.request('thread/archive', { threadId: 'native-1' })).result).toEqual({});
+    await client.waitFor((message) => message.method === 'thread/archived', 'thread/archived');
+    expect(await listed(false)).toEqual([]);
+    expect(await listed(true)).toEqual(['native-1']);
+    const back = await client.request('thread/unarchive', { threadId: 'native-1' });
+    expect(back.result).toMatchObject({ thread: { id: 'native-1' } });
+    await client.waitFor((message) => message.method === 'thread/unarchived', 'thread/unarchived');
+    expect(await listed(false)).toEqual(['native-1']);
+    const unknown = await client.request('thread/archive', { threadId: 'nobody' });
+    expect(unknown.error).toMatchObject({ code: -32600, message: expect.stringContaining('thread not found: nobody') });
+  });
+
+  it('answers /compact and /review with a sentence and the stable code unsupported_capability', async () => {
+    const client = await initialized(new FakeHarness());
+    await client.request('thread/start', {});
+    for (const [method, words] of [
+      ['thread/compact/start', 'compacts its context by itself'],
+      ['review/start', 'Review mode (/review) is not available'],
+    ] as const) {
+      const refused = await client.request(method, {
+        threadId: 'native-1',
+        target: { type: 'uncommittedChanges' },
+      });
+      expect(refused.error).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining(words),
+        data: { code: 'unsupported_capability' },
+      });
+      const unknown = await client.request(method, { threadId: 'nobody', target: { type: 'uncommittedChanges' } });
+      expect(unknown.error).toMatchObject({ code: -32600, message: 'thread not found: nobody' });
+    }
   });
 });

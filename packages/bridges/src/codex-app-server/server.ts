@@ -1,13 +1,9 @@
-// The Codex app-server side of the bridge: one client connection in front of one Reins harness. Each
-// Codex thread is one Reins session (thread.ts pumps its events). Requests map onto the Session API:
-//   thread/start -> createSession            turn/start -> [setModel/setEffort] + send
-//   thread/resume -> createSession({resume}) turn/steer -> send({ mode: 'steer' })
-//   thread/fork -> createSession({resume: {fork: true}}), only where the harness implements fork
-//   thread/unsubscribe -> close              turn/interrupt -> interrupt
-// the read-only methods (reads.ts) onto listSessions, history and the bridge's records, and
-// mcpServerStatus/list (mcp-status.ts) onto Session.mcpStatus. The transport is injected (`send` a
-// line, `receive` a line), so this runs over stdio, sockets or in memory; a socket serves several
-// clients at once, sharing the threads (clients.ts).
+// The Codex app-server side of the bridge in front of one Reins harness: each Codex thread is one Reins
+// session (thread.ts pumps its events); requests map onto the Session API (docs/architecture/bridges.md,
+// "Conformance": thread/start -> createSession, thread/resume -> createSession({resume}), thread/fork
+// -> its fork, turn/start -> send, thread/revert -> revert, ...), each family in its own file. The
+// transport is injected (`send` a line, `receive` a line): stdio, sockets (several clients sharing
+// the threads, clients.ts) or in memory.
 //
 // Thread ids: the thread id IS the harness's native session id whenever the harness knows it when
 // the session is created (Claude Code's preset uuid, Codex's thread id, ACP agents' ids), so
@@ -20,9 +16,10 @@ import { type CapabilityKey, type Effort, type Harness, type Posture, ReinsError
 import { HarnessFacts } from '../harness-facts.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, withDeadline } from '../lifecycle.js';
 import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
-import { type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
+import { liveThreadFacts, type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
 import { clientSurfaceHandlers } from './client-surface.js';
 import { type Client, Clients, initializeClient } from './clients.js';
+import { CommandProcesses } from './command-exec.js';
 import { type RpcConnection, RpcError } from './connection.js';
 import { rpcErrorOf, unknownMethodError } from './errors.js';
 import { type ForkContext, forkThread } from './fork.js';
@@ -37,11 +34,19 @@ import {
   readThread,
   turnsOf,
 } from './reads.js';
+import { refusalHandlers } from './refusals.js';
 import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { runShellCommand } from './shell-command.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread } from './thread.js';
-import { setThreadName, type ThreadsContext, unsubscribeThread } from './thread-admin.js';
+import {
+  archiveThread,
+  setThreadName,
+  type ThreadsContext,
+  unarchiveThread,
+  unsubscribeThread,
+} from './thread-admin.js';
+import { revertThread } from './thread-revert.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
 import {
   type InitializeResponse,
@@ -76,7 +81,7 @@ export interface CodexAppServerBridgeOptions {
   version?: string;
 }
 
-type Handler = (params: Record<string, unknown>) => Promise<unknown>;
+type Handler = (params: Record<string, unknown>, client: Client) => Promise<unknown>;
 
 /** Methods served only where the harness's adapter implements a capability. */
 const CAPABILITY_OF: Partial<Record<string, CapabilityKey>> = {
@@ -144,6 +149,7 @@ export class CodexAppServerBridge {
     });
     const disconnect = async () => {
       this.clients.remove(client, new Error('The client disconnected.'));
+      this.commands.disconnected(client);
       if (this.clients.size === 0) await this.closeThreads();
     };
     return { receive: (line) => client.connection.receive(line), connection: client.connection, disconnect };
@@ -158,6 +164,7 @@ export class CodexAppServerBridge {
   /** Closes every thread (their harness processes end with them) and the connection; idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.commands.closeAll();
       await this.closeThreads();
       this.clients.closeAll(new Error('The bridge is shutting down.'));
     })();
@@ -166,12 +173,18 @@ export class CodexAppServerBridge {
 
   // ---- dispatch ----
 
+  /** command/exec processes, per client (command-exec.ts). */
+  private readonly commands = new CommandProcesses(() => this.reads.cwd);
+
   private readonly handlers: Record<string, Handler> = {
     'thread/start': (params) => this.startThread(params),
     'thread/resume': (params) => this.resumeThread(params),
     'thread/fork': (params) => forkThread(this.forkContext(), params),
     'thread/unsubscribe': (params) => unsubscribeThread(this.threadsContext(), params),
     'thread/name/set': (params) => setThreadName(this.threadsContext(), params),
+    'thread/archive': (params) => archiveThread(this.threadsContext(), params),
+    'thread/unarchive': (params) => unarchiveThread(this.threadsContext(), params),
+    'thread/revert': (params) => revertThread(this.threadsContext(), params),
     'thread/read': (params) => readThread(this.reads, params),
     'thread/list': (params) => listAllThreads(this.reads, params),
     'thread/loaded/list': async (params) => listLoaded(this.reads, params),
@@ -194,6 +207,11 @@ export class CodexAppServerBridge {
     'thread/shellCommand': async (params) =>
       runShellCommand(this.threadFor(requiredString(params, 'threadId')), params),
     ...clientSurfaceHandlers(() => ({ ...this.defaults(), harness: this.harness.id })),
+    ...refusalHandlers(
+      () => this.harness.id,
+      (threadId) => this.threads.has(threadId),
+    ),
+    ...this.commands.handlers(),
   };
 
   private async dispatch(method: string, params: unknown, client: Client): Promise<unknown> {
@@ -204,7 +222,7 @@ export class CodexAppServerBridge {
       const handler = this.handlers[method];
       if (!handler || !(await this.servedHere(method))) throw await this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
-      return await handler(paramsObject(params));
+      return await handler(paramsObject(params), client);
     } catch (error) {
       throw rpcErrorOf(error, method);
     }
@@ -258,23 +276,7 @@ export class CodexAppServerBridge {
   }
 
   private liveFacts(thread: BridgeThread): ThreadFacts {
-    const state = thread.state;
-    return {
-      id: thread.id,
-      cwd: state.cwd,
-      provider: this.harness.id,
-      ...(state.model ? { model: state.model } : {}),
-      ...(state.effort ? { effort: state.effort } : {}),
-      ...(state.title ? { name: state.title } : {}),
-      createdAtMs: thread.createdAt,
-      updatedAtMs: Date.now(),
-      recency: true,
-      status: state.turn ? { type: 'active', activeFlags: [] } : { type: 'idle' },
-      ephemeral: thread.request.ephemeral === true,
-      ...(state.harnessVersion ? { harnessVersion: state.harnessVersion } : {}),
-      source: 'appServer',
-      ...(state.forkedFromId ? { forkedFromId: state.forkedFromId } : {}),
-    };
+    return liveThreadFacts(thread, this.harness.id);
   }
 
   private remember(thread: BridgeThread, turn?: TurnRecord): Promise<void> {
@@ -471,6 +473,10 @@ export class CodexAppServerBridge {
       records: this.records,
       requestTimeoutMs: this.requestTimeoutMs,
       remember: (thread) => this.remember(thread),
+      threadOf: async (threadId) => (await readThread(this.reads, { threadId })).thread,
+      notify: (method, params) => this.clients.notify(method, params),
+      harness: this.harness.id,
+      conversationReverts: () => this.facts.implements('revert'),
     };
   }
 

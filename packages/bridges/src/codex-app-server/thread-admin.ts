@@ -1,12 +1,13 @@
 // The thread requests that change no conversation: thread/unsubscribe (the thread's harness session
-// closes; the conversation stays on disk for thread/resume) and thread/name/set (the bridge's own
-// name for a thread, kept in its records; the harness keeps its title).
+// closes; the conversation stays on disk for thread/resume), thread/name/set (the bridge's own
+// name for a thread, kept in its records; the harness keeps its title) and thread/archive /
+// thread/unarchive (a mark in the records that thread/list honours; the harness's files stay).
 import { withDeadline } from '../lifecycle.js';
 import type { RecordStore } from '../records.js';
 import { RpcError } from './connection.js';
 import { requiredString } from './requests.js';
 import type { BridgeThread } from './thread.js';
-import { RPC, type ThreadUnsubscribeResponse } from './wire.js';
+import { RPC, type Thread, type ThreadUnsubscribeResponse } from './wire.js';
 
 /** What these requests need of the bridge. */
 export interface ThreadsContext {
@@ -15,6 +16,13 @@ export interface ThreadsContext {
   requestTimeoutMs: number;
   /** Writes what the records keep of a thread. */
   remember: (thread: BridgeThread) => Promise<void>;
+  /** A thread as thread/read answers it without turns (open or stored). */
+  threadOf: (threadId: string) => Promise<Thread>;
+  /** A notification to every client (as Codex tells every client of an archive). */
+  notify: (method: 'thread/archived' | 'thread/unarchived', params: { threadId: string }) => void;
+  harness: string;
+  /** Whether the harness's adapter takes a conversation back (thread-revert.ts). */
+  conversationReverts: () => Promise<boolean>;
 }
 
 export async function unsubscribeThread(
@@ -50,4 +58,43 @@ export async function setThreadName(
     );
   }
   return {};
+}
+
+/** Marks a thread archived or not; only a thread the bridge made or opened has a record to mark. */
+async function markArchived(context: ThreadsContext, threadId: string, archived: boolean): Promise<void> {
+  const thread = context.threads.get(threadId);
+  if (thread) await context.remember(thread);
+  let found = false;
+  await context.records.update(threadId, (known) => {
+    if (!known) return undefined;
+    found = true;
+    const { archivedAtMs: _previous, ...rest } = known;
+    return { ...rest, ...(archived ? { archivedAtMs: Date.now() } : {}), updatedAtMs: Date.now() };
+  });
+  if (!found)
+    throw new RpcError(
+      RPC.invalidRequest,
+      `thread not found: ${threadId} (the bridge archives the threads it made or opened; resume it once first)`,
+      { threadId },
+    );
+}
+
+export async function archiveThread(
+  context: ThreadsContext,
+  params: Record<string, unknown>,
+): Promise<Record<string, never>> {
+  const threadId = requiredString(params, 'threadId');
+  await markArchived(context, threadId, true);
+  context.notify('thread/archived', { threadId });
+  return {};
+}
+
+export async function unarchiveThread(
+  context: ThreadsContext,
+  params: Record<string, unknown>,
+): Promise<{ thread: Thread }> {
+  const threadId = requiredString(params, 'threadId');
+  await markArchived(context, threadId, false);
+  context.notify('thread/unarchived', { threadId });
+  return { thread: await context.threadOf(threadId) };
 }

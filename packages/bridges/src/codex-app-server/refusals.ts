@@ -1,0 +1,43 @@
+// The Codex requests no Reins harness can honour through the Session API, answered with a sentence a
+// user can act on and the stable Reins code `unsupported_capability` (-32600, the code as `data.code`)
+// instead of Codex's bare "unknown variant": the TUI shows the message where the feature was asked for.
+import { ReinsError } from '@reins/core';
+import { RpcError } from './connection.js';
+import { requiredString } from './requests.js';
+import { RPC } from './wire.js';
+
+type Params = Record<string, unknown>;
+
+/** Handlers by method; `isOpen` says whether a thread is open on this bridge. */
+export function refusalHandlers(
+  harnessOf: () => string,
+  isOpen: (threadId: string) => boolean,
+): Record<string, (params: Params) => Promise<never>> {
+  const openThread = (params: Params): void => {
+    const threadId = requiredString(params, 'threadId');
+    // Codex 0.169.0: "thread not found: <id>".
+    if (!isOpen(threadId)) throw new RpcError(RPC.invalidRequest, `thread not found: ${threadId}`, { threadId });
+  };
+  return {
+    // The Session API has no compaction request; harnesses compact by themselves when the context fills.
+    'thread/compact/start': async (params) => {
+      openThread(params);
+      const harness = harnessOf();
+      throw new ReinsError(
+        'unsupported_capability',
+        `Compacting on request is not available through Reins: the ${harness} harness compacts its context by itself when it fills (the thread shows a context compaction item when it does).`,
+        { harness, operation: 'thread/compact/start' },
+      );
+    },
+    // Codex's review mode (its own review prompt, entered and exited review items) has no Reins equivalent.
+    'review/start': async (params) => {
+      openThread(params);
+      const harness = harnessOf();
+      throw new ReinsError(
+        'unsupported_capability',
+        `Review mode (/review) is not available through Reins in front of the ${harness} harness; ask for a review in an ordinary message instead.`,
+        { harness, operation: 'review/start' },
+      );
+    },
+  };
+}
