@@ -365,3 +365,69 @@ describe('manifests', () => {
     expect(HARNESS_MANIFESTS.map((manifest) => manifest.id)).toEqual([...HARNESS_IDS]);
   });
 });
+
+describe('one folder per harness', () => {
+  /**
+   * Production files outside a harness folder that still name a harness id, each with why (issue 26,
+   * step 1). The list may only shrink: move the fact into the harness's folder (its manifest, BinarySpec
+   * or testing part) and remove the name here.
+   */
+  const NAMES_A_HARNESS = new Map([
+    ['core/src/harness-ids.ts', 'the list of ids itself'],
+    ['testkit/src/conformance/targets.ts', 'conformance recipes, to move into each testing part'],
+    ['testkit/src/harness-homes/build.ts', "the ACP agents' homes not yet in their folder"],
+    ['testkit/src/harness-homes/named.ts', 'the named home builders kept for existing tests'],
+    ['testkit/src/harness-homes/claude-agent-acp.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/harness-homes/codex-acp.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/harness-homes/copilot.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/harness-homes/gemini.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/harness-homes/opencode.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/harness-homes/qwen-code.ts', "an ACP agent's home, to move into acp/"],
+    ['testkit/src/canary/install.ts', "which harnesses each SDK's canary covers, to come from the manifests"],
+    ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
+    ['testkit/bin/fuzz-args.mjs', 'the fuzz targets by name, to come from the testing parts'],
+    ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol; Codex is warmed at start'],
+    ['cli/src/commands/doctor-postures.ts', "the posture check's switch on two harnesses"],
+    ['cli/src/commands/doctor.ts', "an example in doctor's help"],
+    ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
+    ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
+    ['console/src/model/test-events.ts', "the console's sample events"],
+    // The model server's `gemini` is the Gemini API dialect, not the harness.
+    ['testkit/src/model-server/request.ts', 'the Gemini API dialect'],
+    ['testkit/src/model-server/auxiliary.ts', 'the Gemini API dialect'],
+    ['testkit/src/model-server/dialects/dialect.ts', 'the Gemini API dialect'],
+    ['testkit/src/model-server/dialects/gemini.ts', 'the Gemini API dialect'],
+  ]);
+  const harnessFolders = readdirSync(harnessSource).filter(
+    (name) => statSync(join(harnessSource, name)).isDirectory() && !SHARED.has(name),
+  );
+
+  async function namingFiles(): Promise<string[]> {
+    const { HARNESS_IDS } = await import('@reins/core');
+    const quoted = new RegExp(`['"\`](${HARNESS_IDS.join('|')})['"\`]`);
+    const out: string[] = [];
+    for (const pkg of readdirSync(packages)) {
+      for (const dir of ['src', 'bin'].map((sub) => join(packages, pkg, sub)).filter((path) => existsSync(path))) {
+        for (const file of sourceFiles(dir).filter((f) => !isTest(f) && !/[\\/]generated[\\/]/.test(f))) {
+          const name = relative(packages, file).split('\\').join('/');
+          if (harnessFolders.some((folder) => name.startsWith(`harnesses/src/${folder}/`))) continue;
+          const code = readFileSync(file, 'utf8')
+            .split('\n')
+            .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line));
+          if (code.some((line) => quoted.test(line))) out.push(name);
+        }
+      }
+    }
+    return out;
+  }
+
+  it('no production file outside a harness folder names a harness id (beyond the shrinking list)', async () => {
+    const offending = (await namingFiles()).filter((name) => !NAMES_A_HARNESS.has(name));
+    expect(offending).toEqual([]);
+  });
+
+  it('the list names only files that still name a harness', async () => {
+    const naming = new Set(await namingFiles());
+    expect([...NAMES_A_HARNESS.keys()].filter((name) => !naming.has(name))).toEqual([]);
+  });
+});

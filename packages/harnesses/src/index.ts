@@ -24,7 +24,12 @@ export type { PiHarnessOptions } from './pi/adapter.js';
 // Creating harnesses (adapters are loaded only when used).
 export { type AnyHarnessOptions, availableHarnessIds, createHarness, registerHarness } from './registry.js';
 // Checkpoints found again in a later process (a resumed session, a restarted daemon).
-export { type CheckpointEntry, CheckpointHistory, checkpointEntries } from './runtime/checkpoints/index.js';
+export {
+  type CheckpointEntry,
+  CheckpointHistory,
+  checkpointEntries,
+  hasCheckpointRefs,
+} from './runtime/checkpoints/index.js';
 // Process hygiene, for hosts that own many sessions (the daemon, tests).
 export {
   type ExitInfo,

@@ -49,9 +49,82 @@ export interface HarnessPinSpec {
   initializeName?: { current: string; previous?: string };
 }
 
-/** The testkit's hermetic-home and conformance pieces a harness adds to its pin (HarnessManifest.testing). */
+/** The folders of a test's temp home (the testkit's TempHome). */
+export interface HomeFolders {
+  /** Holds everything below. */
+  dir: string;
+  home: string;
+  tmp: string;
+}
+
+/** USD per million tokens, the way a harness's own model price table states it. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What a hermetic home is built for: the located binary and the scripted model server. */
+export interface HomeRequest {
+  /** The scripted model server, `http://127.0.0.1:PORT` (no trailing slash, no /v1). */
+  modelServerUrl: string;
+  /** The model the harness starts on; each builder has a default. */
+  model?: string;
+  /** More model ids to configure, so that there is a model to switch to. */
+  extraModels?: string[];
+  /** One price for every configured model (harnesses that price turns from their config); absent: free. */
+  modelPrice?: ModelPrice;
+  tempHome: HomeFolders;
+  binary: LocatedBinary & { pathDirs: string[]; version: string };
+}
+
+/** A harness's launch in its headless protocol mode, pointed at the scripted model server. */
+export interface BuiltHome {
+  /** The complete environment for the child: built from EMPTY, never merged with process.env. */
+  env: Record<string, string>;
+  /** Arguments after the binary's own that start the harness's headless protocol mode. */
+  args: string[];
+  /** HOME of the child. */
+  home: string;
+  /** The model the harness was configured to start on, then the extra ones. */
+  models: string[];
+  /** Config files the builder wrote (absolute paths), for debugging a failed test. */
+  files: string[];
+  /** A command prefix to run the binary under (a private /tmp), or absent. */
+  wrapper?: string[];
+  /** Where a harness that listens itself can be reached. */
+  endpoint?: { url: string; token: string };
+}
+
+/** What the testkit hands each home builder, so harness folders never import the testkit. */
+export interface HomeKit {
+  /** The fake API key every home configures. */
+  fakeApiKey: string;
+  /** The model a home starts on when the request names none. */
+  defaultModel: string;
+  /** EMPTY plus PATH, HOME, TMPDIR, a UTF-8 locale and no colours. */
+  baseEnvironment(binary: HomeRequest['binary'], tempHome: HomeFolders): Record<string, string>;
+  /** `[model, ...extraModels]` without duplicates. */
+  modelList(model: string, extraModels?: readonly string[]): string[];
+  /** Writes a file (an object as JSON), creating its folder; returns the path. */
+  writeConfig(path: string, content: string | object): Promise<string>;
+  freeLoopbackPort(): Promise<number>;
+  /** A command prefix that gives the harness its own /tmp inside the temp home. */
+  privateTmpWrapper(tempHome: HomeFolders): string[];
+  /** harness-clis/ (the pinned CLIs). */
+  harnessClisDir(): string;
+  /** Runs a short command of the harness (a catalog dump) inside the loopback-only namespace. */
+  runHermetic(command: string, args: readonly string[], env: Record<string, string>): Promise<{ stdout: string }>;
+}
+
+export type HomeBuilder = (request: HomeRequest, kit: HomeKit) => Promise<BuiltHome>;
+
+/** A harness's test side (HarnessManifest.testing): the pin, and what only the testkit loads. */
 export interface HarnessTesting {
   pin: HarnessPinSpec;
+  /** Loads the builder of its hermetic home (testing/home.ts); absent: the testkit still has it. */
+  home?: () => Promise<HomeBuilder>;
 }
 
 /** The npm platform packages' CPU suffix. */

@@ -36,6 +36,6 @@ export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
   npmPackage: '@anthropic-ai/claude-code',
   implemented: claudeCodeImplemented,
   testedVersions: ['2.1.197', '2.1.332'],
-  testing: { pin: CLAUDE_CODE_PIN },
+  testing: { pin: CLAUDE_CODE_PIN, home: async () => (await import('./testing/home.js')).buildHome },
   load: async (options) => (await import('./index.js')).createClaudeCodeHarness(options),
 };

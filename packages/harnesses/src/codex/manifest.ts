@@ -39,6 +39,6 @@ export const CODEX_MANIFEST: HarnessManifest = {
   npmPackage: '@openai/codex',
   implemented: CODEX_IMPLEMENTED,
   testedVersions: ['0.169.0', '0.171.0'],
-  testing: { pin: CODEX_PIN },
+  testing: { pin: CODEX_PIN, home: async () => (await import('./testing/home.js')).buildHome },
   load: async (options) => (await import('./index.js')).createCodexHarness(options),
 };

@@ -35,6 +35,6 @@ export const OPENCLAW_MANIFEST: HarnessManifest = {
   npmPackage: 'openclaw',
   implemented: OPENCLAW_IMPLEMENTED,
   testedVersions: OPENCLAW_TESTED_VERSIONS,
-  testing: { pin: OPENCLAW_PIN },
+  testing: { pin: OPENCLAW_PIN, home: async () => (await import('./testing/home.js')).buildHome },
   load: async (options) => (await import('./index.js')).createOpenClawHarness(options),
 };

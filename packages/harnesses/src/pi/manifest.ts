@@ -36,6 +36,6 @@ export const PI_MANIFEST: HarnessManifest = {
   npmPackage: '@mariozechner/pi-coding-agent',
   implemented: PI_IMPLEMENTED,
   testedVersions: PI_TESTED_VERSIONS,
-  testing: { pin: PI_PIN },
+  testing: { pin: PI_PIN, home: async () => (await import('./testing/home.js')).buildHome },
   load: async (options) => (await import('./index.js')).createPiHarness(options),
 };

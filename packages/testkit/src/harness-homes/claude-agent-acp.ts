@@ -6,8 +6,8 @@
 // that list can be selected: unlike Claude Code itself, which takes any id, so an extra model has to be put
 // on the list. 2.1.83 adds exactly one custom entry, from ANTHROPIC_CUSTOM_MODEL_OPTION.
 import { harnessBinary } from '../hermetic/binaries.js';
-import { claudeEnvironment } from './claude-code.js';
 import { modelList } from './environment.js';
+import { folderHome } from './kit.js';
 import { DEFAULT_FAKE_MODEL, type HarnessHomeBuilder } from './types.js';
 
 export const buildClaudeAgentAcpHome: HarnessHomeBuilder = async (options) => {
@@ -23,7 +23,8 @@ export const buildClaudeAgentAcpHome: HarnessHomeBuilder = async (options) => {
   return {
     id: 'claude-agent-acp',
     env: {
-      ...claudeEnvironment(binary, options.tempHome, options.modelServerUrl, model),
+      // Claude Code's own hermetic environment (claude-code/testing/home.ts) on this binary and model.
+      ...(await folderHome('claude-code', { ...options, binary, model, extraModels: [] })).env,
       ...(extra[0] ? { ANTHROPIC_CUSTOM_MODEL_OPTION: extra[0] } : {}),
     },
     args: [],

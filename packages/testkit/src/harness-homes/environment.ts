@@ -9,7 +9,7 @@ import type { TempHome } from '../hermetic/temp-home.js';
 const SYSTEM_PATH = ['/usr/local/bin', '/usr/bin', '/bin'];
 
 /** The harness's own node (if any) first, then its extra folders, the test runner's node, then the system. */
-export function harnessPath(binary: HarnessBinary): string {
+export function harnessPath(binary: Pick<HarnessBinary, 'nodePath' | 'pathDirs'>): string {
   const dirs = [
     ...(binary.nodePath ? [dirname(binary.nodePath)] : []),
     ...binary.pathDirs,
@@ -19,7 +19,10 @@ export function harnessPath(binary: HarnessBinary): string {
   return [...new Set(dirs)].join(':');
 }
 
-export function baseEnvironment(binary: HarnessBinary, tempHome: TempHome): Record<string, string> {
+export function baseEnvironment(
+  binary: Pick<HarnessBinary, 'nodePath' | 'pathDirs'>,
+  tempHome: Pick<TempHome, 'home' | 'tmp'>,
+): Record<string, string> {
   return {
     PATH: harnessPath(binary),
     HOME: tempHome.home,

@@ -6,8 +6,7 @@ import type { HarnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
 import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
 import { buildCodexAcpHome } from './codex-acp.js';
-import { buildOpenClawHome } from './openclaw.js';
-import { buildPiHome } from './pi.js';
+import { buildOpenClawHome, buildPiHome } from './named.js';
 
 const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
   id,

@@ -31,7 +31,7 @@ const script = [
   'exec "$@"',
 ].join('\n');
 
-export function privateTmpWrapper(tempHome: TempHome, keep: string[] = [harnessClisDir()]): string[] {
+export function privateTmpWrapper(tempHome: Pick<TempHome, 'dir'>, keep: string[] = [harnessClisDir()]): string[] {
   return [
     'unshare',
     '--mount',
@@ -47,6 +47,6 @@ export function privateTmpWrapper(tempHome: TempHome, keep: string[] = [harnessC
 }
 
 /** Where the harness's /tmp lands on the host, for tests that check what it wrote there. */
-export function privateTmpDir(tempHome: TempHome): string {
+export function privateTmpDir(tempHome: Pick<TempHome, 'dir'>): string {
   return join(tempHome.dir, 'slash-tmp');
 }

@@ -1,14 +1,9 @@
 // The shape every per-harness home builder shares.
+import type { ModelPrice } from '@reins/harnesses';
 import type { HarnessBinary, HarnessId } from '../hermetic/binaries.js';
 import type { TempHome } from '../hermetic/temp-home.js';
 
-/** USD per million tokens, the way a harness's own model price table states it. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-}
+export type { ModelPrice };
 
 export interface HarnessHomeOptions {
   /** The scripted model server, `http://127.0.0.1:PORT` (no trailing slash, no /v1). */

@@ -1,26 +1,23 @@
-// Pi (0.73.1): a `fake` provider in PI_CODING_AGENT_DIR/models.json (chat completions), sessions in a
+// Pi's hermetic home (0.73.1): a `fake` provider in PI_CODING_AGENT_DIR/models.json (chat completions), sessions in a
 // folder of the temp home, driven over its own JSONL RPC (docs/harnesses/pi.md).
 //
 // Quirks seen on 0.73.1: auto-retry (2, 4, 8 s) emits agent_start/agent_end per attempt; `--mode json -p`
 // hangs unless stdin is closed.
 import { join } from 'node:path';
-import { harnessBinary } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList, writeConfig } from './environment.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../testing.js';
 
-export const buildPiHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('pi');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
   const [model] = models as [string];
   const home = options.tempHome.home;
   const agentDir = join(home, '.pi', 'agent');
   const sessionDir = join(home, '.pi', 'sessions');
-  const modelsJson = await writeConfig(join(agentDir, 'models.json'), {
+  const modelsJson = await kit.writeConfig(join(agentDir, 'models.json'), {
     providers: {
       fake: {
         baseUrl: `${options.modelServerUrl}/v1`,
         api: 'openai-completions',
-        apiKey: FAKE_API_KEY,
+        apiKey: kit.fakeApiKey,
         compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
         models: models.map((id) => ({
           id,
@@ -42,14 +39,13 @@ export const buildPiHome: HarnessHomeBuilder = async (options) => {
   });
   // 0.73.1 retries 3 times at 2, 4, 8 s, and under it the OpenAI SDK retries each 5xx twice more on its
   // own (retry.provider.maxRetries), using up scripted replies: short retries, no hidden ones.
-  const settingsJson = await writeConfig(join(agentDir, 'settings.json'), {
+  const settingsJson = await kit.writeConfig(join(agentDir, 'settings.json'), {
     retry: { enabled: true, maxRetries: 2, baseDelayMs: 50, provider: { maxRetries: 0 } },
     quietStartup: true,
   });
   return {
-    id: 'pi',
     env: {
-      ...baseEnvironment(binary, options.tempHome),
+      ...kit.baseEnvironment(options.binary, options.tempHome),
       PI_CODING_AGENT_DIR: agentDir,
       // --offline covers update checks and install telemetry; the other two are belt and braces (README 0.73.1).
       PI_OFFLINE: '1',

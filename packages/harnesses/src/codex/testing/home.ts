@@ -1,5 +1,5 @@
-// Codex (0.169.0, 0.171.0): CODEX_HOME/config.toml with a custom `fake` provider on the Responses API, and a model
-// catalog for the fake ids (docs/harnesses/codex.md).
+// Codex's hermetic home (0.169.0, 0.171.0): CODEX_HOME/config.toml with a custom `fake` provider on the
+// Responses API, and a model catalog for the fake ids (docs/harnesses/codex.md).
 //
 // Quirks seen on 0.169.0:
 // - Without a model_catalog_json entry for the model: "model metadata not found" and no apply_patch tool.
@@ -10,26 +10,23 @@
 //   on stderr: harmless.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type HarnessBinary, harnessBinary } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList, writeConfig } from './environment.js';
-import { runHermetic } from './run-hermetic.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder, HomeKit, HomeRequest } from '../../testing.js';
 
-export const CODEX_API_KEY_ENV = 'FAKE_OPENAI_API_KEY';
+const API_KEY_ENV = 'FAKE_OPENAI_API_KEY';
 
 type CatalogEntry = Record<string, unknown> & { slug: string };
 
 const bundledCatalogs = new Map<string, Promise<CatalogEntry[]>>();
 
 /** `codex debug models --bundled`, once per binary per process (it is offline, ~150 ms). */
-function bundledCatalog(binary: HarnessBinary, tmp: string): Promise<CatalogEntry[]> {
+function bundledCatalog(binary: HomeRequest['binary'], tmp: string, kit: HomeKit): Promise<CatalogEntry[]> {
   let catalog = bundledCatalogs.get(binary.command);
   if (!catalog) {
     catalog = (async () => {
       const scratch = await mkdtemp(join(tmp, 'codex-catalog-'));
       try {
         const env = { PATH: '/usr/bin:/bin', HOME: scratch, CODEX_HOME: scratch, TMPDIR: scratch, LANG: 'C.UTF-8' };
-        const { stdout } = await runHermetic(binary.command, [...binary.args, 'debug', 'models', '--bundled'], env);
+        const { stdout } = await kit.runHermetic(binary.command, [...binary.args, 'debug', 'models', '--bundled'], env);
         return (JSON.parse(stdout) as { models: CatalogEntry[] }).models;
       } finally {
         await rm(scratch, { recursive: true, force: true });
@@ -42,8 +39,8 @@ function bundledCatalog(binary: HarnessBinary, tmp: string): Promise<CatalogEntr
 }
 
 /** One catalog entry per fake id, each a copy of a real listed model with the id swapped in. */
-export async function codexModelCatalog(binary: HarnessBinary, models: readonly string[], tmp: string) {
-  const bundled = await bundledCatalog(binary, tmp);
+async function modelCatalog(request: HomeRequest, models: readonly string[], kit: HomeKit) {
+  const bundled = await bundledCatalog(request.binary, request.tempHome.tmp, kit);
   const template = bundled.find((entry) => entry.visibility === 'list') ?? bundled[0];
   if (!template) throw new Error('codex debug models --bundled returned no models');
   return {
@@ -68,11 +65,8 @@ export async function codexModelCatalog(binary: HarnessBinary, models: readonly 
 
 const toml = (value: string) => JSON.stringify(value);
 
-/**
- * CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (docs/harnesses/codex.md). Shared with
- * codex-acp, which embeds a Codex core and reads the same file.
- */
-export function codexConfigToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {
+/** CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (docs/harnesses/codex.md). */
+function configToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {
   return [
     `model = ${toml(options.model)}`,
     'model_provider = "fake"',
@@ -85,7 +79,7 @@ export function codexConfigToml(options: { model: string; catalogPath: string; m
     '[model_providers.fake]',
     'name = "Fake"',
     `base_url = ${toml(`${options.modelServerUrl}/v1`)}`,
-    `env_key = ${toml(CODEX_API_KEY_ENV)}`,
+    `env_key = ${toml(API_KEY_ENV)}`,
     'wire_api = "responses"',
     'request_max_retries = 0',
     'stream_max_retries = 0',
@@ -102,23 +96,22 @@ export function codexConfigToml(options: { model: string; catalogPath: string; m
   ].join('\n');
 }
 
-export const buildCodexHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('codex');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (request, kit) => {
+  const models = kit.modelList(request.model ?? kit.defaultModel, request.extraModels);
   const [model] = models as [string];
-  const codexHome = join(options.tempHome.home, '.codex');
+  const codexHome = join(request.tempHome.home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  const catalogPath = await writeConfig(
-    join(codexHome, 'models.json'),
-    await codexModelCatalog(binary, models, options.tempHome.tmp),
-  );
-  const config = codexConfigToml({ model, catalogPath, modelServerUrl: options.modelServerUrl });
-  const configPath = await writeConfig(join(codexHome, 'config.toml'), config);
+  const catalogPath = await kit.writeConfig(join(codexHome, 'models.json'), await modelCatalog(request, models, kit));
+  const config = configToml({ model, catalogPath, modelServerUrl: request.modelServerUrl });
+  const configPath = await kit.writeConfig(join(codexHome, 'config.toml'), config);
   return {
-    id: 'codex',
-    env: { ...baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, [CODEX_API_KEY_ENV]: FAKE_API_KEY },
+    env: {
+      ...kit.baseEnvironment(request.binary, request.tempHome),
+      CODEX_HOME: codexHome,
+      [API_KEY_ENV]: kit.fakeApiKey,
+    },
     args: ['app-server', '--strict-config'],
-    home: options.tempHome.home,
+    home: request.tempHome.home,
     models,
     files: [configPath, catalogPath],
   };

@@ -1,4 +1,4 @@
-// OpenClaw (2026.9.6, Node >= 24.16): a local gateway whose default agent uses a `fake` chat-completions
+// OpenClaw's hermetic home (2026.9.6, Node >= 24.16): a local gateway whose default agent uses a `fake` chat-completions
 // provider; state and config inside the temp home; Node 24 from harness-clis first on PATH (docs/harnesses/openclaw.md).
 //
 // Isolation: OpenClaw ignores TMPDIR and writes /tmp/openclaw (logs) and /tmp/openclaw-state-locks-<uid>
@@ -11,21 +11,16 @@
 // unavailable" because npm ran no scripts (harmless).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { harnessBinary, harnessClisDir } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList, writeConfig } from './environment.js';
-import { freeLoopbackPort } from './free-port.js';
-import { privateTmpWrapper } from './private-tmp.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../testing.js';
 
-export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('openclaw');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
   const [model] = models as [string];
   const home = options.tempHome.home;
   const stateDir = join(home, '.openclaw');
-  const port = await freeLoopbackPort();
+  const port = await kit.freeLoopbackPort();
   const token = randomBytes(16).toString('hex');
-  const configPath = await writeConfig(join(stateDir, 'openclaw.json'), {
+  const configPath = await kit.writeConfig(join(stateDir, 'openclaw.json'), {
     gateway: { mode: 'local' },
     // Every switch the openclaw package's docs/gateway/telemetry.md and docs/gateway/config-runtime.md (2026.9.6) name for outside traffic: the
     // daily update check, anonymous statistics, the hosted model catalog refresh (seen attempted without
@@ -50,7 +45,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
         fake: {
           baseUrl: `${options.modelServerUrl}/v1`,
           api: 'openai-completions',
-          apiKey: FAKE_API_KEY,
+          apiKey: kit.fakeApiKey,
           models: models.map((id) => ({
             id,
             name: id,
@@ -70,9 +65,8 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
     },
   });
   return {
-    id: 'openclaw',
     env: {
-      ...baseEnvironment(binary, options.tempHome),
+      ...kit.baseEnvironment(options.binary, options.tempHome),
       OPENCLAW_HOME: home,
       OPENCLAW_STATE_DIR: stateDir,
       OPENCLAW_CONFIG_PATH: configPath,
@@ -88,7 +82,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
       OPENCLAW_SKIP_STARTUP_MODEL_PREWARM: '1',
       // V8 code cache only (no state), shared across tests: with a fresh TMPDIR per test every start compiles
       // the whole 420 MB package again, which alone cost tens of seconds per gateway start on 2 cores.
-      NODE_COMPILE_CACHE: join(harnessClisDir(), 'node_modules', '.cache', 'reins-node-compile-cache'),
+      NODE_COMPILE_CACHE: join(kit.harnessClisDir(), 'node_modules', '.cache', 'reins-node-compile-cache'),
     },
     args: [
       'gateway',
@@ -106,7 +100,7 @@ export const buildOpenClawHome: HarnessHomeBuilder = async (options) => {
     home,
     models,
     files: [configPath],
-    wrapper: privateTmpWrapper(options.tempHome),
+    wrapper: kit.privateTmpWrapper(options.tempHome),
     endpoint: { url: `ws://127.0.0.1:${port}`, token },
   };
 };

@@ -1,0 +1,58 @@
+// Builds a harness's hermetic home: through its manifest's testing part (its folder's testing/home.ts,
+// handed the testkit's HomeKit), or one of the ACP agents' homes still kept here.
+import { harnessManifest } from '@reins/harnesses';
+import { HARNESS_IDS, type HarnessBinary, type HarnessId, harnessBinary } from '../hermetic/binaries.js';
+import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
+import { buildCodexAcpHome } from './codex-acp.js';
+import { buildCopilotHome } from './copilot.js';
+import { buildGeminiHome } from './gemini.js';
+import { HOME_KIT } from './kit.js';
+import { buildOpenCodeHome } from './opencode.js';
+import { buildQwenCodeHome } from './qwen-code.js';
+import type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions } from './types.js';
+
+/** The homes not yet in their harness's folder. */
+const TESTKIT_HOMES: Partial<Record<HarnessId, HarnessHomeBuilder>> = {
+  gemini: buildGeminiHome,
+  'qwen-code': buildQwenCodeHome,
+  copilot: buildCopilotHome,
+  opencode: buildOpenCodeHome,
+  'claude-agent-acp': buildClaudeAgentAcpHome,
+  'codex-acp': buildCodexAcpHome,
+};
+
+export async function buildHarnessHome(id: HarnessId, options: HarnessHomeOptions): Promise<HarnessHome> {
+  const load = harnessManifest(id)?.testing?.home;
+  if (!load) {
+    const builder = TESTKIT_HOMES[id];
+    if (!builder) throw new Error(`${id} has no hermetic home: its manifest's testing part names no home builder.`);
+    return builder(options);
+  }
+  const binary = options.binary ?? harnessBinary(id);
+  const built = await (await load())({ ...options, binary }, HOME_KIT);
+  return { id, ...built };
+}
+
+export const harnessHomeBuilders = Object.fromEntries(
+  HARNESS_IDS.map((id) => [id, (options: HarnessHomeOptions) => buildHarnessHome(id, options)]),
+) as Record<HarnessId, HarnessHomeBuilder>;
+
+export interface HarnessLaunch {
+  home: HarnessHome;
+  binary: HarnessBinary;
+  /** What to spawn: the wrapper (if any), then the binary and all arguments. */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Binary + home in one: the exact spawn line for a harness in its headless protocol mode. */
+export async function harnessLaunch(id: HarnessId, options: HarnessHomeOptions): Promise<HarnessLaunch> {
+  const binary = options.binary ?? harnessBinary(id);
+  const home = await buildHarnessHome(id, { ...options, binary });
+  const [command, ...args] = [...(home.wrapper ?? []), binary.command, ...binary.args, ...home.args] as [
+    string,
+    ...string[],
+  ];
+  return { home, binary, command, args, env: home.env };
+}
