@@ -41,7 +41,7 @@ import { generationId, reenvelope } from './envelope.js';
 import { Incarnation, type SleepReason } from './incarnation.js';
 import type { Logger } from './logger.js';
 import type { ProcessTracker } from './processes/tracker.js';
-import { diffOn, type LiveProcess, revertOn } from './session-checkpoints.js';
+import { type CheckpointedSession, diffSession, forgetCheckpoints, revertSession } from './session-checkpoints.js';
 import { type EventSink, type PublishedEvent, SessionLog } from './session-log.js';
 import { SessionRecord } from './session-record.js';
 import type { DaemonStore, LoadedSession, StoredSession } from './store/store.js';
@@ -415,26 +415,22 @@ export class HostedSession {
     };
   }
 
-  /** session/diff (session-checkpoints.ts): the live process keeps the checkpoints. */
+  /** session/diff and session/revert (session-checkpoints.ts): the live process's turns, or the stored ones. */
   diff(turnId?: string): Promise<SessionDiff> {
-    return this.withLiveProcess('diff', (live) => diffOn(live, this.id, turnId));
+    this.assertOpen();
+    return this.deps.tracker.run(this.id, () => diffSession(this.checkpointed(), turnId));
   }
 
   revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
-    return this.withLiveProcess('revert', (live) => revertOn(live, this.id, turnId, options));
+    this.assertOpen();
+    return this.deps.tracker.run(this.id, () => revertSession(this.checkpointed(), turnId, options));
   }
 
-  private async withLiveProcess<T>(operation: string, call: (live: LiveProcess) => Promise<T>): Promise<T> {
-    this.assertOpen();
-    const live = this.live;
-    if (live?.mode !== 'running') {
-      throw new ReinsError(
-        'invalid_input',
-        `Session ${this.id} has no live process (it is ${this.state}), and its checkpoints are kept by the live process; ${operation} the turns of its next process.`,
-        { operation, data: { sessionId: this.id, reason: 'no_checkpoint' } },
-      );
-    }
-    return this.deps.tracker.run(this.id, () => call(live));
+  private checkpointed(): CheckpointedSession {
+    const { cwd, openTurn } = this.record.current;
+    const live = this.live?.mode === 'running' ? this.live : undefined;
+    const read = (afterSeq: number, limit: number) => this.log.read(afterSeq, limit);
+    return { id: this.id, harness: this.harness, cwd, live, turnOpen: openTurn !== undefined, read };
   }
 
   /** The MCP servers as the live harness reports them; a dormant session has no live report. */
@@ -586,6 +582,9 @@ export class HostedSession {
     this.deleted = true;
     this.record.forget();
     this.log.clearSinks();
+    await forgetCheckpoints(this.checkpointed()).catch((error: unknown) =>
+      this.deps.log.warn('could not delete the checkpoint refs', { sessionId: this.id, error: String(error) }),
+    );
     await this.deps.store.deleteSession(this.id);
   }
 

@@ -51,16 +51,20 @@ export {
 } from './runtime/evidence.js';
 export type { HarnessOptions } from './runtime/options.js';
 // The harnesses' test side (their pinned CLIs and hermetic homes), which the testkit builds its lists from.
-export type {
-  BuiltHome,
-  HarnessPinSpec,
-  HarnessTesting,
-  HomeBuilder,
-  HomeFolders,
-  HomeKit,
-  HomeRequest,
-  LocateBinary,
-  LocatedBinary,
-  ModelPrice,
-  PackagePlace,
+export {
+  type BuiltHome,
+  CONFORMANCE_ALTERNATE_MODEL,
+  type ConformanceKit,
+  type ConformanceLaunch,
+  type ConformanceRecipe,
+  type HarnessPinSpec,
+  type HarnessTesting,
+  type HomeBuilder,
+  type HomeFolders,
+  type HomeKit,
+  type HomeRequest,
+  type LocateBinary,
+  type LocatedBinary,
+  type ModelPrice,
+  type PackagePlace,
 } from './testing.js';

@@ -25,6 +25,12 @@ export function checkpointEntries(events: Iterable<ReinsEvent>): CheckpointEntry
   return entries;
 }
 
+/** Whether the git work tree holding `cwd` has any checkpoint refs (a cheap look before reading a log). */
+export async function hasCheckpointRefs(cwd: string): Promise<boolean> {
+  const tree = await findWorkTree(cwd);
+  return tree !== undefined && (await readRefs(tree, 'refs/reins/')).size > 0;
+}
+
 export class CheckpointHistory {
   private readonly entries: CheckpointEntry[];
 
