@@ -10,6 +10,7 @@ import {
   type HarnessId,
   type PermissionDecision,
   ReinsError,
+  type RevertResult,
   type SessionSpec,
 } from '@reins/core';
 import { DaemonApi } from '../api/daemon-api.js';
@@ -160,6 +161,14 @@ export class ConsoleState {
     );
   }
 
+  /** Undo a checkpointed turn: the files (and the conversation where the harness can) go back. */
+  revert(sessionId: string, turnId: string): Promise<void> {
+    return this.act(sessionId, 'Undo', async (remote) => {
+      const result = await remote.revert(turnId);
+      this.session(sessionId).reverted(turnId, revertText(result));
+    });
+  }
+
   close(sessionId: string): Promise<void> {
     return this.act(sessionId, 'Close', (remote) => remote.close());
   }
@@ -272,6 +281,16 @@ export function appliedText(applied: 'live' | 'next_turn' | 'restart'): string {
   if (applied === 'live') return 'applied live';
   if (applied === 'next_turn') return 'applies from the next turn';
   return 'applied by restarting the harness (the conversation resumes)';
+}
+
+export function revertText(result: RevertResult): string {
+  const files = result.files.length === 0 ? 'no file needed putting back' : `put back ${result.files.join(', ')}`;
+  const conversation = {
+    reverted: 'the conversation went back too',
+    forked: 'the conversation continues in a fork from before it',
+    unchanged: 'the conversation is unchanged (files only)',
+  }[result.conversation];
+  return `Undid ${result.turnId}: ${files}; ${conversation}.`;
 }
 
 function failureText(what: string, error: ErrorInfo): string {

@@ -2,7 +2,7 @@
 // (Codex: a unified diff for an update, the new content for an add); where a harness reports the
 // change without one (Claude Code's Write and Edit, 2.1.x), the diff is read from what the tool was
 // asked to write (its input), and says so (`source`), never guessed from anything else.
-import type { FileChange, ToolCallItem } from '@reins/core';
+import type { CheckpointChange, FileChange, ToolCallItem } from '@reins/core';
 
 export interface DiffLine {
   type: 'add' | 'del' | 'ctx' | 'hunk';
@@ -68,6 +68,23 @@ export function fileDiffs(item: ToolCallItem): FileDiff[] {
   const fromInput = fromToolInput(input, path);
   const kind: FileChange['kind'] = fromInput?.source === 'content' ? 'add' : 'update';
   return [finish({ path, kind }, fromInput?.lines ?? [], fromInput?.source ?? 'none')];
+}
+
+const CHECKPOINT_KIND: Record<CheckpointChange['kind'], FileChange['kind']> = {
+  added: 'add',
+  modified: 'update',
+  deleted: 'delete',
+  renamed: 'move',
+};
+
+/** A checkpoint's measured changes (git's unified diffs) as readable file diffs; a rename shows old → new. */
+export function checkpointDiffs(changes: readonly CheckpointChange[]): FileDiff[] {
+  return changes.map((change) => {
+    const renamed = change.previousPath !== undefined ? { movePath: change.path } : {};
+    const path = change.previousPath ?? change.path;
+    const lines = change.diff ? parseUnifiedDiff(change.diff) : [];
+    return finish({ path, kind: CHECKPOINT_KIND[change.kind], ...renamed }, lines, change.diff ? 'diff' : 'none');
+  });
 }
 
 function linesOfDiff(change: FileChange): DiffLine[] {

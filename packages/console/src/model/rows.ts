@@ -2,6 +2,7 @@
 // shapes the reducer (transcript.ts) produces and views render. Pure data, no state.
 import type {
   AgentMessageItem,
+  CheckpointChange,
   CompactionItem,
   ErrorInfo,
   Item,
@@ -81,6 +82,15 @@ export type SessionRow = RowBase & {
   text: string;
   error?: ErrorInfo;
 };
+/** A turn's changes as Reins measured them on disk (the `checkpoint` event), with Undo until reverted. */
+export type CheckpointRow = RowBase & {
+  kind: 'checkpoint';
+  turnId: string;
+  changes: CheckpointChange[];
+  truncated: boolean;
+  /** Undone through session/revert (this turn or an earlier one). */
+  reverted: boolean;
+};
 /** A line the console itself adds (how a setting change applied, an action that failed). */
 export type NoteRow = RowBase & { kind: 'note'; text: string; tone: 'info' | 'error' };
 
@@ -96,6 +106,7 @@ export type Row =
   | PermissionRow
   | TurnEndRow
   | SessionRow
+  | CheckpointRow
   | NoteRow;
 
 export interface SessionFacts {

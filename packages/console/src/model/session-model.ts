@@ -110,6 +110,12 @@ export class SessionModel {
     this.changed();
   }
 
+  /** session/revert answered: the reverted turns' checkpoints say so, and a line says what went back. */
+  reverted(turnId: string, text: string): void {
+    this.transcript.markReverted(turnId);
+    this.note(text);
+  }
+
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

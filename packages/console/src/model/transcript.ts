@@ -121,6 +121,19 @@ export class Transcript {
     this.add({ kind: 'note', key, turnId: null, seq: this.seq, text, tone }, undefined);
   }
 
+  /** session/revert undid `turnId` and every later turn: their checkpoint rows say so (no more Undo). */
+  markReverted(turnId: string): void {
+    const start = this.top.findIndex((key) => {
+      const row = this.rows.get(key);
+      return row?.kind === 'checkpoint' && row.turnId === turnId;
+    });
+    if (start < 0) return;
+    for (const key of this.top.slice(start)) {
+      const row = this.rows.get(key);
+      if (row?.kind === 'checkpoint' && !row.reverted) this.put(key, { ...row, reverted: true });
+    }
+  }
+
   view(): TranscriptView {
     const pendingPermissions: PermissionRow[] = [];
     for (const key of this.permissions.values()) {
@@ -265,6 +278,12 @@ export class Transcript {
       case 'turn.completed':
         this.turnCompleted(event);
         return;
+      case 'checkpoint': {
+        const { turnId, changes } = event;
+        const row = { kind: 'checkpoint', key: `seq:${event.seq}`, ...base, turnId, changes } as const;
+        this.add({ ...row, truncated: event.truncated === true, reverted: false }, undefined);
+        return;
+      }
       default: {
         // A newer daemon's event type: kept for the debug panel, not shown in the transcript.
         return;

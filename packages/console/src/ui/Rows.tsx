@@ -7,6 +7,7 @@ import { createContext, memo, useContext, useState } from 'react';
 import { cost, tokenSummary } from '../model/format.js';
 import type { PendingMessage } from '../model/outbox.js';
 import type { PermissionRow, Row, ToolRow, TurnEndRow, UserRow } from '../model/transcript.js';
+import { CheckpointCard } from './CheckpointCard.js';
 import { Markdown } from './Markdown.js';
 import { commandLine, ToolCard } from './ToolCard.js';
 
@@ -15,6 +16,8 @@ export interface RowActions {
   /** The session's posture, from the daemon's listing (absent: bypass or not known yet). */
   posture?: Posture;
   respond(requestId: string, decision: PermissionDecision): void;
+  /** Undo a checkpointed turn (session/revert); resolves once the answer is shown. */
+  revert(turnId: string): Promise<void>;
   retry(message: PendingMessage): void;
   dismiss(message: PendingMessage): void;
 }
@@ -22,12 +25,13 @@ export interface RowActions {
 export const RowActionsContext = createContext<RowActions>({
   harness: '',
   respond() {},
+  revert: async () => {},
   retry() {},
   dismiss() {},
 });
 
 export const RowView = memo(function RowView({ row }: { row: Row }) {
-  const { posture } = useContext(RowActionsContext);
+  const { posture, revert } = useContext(RowActionsContext);
   switch (row.kind) {
     case 'user':
       return <UserBubble row={row} />;
@@ -114,6 +118,8 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
           </span>
         </div>
       );
+    case 'checkpoint':
+      return <CheckpointCard row={row} revert={revert} />;
     case 'note':
       return (
         <div className="row">

@@ -65,6 +65,7 @@ export function SessionPage({
       harness: harness ?? '',
       ...(listing?.posture !== undefined ? { posture: listing.posture } : {}),
       respond: (requestId, decision) => void state.respond(sessionId, requestId, decision),
+      revert: (turnId) => state.revert(sessionId, turnId),
       retry: (message) => {
         model.dismiss(message.clientMessageId);
         send(message.text, message.mode);

@@ -116,7 +116,7 @@ function DiffBody({ diffs, output, status }: { diffs: FileDiff[]; output: string
 
 const DIFF_LINE_LIMIT = 400;
 
-function FileDiffView({ diff, status }: { diff: FileDiff; status: string }) {
+export function FileDiffView({ diff, status }: { diff: FileDiff; status: string }) {
   const [all, setAll] = useState(false);
   const lines = all ? diff.lines : diff.lines.slice(0, DIFF_LINE_LIMIT);
   return (
