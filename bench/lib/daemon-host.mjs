@@ -3,10 +3,12 @@
 // (harness children are other processes; the clients are too). Options come as JSON in
 // BENCH_DAEMON_OPTIONS (startDaemon's, serializable: home, harnesses, harnessOptions, limits). Prints
 // {url, token} on its first stdout line; then each stdin line is a command:
-//   measure  -> GC three times (run it with --expose-gc), print process.memoryUsage() and the CPU
-//               time used so far (cpuMicros, user + system) as JSON
+//   measure  -> GC three times (run it with --expose-gc), print process.memoryUsage(), V8's young
+//               generation as resident (youngGeneration, bytes) and the CPU time used so far
+//               (cpuMicros, user + system) as JSON
 //   close    -> daemon.close() (harness processes stopped), exit
 import { createInterface } from 'node:readline';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { startDaemon } from '@reins/daemon';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -20,7 +22,8 @@ async function settle() {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const cpu = process.cpuUsage();
-  return { ...process.memoryUsage(), cpuMicros: cpu.user + cpu.system };
+  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  return { ...process.memoryUsage(), youngGeneration: young?.physical_space_size, cpuMicros: cpu.user + cpu.system };
 }
 
 createInterface({ input: process.stdin }).on('line', async (line) => {

@@ -17,8 +17,9 @@
 //     gap in any session's seq.
 // (c) RSS of the daemon process (children excluded, after GC) per hosted session (a live idle harness
 //     process) and per dormant one (evicted: a 1 s idle TTL puts each to sleep after its creation),
-//     100 sessions of each in a fresh daemon process, against its RSS after one session was opened
-//     and closed; and per dormant session after a restart (a fresh daemon on a store of 100 sessions
+//     100 sessions of each in a fresh daemon process, against its RSS after a first round of 100 of
+//     the same (warm: V8's young generation then has the size this churn gives it, a fixed cost that
+//     was most of the old figure); and per dormant session after a restart (a fresh daemon on a store of 100 sessions
 //     more than another fresh daemon's store: what a dormant session's record holds).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -307,33 +308,38 @@ async function memoryPer({ benchDir, root }, kind, count) {
   // churn, not the dormant sessions, would then be most of the RSS.)
   const host = await startDaemonHost(benchDir, kind === 'dormant' ? { ...options, idleTtlMs: 1_000 } : options);
   try {
-    // One session opened and closed first: code loaded, JIT warm, the store's pages touched.
-    const [warm] = await openSessions(host, home, 1);
-    const closer = await connectTo(host);
-    await (await closer.attach(warm)).close();
-    closer.close();
+    // A first round of `count` sessions, unmeasured: code loaded, JIT warm, the store's pages touched,
+    // and V8's young generation grown to what this churn makes it (up to 2 x 16 MiB of semi-space,
+    // resident once used, whatever the session count: counted per session it was most of the figure).
+    await openRound(host, home, kind, count, 0);
     const base = await host.measure();
-    await openSessions(host, home, count);
-    if (kind === 'dormant') {
-      const client = await connectTo(host);
-      try {
-        const started = performance.now();
-        for (;;) {
-          const listing = await client.listSessions();
-          const asleep = listing.filter((session) => session.status === 'dormant').length;
-          if (asleep >= count) break;
-          if (performance.now() - started > 60_000) throw new Error(`only ${asleep}/${count} sessions went dormant`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      } finally {
-        client.close();
-      }
-    }
+    await openRound(host, home, kind, count, count);
     const after = await host.measure();
     return perSession(base, after, count);
   } finally {
     await host.close();
     await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** Opens `count` sessions; dormant: waits until they and the `before` earlier ones are listed dormant. */
+async function openRound(host, home, kind, count, before) {
+  await openSessions(host, home, count);
+  if (kind !== 'dormant') return;
+  const client = await connectTo(host);
+  try {
+    const started = performance.now();
+    for (;;) {
+      const listing = await client.listSessions();
+      const asleep = listing.filter((session) => session.status === 'dormant').length;
+      if (asleep >= before + count) break;
+      if (performance.now() - started > 60_000) {
+        throw new Error(`only ${asleep}/${before + count} sessions went dormant`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.close();
   }
 }
 
@@ -346,6 +352,8 @@ function perSession(base, after, count) {
     afterRssMB: mb(after.rss),
     rssPerSessionMB: mb((after.rss - base.rss) / count),
     heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
+    // V8's young generation as resident before and after (not per session: it follows the allocation rate).
+    youngGenerationMB: [mb(base.youngGeneration ?? 0), mb(after.youngGeneration ?? 0)],
   };
 }
 
@@ -426,7 +434,7 @@ export async function run({ quick, log, benchDir, root }) {
   for (const kind of ['hosted', 'dormant']) {
     memory[kind] = await memoryPer(context, kind, 100);
     log(
-      `   ${kind}: ${memory[kind].rssPerSessionMB} MB RSS, ${memory[kind].heapPerSessionMB} MB heap per session (RSS ${memory[kind].baseRssMB} -> ${memory[kind].afterRssMB} MB, ${memory[kind].sessions} sessions)`,
+      `   ${kind}: ${memory[kind].rssPerSessionMB} MB RSS, ${memory[kind].heapPerSessionMB} MB heap per session (RSS ${memory[kind].baseRssMB} -> ${memory[kind].afterRssMB} MB, ${memory[kind].sessions} sessions after a warm round of as many; V8's young generation ${memory[kind].youngGenerationMB.join(' -> ')} MB)`,
     );
   }
   memory.restartedDormant = await restartedDormant(context, 100);
