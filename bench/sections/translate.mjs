@@ -2,7 +2,9 @@
 // written back as the native lines the harness printed and repeated to >= 100 MB, go through
 //   ceiling: the runtime's LineSplitter (64 KiB chunks, as from a pipe) + JSON.parse, nothing else
 //   adapter: the same, then the adapter's PURE translation (native frame -> event payloads), fed the
-//            way the adapter feeds it (turn boundaries from the client frames kept in the corpus)
+//            way the adapter feeds it (turn boundaries from the client frames kept in the corpus); where
+//            a translation takes an emission sink (stream-json: Claude Code, Amp; Pi) into a sink that
+//            counts, so that what is measured is the translation, not a list built for the bench
 // in the same process, alternating, a few pairs of passes after a full GC each. Passes are timed in CPU
 // time of this process (user + system), which other load on the machine inflates far less than wall
 // time. The figure is the median over pairs of ceiling time / adapter time; MB/s are best passes.
@@ -26,6 +28,16 @@ function loadFixture(path) {
     .map((line) => JSON.parse(line))
     .slice(1) // the header line: harness and CLI version
     .map((row) => ({ dir: row.dir, frame: row.frame }));
+}
+
+/** An emission sink that only counts (the translations that take a sink emit into one). */
+function countingSink() {
+  return {
+    count: 0,
+    emit() {
+      this.count++;
+    },
+  };
 }
 
 /**
@@ -53,8 +65,16 @@ export function adapters(dist) {
       // What the Agent SDK hands the adapter: every stdout frame but the control protocol.
       keep: ({ dir, frame }) => dir === 'out' && !String(frame?.type).startsWith('control_'),
       async make() {
-        const { createClaudeTranslation, translateFrame } = await claude;
-        return { state: () => createClaudeTranslation(), feed: (state, frame) => translateFrame(state, frame).length };
+        const { createClaudeTranslation, translateFrameInto } = await claude;
+        const sink = countingSink();
+        return {
+          state: () => createClaudeTranslation(),
+          feed(state, frame) {
+            const before = sink.count;
+            translateFrameInto(state, frame, sink);
+            return sink.count - before;
+          },
+        };
       },
     },
     codex: {
@@ -113,7 +133,9 @@ export function adapters(dist) {
     pi: {
       keep: ({ dir, frame }) => dir === 'out' || frame?.type === 'prompt' || frame?.type === 'abort',
       async make() {
-        const { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurn, translatePiFrame } = await pi;
+        const { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurnInto, translatePiFrameInto } =
+          await pi;
+        const sink = countingSink();
         return {
           state: () => createPiTranslateState(),
           feed(state, frame) {
@@ -125,9 +147,11 @@ export function adapters(dist) {
               state.interruptRequested = true;
               return 0;
             }
-            if (frame.type === 'response')
-              return frame.command === 'get_state' && isTurnEndPending(state) ? settleTurn(state).length : 0;
-            return translatePiFrame(state, frame).length;
+            const before = sink.count;
+            if (frame.type === 'response') {
+              if (frame.command === 'get_state' && isTurnEndPending(state)) settleTurnInto(state, sink);
+            } else translatePiFrameInto(state, frame, sink);
+            return sink.count - before;
           },
         };
       },
@@ -137,7 +161,8 @@ export function adapters(dist) {
       keep: ({ dir }) => dir === 'out',
       turnMark: ({ dir, frame }) => dir === 'in' && frame?.type === 'user',
       async make() {
-        const { beginAmpTurn, createAmpTranslateState, translateAmpFrame } = await amp;
+        const { beginAmpTurn, createAmpTranslateState, translateAmpFrameInto } = await amp;
+        const sink = countingSink();
         return {
           state: () => createAmpTranslateState(),
           feed(state, frame) {
@@ -145,7 +170,9 @@ export function adapters(dist) {
               beginAmpTurn(state);
               return 0;
             }
-            return translateAmpFrame(state, frame).length;
+            const before = sink.count;
+            translateAmpFrameInto(state, frame, sink);
+            return sink.count - before;
           },
         };
       },

@@ -9,10 +9,12 @@
 import type { EventPayload, ToolKind } from '@reins/core';
 import {
   type Emission,
+  EmissionList,
+  type EmissionSink,
   resetTurnState,
   resolveStreamJsonOptions,
   TranslationState,
-  translateFrame,
+  translateFrameInto,
 } from '../protocols/stream-json/index.js';
 
 /** Amp's built-in tool names (Amp documentation; not observed live). */
@@ -81,22 +83,36 @@ export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown
   return true;
 }
 
+/** Translates one Amp frame into a list (translateAmpFrameInto's emissions). */
 export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emission[] {
+  const list = new EmissionList();
+  translateAmpFrameInto(state, frame, list);
+  return list.emissions;
+}
+
+/** Passes emissions on except a turn's terminal: a result that comes after its turn ended adds only the rest. */
+class WithoutTerminal implements EmissionSink {
+  constructor(private readonly target: EmissionSink) {}
+
+  emit(payload: EventPayload, parentItemId: string | undefined, background: boolean): void {
+    if (payload.type !== 'turn.completed') this.target.emit(payload, parentItemId, background);
+  }
+}
+
+/** Translates one Amp frame into `sink`: the shared translation, with the settle rule (see header). */
+export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, sink: EmissionSink): void {
   const isResult = isRecord(frame) && frame.type === 'result';
-  let out = translateFrame(state.inner, frame);
-  if (isResult && state.previousSettled) {
-    // The previous turn's late result: its usage, not a terminal for the turn that just began.
+  if (isResult) {
+    // A result after the turn already ended (at its assistant stop, or the previous turn's late one):
+    // keep what it adds (usage), not a second terminal.
+    const late = state.previousSettled || state.settled;
+    if (!state.previousSettled) state.settled = false;
     state.previousSettled = false;
-    return out.filter((emission) => emission.payload.type !== 'turn.completed');
+    translateFrameInto(state.inner, frame, late ? new WithoutTerminal(sink) : sink);
+    return;
   }
   state.previousSettled = false;
-  if (isResult && state.settled) {
-    // The turn already ended at its assistant stop: keep what the result adds, not a second terminal.
-    out = out.filter((emission) => emission.payload.type !== 'turn.completed');
-    state.settled = false;
-    return out;
-  }
-  if (isResult) return out;
+  translateFrameInto(state.inner, frame, sink);
   if (!state.settled && isTerminalAssistantStop(state, frame)) {
     state.settled = true;
     const outcome: EventPayload = state.inner.turnError
@@ -104,8 +120,7 @@ export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emi
       : state.inner.interruptRequested
         ? { type: 'turn.completed', outcome: { status: 'cancelled' }, stopReason: 'end_turn' }
         : { type: 'turn.completed', outcome: { status: 'completed' }, stopReason: 'end_turn' };
-    out.push({ payload: outcome });
     resetTurnState(state.inner);
+    sink.emit(outcome, undefined, false);
   }
-  return out;
 }

@@ -1,6 +1,11 @@
 // Claude Code's translation is the shared stream-json one (protocols/stream-json), with Claude's
 // own tool names and key sources (the defaults there). This module names it for the adapter's folder.
-import { resolveStreamJsonOptions, TranslationState, translateFrame } from '../protocols/stream-json/index.js';
+import {
+  resolveStreamJsonOptions,
+  TranslationState,
+  translateFrame,
+  translateFrameInto,
+} from '../protocols/stream-json/index.js';
 
 export const CLAUDE_SOURCE = 'claude.stream-json';
 
@@ -11,4 +16,4 @@ export function createClaudeTranslation(): TranslationState {
   return new TranslationState(CLAUDE_OPTIONS);
 }
 
-export { translateFrame };
+export { translateFrame, translateFrameInto };

@@ -12,7 +12,8 @@
 import type { ErrorInfo, EventPayload, TokenUsage, Usage } from '@reins/core';
 import { isRecord } from '@reins/core';
 import { count, piProviderError, shown, str } from './messages.js';
-import type { PiTranslateState } from './translate.js';
+import { PayloadList, type PayloadSink } from './sink.js';
+import type { PiTranslateState } from './state.js';
 
 export function lastAssistant(messages: unknown): Record<string, unknown> | undefined {
   if (!Array.isArray(messages)) return undefined;
@@ -23,7 +24,8 @@ export function lastAssistant(messages: unknown): Record<string, unknown> | unde
   return undefined;
 }
 
-export function onAgentEnd(state: PiTranslateState, messages: unknown): EventPayload[] {
+/** agent_end: the turn's end is pending until the barrier (see header); nothing to emit yet. */
+export function onAgentEnd(state: PiTranslateState, messages: unknown): void {
   state.retrying = false;
   const last = lastAssistant(messages);
   const stopReason = str(last?.stopReason);
@@ -34,26 +36,25 @@ export function onAgentEnd(state: PiTranslateState, messages: unknown): EventPay
   } else {
     state.pendingEnd = { outcome: { status: 'completed' }, ...(stopReason ? { stopReason } : {}) };
   }
-  return [];
 }
 
 export function onRetryEnd(
   state: PiTranslateState,
   success: boolean,
   attempt: unknown,
-  finalError?: string,
-): EventPayload[] {
+  finalError: string | undefined,
+  sink: PayloadSink,
+): void {
   state.retrying = false;
   const attempts = count(attempt);
   if (success) {
-    return [
-      {
-        type: 'notice',
-        kind: 'retry',
-        message: `Pi's retry succeeded (attempt ${shown(attempt)}).`,
-        data: { attempt: count(attempt) ?? null },
-      },
-    ];
+    sink.emit({
+      type: 'notice',
+      kind: 'retry',
+      message: `Pi's retry succeeded (attempt ${shown(attempt)}).`,
+      data: { attempt: count(attempt) ?? null },
+    });
+    return;
   }
   // Pi gave up (or the retry was cancelled): this is the real end of the turn, whatever was pending.
   const error = piProviderError(finalError);
@@ -63,16 +64,13 @@ export function onRetryEnd(
         outcome: { status: 'failed', error: attempts !== undefined ? withAttempts(error, attempts) : error },
         stopReason: 'error',
       };
-  const events: EventPayload[] = [
-    {
-      type: 'notice',
-      kind: 'retry',
-      message: `Pi stopped retrying after ${shown(attempt)} attempt(s): ${finalError ?? 'unknown error'}`,
-      data: { attempt: count(attempt) ?? null },
-    },
-  ];
-  settleInto(state, events);
-  return events;
+  sink.emit({
+    type: 'notice',
+    kind: 'retry',
+    message: `Pi stopped retrying after ${shown(attempt)} attempt(s): ${finalError ?? 'unknown error'}`,
+    data: { attempt: count(attempt) ?? null },
+  });
+  settleTurnInto(state, sink);
 }
 
 function withAttempts(error: ErrorInfo, attempts: number): ErrorInfo {
@@ -84,18 +82,18 @@ export function isTurnEndPending(state: PiTranslateState): boolean {
   return state.pendingEnd !== undefined;
 }
 
-/** Emits the turn's terminal once the barrier confirmed that no retry follows (see header). */
+/** The turn's terminal once the barrier confirmed that no retry follows (see header), as a list. */
 export function settleTurn(state: PiTranslateState): EventPayload[] {
-  const events: EventPayload[] = [];
-  settleInto(state, events);
-  return events;
+  const list = new PayloadList();
+  settleTurnInto(state, list);
+  return list.payloads;
 }
 
 /**
- * settleTurn's events pushed onto `events`. The payloads are built key by key (outcome, usage,
- * stopReason), not by spreads into literals: on Node 20 those take a slow copy (bench/README.md).
+ * settleTurn into `sink`. The payloads are built key by key (outcome, usage, stopReason), not by spreads
+ * into literals: on Node 20 those take a slow copy (bench/README.md).
  */
-function settleInto(state: PiTranslateState, events: EventPayload[]): void {
+export function settleTurnInto(state: PiTranslateState, sink: PayloadSink): void {
   const pending = state.pendingEnd;
   if (!pending) return;
   state.pendingEnd = undefined;
@@ -104,7 +102,8 @@ function settleInto(state: PiTranslateState, events: EventPayload[]): void {
   const usage = currentUsage(state);
   if (usage) completed.usage = usage;
   if (pending.stopReason) completed.stopReason = pending.stopReason;
-  events.push({ type: 'session.status', status: 'idle' }, completed);
+  sink.emit({ type: 'session.status', status: 'idle' });
+  sink.emit(completed);
 }
 
 /**

@@ -6,7 +6,7 @@
 // turn). 2.1.332: `usage` is the main loop only, `model_usage_since_last_result` counts the whole turn per
 // model (subagents too).
 import { type ErrorInfo, type TokenUsage, type Usage, unsupportedModelInfo } from '@reins/core';
-import type { TranslationState } from './translate.js';
+import type { TranslationState } from './state.js';
 import { count, isObject, num, shown } from './values.js';
 import type { WireResult, WireUsage } from './wire.js';
 

@@ -7,8 +7,10 @@
 // allocates a fresh table even for an empty Map). Content blocks are found through their message and
 // their index (an array), not by a `${messageId}:${index}` string key: no string is built and hashed per
 // streamed delta.
-import type { ErrorInfo, EventPayload, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
+import type { ErrorInfo, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
 import { createTaskState, retainBackgroundLanes, type TaskState } from './tasks.js';
+
+export type { Emission } from './sink.js';
 
 export interface StreamJsonOptions {
   /** `native.source` of the events: 'claude.stream-json', 'amp.stream-json'. */
@@ -23,14 +25,6 @@ export interface StreamJsonOptions {
    * carries an exit code.
    */
   plainResultExitsZero?: boolean;
-}
-
-/** One thing to emit: the payload plus the subagent lane it belongs to. */
-export interface Emission {
-  payload: EventPayload;
-  parentItemId?: string;
-  /** Background work whose launching turn has ended (tasks.ts): emitted outside any turn. */
-  background?: boolean;
 }
 
 export interface SessionFacts {

@@ -13,15 +13,9 @@
 //   notification (its own system/init and `result`; the notification text is not echoed on stdout).
 // - `system/background_tasks_changed` is the level signal: the whole set of live background tasks.
 // - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
-import { type EventPayload, isSerialisable, type ToolCallItem } from '@reins/core';
-import {
-  type BlockState,
-  type Emission,
-  type MessageState,
-  reindexMessages,
-  settleTool,
-  type TranslationState,
-} from './state.js';
+import { type EventPayload, isSerialisable, type PassthroughReason, type ToolCallItem } from '@reins/core';
+import type { EmissionSink } from './sink.js';
+import { type BlockState, type MessageState, reindexMessages, settleTool, type TranslationState } from './state.js';
 import { sendable } from './values.js';
 import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
 
@@ -54,8 +48,10 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-function passthrough(frame: unknown): Emission[] {
-  return [{ payload: { type: 'passthrough', frame } }];
+/** The frame passed through on the main thread (a task frame has no lane). */
+function passthrough(sink: EmissionSink, frame: unknown): true {
+  sink.emit({ type: 'passthrough', frame }, undefined, false);
+  return true;
 }
 
 /** Live background work: the harness's own level signal where it sent one, else the tasks Reins saw start. */
@@ -63,24 +59,29 @@ export function liveBackgroundTasks(tasks: TaskState): number {
   return tasks.live?.size ?? tasks.background.size;
 }
 
-/** The system frames about tasks; undefined for any other subtype. */
-export function translateTaskFrame(state: TranslationState, frame: JsonObject): Emission[] | undefined {
+/** The system frames about tasks, into `sink`; false (nothing emitted) for any other subtype. */
+export function translateTaskFrame(state: TranslationState, frame: JsonObject, sink: EmissionSink): boolean {
   switch (frame.subtype) {
     case 'task_started':
-      return taskStarted(state, frame as unknown as WireTaskStarted);
+      taskStarted(state, frame as unknown as WireTaskStarted, sink);
+      return true;
     case 'task_updated': {
       const patch = (frame as unknown as WireTaskUpdated).patch;
       if (isObject(patch) && patch.is_backgrounded === true) {
         const toolUseId = toolOfTask(state, frame.task_id);
-        if (toolUseId) return markBackground(state, toolUseId, frame.task_id, undefined);
+        if (toolUseId) {
+          markBackground(state, toolUseId, frame.task_id, undefined, sink, undefined);
+          return true;
+        }
       }
-      return passthrough(frame);
+      return passthrough(sink, frame);
     }
     case 'task_notification':
-      return taskEnded(state, frame as unknown as WireTaskNotification);
+      taskEnded(state, frame as unknown as WireTaskNotification, sink);
+      return true;
     case 'background_tasks_changed': {
       const list = (frame as unknown as WireBackgroundTasksChanged).tasks;
-      if (!Array.isArray(list)) return passthrough(frame);
+      if (!Array.isArray(list)) return passthrough(sink, frame);
       // Ambient tasks are not activity (the SDK's own rule): they keep nothing alive.
       state.tasks.live = new Set(
         list
@@ -89,10 +90,11 @@ export function translateTaskFrame(state: TranslationState, frame: JsonObject): 
       );
       const status = liveBackgroundTasks(state.tasks) > 0 ? 'running' : 'idle';
       // The adapter turns this into the session's status (a running turn keeps it running).
-      return [{ payload: { type: 'session.status', status } }];
+      sink.emit({ type: 'session.status', status }, undefined, false);
+      return true;
     }
     default:
-      return undefined;
+      return false;
   }
 }
 
@@ -101,26 +103,35 @@ function toolOfTask(state: TranslationState, taskId: unknown): string | undefine
   return typeof taskId === 'string' ? state.tasks.subagents.get(taskId) : undefined;
 }
 
-function taskStarted(state: TranslationState, frame: WireTaskStarted): Emission[] {
+function taskStarted(state: TranslationState, frame: WireTaskStarted, sink: EmissionSink): void {
   const toolUseId = text(frame.tool_use_id);
   const tool = toolUseId ? state.toolCalls?.get(toolUseId) : undefined;
-  if (!toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') return passthrough(frame);
+  if (!toolUseId || tool?.kind !== 'tool_call' || tool.tool.kind !== 'subagent') {
+    passthrough(sink, frame);
+    return;
+  }
   const taskId = text(frame.task_id);
   if (taskId) state.tasks.subagents.set(taskId, toolUseId);
-  if (frame.is_backgrounded !== true) return passthrough(frame);
-  return markBackground(state, toolUseId, taskId, text(frame.description));
+  if (frame.is_backgrounded !== true) passthrough(sink, frame);
+  else markBackground(state, toolUseId, taskId, text(frame.description), sink, undefined);
 }
 
+/**
+ * Records a task as running in the background and says so (a notice on `lane`); false when it was
+ * known already (nothing emitted).
+ */
 function markBackground(
   state: TranslationState,
   toolUseId: string,
   taskId: unknown,
   description: string | undefined,
-): Emission[] {
+  sink: EmissionSink,
+  lane: string | undefined,
+): boolean {
   const known = state.tasks.background.get(toolUseId);
   if (known) {
     known.taskId ??= text(taskId);
-    return [];
+    return false;
   }
   if (text(taskId)) state.tasks.subagents.set(taskId as string, toolUseId);
   const tool = state.toolCalls?.get(toolUseId);
@@ -131,37 +142,43 @@ function markBackground(
     description: title,
     outlivedTurn: false,
   });
-  return [
+  emitOnLane(
+    state,
+    sink,
     {
-      payload: {
-        type: 'notice',
-        kind: 'info',
-        message: `The subagent${title ? ` "${title}"` : ''} runs in the background; its tool call completes when the task ends.`,
-        data: { toolUseId, ...(text(taskId) ? { taskId } : {}) },
-      },
+      type: 'notice',
+      kind: 'info',
+      message: `The subagent${title ? ` "${title}"` : ''} runs in the background; its tool call completes when the task ends.`,
+      data: { toolUseId, ...(text(taskId) ? { taskId } : {}) },
     },
-  ];
+    lane,
+  );
+  return true;
 }
 
 /**
  * The Task call's own tool_result when its subagent was launched in the background (2.1.332: "Async
  * agent launched successfully", `tool_use_result.status: "async_launched"`): the call does not complete
- * here. Undefined when this result is not such a launch.
+ * here; what it says goes into `sink` on the result's `lane`. False (nothing emitted) when this result is
+ * not such a launch.
  */
 export function backgroundLaunch(
   state: TranslationState,
   toolUseId: string,
   structured: unknown,
   frame: unknown,
-): Emission[] | undefined {
+  sink: EmissionSink,
+  lane: string | undefined,
+): boolean {
   const launched =
     state.taskState?.background.has(toolUseId) === true ||
     (isObject(structured) && (structured.status === 'async_launched' || structured.isAsync === true));
   const tool = state.toolCalls?.get(toolUseId);
-  if (!launched || tool?.kind !== 'tool_call') return undefined;
-  const marked = markBackground(state, toolUseId, isObject(structured) ? structured.agentId : undefined, undefined);
+  if (!launched || tool?.kind !== 'tool_call') return false;
+  const agentId = isObject(structured) ? structured.agentId : undefined;
   // The launch text is metadata for the model ("never quote it"): the frame stays visible as it is.
-  return marked.length > 0 ? marked : passthrough(frame);
+  if (!markBackground(state, toolUseId, agentId, undefined, sink, lane)) emitPassthrough(state, sink, frame, lane);
+  return true;
 }
 
 const ENDED: Record<WireTaskNotification['status'], ToolCallItem['status']> = {
@@ -171,13 +188,16 @@ const ENDED: Record<WireTaskNotification['status'], ToolCallItem['status']> = {
   stopped: 'cancelled',
 };
 
-function taskEnded(state: TranslationState, frame: WireTaskNotification): Emission[] {
+function taskEnded(state: TranslationState, frame: WireTaskNotification, sink: EmissionSink): void {
   const toolUseId = text(frame.tool_use_id) ?? toolOfTask(state, frame.task_id);
   if (typeof frame.task_id === 'string') state.tasks.subagents.delete(frame.task_id);
   const task = toolUseId ? state.tasks.background.get(toolUseId) : undefined;
   const tool = toolUseId ? state.toolCalls?.get(toolUseId) : undefined;
   // Foreground tasks (every task on 2.1.197) end with their tool call's own result; this is a note.
-  if (!task || !toolUseId || tool?.kind !== 'tool_call') return passthrough(frame);
+  if (!task || !toolUseId || tool?.kind !== 'tool_call') {
+    passthrough(sink, frame);
+    return;
+  }
   state.tasks.background.delete(toolUseId);
   settleTool(state, toolUseId);
   if (typeof frame.task_id === 'string') state.tasks.live?.delete(frame.task_id);
@@ -207,8 +227,7 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification): Emissi
   state.tasks.ended.push(
     `${what} ${status === 'completed' ? 'completed' : status === 'cancelled' ? 'was stopped' : 'failed'}${summary ? `: ${summary}` : '.'}`,
   );
-  const payload: EventPayload = { type: 'item.completed', item };
-  return [task.outlivedTurn ? { payload, background: true } : { payload }];
+  sink.emit({ type: 'item.completed', item }, undefined, task.outlivedTurn);
 }
 
 /** The launching turn ended (its `result`, or Reins ended it): background work belongs to no turn from now on. */
@@ -216,17 +235,34 @@ export function turnEndedForTasks(tasks: TaskState | undefined): void {
   if (tasks) for (const task of tasks.background.values()) task.outlivedTurn = true;
 }
 
-/** Marks what a background task's subagent does once its launching turn has ended. */
-export function inBackgroundLanes(tasks: TaskState | undefined, emissions: Emission[]): Emission[] {
-  if (tasks === undefined || tasks.background.size === 0) return emissions;
-  return emissions.map((emission) => {
-    if (emission.parentItemId === undefined || !tasks.background.get(emission.parentItemId)?.outlivedTurn)
-      return emission;
-    // A copy and an assignment: `{ ...emission, background: true }` takes V8's slow path on Node 20.
-    const marked: Emission = Object.assign({}, emission);
-    marked.background = true;
-    return marked;
-  });
+/**
+ * A payload on its lane into `sink`. What a background task's subagent does once its launching turn has
+ * ended (its lane is the Task call's id) is marked background.
+ */
+export function emitOnLane(
+  state: TranslationState,
+  sink: EmissionSink,
+  payload: EventPayload,
+  lane: string | undefined,
+): void {
+  const tasks = state.taskState;
+  const background =
+    lane !== undefined &&
+    tasks !== undefined &&
+    tasks.background.size > 0 &&
+    tasks.background.get(lane)?.outlivedTurn === true;
+  sink.emit(payload, lane, background);
+}
+
+/** A frame passed through (with the reason when Reins did not understand it), on its lane. */
+export function emitPassthrough(
+  state: TranslationState,
+  sink: EmissionSink,
+  frame: unknown,
+  lane?: string,
+  reason?: PassthroughReason,
+): void {
+  emitOnLane(state, sink, reason ? { type: 'passthrough', frame, reason } : { type: 'passthrough', frame }, lane);
 }
 
 /** Items of background work still open: the adapter keeps them open past the turn that is ending. */

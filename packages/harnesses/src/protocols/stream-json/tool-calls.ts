@@ -2,9 +2,10 @@
 // tool_result in a user frame completes it, with the exit code, the changed files and the interrupt rule
 // of Claude Code 2.1.197 (2.1.332 the same). Pure; the state is the translation's (translate.ts).
 import type { FileChange, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
-import { type Emission, setTool, settleTool, type TranslationState } from './state.js';
-import { backgroundLaunch } from './tasks.js';
-import { isObject, laneOf, passthrough, passthroughEmission, sendable, withLane } from './values.js';
+import type { EmissionSink } from './sink.js';
+import { setTool, settleTool, type TranslationState } from './state.js';
+import { backgroundLaunch, emitOnLane, emitPassthrough } from './tasks.js';
+import { isObject, laneOf, sendable } from './values.js';
 import type { WireContentBlock, WireUserMessage } from './wire.js';
 
 export function toolTitle(kind: ToolKind, input: unknown): string | undefined {
@@ -69,18 +70,23 @@ function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | un
 }
 
 /** A user frame: the tool results it carries complete their calls; anything else passes through. */
-export function translateUser(state: TranslationState, frame: WireUserMessage): Emission[] {
+export function translateUser(state: TranslationState, frame: WireUserMessage, sink: EmissionSink): void {
   const lane = laneOf(frame);
   const content = isObject(frame.message) ? frame.message.content : undefined;
   // Prompts echoed back, interrupt markers, synthetic nudges and replays are never user input here:
   // the adapter announced the real input itself when the turn started.
-  if (!Array.isArray(content)) return passthrough(frame, lane);
+  if (!Array.isArray(content)) {
+    emitPassthrough(state, sink, frame, lane);
+    return;
+  }
   // Two loops over the blocks rather than a filtered copy (the bench's translate figure); holes are
   // skipped as filter() skips them.
   let results = 0;
   for (let index = 0; index < content.length; index++) if (index in content && isToolResult(content[index])) results++;
-  if (results === 0) return passthrough(frame, lane);
-  const out: Emission[] = [];
+  if (results === 0) {
+    emitPassthrough(state, sink, frame, lane);
+    return;
+  }
   let unmatched = results !== content.length;
   for (let index = 0; index < content.length; index++) {
     if (!(index in content)) continue;
@@ -94,11 +100,7 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
     const text = resultText(block);
     const structured = results === 1 ? sendable(frame.tool_use_result) : undefined;
     // A Task whose subagent runs in the background is not done yet (tasks.ts).
-    const launch = backgroundLaunch(state, block.tool_use_id, structured, frame);
-    if (launch) {
-      out.push(...launch.map((emission) => withLane(emission.payload, lane)));
-      continue;
-    }
+    if (backgroundLaunch(state, block.tool_use_id, structured, frame, sink, lane)) continue;
     // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
     const interrupted =
       INTERRUPT_MARKER.test(text) ||
@@ -115,8 +117,11 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
     // Literals rather than `{ ...tool, status, output }`: on Node 20 a spread copy that gains a key
     // costs ~1.5 µs (the bench's translate figure); same keys, same order.
     if (tool.kind === 'plan') {
-      out.push(
-        withLane({ type: 'item.completed', item: { kind: 'plan', id: tool.id, entries: tool.entries, status } }, lane),
+      emitOnLane(
+        state,
+        sink,
+        { type: 'item.completed', item: { kind: 'plan', id: tool.id, entries: tool.entries, status } },
+        lane,
       );
       continue;
     }
@@ -142,10 +147,9 @@ export function translateUser(state: TranslationState, frame: WireUserMessage): 
       const changes = fileChanges(tool, structured);
       if (changes) item.changes = changes;
     }
-    out.push(withLane({ type: 'item.completed', item }, lane));
+    emitOnLane(state, sink, { type: 'item.completed', item }, lane);
   }
-  if (unmatched) out.push(passthroughEmission(frame, lane));
-  return out;
+  if (unmatched) emitPassthrough(state, sink, frame, lane);
 }
 
 function isToolResult(block: unknown): block is Extract<WireContentBlock, { type: 'tool_result' }> {

@@ -1,6 +1,7 @@
 // Pure translation of Claude-compatible stream-json frames (Claude Code's stdout, which the Agent SDK
-// hands over 1:1 as SDKMessages) into Reins event payloads: `translateFrame(state, frame)` returns
-// what to emit and mutates only `state`. No process, no I/O; the Claude Code adapter owns the turn
+// hands over 1:1 as SDKMessages) into Reins event payloads: `translateFrameInto(state, frame, sink)` puts
+// what to emit into the caller's sink (sink.ts; `translateFrame` returns it as a list) and mutates only
+// `state`. No process, no I/O; the Claude Code adapter owns the turn
 // lifecycle and the Amp adapter can reuse this with its own options (source name, tool kinds,
 // which key sources are metered).
 //
@@ -20,33 +21,22 @@
 // or completed a second time (a re-sent frame) passes through with reason `duplicate`.
 import type { EventPayload, Item, PayloadOf } from '@reins/core';
 import { mapAssistantError, promptTokens, resultOutcome, resultUsage } from './result.js';
+import { EmissionList, type EmissionSink } from './sink.js';
 import {
   blockItemId,
   countAssistantFrame,
-  currentMessage,
   type Emission,
   firstStart,
   registerMessage,
   resetTurnState,
   setBlock,
-  setCurrentMessage,
   setTool,
   type TranslationState,
 } from './state.js';
-import { inBackgroundLanes, translateTaskFrame, turnEndedForTasks } from './tasks.js';
+import { translateStreamEvent } from './stream-events.js';
+import { emitOnLane, emitPassthrough, translateTaskFrame, turnEndedForTasks } from './tasks.js';
 import { planEntries, startTool, toolTitle, translateUser } from './tool-calls.js';
-import {
-  count,
-  isObject,
-  type JsonObject,
-  laneOf,
-  num,
-  passthrough,
-  passthroughEmission,
-  sendable,
-  shown,
-  withLane,
-} from './values.js';
+import { count, isObject, type JsonObject, laneOf, num, sendable, shown } from './values.js';
 import type {
   WireApiRetry,
   WireAssistantMessage,
@@ -55,11 +45,11 @@ import type {
   WireInit,
   WirePartialMessage,
   WireResult,
-  WireStreamEvent,
   WireUserMessage,
 } from './wire.js';
 
 export { mapAssistantError, resultOutcome, resultUsage } from './result.js';
+export { EmissionList, type EmissionSink } from './sink.js';
 export {
   createTranslationState,
   defaultClassifyTool,
@@ -72,39 +62,54 @@ export {
   TranslationState,
 } from './state.js';
 
-/** Translates one native frame. Unknown frames become passthrough; nothing is dropped unseen. */
+/** Translates one native frame into a list. Unknown frames become passthrough; nothing is dropped unseen. */
 export function translateFrame(state: TranslationState, frame: unknown): Emission[] {
-  return inBackgroundLanes(state.taskState, translateNative(state, frame));
+  const list = new EmissionList();
+  translateFrameInto(state, frame, list);
+  return list.emissions;
 }
 
-function translateNative(state: TranslationState, frame: unknown): Emission[] {
-  if (!isObject(frame) || typeof frame.type !== 'string') return passthrough(frame, undefined, 'unparsable');
+/** Translates one native frame into `sink`, in order (what translateFrame lists). */
+export function translateFrameInto(state: TranslationState, frame: unknown, sink: EmissionSink): void {
+  if (!isObject(frame) || typeof frame.type !== 'string') {
+    emitPassthrough(state, sink, frame, undefined, 'unparsable');
+    return;
+  }
   switch (frame.type) {
     case 'system':
-      return translateSystem(state, frame);
+      translateSystem(state, frame, sink);
+      return;
     case 'stream_event':
-      return translateStreamEvent(state, frame as unknown as WirePartialMessage);
+      translateStreamEvent(state, frame as unknown as WirePartialMessage, sink);
+      return;
     case 'assistant':
-      return translateAssistant(state, frame as unknown as WireAssistantMessage);
+      translateAssistant(state, frame as unknown as WireAssistantMessage, sink);
+      return;
     case 'user':
-      return translateUser(state, frame as unknown as WireUserMessage);
+      translateUser(state, frame as unknown as WireUserMessage, sink);
+      return;
     case 'result':
-      return translateResult(state, frame as unknown as WireResult);
+      translateResult(state, frame as unknown as WireResult, sink);
+      return;
     default:
-      return passthrough(frame);
+      emitPassthrough(state, sink, frame);
   }
 }
 
-function translateSystem(state: TranslationState, frame: JsonObject): Emission[] {
+function translateSystem(state: TranslationState, frame: JsonObject, sink: EmissionSink): void {
   switch (frame.subtype) {
     case 'init':
-      return translateInit(state, frame as unknown as WireInit);
+      translateInit(state, frame as unknown as WireInit, sink);
+      return;
     case 'compact_boundary': {
       const metadata = (frame as unknown as WireCompactBoundary).compact_metadata ?? {};
       state.compactions++;
       const id = typeof frame.uuid === 'string' ? frame.uuid : `compaction_${state.compactions}`;
       // A re-sent boundary (the same uuid) is the same compaction.
-      if (!firstStart(state, id)) return passthrough(frame, undefined, 'duplicate');
+      if (!firstStart(state, id)) {
+        emitPassthrough(state, sink, frame, undefined, 'duplicate');
+        return;
+      }
       const item: Item = {
         kind: 'compaction',
         id,
@@ -113,43 +118,42 @@ function translateSystem(state: TranslationState, frame: JsonObject): Emission[]
         ...(Number.isInteger(count(metadata.pre_tokens)) ? { preTokens: metadata.pre_tokens } : {}),
         ...(Number.isInteger(count(metadata.post_tokens)) ? { postTokens: metadata.post_tokens } : {}),
       };
-      return [
-        { payload: { type: 'item.started', item: { ...item, status: 'running' } } },
-        { payload: { type: 'item.completed', item } },
-      ];
+      sink.emit({ type: 'item.started', item: { ...item, status: 'running' } }, undefined, false);
+      sink.emit({ type: 'item.completed', item }, undefined, false);
+      return;
     }
     case 'api_retry': {
       const retry = frame as unknown as WireApiRetry;
       const status = shown(retry.error_status, 'no status');
       const cause = shown(retry.error, '');
       const delay = num(retry.retry_delay_ms);
-      return [
+      sink.emit(
         {
-          payload: {
-            type: 'notice',
-            kind: 'retry',
-            message:
-              `The provider request failed (${status}${cause ? `, ${cause}` : ''}); ` +
-              `retry ${shown(retry.attempt, '?')} of ${shown(retry.max_retries, '?')}` +
-              (delay !== undefined ? ` in ${Math.round(delay)} ms.` : '.'),
-            data: sendable({
-              attempt: retry.attempt,
-              maxRetries: retry.max_retries,
-              retryDelayMs: delay,
-              errorStatus: retry.error_status,
-              error: retry.error,
-            }),
-          },
+          type: 'notice',
+          kind: 'retry',
+          message:
+            `The provider request failed (${status}${cause ? `, ${cause}` : ''}); ` +
+            `retry ${shown(retry.attempt, '?')} of ${shown(retry.max_retries, '?')}` +
+            (delay !== undefined ? ` in ${Math.round(delay)} ms.` : '.'),
+          data: sendable({
+            attempt: retry.attempt,
+            maxRetries: retry.max_retries,
+            retryDelayMs: delay,
+            errorStatus: retry.error_status,
+            error: retry.error,
+          }),
         },
-      ];
+        undefined,
+        false,
+      );
+      return;
     }
     default:
-      return translateTaskFrame(state, frame) ?? passthrough(frame);
+      if (!translateTaskFrame(state, frame, sink)) emitPassthrough(state, sink, frame);
   }
 }
 
-function translateInit(state: TranslationState, init: WireInit): Emission[] {
-  const out: Emission[] = [];
+function translateInit(state: TranslationState, init: WireInit, sink: EmissionSink): void {
   const facts = state.facts;
   const update: EventPayload & { type: 'session.updated' } = { type: 'session.updated' };
   let changed = false;
@@ -175,15 +179,15 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
     changed = true;
   }
   if (typeof init.claude_code_version === 'string') facts.harnessVersion = init.claude_code_version;
-  if (changed) out.push({ payload: update });
+  if (changed) sink.emit(update, undefined, false);
   if (
     typeof init.apiKeySource === 'string' &&
     !state.meteredNoticeSent &&
     state.options.isMeteredKeySource(init.apiKeySource)
   ) {
     state.meteredNoticeSent = true;
-    out.push({
-      payload: {
+    sink.emit(
+      {
         type: 'notice',
         kind: 'metered_key',
         message:
@@ -191,9 +195,10 @@ function translateInit(state: TranslationState, init: WireInit): Emission[] {
           'not a subscription; unset it to use your login instead.',
         data: { apiKeySource: init.apiKeySource },
       },
-    });
+      undefined,
+      false,
+    );
   }
-  return out;
 }
 
 /**
@@ -216,83 +221,6 @@ function slowSameToolNames(sent: unknown[], known: string[]): boolean {
   return sent.filter((tool) => typeof tool === 'string').join('\n') === known.join('\n');
 }
 
-function translateStreamEvent(state: TranslationState, frame: WirePartialMessage): Emission[] {
-  const lane = laneOf(frame);
-  const laneKey = lane ?? '';
-  const event = frame.event as WireStreamEvent;
-  if (!isObject(event)) return passthrough(frame, lane);
-  switch (event.type) {
-    case 'message_start': {
-      if (!isObject(event.message) || typeof event.message.id !== 'string')
-        return passthrough(frame, lane, 'unparsable');
-      if (state.finishedMessages?.has(event.message.id)) return passthrough(frame, lane, 'duplicate');
-      setCurrentMessage(state, laneKey, registerMessage(state, event.message.id, laneKey));
-      if (lane === undefined) state.contextUsed = promptTokens(event.message.usage) ?? state.contextUsed;
-      return [];
-    }
-    case 'content_block_start': {
-      const message = currentMessage(state, laneKey);
-      if (message === undefined) return passthrough(frame, lane);
-      const block = event.content_block;
-      if (!isObject(block) || !Number.isInteger(event.index)) return passthrough(frame, lane, 'unparsable');
-      const index = event.index as number;
-      // A re-sent block start: the block is already open (or done).
-      if (message.blocks[index] !== undefined) return passthrough(frame, lane, 'duplicate');
-      if (block.type === 'text' || block.type === 'thinking') {
-        const kind = block.type === 'text' ? 'text' : 'reasoning';
-        const id = blockItemId(message, index);
-        setBlock(message, index, id, kind, false);
-        const item: Item =
-          kind === 'text'
-            ? { kind: 'agent_message', id, status: 'running', text: '' }
-            : { kind: 'reasoning', id, status: 'running', text: '' };
-        return [withLane({ type: 'item.started', item }, lane)];
-      }
-      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-        const kind = state.options.classifyTool(block.name);
-        setBlock(message, index, block.id, kind === 'plan' ? 'plan' : 'tool', false);
-        // A plan is announced once its entries are known (the assistant frame), not empty.
-        if (kind === 'plan') return [];
-        if (!firstStart(state, block.id)) return passthrough(frame, lane, 'duplicate');
-        const item = startTool(state, block.id, block.name, kind, {});
-        return [withLane({ type: 'item.started', item }, lane)];
-      }
-      return passthrough(frame, lane);
-    }
-    case 'content_block_delta': {
-      const message = currentMessage(state, laneKey);
-      const block =
-        message === undefined || !Number.isInteger(event.index) ? undefined : message.blocks[event.index as number];
-      if (!block) return passthrough(frame, lane);
-      if (!isObject(event.delta)) return passthrough(frame, lane, 'unparsable');
-      const delta = event.delta as { type: string; text?: string; thinking?: string; partial_json?: string };
-      if (delta.type === 'text_delta' && typeof delta.text === 'string') {
-        return [withLane({ type: 'item.delta', itemId: block.itemId, kind: 'text', text: delta.text }, lane)];
-      }
-      if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') {
-        return [withLane({ type: 'item.delta', itemId: block.itemId, kind: 'reasoning', text: delta.thinking }, lane)];
-      }
-      if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
-        if (block.kind === 'plan') return [];
-        return [
-          withLane({ type: 'item.delta', itemId: block.itemId, kind: 'tool_input', text: delta.partial_json }, lane),
-        ];
-      }
-      // signature_delta authenticates a thinking block for the API; nothing to show.
-      if (delta.type === 'signature_delta') return [];
-      return passthrough(frame, lane);
-    }
-    // Block and message boundaries: the assistant frame and `result` carry the truth for these.
-    case 'content_block_stop':
-    case 'message_stop':
-      return [];
-    case 'message_delta':
-      return [];
-    default:
-      return passthrough(frame, lane);
-  }
-}
-
 function blockText(content: WireContentBlock[] | string): string {
   if (typeof content === 'string') return content;
   return content
@@ -302,10 +230,13 @@ function blockText(content: WireContentBlock[] | string): string {
     .join('');
 }
 
-function translateAssistant(state: TranslationState, frame: WireAssistantMessage): Emission[] {
+function translateAssistant(state: TranslationState, frame: WireAssistantMessage, sink: EmissionSink): void {
   const lane = laneOf(frame);
   const message = frame.message;
-  if (!isObject(message) || !Array.isArray(message.content)) return passthrough(frame, lane, 'unparsable');
+  if (!isObject(message) || !Array.isArray(message.content)) {
+    emitPassthrough(state, sink, frame, lane, 'unparsable');
+    return;
+  }
   // A synthetic message WITH a top-level error is a provider failure; without one it is the CLI
   // speaking for itself ("Not enough messages to compact.", 2.1.197) and shows as agent text.
   if (typeof frame.error === 'string') {
@@ -317,13 +248,19 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
     if (error.retryable !== undefined) payload.retryable = error.retryable;
     if (error.data !== undefined) payload.data = error.data;
     payload.fatal = false;
-    return [withLane(payload, lane)];
+    emitOnLane(state, sink, payload, lane);
+    return;
   }
-  if (typeof message.id !== 'string') return passthrough(frame, lane, 'unparsable');
-  if (state.finishedMessages?.has(message.id)) return passthrough(frame, lane, 'duplicate');
+  if (typeof message.id !== 'string') {
+    emitPassthrough(state, sink, frame, lane, 'unparsable');
+    return;
+  }
+  if (state.finishedMessages?.has(message.id)) {
+    emitPassthrough(state, sink, frame, lane, 'duplicate');
+    return;
+  }
   if (lane === undefined) state.contextUsed = promptTokens(message.usage) ?? state.contextUsed;
   const known = registerMessage(state, message.id, lane ?? '');
-  const out: Emission[] = [];
   const first = countAssistantFrame(known, message.content.length);
   let malformed = false;
   // A loop, not forEach: no closure per frame (the bench's translate figure). Holes are skipped as forEach does.
@@ -358,10 +295,10 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
           kind === 'text'
             ? { kind: 'agent_message', id, status: 'running', text: '' }
             : { kind: 'reasoning', id, status: 'running', text: '' };
-        out.push(withLane({ type: 'item.started', item: started }, lane));
+        emitOnLane(state, sink, { type: 'item.started', item: started }, lane);
       }
       setBlock(known, index, id, kind, true);
-      out.push(withLane({ type: 'item.completed', item }, lane));
+      emitOnLane(state, sink, { type: 'item.completed', item }, lane);
       continue;
     }
     if (wire.type === 'tool_use') {
@@ -374,18 +311,18 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
       const existing = state.toolCalls?.get(use.id);
       // A tool_use re-sent after its call settled (its result seen) starts nothing again.
       if (!existing && !firstStart(state, use.id)) {
-        out.push(passthroughEmission(frame, lane, 'duplicate'));
+        emitPassthrough(state, sink, frame, lane, 'duplicate');
         continue;
       }
       if (kind === 'plan') {
         const plan = { kind: 'plan' as const, id: use.id, entries: planEntries(use.input) };
         setTool(state, use.id, plan);
         setBlock(known, index, use.id, 'plan', true);
-        out.push(
-          withLane(
-            { type: 'item.started', item: { kind: 'plan', id: plan.id, entries: plan.entries, status: 'running' } },
-            lane,
-          ),
+        emitOnLane(
+          state,
+          sink,
+          { type: 'item.started', item: { kind: 'plan', id: plan.id, entries: plan.entries, status: 'running' } },
+          lane,
         );
         continue;
       }
@@ -397,21 +334,19 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
         if (title) existing.tool = { kind: existing.tool.kind, name: existing.tool.name, title };
       } else {
         const item = startTool(state, use.id, use.name, kind, use.input);
-        out.push(withLane({ type: 'item.started', item }, lane));
+        emitOnLane(state, sink, { type: 'item.started', item }, lane);
       }
       setBlock(known, index, use.id, 'tool', true);
       continue;
     }
-    out.push(passthroughEmission(frame, lane));
+    emitPassthrough(state, sink, frame, lane);
   }
-  if (malformed) out.push(passthroughEmission(frame, lane, 'unparsable'));
-  return out;
+  if (malformed) emitPassthrough(state, sink, frame, lane, 'unparsable');
 }
 
-function translateResult(state: TranslationState, result: WireResult): Emission[] {
+function translateResult(state: TranslationState, result: WireResult, sink: EmissionSink): void {
   const usage = resultUsage(state, result);
   const outcome = resultOutcome(state, result);
-  const out: Emission[] = [];
   if (usage) {
     // Usage's keys in the order resultUsage sets them, as `{ type, ...usage }` had them: a spread copy
     // that gains keys is slow on Node 20 (the bench's translate figure).
@@ -420,7 +355,7 @@ function translateResult(state: TranslationState, result: WireResult): Emission[
     if (usage.total) update.total = usage.total;
     if (usage.context) update.context = usage.context;
     if (usage.costUsd) update.costUsd = usage.costUsd;
-    out.push({ payload: update });
+    sink.emit(update, undefined, false);
   }
   const completed: PayloadOf<'turn.completed'> = {
     type: 'turn.completed',
@@ -430,8 +365,8 @@ function translateResult(state: TranslationState, result: WireResult): Emission[
   if (usage) completed.usage = usage;
   if (result.structured_output !== undefined) completed.structuredOutput = sendable(result.structured_output);
   if (typeof result.stop_reason === 'string') completed.stopReason = result.stop_reason;
-  out.push({ payload: completed });
+  // The turn's state is reset before its terminal goes out, as a caller of translateFrame saw it.
   turnEndedForTasks(state.taskState);
   resetTurnState(state);
-  return out;
+  sink.emit(completed, undefined, false);
 }
