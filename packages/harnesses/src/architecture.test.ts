@@ -374,15 +374,7 @@ describe('one folder per harness', () => {
    */
   const NAMES_A_HARNESS = new Map([
     ['core/src/harness-ids.ts', 'the list of ids itself'],
-    ['testkit/src/conformance/targets.ts', 'conformance recipes, to move into each testing part'],
-    ['testkit/src/harness-homes/build.ts', "the ACP agents' homes not yet in their folder"],
     ['testkit/src/harness-homes/named.ts', 'the named home builders kept for existing tests'],
-    ['testkit/src/harness-homes/claude-agent-acp.ts', "an ACP agent's home, to move into acp/"],
-    ['testkit/src/harness-homes/codex-acp.ts', "an ACP agent's home, to move into acp/"],
-    ['testkit/src/harness-homes/copilot.ts', "an ACP agent's home, to move into acp/"],
-    ['testkit/src/harness-homes/gemini.ts', "an ACP agent's home, to move into acp/"],
-    ['testkit/src/harness-homes/opencode.ts', "an ACP agent's home, to move into acp/"],
-    ['testkit/src/harness-homes/qwen-code.ts', "an ACP agent's home, to move into acp/"],
     ['testkit/src/canary/install.ts', "which harnesses each SDK's canary covers, to come from the manifests"],
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', 'the fuzz targets by name, to come from the testing parts'],

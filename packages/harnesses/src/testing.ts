@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { arch } from 'node:os';
 import { join } from 'node:path';
 import type { HarnessId } from '@reins/core';
+import type { HarnessOptions } from './runtime/options.js';
 
 /** Where one install of a package sits in harness-clis/node_modules, and how its dependencies resolve. */
 export interface PackagePlace {
@@ -114,15 +115,52 @@ export interface HomeKit {
   privateTmpWrapper(tempHome: HomeFolders): string[];
   /** harness-clis/ (the pinned CLIs). */
   harnessClisDir(): string;
+  /** Another harness's home from its folder, for an agent that runs that harness underneath. */
+  homeOf(id: HarnessId, request: HomeRequest): Promise<BuiltHome>;
   /** Runs a short command of the harness (a catalog dump) inside the loopback-only namespace. */
   runHermetic(command: string, args: readonly string[], env: Record<string, string>): Promise<{ stdout: string }>;
 }
 
 export type HomeBuilder = (request: HomeRequest, kit: HomeKit) => Promise<BuiltHome>;
 
+/** One conformance run's launch: the located binary and the hermetic home built for it. */
+export interface ConformanceLaunch {
+  binary: HomeRequest['binary'];
+  home: BuiltHome;
+  /** Where the behaviour runs (the session workspace is inside) and its temp home. */
+  workdir: string;
+  tempHome: HomeFolders;
+}
+
+/** What the testkit hands a conformance recipe. */
+export interface ConformanceKit {
+  /** A private /tmp (HomeKit.privateTmpWrapper) that still shows these folders. */
+  privateTmpWrapper(tempHome: HomeFolders, keep: string[]): string[];
+  harnessClisDir(): string;
+}
+
+/** How the conformance suite makes this harness on its pinned CLI, and what it expects of it. */
+export interface ConformanceRecipe {
+  /** The options for createHarness(id, ...) on this launch. */
+  options(launch: ConformanceLaunch, kit: ConformanceKit): HarnessOptions & Record<string, unknown>;
+  /** The model to start on, when the harness names the home's first model differently. */
+  primary?: string;
+  /** The model to switch to, when the harness does not take the extra fake model as is. */
+  alternate?: string;
+  /** What the model server then sees, when that differs from `alternate`. */
+  alternateOnWire?: string;
+  notApplicable?: Partial<Record<string, string>>;
+  knownLimitations?: Partial<Record<string, string>>;
+}
+
+/** The extra model every conformance home configures, to switch to. */
+export const CONFORMANCE_ALTERNATE_MODEL = 'fake-model-2';
+
 /** A harness's test side (HarnessManifest.testing): the pin, and what only the testkit loads. */
 export interface HarnessTesting {
   pin: HarnessPinSpec;
+  /** Its conformance recipe (testing/conformance.ts); absent: no conformance target. */
+  conformance?: ConformanceRecipe;
   /** Loads the builder of its hermetic home (testing/home.ts); absent: the testkit still has it. */
   home?: () => Promise<HomeBuilder>;
 }

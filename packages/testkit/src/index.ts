@@ -82,9 +82,7 @@ export {
   buildOpenCodeHome,
   buildPiHome,
   buildQwenCodeHome,
-  codexAcpModelCatalog,
   DEFAULT_FAKE_MODEL,
-  DEFAULT_GEMINI_MODEL,
   FAKE_API_KEY,
   freeLoopbackPort,
   type HarnessHome,
@@ -97,7 +95,6 @@ export {
   type ModelPrice,
   privateTmpDir,
   privateTmpWrapper,
-  QWEN_SECOND_MODEL,
 } from './harness-homes/index.js';
 export {
   allPinnedBinaries,

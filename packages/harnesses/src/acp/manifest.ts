@@ -8,6 +8,14 @@ import type { HarnessManifest } from '../manifest.js';
 import type { BinarySpec, VersionProber } from '../runtime/discovery.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import {
+  CLAUDE_AGENT_ACP_CONFORMANCE,
+  CODEX_ACP_CONFORMANCE,
+  COPILOT_CONFORMANCE,
+  GEMINI_CONFORMANCE,
+  OPENCODE_CONFORMANCE,
+  QWEN_CODE_CONFORMANCE,
+} from './testing/conformance.js';
+import {
   CLAUDE_AGENT_ACP_PIN,
   CODEX_ACP_PIN,
   COPILOT_PIN,
@@ -66,7 +74,11 @@ export const GEMINI_MANIFEST: HarnessManifest = {
   npmPackage: '@google/gemini-cli',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.61.0'],
-  testing: { pin: GEMINI_PIN },
+  testing: {
+    pin: GEMINI_PIN,
+    conformance: GEMINI_CONFORMANCE,
+    home: async () => (await import('./testing/homes/gemini.js')).buildHome,
+  },
   load: loader('createGeminiHarness'),
 };
 
@@ -78,7 +90,11 @@ export const QWEN_CODE_MANIFEST: HarnessManifest = {
   npmPackage: '@qwen-code/qwen-code',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.24.4'],
-  testing: { pin: QWEN_CODE_PIN },
+  testing: {
+    pin: QWEN_CODE_PIN,
+    conformance: QWEN_CODE_CONFORMANCE,
+    home: async () => (await import('./testing/homes/qwen-code.js')).buildHome,
+  },
   load: loader('createQwenCodeHarness'),
 };
 
@@ -90,7 +106,11 @@ export const COPILOT_MANIFEST: HarnessManifest = {
   npmPackage: '@github/copilot',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['1.0.102'],
-  testing: { pin: COPILOT_PIN },
+  testing: {
+    pin: COPILOT_PIN,
+    conformance: COPILOT_CONFORMANCE,
+    home: async () => (await import('./testing/homes/copilot.js')).buildHome,
+  },
   load: loader('createCopilotHarness'),
 };
 
@@ -102,7 +122,11 @@ export const OPENCODE_MANIFEST: HarnessManifest = {
   npmPackage: 'opencode-ai',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['1.18.33'],
-  testing: { pin: OPENCODE_PIN },
+  testing: {
+    pin: OPENCODE_PIN,
+    conformance: OPENCODE_CONFORMANCE,
+    home: async () => (await import('./testing/homes/opencode.js')).buildHome,
+  },
   load: loader('createOpencodeHarness'),
 };
 
@@ -115,7 +139,11 @@ export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
   npmPackage: '@agentclientprotocol/claude-agent-acp',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['0.101.0', '0.23.1'],
-  testing: { pin: CLAUDE_AGENT_ACP_PIN },
+  testing: {
+    pin: CLAUDE_AGENT_ACP_PIN,
+    conformance: CLAUDE_AGENT_ACP_CONFORMANCE,
+    home: async () => (await import('./testing/homes/claude-agent-acp.js')).buildHome,
+  },
   load: loader('createClaudeAgentAcpHarness'),
 };
 
@@ -128,7 +156,11 @@ export const CODEX_ACP_MANIFEST: HarnessManifest = {
   npmPackage: '@agentclientprotocol/codex-acp',
   implemented: ACP_IMPLEMENTED,
   testedVersions: ['2.6.0', '0.16.0'],
-  testing: { pin: CODEX_ACP_PIN },
+  testing: {
+    pin: CODEX_ACP_PIN,
+    conformance: CODEX_ACP_CONFORMANCE,
+    home: async () => (await import('./testing/homes/codex-acp.js')).buildHome,
+  },
   load: loader('createCodexAcpHarness'),
 };
 

@@ -3,6 +3,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { claudeBinarySpec } from './discovery.js';
+import { CLAUDE_CODE_CONFORMANCE } from './testing/conformance.js';
 import { CLAUDE_CODE_PIN } from './testing/pin.js';
 
 export const claudeCodeImplemented: ImplementedCapabilities = {
@@ -36,6 +37,10 @@ export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
   npmPackage: '@anthropic-ai/claude-code',
   implemented: claudeCodeImplemented,
   testedVersions: ['2.1.197', '2.1.332'],
-  testing: { pin: CLAUDE_CODE_PIN, home: async () => (await import('./testing/home.js')).buildHome },
+  testing: {
+    pin: CLAUDE_CODE_PIN,
+    conformance: CLAUDE_CODE_CONFORMANCE,
+    home: async () => (await import('./testing/home.js')).buildHome,
+  },
   load: async (options) => (await import('./index.js')).createClaudeCodeHarness(options),
 };

@@ -2,6 +2,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { codexBinarySpec } from './discovery.js';
+import { CODEX_CONFORMANCE } from './testing/conformance.js';
 import { CODEX_PIN } from './testing/pin.js';
 
 /** What this adapter maps (the first of a capability's three layers: implemented, advertised, observed). */
@@ -39,6 +40,10 @@ export const CODEX_MANIFEST: HarnessManifest = {
   npmPackage: '@openai/codex',
   implemented: CODEX_IMPLEMENTED,
   testedVersions: ['0.169.0', '0.171.0'],
-  testing: { pin: CODEX_PIN, home: async () => (await import('./testing/home.js')).buildHome },
+  testing: {
+    pin: CODEX_PIN,
+    conformance: CODEX_CONFORMANCE,
+    home: async () => (await import('./testing/home.js')).buildHome,
+  },
   load: async (options) => (await import('./index.js')).createCodexHarness(options),
 };

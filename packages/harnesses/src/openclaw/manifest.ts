@@ -2,6 +2,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { OPENCLAW_BINARY, OPENCLAW_INSTALL, OPENCLAW_TESTED_VERSIONS } from './discovery.js';
+import { OPENCLAW_CONFORMANCE } from './testing/conformance.js';
 import { OPENCLAW_PIN } from './testing/pin.js';
 
 export const OPENCLAW_IMPLEMENTED: ImplementedCapabilities = {
@@ -35,6 +36,10 @@ export const OPENCLAW_MANIFEST: HarnessManifest = {
   npmPackage: 'openclaw',
   implemented: OPENCLAW_IMPLEMENTED,
   testedVersions: OPENCLAW_TESTED_VERSIONS,
-  testing: { pin: OPENCLAW_PIN, home: async () => (await import('./testing/home.js')).buildHome },
+  testing: {
+    pin: OPENCLAW_PIN,
+    conformance: OPENCLAW_CONFORMANCE,
+    home: async () => (await import('./testing/home.js')).buildHome,
+  },
   load: async (options) => (await import('./index.js')).createOpenClawHarness(options),
 };

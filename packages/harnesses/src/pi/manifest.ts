@@ -2,6 +2,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
 import { PI_BINARY, PI_INSTALL, PI_TESTED_VERSIONS } from './discovery.js';
+import { PI_CONFORMANCE } from './testing/conformance.js';
 import { PI_PIN } from './testing/pin.js';
 
 /** What this adapter maps (docs/architecture/contract.md capabilities); observed comes from evidence only. */
@@ -36,6 +37,10 @@ export const PI_MANIFEST: HarnessManifest = {
   npmPackage: '@mariozechner/pi-coding-agent',
   implemented: PI_IMPLEMENTED,
   testedVersions: PI_TESTED_VERSIONS,
-  testing: { pin: PI_PIN, home: async () => (await import('./testing/home.js')).buildHome },
+  testing: {
+    pin: PI_PIN,
+    conformance: PI_CONFORMANCE,
+    home: async () => (await import('./testing/home.js')).buildHome,
+  },
   load: async (options) => (await import('./index.js')).createPiHarness(options),
 };

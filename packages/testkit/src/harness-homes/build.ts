@@ -1,33 +1,13 @@
-// Builds a harness's hermetic home: through its manifest's testing part (its folder's testing/home.ts,
-// handed the testkit's HomeKit), or one of the ACP agents' homes still kept here.
+// Builds a harness's hermetic home through its manifest's testing part (the builder in its folder, handed
+// the testkit's HomeKit), and the exact spawn line of a pinned CLI.
 import { harnessManifest } from '@reins/harnesses';
 import { HARNESS_IDS, type HarnessBinary, type HarnessId, harnessBinary } from '../hermetic/binaries.js';
-import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
-import { buildCodexAcpHome } from './codex-acp.js';
-import { buildCopilotHome } from './copilot.js';
-import { buildGeminiHome } from './gemini.js';
 import { HOME_KIT } from './kit.js';
-import { buildOpenCodeHome } from './opencode.js';
-import { buildQwenCodeHome } from './qwen-code.js';
 import type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions } from './types.js';
-
-/** The homes not yet in their harness's folder. */
-const TESTKIT_HOMES: Partial<Record<HarnessId, HarnessHomeBuilder>> = {
-  gemini: buildGeminiHome,
-  'qwen-code': buildQwenCodeHome,
-  copilot: buildCopilotHome,
-  opencode: buildOpenCodeHome,
-  'claude-agent-acp': buildClaudeAgentAcpHome,
-  'codex-acp': buildCodexAcpHome,
-};
 
 export async function buildHarnessHome(id: HarnessId, options: HarnessHomeOptions): Promise<HarnessHome> {
   const load = harnessManifest(id)?.testing?.home;
-  if (!load) {
-    const builder = TESTKIT_HOMES[id];
-    if (!builder) throw new Error(`${id} has no hermetic home: its manifest's testing part names no home builder.`);
-    return builder(options);
-  }
+  if (!load) throw new Error(`${id} has no hermetic home: its manifest's testing part names no home builder.`);
   const binary = options.binary ?? harnessBinary(id);
   const built = await (await load())({ ...options, binary }, HOME_KIT);
   return { id, ...built };

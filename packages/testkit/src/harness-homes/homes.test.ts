@@ -4,9 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
-import { buildClaudeAgentAcpHome } from './claude-agent-acp.js';
-import { buildCodexAcpHome } from './codex-acp.js';
-import { buildOpenClawHome, buildPiHome } from './named.js';
+import { buildClaudeAgentAcpHome, buildCodexAcpHome, buildOpenClawHome, buildPiHome } from './named.js';
 
 const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
   id,

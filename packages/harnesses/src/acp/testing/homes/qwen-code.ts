@@ -4,19 +4,17 @@
 // Quirks seen on 0.24.4: side calls to the same model (memory, suggestions, auto-approve classifier); it sends
 // the request `craft/drainMidTurnQueue` (answer -32601) and `qwen/notify/...` notifications.
 import { join } from 'node:path';
-import { harnessBinary } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList, writeConfig } from './environment.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../../testing.js';
 
 /** A second model is always configured, so that a model switch has somewhere to go. */
 export const QWEN_SECOND_MODEL = 'fake-model-2';
 
-export const buildQwenCodeHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('qwen-code');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels ?? [QWEN_SECOND_MODEL]);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const { binary } = options;
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels ?? [QWEN_SECOND_MODEL]);
   const [model] = models as [string];
   const baseUrl = `${options.modelServerUrl}/v1`;
-  const settings = await writeConfig(join(options.tempHome.home, '.qwen', 'settings.json'), {
+  const settings = await kit.writeConfig(join(options.tempHome.home, '.qwen', 'settings.json'), {
     security: { auth: { selectedType: 'openai' } },
     model: { name: model },
     modelProviders: { openai: models.map((id) => ({ id, name: id, baseUrl, envKey: 'OPENAI_API_KEY' })) },
@@ -25,10 +23,9 @@ export const buildQwenCodeHome: HarnessHomeBuilder = async (options) => {
     telemetry: { enabled: false },
   });
   return {
-    id: 'qwen-code',
     env: {
-      ...baseEnvironment(binary, options.tempHome),
-      OPENAI_API_KEY: FAKE_API_KEY,
+      ...kit.baseEnvironment(binary, options.tempHome),
+      OPENAI_API_KEY: kit.fakeApiKey,
       OPENAI_BASE_URL: baseUrl,
       OPENAI_MODEL: model,
       QWEN_CODE_NO_RELAUNCH: 'true',

@@ -5,13 +5,11 @@
 // (enabled_providers limits it to ours); title generation calls the same provider; it writes
 // ~/.cache/opencode/bin and ~/.bun/install/cache even for --version.
 import { join } from 'node:path';
-import { harnessBinary } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList } from './environment.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../../testing.js';
 
-export const buildOpenCodeHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('opencode');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const { binary } = options;
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
   const [model] = models as [string];
   const home = options.tempHome.home;
   const config = {
@@ -25,15 +23,14 @@ export const buildOpenCodeHome: HarnessHomeBuilder = async (options) => {
       fake: {
         npm: '@ai-sdk/openai-compatible',
         name: 'Fake',
-        options: { baseURL: `${options.modelServerUrl}/v1`, apiKey: FAKE_API_KEY },
+        options: { baseURL: `${options.modelServerUrl}/v1`, apiKey: kit.fakeApiKey },
         models: Object.fromEntries(models.map((id) => [id, { name: id }])),
       },
     },
   };
   return {
-    id: 'opencode',
     env: {
-      ...baseEnvironment(binary, options.tempHome),
+      ...kit.baseEnvironment(binary, options.tempHome),
       OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',

@@ -5,14 +5,11 @@
 // Its model list is the bundled Claude Code's picker (the aliases plus ANTHROPIC_MODEL), and only a model in
 // that list can be selected: unlike Claude Code itself, which takes any id, so an extra model has to be put
 // on the list. 2.1.83 adds exactly one custom entry, from ANTHROPIC_CUSTOM_MODEL_OPTION.
-import { harnessBinary } from '../hermetic/binaries.js';
-import { modelList } from './environment.js';
-import { folderHome } from './kit.js';
-import { DEFAULT_FAKE_MODEL, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../../testing.js';
 
-export const buildClaudeAgentAcpHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('claude-agent-acp');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const { binary } = options;
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
   const [model, ...extra] = models as [string, ...string[]];
   if (extra.length > 1) {
     throw new Error(
@@ -21,10 +18,9 @@ export const buildClaudeAgentAcpHome: HarnessHomeBuilder = async (options) => {
     );
   }
   return {
-    id: 'claude-agent-acp',
     env: {
-      // Claude Code's own hermetic environment (claude-code/testing/home.ts) on this binary and model.
-      ...(await folderHome('claude-code', { ...options, binary, model, extraModels: [] })).env,
+      // Claude Code's own hermetic environment (its folder's testing/home.ts) on this binary and model.
+      ...(await kit.homeOf('claude-code', { ...options, binary, model, extraModels: [] })).env,
       ...(extra[0] ? { ANTHROPIC_CUSTOM_MODEL_OPTION: extra[0] } : {}),
     },
     args: [],

@@ -19,9 +19,7 @@
 // - A CODEX_HOME under /tmp prints "could not update PATH" on stderr, as Codex does: harmless.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { harnessBinary } from '../hermetic/binaries.js';
-import { baseEnvironment, modelList, writeConfig } from './environment.js';
-import { DEFAULT_FAKE_MODEL, FAKE_API_KEY, type HarnessHomeBuilder } from './types.js';
+import type { HomeBuilder } from '../../../testing.js';
 
 /** The efforts codex-acp 0.16.0's core knows (no `max`, no `ultra`). */
 const EFFORTS = ['low', 'medium', 'high', 'xhigh'] as const;
@@ -90,20 +88,19 @@ function configToml(options: { model: string; catalogPath: string; modelServerUr
   ].join('\n');
 }
 
-export const buildCodexAcpHome: HarnessHomeBuilder = async (options) => {
-  const binary = options.binary ?? harnessBinary('codex-acp');
-  const models = modelList(options.model ?? DEFAULT_FAKE_MODEL, options.extraModels);
+export const buildHome: HomeBuilder = async (options, kit) => {
+  const { binary } = options;
+  const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
   const [model] = models as [string];
   const codexHome = join(options.tempHome.home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  const catalogPath = await writeConfig(join(codexHome, 'models.json'), codexAcpModelCatalog(models));
-  const configPath = await writeConfig(
+  const catalogPath = await kit.writeConfig(join(codexHome, 'models.json'), codexAcpModelCatalog(models));
+  const configPath = await kit.writeConfig(
     join(codexHome, 'config.toml'),
     configToml({ model, catalogPath, modelServerUrl: options.modelServerUrl }),
   );
   return {
-    id: 'codex-acp',
-    env: { ...baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, [API_KEY_ENV]: FAKE_API_KEY },
+    env: { ...kit.baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, [API_KEY_ENV]: kit.fakeApiKey },
     args: [],
     home: options.tempHome.home,
     models,
