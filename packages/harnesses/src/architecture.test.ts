@@ -375,7 +375,6 @@ describe('one folder per harness', () => {
   const NAMES_A_HARNESS = new Map([
     ['core/src/harness-ids.ts', 'the list of ids itself'],
     ['testkit/src/harness-homes/named.ts', 'the named home builders kept for existing tests'],
-    ['testkit/src/canary/install.ts', "which harnesses each SDK's canary covers, to come from the manifests"],
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', 'the fuzz targets by name, to come from the testing parts'],
     ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol; Codex is warmed at start'],

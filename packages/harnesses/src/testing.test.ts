@@ -1,5 +1,7 @@
 // The harnesses' test side agrees with their manifests: HARNESS_PINS is exactly the manifests' pins, each
-// pin names the npm package the manifest installs, and every pin tells the tests how to check its version.
+// pin names the npm package the manifest installs, every pin tells the tests how to check its version, and
+// the SDKs pins name are the adapters' own dependencies.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_MANIFESTS, HARNESS_PINS } from './manifests.js';
 
@@ -19,4 +21,15 @@ describe('harness pins', () => {
       expect(shows).toBe(true);
     },
   );
+});
+
+describe('pinned SDKs', () => {
+  it('every SDK a pin names is a dependency of @reins/harnesses (the canary reads its version there)', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const sdks = HARNESS_PINS.flatMap((pin) => ('sdk' in pin ? [pin.sdk] : []));
+    expect(sdks.length).toBeGreaterThan(0);
+    expect(sdks.filter((sdk) => !(sdk in manifest.dependencies))).toEqual([]);
+  });
 });

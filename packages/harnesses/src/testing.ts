@@ -46,6 +46,8 @@ export interface HarnessPinSpec {
   previous?: { packageName?: string; locate?: LocateBinary };
   /** What `--version` prints for a version (stdout or stderr); absent when the CLI has no version flag. */
   versionOutput?: (version: string) => string;
+  /** The npm SDK the adapter drives this CLI through, if any (the canary tries its newest version too). */
+  sdk?: string;
   /** For a CLI without a version flag: the name its ACP initialize answer gives, by pin. */
   initializeName?: { current: string; previous?: string };
 }

@@ -5,13 +5,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HARNESS_PINS } from '@reins/harnesses';
 import type { PackageLine } from './report.js';
 
-/** The adapters' SDKs: which harnesses load each one. */
-export const SDKS: Record<string, readonly string[]> = {
-  '@anthropic-ai/claude-agent-sdk': ['claude-code'],
-  '@agentclientprotocol/sdk': ['gemini', 'qwen-code', 'copilot', 'opencode', 'claude-agent-acp', 'codex-acp'],
-};
+/** The adapters' SDKs: which harnesses load each one (each pin's `sdk`, in its harness folder). */
+export const SDKS: Record<string, readonly string[]> = Object.fromEntries(
+  [...new Set(HARNESS_PINS.flatMap((pin) => ('sdk' in pin ? [pin.sdk] : [])))].map((sdk) => [
+    sdk,
+    HARNESS_PINS.filter((pin) => 'sdk' in pin && pin.sdk === sdk).map((pin) => pin.id),
+  ]),
+);
 
 interface Manifest {
   dependencies?: Record<string, string>;

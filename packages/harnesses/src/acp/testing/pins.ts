@@ -3,9 +3,13 @@
 import { join } from 'node:path';
 import { type HarnessPinSpec, hasAvx2, linuxCpu, nodeScript } from '../../testing.js';
 
+/** Every ACP agent is driven through the ACP SDK. */
+const ACP_SDK = '@agentclientprotocol/sdk';
+
 export const GEMINI_PIN = {
   id: 'gemini',
   packageName: '@google/gemini-cli',
+  sdk: ACP_SDK,
   locate: nodeScript('bundle/gemini.js', 'host'),
   versionOutput: (version) => version,
 } satisfies HarnessPinSpec;
@@ -13,6 +17,7 @@ export const GEMINI_PIN = {
 export const QWEN_CODE_PIN = {
   id: 'qwen-code',
   packageName: '@qwen-code/qwen-code',
+  sdk: ACP_SDK,
   // cli.js directly: cli-entry.js (the npm bin) only re-spawns it with --expose-gc. Needs Node >= 22.
   locate: nodeScript('cli.js', 'bundled'),
   versionOutput: (version) => version,
@@ -21,6 +26,7 @@ export const QWEN_CODE_PIN = {
 export const COPILOT_PIN = {
   id: 'copilot',
   packageName: '@github/copilot',
+  sdk: ACP_SDK,
   locate: (place) => ({ command: join(place.dep(`@github/copilot-linux-${linuxCpu}`), 'copilot'), args: [] }),
   versionOutput: (version) => `GitHub Copilot CLI ${version}`,
 } satisfies HarnessPinSpec;
@@ -28,6 +34,7 @@ export const COPILOT_PIN = {
 export const OPENCODE_PIN = {
   id: 'opencode',
   packageName: 'opencode-ai',
+  sdk: ACP_SDK,
   // The same choice opencode-ai's postinstall makes: the baseline build on x64 CPUs without AVX2.
   locate: (place) => ({
     command: join(
@@ -43,6 +50,7 @@ export const OPENCODE_PIN = {
 export const CLAUDE_AGENT_ACP_PIN = {
   id: 'claude-agent-acp',
   packageName: '@agentclientprotocol/claude-agent-acp',
+  sdk: ACP_SDK,
   locate: nodeScript('dist/index.js', 'bundled'),
   previous: { packageName: '@zed-industries/claude-agent-acp', locate: nodeScript('dist/index.js', 'host') },
   // No --version (0.23.1 ignores arguments and waits on stdin); the @agentclientprotocol pins name their package.
@@ -56,6 +64,7 @@ export const CLAUDE_AGENT_ACP_PIN = {
 export const CODEX_ACP_PIN = {
   id: 'codex-acp',
   packageName: '@agentclientprotocol/codex-acp',
+  sdk: ACP_SDK,
   locate: nodeScript('dist/index.js', 'bundled'),
   previous: {
     packageName: '@zed-industries/codex-acp',

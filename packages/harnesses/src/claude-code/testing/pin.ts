@@ -8,5 +8,6 @@ export const CLAUDE_CODE_PIN = {
   // bin/claude.exe is a stub until the postinstall hard-links the binary over it; the platform package has it.
   locate: (place) => ({ command: join(place.dep(`@anthropic-ai/claude-code-linux-${linuxCpu}`), 'claude'), args: [] }),
   previous: {},
+  sdk: '@anthropic-ai/claude-agent-sdk',
   versionOutput: (version) => `${version} (Claude Code)`,
 } satisfies HarnessPinSpec;
