@@ -3,12 +3,17 @@
 // blocks an aborted or failed stream left open). Pure; the state is the translation's (state.ts).
 import { type Item, isRecord } from '@reins/core';
 import { index, sendable, str, userText } from './messages.js';
-import { type PayloadSink, passthrough } from './sink.js';
+import { emitItem, type PayloadSink, passthrough } from './sink.js';
 import type { BlockKind, OpenBlock, PiTranslateState } from './state.js';
 import { startTool, toolCopy } from './tool-events.js';
 import { addUsage } from './turn-end.js';
 
-export function onMessageStart(state: PiTranslateState, message: Record<string, unknown>, sink: PayloadSink): void {
+export function onMessageStart(
+  state: PiTranslateState,
+  message: Record<string, unknown>,
+  frame: unknown,
+  sink: PayloadSink,
+): void {
   if (message.role === 'assistant') {
     state.assistantCount++;
     state.blocks.clear();
@@ -20,7 +25,10 @@ export function onMessageStart(state: PiTranslateState, message: Record<string, 
     state.userCount++;
     const id = `pi-user-${state.userCount}`;
     state.openUserItem = id;
-    sink.emit({ type: 'item.started', item: { kind: 'user_message', id, status: 'running', text: userText(message) } });
+    emitItem(state, sink, frame, {
+      type: 'item.started',
+      item: { kind: 'user_message', id, status: 'running', text: userText(message) },
+    });
   }
 }
 
@@ -28,11 +36,16 @@ function stopStatus(message: Record<string, unknown>): 'completed' | 'cancelled'
   return message.stopReason === 'aborted' ? 'cancelled' : message.stopReason === 'error' ? 'failed' : 'completed';
 }
 
-export function onMessageEnd(state: PiTranslateState, message: Record<string, unknown>, sink: PayloadSink): void {
+export function onMessageEnd(
+  state: PiTranslateState,
+  message: Record<string, unknown>,
+  frame: unknown,
+  sink: PayloadSink,
+): void {
   if (message.role === 'user') {
     const id = state.openUserItem ?? `pi-user-${++state.userCount}`;
     state.openUserItem = undefined;
-    sink.emit({
+    emitItem(state, sink, frame, {
       type: 'item.completed',
       item: { kind: 'user_message', id, status: 'completed', text: userText(message) },
     });
@@ -44,7 +57,7 @@ export function onMessageEnd(state: PiTranslateState, message: Record<string, un
   const content = Array.isArray(message.content) ? message.content : [];
   for (const [at, block] of state.blocks) {
     if (block.kind === 'tool') continue;
-    sink.emit({ type: 'item.completed', item: blockItem(block, content[at], status) });
+    emitItem(state, sink, frame, { type: 'item.completed', item: blockItem(block, content[at], status) });
     state.blocks.delete(at);
   }
   if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
@@ -129,7 +142,7 @@ export function onMessageUpdate(
     sink.emit(passthrough(frame, 'unparsable'));
     return;
   }
-  const block = openBlock(state, at, blockKind, sink);
+  const block = openBlock(state, at, blockKind, frame, sink);
   if (phase === DELTA && event.delta) {
     sink.emit({
       type: 'item.delta',
@@ -147,7 +160,7 @@ export function onMessageUpdate(
       block.kind === 'reasoning'
         ? { kind: 'reasoning', id: block.itemId, status: stopStatus(message), text: event.content as string }
         : { kind: 'agent_message', id: block.itemId, status: stopStatus(message), text: event.content as string };
-    sink.emit({ type: 'item.completed', item });
+    emitItem(state, sink, frame, { type: 'item.completed', item });
   }
 }
 
@@ -165,7 +178,7 @@ function onToolBlock(
       sink.emit(passthrough(frame, 'unparsable'));
       return;
     }
-    startTool(state, call.id, str(call.name) ?? 'tool', call.arguments, sink);
+    startTool(state, call.id, str(call.name) ?? 'tool', call.arguments, frame, sink);
     const open = state.tools.get(call.id);
     if (open && call.arguments !== undefined)
       state.tools.set(call.id, toolCopy(open, open.status, sendable(call.arguments)));
@@ -175,7 +188,7 @@ function onToolBlock(
   const content = Array.isArray(message.content) ? message.content : [];
   const call = content[at];
   if (!isRecord(call) || call.type !== 'toolCall' || typeof call.id !== 'string') return;
-  startTool(state, call.id, str(call.name) ?? 'tool', call.arguments, sink);
+  startTool(state, call.id, str(call.name) ?? 'tool', call.arguments, frame, sink);
   state.blocks.set(at, { itemId: call.id, kind: 'tool' });
   if (event.type === 'toolcall_delta' && typeof event.delta === 'string' && event.delta && state.tools.has(call.id)) {
     sink.emit({ type: 'item.delta', itemId: call.id, kind: 'tool_input', text: event.delta });
@@ -183,7 +196,13 @@ function onToolBlock(
 }
 
 /** The open block at `at` of this kind, or a new one (its item.started emitted). */
-function openBlock(state: PiTranslateState, at: number, kind: 'text' | 'reasoning', sink: PayloadSink): OpenBlock {
+function openBlock(
+  state: PiTranslateState,
+  at: number,
+  kind: 'text' | 'reasoning',
+  frame: unknown,
+  sink: PayloadSink,
+): OpenBlock {
   const existing = state.blocks.get(at);
   if (existing && existing.kind === kind) return existing;
   // A block of another kind at this index, or a message whose message_start was lost, must not reuse an
@@ -197,6 +216,6 @@ function openBlock(state: PiTranslateState, at: number, kind: 'text' | 'reasonin
     kind === 'reasoning'
       ? { kind: 'reasoning', id: block.itemId, status: 'running', text: '' }
       : { kind: 'agent_message', id: block.itemId, status: 'running', text: '' };
-  sink.emit({ type: 'item.started', item });
+  emitItem(state, sink, frame, { type: 'item.started', item });
   return block;
 }

@@ -1,7 +1,7 @@
 // Where the Pi translation puts what a frame makes: a payload sink the caller provides, so that a frame's
 // events go out in order without an array per frame (the bench's translate figure, bench/README.md), and
-// the rule that no item is announced twice, applied as they go out.
-import type { EventPayload, PassthroughReason } from '@reins/core';
+// the rule that no item is announced twice, applied as items go out (emitItem).
+import type { EventPayload, PassthroughReason, PayloadOf } from '@reins/core';
 import type { PiTranslateState } from './state.js';
 
 /** Receives a frame's payloads in order. */
@@ -25,47 +25,28 @@ export const passthrough = (frame: unknown, reason?: PassthroughReason): EventPa
 const REMEMBERED_ITEMS = 10_000;
 
 /**
- * Passes one frame's payloads on, a start or completion of an item already announced replaced by the
- * frame as a duplicate passthrough. One is reused from frame to frame (`forFrame`, `done`).
+ * An item's start or completion into `sink`, unless that item was announced so already: then `frame` as a
+ * duplicate passthrough. Only item.started and item.completed go through here (the rest: sink.emit).
  */
-export class ItemsOnce implements PayloadSink {
-  private state: PiTranslateState | undefined = undefined;
-  private frame: unknown = undefined;
-  private target: PayloadSink | undefined = undefined;
-
-  forFrame(state: PiTranslateState, frame: unknown, target: PayloadSink): this {
-    this.state = state;
-    this.frame = frame;
-    this.target = target;
-    return this;
+export function emitItem(
+  state: PiTranslateState,
+  sink: PayloadSink,
+  frame: unknown,
+  payload: PayloadOf<'item.started'> | PayloadOf<'item.completed'>,
+): void {
+  state.seen ??= new Map();
+  const seen = state.seen;
+  const id = payload.item.id;
+  const before = seen.get(id);
+  if (before === 'completed' || (before === 'started' && payload.type === 'item.started')) {
+    sink.emit(passthrough(frame, 'duplicate'));
+    return;
   }
-
-  done(): void {
-    this.state = undefined;
-    this.frame = undefined;
-    this.target = undefined;
+  seen.delete(id);
+  seen.set(id, payload.type === 'item.started' ? 'started' : 'completed');
+  if (seen.size > REMEMBERED_ITEMS) {
+    const oldest = seen.keys().next().value;
+    if (oldest !== undefined) seen.delete(oldest);
   }
-
-  emit(payload: EventPayload): void {
-    const target = this.target as PayloadSink;
-    if (payload.type !== 'item.started' && payload.type !== 'item.completed') {
-      target.emit(payload);
-      return;
-    }
-    const state = this.state as PiTranslateState;
-    state.seen ??= new Map();
-    const seen = state.seen;
-    const before = seen.get(payload.item.id);
-    if (before === 'completed' || (before === 'started' && payload.type === 'item.started')) {
-      target.emit(passthrough(this.frame, 'duplicate'));
-      return;
-    }
-    seen.delete(payload.item.id);
-    seen.set(payload.item.id, payload.type === 'item.started' ? 'started' : 'completed');
-    if (seen.size > REMEMBERED_ITEMS) {
-      const oldest = seen.keys().next().value;
-      if (oldest !== undefined) seen.delete(oldest);
-    }
-    target.emit(payload);
-  }
+  sink.emit(payload);
 }

@@ -3,7 +3,7 @@
 // changed files (Pi 0.73.1). Pure; the state is the translation's (state.ts).
 import { isRecord, type ToolCallItem } from '@reins/core';
 import { fileChanges, piToolKind, resultText, sendable, str } from './messages.js';
-import { type PayloadSink, passthrough } from './sink.js';
+import { emitItem, type PayloadSink, passthrough } from './sink.js';
 import type { PiTranslateState } from './state.js';
 
 /** Starts a tool call unless it runs already or completed before (a re-sent frame); false then. */
@@ -12,6 +12,7 @@ export function startTool(
   id: string,
   name: string,
   input: unknown,
+  frame: unknown,
   sink: PayloadSink,
 ): boolean {
   if (state.tools.has(id) || state.seen?.get(id) === 'completed') return false;
@@ -23,7 +24,7 @@ export function startTool(
     input: sendable(input ?? {}),
   };
   state.tools.set(id, item);
-  sink.emit({ type: 'item.started', item });
+  emitItem(state, sink, frame, { type: 'item.started', item });
   return true;
 }
 
@@ -63,7 +64,7 @@ export function onTool(state: PiTranslateState, event: Record<string, unknown>, 
   }
   const name = str(event.toolName) ?? 'tool';
   const args = isRecord(event.args) ? event.args : undefined;
-  startTool(state, id, name, args, sink);
+  startTool(state, id, name, args, event, sink);
   const open = state.tools.get(id) as ToolCallItem;
   if (event.type !== 'tool_execution_end') {
     if (args) state.tools.set(id, toolCopy(open, open.status, sendable(args)));
@@ -92,5 +93,5 @@ export function onTool(state: PiTranslateState, event: Record<string, unknown>, 
   }
   const changes = fileChanges(name, open.input, result, isError);
   if (changes) item.changes = changes;
-  sink.emit({ type: 'item.completed', item });
+  emitItem(state, sink, event, { type: 'item.completed', item });
 }

@@ -16,7 +16,7 @@
 import { type EventPayload, isRecord } from '@reins/core';
 import { onMessageEnd, onMessageStart, onMessageUpdate } from './message-events.js';
 import { sendable, shown, str } from './messages.js';
-import { ItemsOnce, PayloadList, type PayloadSink, passthrough } from './sink.js';
+import { emitItem, PayloadList, type PayloadSink, passthrough } from './sink.js';
 import type { PiTranslateState } from './state.js';
 import { onTool } from './tool-events.js';
 import { onAgentEnd, onRetryEnd } from './turn-end.js';
@@ -34,21 +34,13 @@ export function translatePiFrame(state: PiTranslateState, frame: Record<string, 
   return list.payloads;
 }
 
-/** The duplicate filter between the translation and a caller's sink, reused frame after frame. */
-let spareFilter: ItemsOnce | undefined;
-
 /** Translates one parsed stdout frame that is not a command response into `sink`, in order. */
 export function translatePiFrameInto(state: PiTranslateState, frame: Record<string, unknown>, sink: PayloadSink): void {
   if (!isRecord(frame) || typeof frame.type !== 'string') {
     sink.emit(passthrough(frame, 'unparsable'));
     return;
   }
-  // Taken while in use: a sink that translates another frame on its way gets a filter of its own.
-  const filter = (spareFilter ?? new ItemsOnce()).forFrame(state, frame, sink);
-  spareFilter = undefined;
-  translateEvent(state, frame, filter);
-  filter.done();
-  spareFilter = filter;
+  translateEvent(state, frame, sink);
 }
 
 /**
@@ -66,11 +58,11 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>,
       else sink.emit(passthrough(event, 'unparsable'));
       return;
     case 'message_start':
-      if (isRecord(event.message)) onMessageStart(state, event.message, sink);
+      if (isRecord(event.message)) onMessageStart(state, event.message, event, sink);
       else sink.emit(passthrough(event, 'unparsable'));
       return;
     case 'message_end':
-      if (isRecord(event.message)) onMessageEnd(state, event.message, sink);
+      if (isRecord(event.message)) onMessageEnd(state, event.message, event, sink);
       else sink.emit(passthrough(event, 'unparsable'));
       return;
     case 'turn_start':
@@ -94,7 +86,7 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>,
       const id = `pi-compaction-${state.compactionCount}`;
       state.openCompaction = id;
       const trigger = str(event.reason);
-      sink.emit({
+      emitItem(state, sink, event, {
         type: 'item.started',
         item: { kind: 'compaction', id, status: 'running', ...(trigger ? { trigger } : {}) },
       });
@@ -171,7 +163,7 @@ function onCompactionEnd(state: PiTranslateState, event: Record<string, unknown>
   const status = event.aborted === true ? 'cancelled' : result ? 'completed' : 'failed';
   const trigger = str(event.reason);
   const before = result?.tokensBefore;
-  sink.emit({
+  emitItem(state, sink, event, {
     type: 'item.completed',
     item: {
       kind: 'compaction',
