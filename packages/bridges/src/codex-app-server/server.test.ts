@@ -1065,3 +1065,38 @@ describe('thread/revert, thread/archive, and what no harness can do', () => {
     }
   });
 });
+
+describe("thread/settings/update (the Codex TUI's /model picker)", () => {
+  it('switches model and effort for the next turns, each only when it changes; refuses start-only settings', async () => {
+    const harness = new FakeHarness();
+    const client = await initialized(harness);
+    await client.request('thread/start', { model: 'default' });
+    const session = harness.sessions[0] as FakeSession;
+    // What the TUI 0.171.0 sends after a pick (recorded): the model, the effort, its own mode preset.
+    const picked = await client.request('thread/settings/update', {
+      threadId: 'native-1',
+      cwd: null,
+      approvalPolicy: null,
+      model: 'fake-model',
+      effort: 'low',
+      collaborationMode: { mode: 'default', settings: { model: 'fake-model', reasoning_effort: 'low' } },
+    });
+    expect(picked.result).toEqual({});
+    expect(session.calls).toEqual(['setModel:fake-model', 'setEffort:low']);
+    const again = await client.request('thread/settings/update', {
+      threadId: 'native-1',
+      model: 'fake-model',
+      effort: 'low',
+    });
+    expect(session.calls).toEqual(['setModel:fake-model', 'setEffort:low']);
+    const refused = await client.request('thread/settings/update', { threadId: 'native-1', cwd: '/elsewhere' });
+    expect(refused.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^cwd: a harness takes it only at start/),
+    });
+    const unknown = await client.request('thread/settings/update', { threadId: 'nobody', effort: 'low' });
+    expect(unknown.error).toMatchObject({ code: -32600, message: 'thread not found: nobody' });
+    // An experimental method has no answer type in the pinned (stable) schema: its answers are not checked.
+    for (const answer of [picked, again, refused, unknown]) client.received.splice(client.received.indexOf(answer), 1);
+  });
+});

@@ -47,7 +47,7 @@ import {
   unsubscribeThread,
 } from './thread-admin.js';
 import { revertThread } from './thread-revert.js';
-import { interruptTurn, startTurn, steerTurn, type TurnRequestContext } from './turn-requests.js';
+import { interruptTurn, startTurn, steerTurn, type TurnRequestContext, updateThreadSettings } from './turn-requests.js';
 import {
   type InitializeResponse,
   RPC,
@@ -173,7 +173,6 @@ export class CodexAppServerBridge {
 
   // ---- dispatch ----
 
-  /** command/exec processes, per client (command-exec.ts). */
   private readonly commands = new CommandProcesses(() => this.reads.cwd);
 
   private readonly handlers: Record<string, Handler> = {
@@ -193,6 +192,7 @@ export class CodexAppServerBridge {
     'turn/start': (params) => startTurn(this.turnContext(params), params),
     'turn/steer': (params) => steerTurn(this.turnContext(params), params),
     'turn/interrupt': (params) => interruptTurn(this.turnContext(params), params),
+    'thread/settings/update': (params) => updateThreadSettings(this.turnContext(params), params),
     'mcpServerStatus/list': (params) => listMcpServerStatus(this.mcpContext(), params),
     'model/list': async (params) =>
       listModels(
@@ -492,8 +492,6 @@ export class CodexAppServerBridge {
       answer: (thread, turns) => this.threadAnswer(thread, turns),
     };
   }
-
-  // ---- turns (turn-requests.ts) ----
 
   private turnContext(params: Record<string, unknown>): TurnRequestContext {
     return { thread: this.threadFor(requiredString(params, 'threadId')), requestTimeoutMs: this.requestTimeoutMs };

@@ -1,5 +1,6 @@
-// turn/start, turn/steer and turn/interrupt on one thread. Model and effort ride on turn/start in
-// Codex ("this turn and subsequent turns"); input that arrives while a turn runs joins that turn, as
+// turn/start, turn/steer, turn/interrupt and thread/settings/update on one thread. Model and effort
+// ride on turn/start in Codex ("this turn and subsequent turns"), or on the experimental
+// thread/settings/update the TUI's model picker sends; input that arrives while a turn runs joins that turn, as
 // Codex 0.169.0 does: steered where the harness can steer, else run next inside the same Codex turn.
 import type { SendResult, TurnInput } from '@reins/core';
 import { withDeadline } from '../lifecycle.js';
@@ -36,6 +37,33 @@ export async function applyTurnSettings(context: TurnRequestContext, params: Rec
     await withDeadline(thread.session.setEffort(effort), requestTimeoutMs, 'setEffort');
     thread.state.effort = effort;
   }
+}
+
+/** Settings a harness takes only when its session starts: thread/settings/update refuses to change them. */
+const START_ONLY_SETTINGS = [
+  'cwd',
+  'environments',
+  'approvalPolicy',
+  'approvalsReviewer',
+  'sandboxPolicy',
+  'permissions',
+];
+
+/**
+ * thread/settings/update (experimental; the Codex TUI 0.171.0's `/model` picker sends `model` and
+ * `effort` here, recorded against the real app-server: docs/architecture/bridges.md): model and effort
+ * for the next turns. Its `collaborationMode` (Codex's own plan/default presets) is not a Reins setting.
+ */
+export async function updateThreadSettings(
+  context: TurnRequestContext,
+  params: Record<string, unknown>,
+): Promise<Record<string, never>> {
+  for (const field of START_ONLY_SETTINGS) {
+    if (params[field] !== undefined && params[field] !== null)
+      throw new ParamsError(field, 'a harness takes it only at start; start a new thread with it.');
+  }
+  await applyTurnSettings(context, { model: params.model, effort: params.effort });
+  return {};
 }
 
 /** Input for the running Codex turn: steered where the harness can, else run next inside the same turn. */
