@@ -2,6 +2,7 @@
 // and the real pinned CLIs inside a loopback-only network namespace.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 const alias = {
@@ -19,8 +20,28 @@ const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
 // here nor change other tests' event sequences (docs/architecture/contract.md, "Checkpoints").
 process.env.REINS_CHECKPOINTS ??= 'off';
 
+// The real tier's longest files (each conformance lane group: minutes of CLI start-ups; OpenClaw's gateway
+// starts in 15-40 s) start first, so the two workers finish together. Vitest orders by the last run's
+// durations, but a fresh checkout (CI) has none and would take these small files last.
+const LONGEST_FIRST = [/conformance-openclaw/, /conformance-/, /openclaw/];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((pattern) => pattern.test(file.moduleId));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    const sorted = await super.sort(files);
+    return sorted
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias },
@@ -48,7 +69,10 @@ export default defineConfig({
           include: ['packages/*/src/**/*.real.test.ts', 'packages/*/test/**/*.real.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time: a real test mostly waits (CLI start-up, the scripted model's turns, process
+          // exits), so two side by side nearly halve the tier on 2 cores; every file has its own homes, model
+          // server and ports, and process checks are scoped to a test's own children or markers.
+          maxWorkers: 2,
         },
       },
     ],

@@ -38,9 +38,16 @@ describe('codex real: workspace posture and checkpoints', () => {
     expect(existsSync(outside)).toBe(false);
     const tools = completedTools(recorder.turnEvents(sent.turnId));
     const refused = tools.find((tool) => tool.tool.title?.includes(outside));
+    // On a miss, say what the model server saw too: a missing call is either Codex not running it or a
+    // request that took a reply meant for another (once in CI: the second call never showed as a tool call).
+    const requests = rig.server.requests.map((request) => {
+      const input = (request.body as { input?: unknown[] } | undefined)?.input;
+      return `${request.source}/${request.outcome}: ${JSON.stringify(input?.at(-1) ?? request.userText).slice(0, 200)}`;
+    });
     expect(
       refused?.status,
-      `the turn's tool calls: ${JSON.stringify(tools.map((tool) => [tool.tool.title, tool.status]))}`,
+      `the turn's tool calls: ${JSON.stringify(tools.map((tool) => [tool.tool.title, tool.status]))}; ` +
+        `the model requests: ${JSON.stringify(requests)}`,
     ).toBe('failed');
     expect(refused?.output?.text ?? '').toMatch(/Read-only file system|Permission denied|Operation not permitted/);
     await recorder.close();

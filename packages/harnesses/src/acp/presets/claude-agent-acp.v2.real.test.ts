@@ -2,7 +2,7 @@
 // (harness option protocolVersion: 2), against the scripted model server inside the loopback-only
 // namespace. The agent runs with CLAUDE_AGENT_ACP_PROTOCOL=v2, under which it refuses a v1 initialize
 // (-32022): a session that opens at all was negotiated in v2. The v1 side of the same pin is the
-// conformance suite's (packages/testkit/test/conformance.real.test.ts).
+// conformance suite's (packages/testkit/test/conformance-*.real.test.ts).
 import { assertHermetic, type ModelServer, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig } from '../../../test/support/acp-real.js';

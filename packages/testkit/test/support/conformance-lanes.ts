@@ -1,0 +1,63 @@
+// The conformance suite against pinned real CLIs, hermetically, one describe per harness pin (a "lane").
+// Each behaviour is its own test, so a failure names the harness, the pin, the behaviour and the reason.
+// Claude Code, Codex and the moved ACP agents run it on their previous pin as well (harness-clis keeps
+// both installed), so each capability's tested range spans two versions. The lanes are spread over a few
+// test files (conformance-*.real.test.ts) only so that the real tier's workers can run them side by side.
+import { describe, expect, it } from 'vitest';
+import { assertHermetic, type HarnessPin, harnessBinary, hasPreviousPin } from '../../src/hermetic/index.js';
+import { BEHAVIOURS, conformanceTarget, conformanceTargetIds, runConformance } from '../../src/index.js';
+
+/** Which file runs which harnesses: `rest` takes every target no other group names, so none is ever left out. */
+export const LANE_GROUPS = {
+  acp: ['gemini', 'qwen-code', 'copilot', 'opencode', 'claude-agent-acp', 'codex-acp'],
+  openclaw: ['openclaw'],
+} as const satisfies Record<string, readonly string[]>;
+
+function groupIds(group: keyof typeof LANE_GROUPS | 'rest'): string[] {
+  const all = conformanceTargetIds() as string[];
+  if (group !== 'rest') return all.filter((id) => (LANE_GROUPS[group] as readonly string[]).includes(id));
+  const named = new Set<string>(Object.values(LANE_GROUPS).flat());
+  return all.filter((id) => !named.has(id));
+}
+
+// REINS_CONFORMANCE_HARNESSES=codex,pi,... narrows the lanes for local work (`codex@previous` names only
+// the previous pin, `codex@current` only the current). Every pinned CLI with a target runs by default (in CI too).
+const wanted = (process.env.REINS_CONFORMANCE_HARNESSES ?? 'all').split(',').filter(Boolean);
+const wants = (id: string, pin: HarnessPin) =>
+  wanted.includes('all') || wanted.includes(id) || wanted.includes(`${id}@${pin}`);
+
+/** Declares one describe per wanted lane of `group`, each with one test per behaviour. */
+export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void {
+  const runs = groupIds(group).flatMap((id) =>
+    (['current', 'previous'] as const)
+      .filter((pin) => (pin === 'current' || hasPreviousPin(id)) && wants(id, pin))
+      .map((pin) => ({ id, pin })),
+  );
+  if (runs.length === 0) it.skip(`no ${group} lane selected by REINS_CONFORMANCE_HARNESSES`, () => {});
+  for (const { id, pin } of runs) {
+    const binary = () => harnessBinary(id as Parameters<typeof harnessBinary>[0], undefined, pin);
+    describe(`conformance: ${id}${pin === 'previous' ? ' (previous pin)' : ''}`, () => {
+      for (const behaviour of BEHAVIOURS) {
+        it(behaviour.name, async (context) => {
+          await assertHermetic();
+          const pinned = binary();
+          const [result] = await runConformance(
+            conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: pinned }),
+            {
+              only: [behaviour.name],
+            },
+          );
+          const label = `${id} ${pinned.version} / ${behaviour.name}`;
+          if (result?.status === 'skipped') context.skip(result.reason);
+          // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
+          if (result?.status === 'limited') {
+            console.info(`${label}: limited: ${result.reason}`);
+            return;
+          }
+          expect(result?.reason ?? '', label).toBe('');
+          expect(result?.status).toBe('passed');
+        }, 300_000);
+      }
+    });
+  }
+}
