@@ -5,13 +5,25 @@
 // console's own and does not depend on a CLI; the scripted sessions make every kind of row on
 // demand: a message with "tools" in it gets a command card (a long command, long output, exit 0)
 // and a file change (a long path, a diff with long lines), "ask" a pending permission request,
-// "warn" a notice, and `hold` keeps a turn running until Esc interrupts it.
+// "warn" a notice, "edit" appends a line to a.txt in the cwd during the turn with real checkpoints
+// (the turn's git snapshots, its checkpoint event, diff and files-only revert), and `hold` keeps a
+// turn running until Esc interrupts it.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Discovery, HarnessId, SendOptions, SendResult, SessionSpec, TurnInput } from '@reins/core';
+import type {
+  Discovery,
+  HarnessId,
+  RevertOptions,
+  RevertResult,
+  SendOptions,
+  SendResult,
+  SessionDiff,
+  SessionSpec,
+  TurnInput,
+} from '@reins/core';
 import { type Daemon, type DaemonOptions, silentLogger, startDaemon } from '@reins/daemon';
 import {
   assertHermetic,
@@ -23,6 +35,7 @@ import {
 } from '@reins/testkit';
 import type { Page } from 'playwright-core';
 import { ScriptedHarness, ScriptedSession } from '../../daemon/test/scripted-harness.js';
+import { TurnCheckpoints } from '../../harnesses/src/runtime/checkpoints/turn-checkpoints.js';
 import { type Browser, consoleUrl, launchBrowser } from './browser.js';
 import { WAIT_MS } from './real-rig.js';
 
@@ -45,15 +58,43 @@ const DIFF = [
 
 class RichSession extends ScriptedSession {
   private tools = 0;
+  private readonly checkpoints = new TurnCheckpoints({
+    harness: this.harness,
+    sessionId: this.id,
+    cwd: this.spec.cwd,
+    emit: (payload, turnId) => this.stream.emit(payload, turnId ? { turnId } : { background: true }),
+  });
 
   override async send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
-    const result = await super.send(input, options);
     const text = typeof input === 'string' ? input : input.text;
+    if (/edit/.test(text)) return this.editTurn(input, options);
+    const result = await super.send(input, options);
     // Emitted now, inside the turn: the scripted answer and the turn's end come on the next tick.
     if (/tools/.test(text)) this.emitTools();
     if (/warn/.test(text)) this.stream.emit({ type: 'notice', kind: 'warning', message: 'A scripted warning.' });
     if (/ask/.test(text)) this.requestPermission(`ask-${++this.tools}`);
     return result;
+  }
+
+  /** A turn that edits a.txt between its before and after snapshots, as a harness's shell command would. */
+  private async editTurn(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
+    const held = this.hold;
+    this.hold = true;
+    const result = await super.send(input, options);
+    this.hold = held;
+    await this.checkpoints.beforeTurn(result.turnId);
+    await appendFile(join(this.spec.cwd, 'a.txt'), `edited in ${result.turnId}\n`);
+    this.release();
+    this.checkpoints.afterTurn(result.turnId);
+    return result;
+  }
+
+  diff(turnId?: string): Promise<SessionDiff> {
+    return this.checkpoints.diff(turnId);
+  }
+
+  revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return this.checkpoints.revert(turnId, options, async () => 'unchanged');
   }
 
   // As the real harnesses do after a cancelled turn: the session is idle again (the daemon tests'

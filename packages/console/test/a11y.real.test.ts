@@ -3,7 +3,10 @@
 // and the light one, every visible text reaches WCAG AA contrast against its effective background
 // (test/a11y-page.ts). The unit test (src/ui/theme-contrast.test.ts) checks the pairs the CSS makes;
 // this one sees the nesting the CSS does not say. Screenshots: test-results/console-a11y-*.png.
+// Also a turn's checkpoint card in a git work tree (its diff, Undo through session/revert, a refusal),
+// checked here because this rig's scripted session edits a file between real git snapshots.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestRepo } from '../../harnesses/src/runtime/checkpoints/test-repo.js';
 import { contrastFailures } from './a11y-page.js';
 import { type A11yRig, a11yRig, startByClicks } from './a11y-rig.js';
 import { last, send, turnsEnded, WAIT_MS } from './real-rig.js';
@@ -115,5 +118,53 @@ describe('console real: contrast as rendered', () => {
       await page.evaluate(() => document.documentElement.style.removeProperty('--muted'));
     }
     expect(rig.browser.problems).toEqual([]);
+  });
+});
+
+describe('console real: a checkpointed turn', () => {
+  it('shows the files the turn changed with their diff, and Undo puts them back (or says why not)', async () => {
+    const { page } = rig;
+    const repo = makeTestRepo();
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await startByClicks(page, 'codex', repo.dir);
+      const user = repo.userState();
+      await send(page, 'Please edit a.txt');
+      const card = await last(page.getByTestId('checkpoint'));
+      expect(await card.getByTestId('checkpoint-summary').textContent()).toBe('1 file: a.txt');
+      await card.getByRole('button', { name: /Changes on disk/ }).click();
+      const file = await last(card.getByTestId('file-diff'));
+      expect(await file.getAttribute('data-path')).toBe('a.txt');
+      expect(await file.locator('tr.add').allTextContents()).toEqual(['2+edited in turn_1']);
+      const { failures } = await contrastFailures(page);
+      expect(failures.filter((failure) => /checkpoint|diff|button/.test(failure.element))).toEqual([]);
+
+      await card.getByTestId('checkpoint-undo').click();
+      const note = await last(page.getByTestId('note'));
+      expect(await note.textContent()).toBe(
+        'Undid turn_1: put back a.txt; the conversation is unchanged (files only).',
+      );
+      await card.getByTestId('checkpoint-reverted').waitFor({ timeout: WAIT_MS });
+      expect(repo.read('a.txt')).toBe('alpha\n');
+      const after = repo.userState();
+      expect([after.head, after.index, after.stash]).toEqual([user.head, user.index, user.stash]);
+
+      // A file the user changed since: the daemon refuses, the console says why, the file stays.
+      await send(page, 'Another edit');
+      await turnsEnded(page, 2);
+      const second = page.locator('[data-testid="checkpoint"][data-turn-id="turn_2"]');
+      await second.waitFor({ timeout: WAIT_MS });
+      repo.write('a.txt', 'the user kept working\n');
+      await second.getByTestId('checkpoint-undo').click();
+      await page.locator('.note-row.error', { hasText: 'would overwrite' }).waitFor({ timeout: WAIT_MS });
+      expect(await page.locator('.note-row.error').last().textContent()).toMatch(
+        /^Undo failed: invalid_input: Reverting turn_2 would overwrite changes made since .* to a\.txt/,
+      );
+      expect(repo.read('a.txt')).toBe('the user kept working\n');
+      expect(await second.getByTestId('checkpoint-undo').isEnabled()).toBe(true);
+      expect(rig.browser.problems).toEqual([]);
+    } finally {
+      repo.remove();
+    }
   });
 });
