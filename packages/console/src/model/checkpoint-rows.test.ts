@@ -6,7 +6,7 @@ import { revertText } from '../app/console-state.js';
 import { checkpointDiffs } from './diff.js';
 import { Transcript } from './transcript.js';
 
-const envelope = { sessionId: 's1', at: 0 };
+const envelope = { sessionId: 's1', harness: 'codex', at: 0 };
 const checkpoint = (seq: number, turnId: string, path: string): ReinsEvent => ({
   ...envelope,
   seq,
