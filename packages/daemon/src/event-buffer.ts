@@ -24,6 +24,11 @@ export class EventBuffer<T extends { seq: number; json?: string } = ReinsEvent> 
     readonly capacity = DEFAULT_EVENT_BUFFER_SIZE,
     readonly maxChars = DEFAULT_EVENT_BUFFER_CHARS,
   ) {
+    EventBuffer.checkCapacity(capacity);
+  }
+
+  /** Throws invalid_input unless `capacity` can size a buffer (for owners that make theirs later). */
+  static checkCapacity(capacity: number): void {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new ReinsError('invalid_input', `The event buffer size must be a positive integer, got ${capacity}.`);
     }

@@ -1,7 +1,7 @@
 // The session log on the real SQLite store, watched at its transactions: every write of a loop turn
 // commits in one transaction, no subscriber gets an event before the transaction holding it
 // committed, and a failed commit loses nothing a client saw while saying clearly what failed
-// (docs/architecture/daemon.md, "Write before fan-out").
+// (docs/architecture/daemon.md, "Write before fan-out"). A dormant session's log holds no buffer.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,5 +204,29 @@ describe('SessionLog on SQLite: write before fan-out', () => {
     await a.log.idle();
     expect(a.seen.at(-1)?.event).toMatchObject({ type: 'item.delta', text: 'after', seq: 3 });
     expect(watch.committed.has('1:3')).toBe(true);
+  });
+});
+
+describe('SessionLog of a dormant session', () => {
+  it('keeps no event buffer: replay reads the store, and the next event starts a buffer again', async () => {
+    await putSession('a');
+    const a = await openLog('a', 1);
+    for (const text of ['1', '2', '3']) a.append(text);
+    await a.log.idle();
+    const tailOf = () => (a.log as unknown as { tail?: unknown }).tail;
+    expect(tailOf()).toBeDefined();
+    const live = (await a.log.read(0, 10)).map((published) => published.json);
+
+    a.log.forgetTail();
+    expect(tailOf()).toBeUndefined();
+    expect((await a.log.read(0, 10)).map((published) => published.json)).toEqual(live);
+    expect(await a.log.read(3, 10)).toEqual([]);
+
+    a.append('4');
+    await a.log.idle();
+    expect(tailOf()).toBeDefined();
+    expect((await a.log.read(3, 10)).map((published) => published.seq)).toEqual([4]);
+    // A page stops where the buffer starts: the store's part, then the buffer's.
+    expect((await a.log.read(1, 10)).map((published) => published.seq)).toEqual([2, 3]);
   });
 });

@@ -37,7 +37,8 @@ export interface SessionLogHooks {
 export class SessionLog {
   private assigned: number;
   private published: number;
-  private readonly tail: EventBuffer<PublishedEvent>;
+  /** The newest events, in memory for replay; none while the session is dormant (made at its next event). */
+  private tail: EventBuffer<PublishedEvent> | undefined;
   private pending: PublishedEvent[] = [];
   private writing = false;
   /** The store's refusal while it cannot write (undefined: it can). */
@@ -54,14 +55,13 @@ export class SessionLog {
     readonly sessionId: string,
     private readonly harness: string,
     private readonly store: DaemonStore,
-    tailSize: number,
+    private readonly tailSize: number,
     lastSeq: number,
     private readonly hooks: SessionLogHooks,
   ) {
+    EventBuffer.checkCapacity(tailSize);
     this.assigned = lastSeq;
     this.published = lastSeq;
-    this.tail = new EventBuffer<PublishedEvent>(tailSize);
-    this.tail.reset(lastSeq);
   }
 
   /** seq of the newest event clients can have (durable and handed on). */
@@ -111,9 +111,17 @@ export class SessionLog {
 
   private publish(entry: PublishedEvent): void {
     this.published = entry.seq;
-    this.tail.push(entry);
+    this.remember(entry);
     this.stored(entry.event);
     this.deliver(entry);
+  }
+
+  private remember(entry: PublishedEvent): void {
+    if (!this.tail) {
+      this.tail = new EventBuffer<PublishedEvent>(this.tailSize);
+      this.tail.reset(entry.seq - 1);
+    }
+    this.tail.push(entry);
   }
 
   /** Bookkeeping of an event the store has. */
@@ -170,7 +178,7 @@ export class SessionLog {
     const entry = { seq: event.seq, event, json: JSON.stringify(event) };
     this.held.push(entry);
     this.published = entry.seq;
-    this.tail.push(entry);
+    this.remember(entry);
     this.deliver(entry);
   }
 
@@ -231,8 +239,9 @@ export class SessionLog {
   /** Up to `limit` published events after `afterSeq`: from memory when held there, else from the store. */
   async read(afterSeq: number, limit: number): Promise<PublishedEvent[]> {
     if (afterSeq >= this.published) return [];
-    if (this.tail.covers(afterSeq)) return this.tail.slice(afterSeq, limit);
-    const upTo = Math.min(limit, this.tail.oldestSeq - 1 - afterSeq);
+    const tail = this.tail;
+    if (tail?.covers(afterSeq)) return tail.slice(afterSeq, limit);
+    const upTo = Math.min(limit, (tail?.oldestSeq ?? this.published + 1) - 1 - afterSeq);
     if (this.store.readEventTexts) {
       const texts = await this.store.readEventTexts(this.sessionId, afterSeq, upTo);
       const until = Math.min(afterSeq + upTo, this.published);
@@ -295,10 +304,10 @@ export class SessionLog {
     return { seq, event, json: JSON.stringify(event) };
   }
 
-  /** Frees the in-memory tail (a dormant session); replay then reads from the store. */
+  /** Drops the in-memory tail (a dormant session keeps no buffer); replay then reads from the store. */
   forgetTail(): void {
     if (this.writing || this.pending.length > 0 || this.held.length > 0) return;
-    this.tail.reset(this.published);
+    this.tail = undefined;
   }
 }
 
