@@ -107,7 +107,6 @@ describe('structure', () => {
   const OVERSIZE_UNTIL_SPLIT = new Set([
     'daemon/src/hosted-session.ts',
     'harnesses/src/acp/session.ts',
-    'harnesses/src/pi/translate.ts',
     'harnesses/src/acp/translate.ts',
   ]);
   /**
@@ -144,12 +143,7 @@ describe('structure', () => {
       'harnesses/src/acp/presets/opencode.ts',
       'harnesses/src/acp/presets/qwen-code.ts',
     ],
-    [
-      'harnesses/src/protocols/stream-json/state.ts',
-      'harnesses/src/protocols/stream-json/tasks.ts',
-      'harnesses/src/protocols/stream-json/values.ts',
-    ],
-    ['harnesses/src/protocols/stream-json/result.ts', 'harnesses/src/protocols/stream-json/translate.ts'],
+    ['harnesses/src/protocols/stream-json/state.ts', 'harnesses/src/protocols/stream-json/tasks.ts'],
     ['harnesses/src/amp/adapter.ts', 'harnesses/src/amp/index.ts', 'harnesses/src/amp/manifest.ts'],
     [
       'harnesses/src/claude-code/adapter.ts',
@@ -168,7 +162,6 @@ describe('structure', () => {
       'harnesses/src/codex/manifest.ts',
     ],
     ['harnesses/src/openclaw/adapter.ts', 'harnesses/src/openclaw/index.ts', 'harnesses/src/openclaw/manifest.ts'],
-    ['harnesses/src/pi/translate.ts', 'harnesses/src/pi/turn-end.ts'],
     ['harnesses/src/pi/adapter.ts', 'harnesses/src/pi/index.ts', 'harnesses/src/pi/manifest.ts'],
   ];
   const production = () =>
