@@ -1,6 +1,7 @@
 // The cluster at NATS's limits (docs/architecture/cluster.md, "Limits and durability"), with a
-// nats-server of the test's own: a send carrying a 4 MB image (bigger than NATS's 1 MiB message
-// limit) goes from the gateway to the worker in parts and reaches the harness byte-equal; and
+// nats-server of the test's own: a send carrying a 10 MB image (bigger than NATS's 1 MiB message
+// limit) goes from the gateway to the worker in parts, reaches the harness byte-equal and replays
+// whole to a new client; and
 // what the worker had acknowledged is still in the stream after the nats-server is killed with
 // SIGKILL and started again on the same store.
 import { randomBytes } from 'node:crypto';
@@ -27,7 +28,7 @@ afterEach(async () => {
 const turnEnd = (turnId: string) => (event: ReinsEvent) => event.type === 'turn.completed' && event.turnId === turnId;
 
 describe('cluster limits and durability', () => {
-  it('a 4 MB image turn goes through the gateway in parts and reaches the harness byte-equal', async () => {
+  it('a 10 MB image turn goes through the gateway in parts, reaches the harness byte-equal, and replays whole to a new client while its other session streams', async () => {
     rig = await ClusterRig.start();
     const stdinLog = join(await rig.folder('logs'), 'stdin.log');
     const base = fakeCodexOptions('text-turn');
@@ -45,8 +46,8 @@ describe('cluster limits and durability', () => {
     const session = await client.createSession('codex', { cwd: await rig.folder('work') });
     const reader = new EventReader(session.events);
 
-    const image = randomBytes(3 * 1024 * 1024).toString('base64'); // 4 MB of base64
-    expect(image.length).toBeGreaterThanOrEqual(4 * 1024 * 1024);
+    const image = randomBytes(7.5 * 1024 * 1024).toString('base64'); // 10 MB of base64
+    expect(image.length).toBeGreaterThanOrEqual(10 * 1024 * 1024);
     const sent = await session.send({
       text: 'What is in this picture?',
       images: [{ source: 'data', mediaType: 'image/png', data: image }],
@@ -60,10 +61,26 @@ describe('cluster limits and durability', () => {
       'the image at the harness',
     );
 
+    // Replayed whole to a new client from seq 0, while a second session on that client's connection
+    // runs a turn: the big event neither cuts the connection nor holds the other session up.
+    const lastSeq = (reader.events.at(-1) as ReinsEvent).seq;
+    const newcomer = await rig.client(gateway);
+    const other = await newcomer.createSession('codex', { cwd: await rig.folder('other') });
+    const otherReader = new EventReader(other.events);
+    const replayed = await newcomer.attach(session.id, { afterSeq: 0 });
+    const replayReader = new EventReader(replayed.events);
+    const otherTurn = await other.send('Say hello.');
+    await replayReader.waitFor((event) => event.seq === lastSeq, `the replay up to seq ${lastSeq}`, 60_000);
+    await otherReader.waitFor(turnEnd(otherTurn.turnId), 'the other session’s turn', 30_000);
+    const upTo = replayReader.events.filter((event) => event.seq <= lastSeq);
+    expect(upTo.map((event) => event.seq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
+    const replayedStart = upTo.find((event) => event.type === 'turn.started');
+    expect(replayedStart?.type === 'turn.started' && replayedStart.input.images?.[0]?.data === image).toBe(true);
+
     // The session goes on: a plain turn after it.
     const next = await session.send('Say hello.');
     await reader.waitFor(turnEnd(next.turnId), 'the next turn', 30_000);
-  }, 120_000);
+  }, 180_000);
 
   it("an event the worker had acknowledged survives the nats-server's SIGKILL and restart", async () => {
     rig = await ClusterRig.start();
