@@ -28,9 +28,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { burstFakeEnv } from '../lib/codex-frames.mjs';
 import { deadline } from '../lib/rpc.mjs';
+import { socketFloor } from '../lib/socket-floor.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { emitterEnv, reinsDelays } from './latency.mjs';
-import { clientDelaysAt } from './store.mjs';
+import { clientDelaysAt, deltaEvent } from './store.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const stampOf = (text) => BigInt(text.slice(text.indexOf('@') + 1));
@@ -287,8 +288,21 @@ async function fanOut({ benchDir, root }, quick, log) {
       streamsEndedEarly: results.reduce((sum, result) => sum + result.endedEarly, 0),
       sendErrors: results.reduce((sum, result) => sum + result.sendErrors, 0),
     };
+    // The floor under daemonCpuMicrosPerEventIn: the frames' loopback writes alone (bench/lib/socket-floor.mjs).
+    const frameOf = (seq) =>
+      `{"jsonrpc":"2.0","method":"session/event","params":{"sessionId":"${ids[0]}","event":${JSON.stringify(deltaEvent(ids[0], seq))}}}`;
+    out.socketFloorCpuMicrosPerEventIn = {};
+    for (const perTick of [1, 16]) {
+      out.socketFloorCpuMicrosPerEventIn[`${perTick}/tick`] = await socketFloor({
+        events: Math.round(delivered / clients),
+        clients,
+        perTick,
+        frameOf,
+      });
+    }
+    const floor = out.socketFloorCpuMicrosPerEventIn;
     log(
-      `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}`,
+      `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}; floor: the frames' writes alone ${floor['1/tick']} µs per event in at 1 event per tick, ${floor['16/tick']} at 16`,
     );
     return out;
   } finally {
