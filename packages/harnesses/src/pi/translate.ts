@@ -13,7 +13,7 @@
 // through with reason `unknown`; one whose fields lack the types of Pi's .d.ts passes through with reason
 // `unparsable`; an item started or completed a second time (a re-sent frame) passes through with reason
 // `duplicate`. Message content, provider errors and stored history: messages.ts.
-import { type EventPayload, isRecord } from '@reins/core';
+import { type CompactionItem, type EventPayload, isRecord } from '@reins/core';
 import { onMessageEnd, onMessageStart, onMessageUpdate } from './message-events.js';
 import { sendable, shown, str } from './messages.js';
 import { emitItem, PayloadList, type PayloadSink, passthrough } from './sink.js';
@@ -86,10 +86,9 @@ function translateEvent(state: PiTranslateState, event: Record<string, unknown>,
       const id = `pi-compaction-${state.compactionCount}`;
       state.openCompaction = id;
       const trigger = str(event.reason);
-      emitItem(state, sink, event, {
-        type: 'item.started',
-        item: { kind: 'compaction', id, status: 'running', ...(trigger ? { trigger } : {}) },
-      });
+      const item: CompactionItem = { kind: 'compaction', id, status: 'running' };
+      if (trigger) item.trigger = trigger;
+      emitItem(state, sink, event, { type: 'item.started', item });
       return;
     }
     case 'compaction_end':
@@ -163,16 +162,11 @@ function onCompactionEnd(state: PiTranslateState, event: Record<string, unknown>
   const status = event.aborted === true ? 'cancelled' : result ? 'completed' : 'failed';
   const trigger = str(event.reason);
   const before = result?.tokensBefore;
-  emitItem(state, sink, event, {
-    type: 'item.completed',
-    item: {
-      kind: 'compaction',
-      id,
-      status,
-      ...(trigger ? { trigger } : {}),
-      ...(Number.isInteger(before) && (before as number) >= 0 ? { preTokens: before as number } : {}),
-    },
-  });
+  // Key by key, not spreads of conditional literals (a slow copy on Node 20: bench/README.md).
+  const item: CompactionItem = { kind: 'compaction', id, status };
+  if (trigger) item.trigger = trigger;
+  if (Number.isInteger(before) && (before as number) >= 0) item.preTokens = before as number;
+  emitItem(state, sink, event, { type: 'item.completed', item });
   // An overflow compaction that succeeded re-runs the prompt: the turn goes on.
   if (event.willRetry === true) state.pendingEnd = undefined;
   const error = str(event.errorMessage);

@@ -34,7 +34,8 @@ export function onAgentEnd(state: PiTranslateState, messages: unknown): void {
   } else if (stopReason === 'error') {
     state.pendingEnd = { outcome: { status: 'failed', error: piProviderError(last?.errorMessage) }, stopReason };
   } else {
-    state.pendingEnd = { outcome: { status: 'completed' }, ...(stopReason ? { stopReason } : {}) };
+    state.pendingEnd = { outcome: { status: 'completed' } };
+    if (stopReason) state.pendingEnd.stopReason = stopReason;
   }
 }
 
@@ -73,8 +74,13 @@ export function onRetryEnd(
   settleTurnInto(state, sink);
 }
 
+/** The error with `attempts` in its data: copies and assignments, as `{ ...error, data: { ...data, attempts } }` ordered them. */
 function withAttempts(error: ErrorInfo, attempts: number): ErrorInfo {
-  return { ...error, data: { ...error.data, attempts } };
+  const data: Record<string, unknown> = Object.assign({}, error.data);
+  data.attempts = attempts;
+  const copy: ErrorInfo = Object.assign({}, error);
+  copy.data = data;
+  return copy;
 }
 
 /** True while agent_end has been seen and the barrier has not settled it yet. */

@@ -157,9 +157,12 @@ function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined 
 
 /** The outcome of a turn from its `result` frame and what the turn showed before it. */
 export function resultOutcome(state: TranslationState, result: WireResult): ErrorInfo | 'completed' | 'cancelled' {
-  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
-  const detail = errors.join('; ') || (typeof result.result === 'string' ? result.result : '');
-  if (errors.some((error) => /No conversation found/i.test(error))) {
+  // Most results carry no errors: then no filtered copy, join or scan (the bench's translate figure).
+  const errors =
+    Array.isArray(result.errors) && result.errors.length > 0 ? result.errors.filter((e) => typeof e === 'string') : [];
+  const detail =
+    (errors.length > 0 ? errors.join('; ') : '') || (typeof result.result === 'string' ? result.result : '');
+  if (errors.length > 0 && errors.some((error) => /No conversation found/i.test(error))) {
     return {
       code: 'resume_failed',
       message: `Claude Code could not resume the conversation: ${detail}`,

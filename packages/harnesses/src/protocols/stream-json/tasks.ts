@@ -142,6 +142,9 @@ function markBackground(
     description: title,
     outlivedTurn: false,
   });
+  // Key by key, not a spread of a conditional literal (a slow copy on Node 20: bench/README.md).
+  const data: Record<string, unknown> = { toolUseId };
+  if (text(taskId)) data.taskId = taskId;
   emitOnLane(
     state,
     sink,
@@ -149,7 +152,7 @@ function markBackground(
       type: 'notice',
       kind: 'info',
       message: `The subagent${title ? ` "${title}"` : ''} runs in the background; its tool call completes when the task ends.`,
-      data: { toolUseId, ...(text(taskId) ? { taskId } : {}) },
+      data,
     },
     lane,
   );
@@ -204,6 +207,10 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification, sink: E
   // A status this version does not know still ends the task; 'failed' claims no success.
   const status = Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
   const summary = typeof frame.summary === 'string' ? frame.summary : '';
+  // The harness's own values, cut where they nest too deep to be sent (a status is a word on every
+  // version seen, but the frame is foreign: fuzz seed 2609360304, cases 12470 and 38186).
+  const structured: Record<string, unknown> = { taskId: sendable(frame.task_id), status: sendable(frame.status) };
+  if (isObject(frame.usage) && isSerialisable(frame.usage)) structured.usage = frame.usage;
   // A literal with the stored call's keys (tool-calls.ts startTool), in order: a spread copy that gains a
   // key is slow on Node 20.
   const item: ToolCallItem = {
@@ -212,16 +219,7 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification, sink: E
     status,
     tool: tool.tool,
     input: tool.input,
-    output: {
-      text: summary,
-      structured: {
-        // The harness's own values, cut where they nest too deep to be sent (a status is a word on every
-        // version seen, but the frame is foreign: fuzz seed 2609360304, cases 12470 and 38186).
-        taskId: sendable(frame.task_id),
-        status: sendable(frame.status),
-        ...(isObject(frame.usage) && isSerialisable(frame.usage) ? { usage: frame.usage } : {}),
-      },
-    },
+    output: { text: summary, structured },
   };
   const what = task.description ? `The background task "${task.description}"` : 'A background task';
   state.tasks.ended.push(

@@ -19,7 +19,7 @@
 // nothing here throws on what the harness sends. A frame or block whose fields lack the wire's types
 // passes through with reason `unparsable` (wrong-typed counts are absent, never zero); an item started
 // or completed a second time (a re-sent frame) passes through with reason `duplicate`.
-import type { EventPayload, Item, PayloadOf } from '@reins/core';
+import type { CompactionItem, EventPayload, Item, PayloadOf } from '@reins/core';
 import { mapAssistantError, promptTokens, resultOutcome, resultUsage } from './result.js';
 import { EmissionList, type EmissionSink } from './sink.js';
 import {
@@ -110,14 +110,11 @@ function translateSystem(state: TranslationState, frame: JsonObject, sink: Emiss
         emitPassthrough(state, sink, frame, undefined, 'duplicate');
         return;
       }
-      const item: Item = {
-        kind: 'compaction',
-        id,
-        status: 'completed',
-        ...(typeof metadata.trigger === 'string' ? { trigger: metadata.trigger } : {}),
-        ...(Number.isInteger(count(metadata.pre_tokens)) ? { preTokens: metadata.pre_tokens } : {}),
-        ...(Number.isInteger(count(metadata.post_tokens)) ? { postTokens: metadata.post_tokens } : {}),
-      };
+      // Key by key, not spreads of conditional literals (a slow copy on Node 20: bench/README.md).
+      const item: CompactionItem = { kind: 'compaction', id, status: 'completed' };
+      if (typeof metadata.trigger === 'string') item.trigger = metadata.trigger;
+      if (Number.isInteger(count(metadata.pre_tokens))) item.preTokens = metadata.pre_tokens;
+      if (Number.isInteger(count(metadata.post_tokens))) item.postTokens = metadata.post_tokens;
       sink.emit({ type: 'item.started', item: { ...item, status: 'running' } }, undefined, false);
       sink.emit({ type: 'item.completed', item }, undefined, false);
       return;
