@@ -3,12 +3,15 @@
 // ws://` (the calibration the bridge must match), then against `reins bridge codex-app-server -H
 // claude-code` over ws:// and unix://, both on the scripted model server: a text turn, a shell
 // command, a `!` command, a second turn in the same conversation, Esc then another turn; a wrong
-// token refused.
+// token refused. Two short cases on the bridge alone (calibrated once against the real app-server,
+// docs/architecture/bridges.md "What the Codex TUI calls"): an approval answered in the TUI under
+// `-a on-request`, and a model picked with `/model`.
 // A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
 // every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harnessBinary, reply } from '@reins/testkit';
@@ -56,11 +59,22 @@ async function tokenFile(home: RealBridgeHome): Promise<string> {
 }
 
 /** The TUI against `remote`; `token` travels as its bearer token (none on unix://). */
-async function startTui(home: RealBridgeHome, remote: string, token: string | null = TOKEN): Promise<TmuxPane> {
+async function startTui(
+  home: RealBridgeHome,
+  remote: string,
+  token: string | null = TOKEN,
+  extra: string[] = [],
+): Promise<TmuxPane> {
   const codexHome = await tuiCodexHome(home.tempHome.dir);
   const pane = TmuxPane.start(
     `reins-tui-${randomUUID().slice(0, 8)}`,
-    [harnessBinary('codex').command, '--remote', remote, ...(token ? ['--remote-auth-token-env', TOKEN_ENV] : [])],
+    [
+      harnessBinary('codex').command,
+      '--remote',
+      remote,
+      ...(token ? ['--remote-auth-token-env', TOKEN_ENV] : []),
+      ...extra,
+    ],
     {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home.tempHome.home,
@@ -114,6 +128,41 @@ async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
   await pane.waitFor(/Answer after the interrupt/, 'the answer after Esc');
   expect(pane.screen()).not.toMatch(/word119/);
 }
+
+/** The bridge in front of real Claude Code on ws:// with the token, behind a recording proxy. */
+async function bridgeBehindProxy(home: RealBridgeHome): Promise<{ bridge: Server; proxy: RecordingProxy }> {
+  const bridge = await startServer(
+    process.execPath,
+    [
+      REINS,
+      'bridge',
+      'codex-app-server',
+      '-H',
+      'claude-code',
+      '--binary',
+      home.binaryPath,
+      '--listen',
+      'ws://127.0.0.1:0',
+      '--ws-auth',
+      'capability-token',
+      '--ws-token-file',
+      await tokenFile(home),
+    ],
+    home,
+  );
+  const proxy = await RecordingProxy.start(bridge.url);
+  cleanups.push(() => proxy.close());
+  return { bridge, proxy };
+}
+
+/** The composer once the TUI has its thread (typing during "Waiting for startup" loses the Enter). */
+async function ready(pane: TmuxPane): Promise<void> {
+  await pane.waitFor(/Ask Codex to do anything/, 'the composer');
+  await until(() => !/Waiting for startup/.test(pane.screen()), 'the TUI to finish starting', 60_000);
+}
+
+/** Frames of the recorded transcript that are not checked: experimental methods have no type in the stable schema. */
+const UNTYPED = /the Codex schema has no (response|request) type/;
 
 function report(label: string, proxy: RecordingProxy): void {
   console.info(`${label}: the TUI called ${proxy.methodsCalled().join(', ')}`);
@@ -211,4 +260,62 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     await pane.submit('tui unix turn');
     await pane.waitFor(/Hello over the Unix socket/, 'the answer over unix://');
   }, 300_000);
+
+  it('asks for a command Claude Code wants to run, under -a on-request, and runs it once approved in the TUI', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const { proxy } = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`, TOKEN, ['-a', 'on-request']);
+    await ready(pane);
+    home.server.when('tui approval turn', reply().shell('touch approved-in-tui.txt'));
+    home.server.when(/approved-in-tui/, reply().text('The approved command ran'), { in: 'body' });
+    await pane.submit('tui approval turn');
+    // The TUI's own approval prompt (the same as in front of the real app-server).
+    await pane.waitFor(
+      /Would you like to run the following command\?[\s\S]*touch approved-in-tui\.txt/,
+      'the approval',
+    );
+    pane.key('y');
+    await pane.waitFor(/The approved command ran/, 'the answer after the approval');
+    await until(() => existsSync(join(home.cwd, 'approved-in-tui.txt')), 'the approved file');
+    expect(proxy.fromClient).toContainEqual(expect.objectContaining({ result: { decision: 'accept' } }));
+    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
+    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
+  }, 120_000);
+
+  it("switches the harness's model from the TUI's /model picker", async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const { proxy } = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await ready(pane);
+    const modelAsked = async (prompt: string, answer: string): Promise<unknown> => {
+      home.server.when(prompt, reply().text(answer));
+      await pane.submit(prompt);
+      await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
+      const request = home.server.requests.find((sent) => JSON.stringify(sent.body).includes(prompt));
+      return (request?.body as { model?: unknown } | undefined)?.model;
+    };
+    await pane.submit('/model');
+    const picker = await pane.waitFor(/Select Model/, 'the model picker');
+    // The picker lists what the harness offers (model/list); its last entry is the home's own model.
+    const entries = picker.split('\n').filter((line) => /^\W*\d+\. /.test(line));
+    const current = entries.findIndex((line) => line.includes('(current)'));
+    expect(entries.at(-1)).toMatch(new RegExp(home.model));
+    expect(current).toBeLessThan(entries.length - 1);
+    for (let step = current; step < entries.length - 1; step++) pane.key('Down');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    pane.key('Enter');
+    // A model with efforts asks for one next; Enter takes its default.
+    await until(() => /Select Reasoning Level|Failed to save|Model changed/.test(pane.screen()), 'the next step');
+    if (/Select Reasoning Level/.test(pane.screen())) pane.key('Enter');
+    // The thread switches (thread/settings/update); saving it as the default has no config file to go to.
+    await pane.waitFor(/keeps no Codex config file/, 'the readable refusal to save the default');
+    const update = proxy.fromClient.find((message) => message.method === 'thread/settings/update');
+    expect(proxy.fromServer).toContainEqual({ id: update?.id, result: {} });
+    const after = await modelAsked('tui after the pick', 'Answered on the picked model');
+    expect(update?.params?.model).toBe(home.model);
+    // The harness's next model request names the picked model.
+    expect(after).toBe(home.model);
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 // The Codex requests no Reins harness can honour through the Session API, answered with a sentence a
 // user can act on and the stable Reins code `unsupported_capability` (-32600, the code as `data.code`)
-// instead of Codex's bare "unknown variant": the TUI shows the message where the feature was asked for.
+// instead of Codex's bare "unknown variant": the TUI shows the message where the feature was asked for
+// (/compact, /review, and saving a /model pick as the default).
 import { ReinsError } from '@reins/core';
 import { RpcError } from './connection.js';
 import { requiredString } from './requests.js';
@@ -27,6 +28,14 @@ export function refusalHandlers(
         'unsupported_capability',
         `Compacting on request is not available through Reins: the ${harness} harness compacts its context by itself when it fills (the thread shows a context compaction item when it does).`,
         { harness, operation: 'thread/compact/start' },
+      );
+    },
+    // The TUI saves a /model pick as its default here; the thread has switched already (thread/settings/update).
+    'config/batchWrite': async () => {
+      throw new ReinsError(
+        'unsupported_capability',
+        'The Reins bridge keeps no Codex config file, so nothing was saved; the thread keeps the model you picked (start the bridge with -c model=<id> to change its default).',
+        { harness: harnessOf(), operation: 'config/batchWrite' },
       );
     },
     // Codex's review mode (its own review prompt, entered and exited review items) has no Reins equivalent.
