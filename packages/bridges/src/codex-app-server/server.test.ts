@@ -1063,6 +1063,15 @@ describe('thread/revert, thread/archive, and what no harness can do', () => {
       const unknown = await client.request(method, { threadId: 'nobody', target: { type: 'uncommittedChanges' } });
       expect(unknown.error).toMatchObject({ code: -32600, message: 'thread not found: nobody' });
     }
+    // The TUI saves a /model pick as its default: no Codex config file here, said so.
+    const save = await client.request('config/batchWrite', {
+      edits: [{ keyPath: 'model', value: 'fake-model', mergeStrategy: 'replace' }],
+    });
+    expect(save.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('keeps no Codex config file, so nothing was saved'),
+      data: { code: 'unsupported_capability' },
+    });
   });
 });
 
