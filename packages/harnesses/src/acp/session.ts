@@ -17,9 +17,12 @@ import {
   type PermissionDecision,
   ReinsError,
   type ReinsEvent,
+  type RevertOptions,
+  type RevertResult,
   type SendOptions,
   type SendResult,
   type Session,
+  type SessionDiff,
   type SessionSpec,
   type SettingChange,
   type TurnInput,
@@ -30,6 +33,7 @@ import {
   SessionChassis,
   type TurnHost,
 } from '../runtime/chassis/index.js';
+import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
@@ -494,6 +498,15 @@ export class AcpSession implements Session, TurnHost {
   async respondToPermission(requestId: string, decision: PermissionDecision): Promise<void> {
     this.chassis.assertOpen('respondToPermission', this.native);
     this.approvals.respond(requestId, decision);
+  }
+
+  async diff(turnId?: string): Promise<SessionDiff> {
+    return sessionDiff(this.chassis, this.harness, turnId);
+  }
+
+  /** The files go back; the conversation stays (no ACP method drops a turn yet: contract.md, "Checkpoints"). */
+  async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
+    return sessionRevert(this.chassis, this.harness, turnId, options, filesOnly);
   }
 
   close(): Promise<void> {
