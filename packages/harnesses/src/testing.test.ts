@@ -1,9 +1,10 @@
 // The harnesses' test side agrees with their manifests: HARNESS_PINS is exactly the manifests' pins, each
 // pin names the npm package the manifest installs, every pin tells the tests how to check its version, and
-// the SDKs pins name are the adapters' own dependencies.
+// the SDKs pins name are the adapters' own dependencies; what a pin says --version prints, discovery parses back.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_MANIFESTS, HARNESS_PINS } from './manifests.js';
+import { defaultParseVersion } from './runtime/discovery.js';
 
 describe('harness pins', () => {
   it('HARNESS_PINS lists the testing.pin of every manifest that has one, in manifest order', () => {
@@ -31,5 +32,16 @@ describe('pinned SDKs', () => {
     const sdks = HARNESS_PINS.flatMap((pin) => ('sdk' in pin ? [pin.sdk] : []));
     expect(sdks.length).toBeGreaterThan(0);
     expect(sdks.filter((sdk) => !(sdk in manifest.dependencies))).toEqual([]);
+  });
+});
+
+describe('what --version prints', () => {
+  const printing = HARNESS_PINS.flatMap((pin) => ('versionOutput' in pin ? [[pin.id, pin] as const] : []));
+
+  it.each(printing)("%s: discovery's parser reads every tested version back from it", (id, pin) => {
+    const manifest = HARNESS_MANIFESTS.find((candidate) => candidate.id === id);
+    const parse = manifest?.binary?.parseVersion ?? defaultParseVersion;
+    expect(manifest?.testedVersions.length).toBeGreaterThan(0);
+    for (const version of manifest?.testedVersions ?? []) expect(parse(pin.versionOutput(version))).toBe(version);
   });
 });
