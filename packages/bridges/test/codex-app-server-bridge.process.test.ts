@@ -332,11 +332,11 @@ describe('reins bridge codex-app-server over raw stdio', () => {
   it('answers unserved methods as Codex does, bad params with -32602 naming the field, garbage with -32700', async () => {
     const marker = randomUUID();
     const { bridge, threadId } = await started(marker);
-    const unknown = await bridge.request('review/start', { threadId });
+    const unknown = await bridge.request('thread/delete', { threadId });
     expect(unknown.error).toMatchObject({
       code: -32600,
       message: expect.stringMatching(
-        /^Invalid request: unknown variant `review\/start`, expected one of .*`turn\/start`/,
+        /^Invalid request: unknown variant `thread\/delete`, expected one of .*`turn\/start`/,
       ),
     });
     const noInput = await bridge.request('turn/start', { threadId, input: [] });

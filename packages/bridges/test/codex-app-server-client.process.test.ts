@@ -140,11 +140,11 @@ describe('codex app-server --listen stdio://, as a Codex client launches it', ()
     };
     expect(Array.isArray(read.thread.turns)).toBe(true);
     expect((await peer.request('thread/loaded/list', {})).result).toEqual({ data: [thread], nextCursor: null });
-    const unserved = await peer.request('review/start', { threadId: thread });
+    const unserved = await peer.request('thread/delete', { threadId: thread });
     expect(unserved.error).toMatchObject({
       code: -32600,
       message: expect.stringMatching(
-        /^Invalid request: unknown variant `review\/start`, expected one of .*`thread\/fork`/,
+        /^Invalid request: unknown variant `thread\/delete`, expected one of .*`thread\/fork`/,
       ),
     });
     expect((await peer.request('thread/unsubscribe', { threadId: thread })).result).toEqual({ status: 'unsubscribed' });
