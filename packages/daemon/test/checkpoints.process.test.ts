@@ -108,7 +108,7 @@ describe('checkpoints across a daemon restart', () => {
       data: { reason: 'checkpoint_gone', turnId: editTurn },
     });
     // The live process's own turn went with it: its refs are the truth there too.
-    await expect(again.diff(quietTurn)).rejects.toMatchObject({ data: { reason: 'no_checkpoint' } });
+    await expect(again.diff(quietTurn)).rejects.toMatchObject({ data: { reason: 'checkpoint_gone' } });
   });
 
   it('deleting a session deletes the checkpoint refs of every process it had', async () => {

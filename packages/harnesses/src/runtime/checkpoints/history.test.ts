@@ -101,7 +101,8 @@ describe('checkpoints after a restart', () => {
     expect(repo.read('a.txt')).toBe('alpha\none\n');
     expect((await history.diff('turn_2')).changes.map((change) => change.path)).toEqual(['b.txt']);
     // The live session sees it too: the refs are the truth.
-    await expect(live.diff('turn_1')).rejects.toMatchObject({ data: { reason: 'no_checkpoint' } });
+    await expect(live.diff('turn_1')).rejects.toMatchObject({ data: { reason: 'checkpoint_gone' } });
+    await expect(live.diff('turn_1')).rejects.toThrow(/refs\/reins\/cc_one\/turn_1\/before, \/after\) are gone/);
   });
 
   it('refuses over a change made since the newest checkpoint, unless forced', async () => {
@@ -131,7 +132,8 @@ describe('checkpoint refs are bounded and deleted with their session', () => {
       'refs/reins/cc_long/turn_4/after',
       'refs/reins/cc_long/turn_4/before',
     ]);
-    await expect(checkpoints.diff('turn_2')).rejects.toMatchObject({ data: { reason: 'no_checkpoint' } });
+    await expect(checkpoints.diff('turn_2')).rejects.toMatchObject({ data: { reason: 'checkpoint_gone' } });
+    await expect(checkpoints.diff('turn_2')).rejects.toThrow(/newest 2 turns' refs/);
     expect((await checkpoints.diff()).changes[0]?.diff).toMatch(/^ 2\n\+3\n\+4$/m);
   });
 

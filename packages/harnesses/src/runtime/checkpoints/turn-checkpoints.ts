@@ -35,6 +35,8 @@ export class TurnCheckpoints {
   private workTree: Promise<WorkTree | undefined> | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly turns: TurnRecord[] = [];
+  /** Turns whose refs prune() deleted: asked for, they are gone rather than unknown. */
+  private readonly pruned = new Set<string>();
   /** The state Reins last measured or restored: a file differing from it was changed by someone else. */
   private lastKnown: string | undefined;
   private warned = false;
@@ -80,7 +82,10 @@ export class TurnCheckpoints {
       tree,
       pruned.flatMap((turn) => this.refsOf(turn.turnId)),
     );
-    for (const turn of pruned) this.turns.splice(this.turns.indexOf(turn), 1);
+    for (const turn of pruned) {
+      this.turns.splice(this.turns.indexOf(turn), 1);
+      this.pruned.add(turn.turnId);
+    }
   }
 
   private refsOf(turnId: string): string[] {
@@ -143,10 +148,18 @@ export class TurnCheckpoints {
   private recorded(recorded: RecordedTurn[], turnId: string, operation: string): RecordedTurn {
     const turn = recorded.find((record) => record.turnId === turnId);
     if (turn) return turn;
+    const gone = this.pruned.has(turnId) || this.turns.some((record) => record.turnId === turnId && record.after);
+    const why = gone
+      ? `its refs (${turnRef(this.sink.sessionId, turnId)}/before, /after) are gone: pruned (a session keeps its newest ${this.sink.keepTurns ?? DEFAULT_KEEP_TURNS} turns' refs) or deleted`
+      : 'no checkpoint in this session (unknown, still running, reverted already, or its snapshot failed); pick a turn from its checkpoint events';
     throw new ReinsError(
       'invalid_input',
-      `Turn ${turnId} has no checkpoint in this session (unknown, still running, reverted already, its refs pruned or deleted, or its snapshot failed); pick a turn from its checkpoint events.`,
-      { harness: this.sink.harness, operation, data: { reason: 'no_checkpoint', turnId } },
+      `Turn ${turnId} has ${gone ? 'no checkpoint any more' : 'no checkpoint'}: ${why}.`,
+      {
+        harness: this.sink.harness,
+        operation,
+        data: { reason: gone ? 'checkpoint_gone' : 'no_checkpoint', turnId },
+      },
     );
   }
 
