@@ -50,3 +50,8 @@ export function refusalHandlers(
     },
   };
 }
+
+// The handlers' names alone: which harness and which threads play no part in them.
+const refusedNames = Object.keys(refusalHandlers(String, () => false));
+/** Methods answered only with a refusal: never named among the served ones (errors.ts unknownMethodError). */
+export const REFUSED_METHODS: ReadonlySet<string> = new Set(refusedNames);

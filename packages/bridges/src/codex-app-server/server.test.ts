@@ -457,6 +457,8 @@ describe('the connection', () => {
     });
     for (const method of ['thread/delete', 'thread/fork']) {
       const unknown = await client.request(method, { threadId: 'native-1' });
+      // Methods that only ever refuse are not offered as served.
+      expect((unknown.error as { message: string }).message).not.toMatch(/review\/start|config\/batchWrite/);
       expect(unknown.error).toMatchObject({
         code: -32600,
         message: expect.stringMatching(

@@ -34,7 +34,7 @@ import {
   readThread,
   turnsOf,
 } from './reads.js';
-import { refusalHandlers } from './refusals.js';
+import { REFUSED_METHODS, refusalHandlers } from './refusals.js';
 import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { runShellCommand } from './shell-command.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
@@ -237,7 +237,7 @@ export class CodexAppServerBridge {
   private async unserved(method: string): Promise<RpcError> {
     const served: string[] = [];
     for (const name of ['initialize', ...Object.keys(this.handlers)])
-      if (await this.servedHere(name)) served.push(name);
+      if (!REFUSED_METHODS.has(name) && (await this.servedHere(name))) served.push(name);
     return unknownMethodError(method, served, this.harness.id);
   }
 
