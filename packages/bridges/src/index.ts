@@ -5,6 +5,21 @@
 // ACP out: `reins bridge acp -H <harness>` runs as an Agent Client Protocol agent.
 export { AcpBridge, type AcpBridgeOptions } from './acp/agent.js';
 export { acpStdioStream, type StdioBridgeOptions, type StopReason, serveAcpStdio } from './acp/stdio.js';
+// `reins acp-check -- <agent>`: Reins' own ACP conformance kit, for any ACP agent.
+export {
+  type AcpCheckOptions,
+  type AcpCheckReport,
+  type AgentTransport,
+  REQUIREMENTS,
+  type RequirementResult,
+  renderReport,
+  runAcpCheck,
+  type StdioAgentOptions,
+  stdioAgent,
+  type Tier,
+  type Verdict,
+  verdictOf,
+} from './acp-check/index.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { type BlocksBridgeOptions, serveBlocksStdio } from './codex-app-server/blocks.js';
 export { type ExecOptions, runCodexExec } from './codex-app-server/exec.js';

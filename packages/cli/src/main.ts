@@ -44,6 +44,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./commands/bridge.js')).bridgeCommand(argv, io),
     summary: 'speak ACP or the Codex app-server protocol on stdin/stdout in front of any harness',
   },
+  'acp-check': {
+    run: async (argv, io) => (await import('./commands/acp-check.js')).acpCheckCommand(argv, io),
+    summary: 'check any ACP agent against the ACP spec and schema: a requirement table and a verdict',
+  },
 };
 
 export const MAIN_HELP = () => `Usage: reins <command> [options]
