@@ -117,7 +117,7 @@ export async function serveBlocksStdio(options: BlocksBridgeOptions): Promise<St
     updatedAtMs: Date.now(),
     recency: true,
     status: { type: 'idle' },
-    source: 'appServer',
+    source: 'vscode',
   };
   notify('thread/started', { thread: threadObject(facts) });
 

@@ -14,7 +14,7 @@ const facts = (id: string, extra: Partial<ThreadFacts> = {}): ThreadFacts => ({
   updatedAtMs: 2_000_000,
   recency: true,
   status: { type: 'notLoaded' },
-  source: 'appServer',
+  source: 'vscode',
   ...extra,
 });
 
@@ -57,7 +57,9 @@ describe('thread/list', () => {
     expect(ids({ includedThreadIds: [] })).toEqual([]);
     expect(ids({ modelProviders: ['openai'] })).toEqual([]);
     expect(ids({ modelProviders: ['claude-code'] })).toEqual(['c', 'b', 'a']);
-    expect(ids({ sourceKinds: ['appServer'] })).toEqual(['b', 'a']);
+    // The TUI's resume picker asks for `cli` and `vscode`.
+    expect(ids({ sourceKinds: ['cli', 'vscode'] })).toEqual(['b', 'a']);
+    expect(ids({ sourceKinds: ['appServer'] })).toEqual([]);
     // Nothing is archived or sectioned here.
     expect(ids({ archived: true })).toEqual([]);
     expect(ids({ sectionId: 'favourites' })).toEqual([]);

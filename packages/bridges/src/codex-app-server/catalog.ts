@@ -26,8 +26,11 @@ export interface ThreadFacts {
   status: ThreadStatus;
   ephemeral?: boolean;
   harnessVersion?: string;
-  /** Made through this bridge (`appServer`), or found among the harness's own conversations. */
-  source: 'appServer' | 'unknown';
+  /**
+   * Made through this bridge (`vscode`: what the real app-server 0.171.0 reports for every thread a client
+   * starts, and what the TUI's resume picker lists), or found among the harness's own conversations.
+   */
+  source: 'vscode' | 'unknown';
   /** The thread this one was forked from (thread/fork). */
   forkedFromId?: string;
 }
@@ -86,7 +89,7 @@ export function liveThreadFacts(
     status: state.turn ? { type: 'active', activeFlags: [] } : { type: 'idle' },
     ephemeral: thread.request.ephemeral === true,
     ...(state.harnessVersion ? { harnessVersion: state.harnessVersion } : {}),
-    source: 'appServer',
+    source: 'vscode',
     ...(state.forkedFromId ? { forkedFromId: state.forkedFromId } : {}),
   };
 }
@@ -149,7 +152,7 @@ export function storedThreadFacts(
     updatedAtMs: updated,
     recency: summary?.updatedAt !== undefined || record !== undefined,
     status: { type: 'notLoaded' },
-    source: record ? 'appServer' : 'unknown',
+    source: record ? 'vscode' : 'unknown',
     ...(record?.forkedFromId ? { forkedFromId: record.forkedFromId } : {}),
   };
 }

@@ -234,7 +234,7 @@ describe('threads', () => {
         cwd: '/tmp/ws',
         modelProvider: 'claude-code',
         status: { type: 'idle' },
-        source: 'appServer',
+        source: 'vscode',
       },
       model: 'fake-model',
       approvalPolicy: 'never',
@@ -604,7 +604,7 @@ describe('stored threads', () => {
     };
     expect(list.data.map((thread) => [thread.id, thread.model, thread.source])).toEqual([
       // Newest first: the bridge's thread was made just now, the other one long ago.
-      ['native-1', 'fake-model', 'appServer'],
+      ['native-1', 'fake-model', 'vscode'],
       ['cli-made', null, 'unknown'],
     ]);
     expect(
