@@ -5,7 +5,7 @@
 // shared one of its launch settings, or a warm one: hosts.ts) and the one-shot probes the Harness
 // uses (catalog, account, session list, history). Sessions receive a `Connect` function, so their
 // logic also runs against an in-memory peer in unit tests (session.test.ts).
-import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError, truncatedValue } from '@reins/core';
+import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError } from '@reins/core';
 import { type CloseOptions, HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import { isTooDeepToParse, tooDeepMarker } from '../runtime/json-depth.js';
