@@ -3,7 +3,7 @@
 // requirement asks is written from the spec (docs/architecture/acp.md, "acp-check").
 import { AgentPeer, type AgentTransport, type Answer, TimeoutError } from './peer.js';
 import { type AcpCheckReport, completeResults, REQUIREMENTS, type Status, verdictOf } from './report.js';
-import { AcpSchema, sdkVersion, type WireMessage } from './schema.js';
+import { acpSchema, sdkVersion, type WireMessage } from './schema.js';
 
 export interface AcpCheckOptions {
   /** Starts one agent process (called up to three times). */
@@ -26,7 +26,7 @@ type Turn = { stopReason?: string; error?: string };
 type Found = Map<string, { status: Status; detail: string }>;
 
 export async function runAcpCheck(options: AcpCheckOptions): Promise<AcpCheckReport> {
-  const schema = new AcpSchema(options.protocol);
+  const schema = acpSchema(options.protocol);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const found: Found = new Map();
   const peers: AgentPeer[] = [];

@@ -76,3 +76,12 @@ export class AcpSchema {
     return type ? this.check(type, message.result) : undefined;
   }
 }
+
+const compiled = new Map<1 | 2, AcpSchema>();
+
+/** One compiled schema per protocol version for the process (compiling is the slow part). */
+export function acpSchema(protocol: 1 | 2): AcpSchema {
+  const schema = compiled.get(protocol) ?? new AcpSchema(protocol);
+  compiled.set(protocol, schema);
+  return schema;
+}
