@@ -118,7 +118,7 @@ export class DaemonConnection {
     this.initializeTimer = setTimeout(() => {
       if (this.authenticated) return;
       context.log.info('connection closed: no initialize in time', { connection: this.label });
-      socket.close(CLOSE_CODES.policy, 'auth_required: initialize was not called in time');
+      this.output.close(CLOSE_CODES.policy, 'auth_required: initialize was not called in time');
     }, context.initializeTimeoutMs);
     this.closed = new Promise((resolve) => {
       socket.on('close', (code) => {
@@ -144,7 +144,7 @@ export class DaemonConnection {
 
   /** Closes the socket (daemon shutdown); `terminate` when it does not close in time. */
   close(code: number, reason: string): void {
-    if (this.socket.readyState <= OPEN) this.socket.close(code, reason);
+    if (this.socket.readyState <= OPEN) this.output.close(code, reason);
   }
 
   terminate(): void {
@@ -416,7 +416,7 @@ export class DaemonConnection {
     });
     for (const subscription of this.subscriptions.values()) subscription.stop();
     this.subscriptions.clear();
-    this.socket.close(CLOSE_CODES.slowConsumer, 'slow consumer: reconnect and resubscribe with afterSeq');
+    this.output.close(CLOSE_CODES.slowConsumer, 'slow consumer: reconnect and resubscribe with afterSeq');
     // A client that does not read will not answer the close either.
     const cut = setTimeout(() => this.socket.terminate(), DROP_GRACE_MS);
     cut.unref();
@@ -429,7 +429,7 @@ export class DaemonConnection {
     // Before a successful initialize, any failure ends the connection: an unauthenticated peer
     // gets one answer, not a session to probe the daemon with.
     if (!this.authenticated && this.socket.readyState === OPEN) {
-      this.socket.close(CLOSE_CODES.policy, code === 'auth_required' ? 'auth_required' : 'initialize first');
+      this.output.close(CLOSE_CODES.policy, code === 'auth_required' ? 'auth_required' : 'initialize first');
     }
   }
 }

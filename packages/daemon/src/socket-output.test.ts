@@ -1,0 +1,142 @@
+// SocketOutput on a real ws server and client over loopback: the frames of one tick leave in one
+// socket write as whole WebSocket frames, each still one message at the client, in order and
+// byte for byte; a close never overtakes them; an event's frame is made once for every client.
+import type { AddressInfo } from 'node:net';
+import type { ReinsEvent } from '@reins/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { PublishedEvent } from './session-log.js';
+import { SocketOutput } from './socket-output.js';
+
+const servers: WebSocketServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    for (const client of server.clients) client.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+interface Peer {
+  output: SocketOutput;
+  server: WebSocket;
+  messages: string[];
+  closedWith: Promise<number>;
+}
+
+async function pair(count = 1): Promise<Peer[]> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  const accepted: WebSocket[] = [];
+  server.on('connection', (socket) => accepted.push(socket));
+  const peers: Array<Omit<Peer, 'output' | 'server'>> = [];
+  for (let index = 0; index < count; index++) {
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const messages: string[] = [];
+    client.on('message', (data) => messages.push(String(data)));
+    const closedWith = new Promise<number>((resolve) => client.on('close', resolve));
+    await new Promise((resolve) => client.once('open', resolve));
+    peers.push({ messages, closedWith });
+  }
+  while (accepted.length < count) await new Promise((resolve) => setImmediate(resolve));
+  return peers.map((peer, index) => {
+    const socket = accepted[index] as WebSocket;
+    return { ...peer, server: socket, output: new SocketOutput(socket, 16 * 1024 * 1024, () => {}) };
+  });
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function published(seq: number, text: string): PublishedEvent {
+  const event = {
+    type: 'item.delta',
+    itemId: 'i1',
+    kind: 'text',
+    text,
+    seq,
+    harness: 'codex',
+    sessionId: 's1',
+    turnId: 't1',
+    at: 1,
+  } as ReinsEvent;
+  return { seq, event, json: JSON.stringify(event) };
+}
+
+/** Counts the writes made to the TCP socket under a ws server socket, and ws.send calls. */
+function countWrites(socket: WebSocket): { writes: number; sends: number } {
+  const counts = { writes: 0, sends: 0 };
+  const raw = (socket as unknown as { _socket: { write: (...args: unknown[]) => boolean } })._socket;
+  const write = raw.write.bind(raw);
+  raw.write = (...args: unknown[]) => {
+    counts.writes++;
+    return write(...args);
+  };
+  const send = socket.send.bind(socket);
+  socket.send = ((...args: Parameters<WebSocket['send']>) => {
+    counts.sends++;
+    return send(...args);
+  }) as WebSocket['send'];
+  return counts;
+}
+
+describe('SocketOutput', () => {
+  it('writes the frames of one tick at once, each one message at the client, in order and unchanged', async () => {
+    const [peer] = await pair();
+    if (!peer) throw new Error('no peer');
+    const counts = countWrites(peer.server);
+    const big = 'x'.repeat(70_000); // a 64-bit length header, and over the joined write's bound
+    const texts = ['{"jsonrpc":"2.0","id":1,"result":{}}', 'é ✓ 🙂', '', 'y'.repeat(200), big, 'after the big one'];
+    const events = texts.map((text, index) => published(index + 1, text));
+    peer.output.sendFrame(texts[0] as string);
+    for (const event of events.slice(1)) expect(peer.output.sendEvent('s1', event)).toBe(true);
+    expect(counts.writes).toBeLessThanOrEqual(1); // the big frame went out as the tick grew
+    await until(() => peer.messages.length === texts.length, 'every frame');
+    expect(peer.messages[0]).toBe(texts[0]);
+    expect(peer.messages.slice(1).map((message) => JSON.parse(message))).toEqual(
+      events.slice(1).map((event) => ({
+        jsonrpc: '2.0',
+        method: 'session/event',
+        params: { sessionId: 's1', event: event.event },
+      })),
+    );
+    expect(counts.sends).toBe(0);
+    expect(counts.writes).toBe(2);
+    await peer.output.drained();
+  });
+
+  it('sends no close before the frames given in the same tick', async () => {
+    const [peer] = await pair();
+    if (!peer) throw new Error('no peer');
+    peer.output.sendFrame('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"initialize first"}}');
+    peer.output.close(4001, 'initialize first');
+    expect(await peer.closedWith).toBe(4001);
+    expect(peer.messages).toEqual(['{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"initialize first"}}']);
+  });
+
+  it("gives every client the same event frame, made once, and counts a tick's queue as unsent", async () => {
+    const peers = await pair(3);
+    const event = published(1, 'shared');
+    const frames = new Set<unknown>();
+    for (const peer of peers) {
+      const raw = (peer.server as unknown as { _socket: { write: (chunk: unknown, ...rest: unknown[]) => boolean } })
+        ._socket;
+      const write = raw.write.bind(raw);
+      raw.write = (chunk: unknown, ...rest: unknown[]) => {
+        frames.add(chunk);
+        return write(chunk, ...rest);
+      };
+      peer.output.sendEvent('s1', event);
+      // Not written yet (end of tick), but counted: a replay or the slow-consumer rule sees it.
+      expect(peer.output.congested).toBe(false);
+      expect((peer.output as unknown as { unsent: number }).unsent).toBeGreaterThan(event.json.length);
+    }
+    await until(() => peers.every((peer) => peer.messages.length === 1), 'the event at every client');
+    expect(frames.size).toBe(1);
+  });
+});
