@@ -1,6 +1,7 @@
 // claude-agent-acp 0.23.1 (the previous pin in harness-clis: these are its facts; the current pin, 0.101.0,
 // runs the conformance suite and claude-agent-acp.v2.real.test.ts) through the Reins ACP adapter, against the
 // scripted model server inside the loopback-only namespace.
+import { randomUUID } from 'node:crypto';
 import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig, agentText } from '../../../test/support/acp-real.js';
@@ -125,5 +126,21 @@ describe('claude-agent-acp 0.23.1', () => {
     expect(sourceRequest).not.toContain('Which number, fork?');
     await again.recorder.close();
     expect((await rig.harness().capabilities()).fork.advertised.state).toBe('yes');
+  });
+
+  // The resume users meet (issue 25): session/load of a conversation the agent has no transcript for
+  // ends in resume_failed with the agent's own reason, never a silent fresh start, and asks no model.
+  it('resume of a conversation the agent does not know: resume_failed with its reason', async () => {
+    let failure: unknown;
+    try {
+      const { session, recorder } = await rig.open({ resume: { nativeSessionId: randomUUID() } });
+      const done = await recorder.terminalOf(await session.send('Which number?'));
+      failure = done.outcome.status === 'failed' ? done.outcome.error : done.outcome;
+    } catch (error) {
+      failure = error;
+    }
+    // 0.23.1 answers -32002 "Resource not found: <id>"; the message carries it.
+    expect(failure).toMatchObject({ code: 'resume_failed', message: expect.stringMatching(/Resource not found/) });
+    expect(rig.server.requests.filter((request) => request.scripted)).toHaveLength(0);
   });
 });
