@@ -29,6 +29,9 @@
 //                                the whole conversation it would send the model to requests.jsonl
 //   FAKE_CLAUDE_RESUME_STRICT   "1" with FAKE_CLAUDE_CONVERSATIONS: a --resume of an id with no file there
 //                                exits 1 with "No conversation found with session ID: <id>" (2.1.197)
+//   (with FAKE_CLAUDE_CONVERSATIONS) `--resume-session-at UUID` keeps the resumed conversation's texts up
+//                                to the turn that printed the assistant message UUID (<id>.marks.json), as
+//                                the real CLI keeps its transcript up to that message; an unknown UUID exits 1
 // Also: a fork (`--resume SOURCE --fork-session --session-id NEW`) runs as NEW, as the real CLI does.
 // Also: `--version` prints the fixture's version; `auth status` prints JSON like the real CLI.
 // Plain Node ESM, no dependencies.
@@ -97,11 +100,25 @@ if (env.FAKE_CLAUDE_RESUME_STRICT === '1' && conversations && continued && !exis
   process.stderr.write(`No conversation found with session ID: ${continued}\n`);
   process.exit(1);
 }
+const readJson = (path, fallback) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : fallback);
 /** The user texts of this conversation so far (a resume's or a fork's source's, then this process's). */
-const conversation =
-  conversations && continued && existsSync(conversationFile(continued))
-    ? JSON.parse(readFileSync(conversationFile(continued), 'utf8'))
-    : [];
+const conversation = conversations && continued ? readJson(conversationFile(continued), []) : [];
+/** Assistant message uuid -> how many user texts the conversation held when it was printed. */
+const marks = conversations && continued ? readJson(join(conversations, `${continued}.marks.json`), {}) : {};
+const resumeAt = flag('--resume-session-at');
+if (conversations && resumeAt) {
+  if (marks[resumeAt] === undefined) {
+    process.stderr.write(`No message found with message.uuid of: ${resumeAt}\n`);
+    process.exit(1);
+  }
+  conversation.splice(marks[resumeAt]);
+}
+
+function mark(frame) {
+  if (!conversations || frame?.type !== 'assistant' || typeof frame.uuid !== 'string') return;
+  marks[frame.uuid] = conversation.length;
+  writeFileSync(join(conversations, `${sessionId}.marks.json`), JSON.stringify(marks));
+}
 
 function remember(message) {
   if (!conversations) return;
@@ -155,6 +172,7 @@ async function runTurn() {
         process.exit(1);
       }
       write(withSession(frame));
+      mark(frame);
       written++;
       if (written === 1 && env.FAKE_CLAUDE_INJECT) write(env.FAKE_CLAUDE_INJECT);
       if (frameDelay > 0) await sleep(frameDelay);

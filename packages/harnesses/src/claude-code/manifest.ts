@@ -27,6 +27,7 @@ export const claudeCodeImplemented: ImplementedCapabilities = {
   compaction: true,
   subagents: true,
   sandbox: 'native', // posture workspace: its sandbox settings (bubblewrap on Linux), acceptEdits (posture.ts)
+  revert: 'native', // a fork kept up to the message before the turn (--resume-session-at, 2.1.332), session.ts
 };
 
 export const CLAUDE_CODE_MANIFEST: HarnessManifest = {

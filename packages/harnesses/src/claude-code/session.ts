@@ -10,7 +10,7 @@
 // Elsewhere: which turn a native frame belongs to and what it emits (frames.ts), `session.status`
 // (status.ts: Claude Code's own state where it reports one, 2.1.332, else inferred), which
 // conversation a launch opens (new, resumed, forked) and its id (conversation.ts), the MCP watch
-// (mcp-watch.ts), approvals (approvals.ts).
+// (mcp-watch.ts), approvals (approvals.ts), where a revert takes the conversation (rewind-points.ts).
 import { randomUUID } from 'node:crypto';
 import {
   assertValidSchema,
@@ -40,7 +40,7 @@ import {
   turnEndedForTasks,
 } from '../protocols/stream-json/index.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
-import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
+import { sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { ClaudeApprovals } from './approvals.js';
 import { ClaudeConversation } from './conversation.js';
 import { ClaudeFrames, type Plan } from './frames.js';
@@ -54,6 +54,7 @@ import {
   launchFailure,
   userMessage,
 } from './query.js';
+import { RewindPoints } from './rewind-points.js';
 import { ClaudeStatus } from './status.js';
 import { CLAUDE_SOURCE, createClaudeTranslation } from './translate.js';
 import { OwedResults } from './turns.js';
@@ -81,6 +82,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
   private readonly owed = new OwedResults();
   private readonly mcp: ClaudeMcpWatch;
   private readonly frames: ClaudeFrames;
+  private readonly rewind: RewindPoints;
 
   constructor(context: Omit<LaunchContext, 'canUseTool'>) {
     const { spec, options } = context;
@@ -105,6 +107,8 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     this.conversation = new ClaudeConversation(spec.resume);
     // A warm start runs under the id its spare was started with (warm.ts): the native id from the start.
     if (context.warm) this.conversation.adopt(context.warm.sessionId);
+    // A resumed conversation's history was written by another process: Reins knows no message in it.
+    this.rewind = new RewindPoints(spec.resume === undefined || spec.resume.fork === true);
     this.status = new ClaudeStatus((status, meta) => this.stream.emit({ type: 'session.status', status }, meta));
     this.model = spec.model;
     this.effort = spec.effort ? claudeEffort(spec.effort) : undefined;
@@ -192,7 +196,10 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
         conversation: this.conversation.launch(),
       },
       {
-        onMessage: (message) => this.frames.onMessage(message),
+        onMessage: (message) => {
+          this.rewind.observe(message);
+          this.frames.onMessage(message);
+        },
         onGarbage: (shown) => {
           this.stream.emit(
             { type: 'passthrough', frame: shown, reason: 'unparsable' },
@@ -250,6 +257,7 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     // Notes on ended background tasks belong to a turn Claude Code starts itself, not to this one.
     takeEndedTasks(this.translation.tasks);
     this.owed.began(false);
+    this.rewind.turnBegan(turn.turnId, turn.outputSchema !== undefined);
     await this.ensureQuery(turn.outputSchema);
     if (!turn.plan || !this.query?.push(turn.plan)) throw gone();
     this.status.inferred('running');
@@ -387,9 +395,26 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
     return sessionDiff(this.chassis, HARNESS, turnId);
   }
 
-  /** The files go back; the conversation stays (resuming at the message before the turn is not wired yet). */
+  /** The files go back, and the conversation to the message before the turn where Reins knows it. */
   revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
-    return sessionRevert(this.chassis, HARNESS, turnId, options, filesOnly);
+    return sessionRevert(this.chassis, HARNESS, turnId, options, (turnIds) => this.rewindConversation(turnIds));
+  }
+
+  /**
+   * Relaunches the CLI on a new conversation as it was before `turnIds[0]` (conversation.ts): a fork kept up
+   * to the message before the turn, or for a first turn a new conversation (the spec's fork again). Either
+   * way `forked`: a new native id (session.updated), the old transcript left whole. `unchanged` where Reins
+   * knows no such message (a resumed session's earlier turns, after a structured turn), for an ephemeral
+   * session (no transcript to fork), or while background work runs.
+   */
+  private async rewindConversation(turnIds: string[]): Promise<RevertResult['conversation']> {
+    const point = turnIds[0] === undefined ? undefined : this.rewind.pointBefore(turnIds[0]);
+    const query = this.query;
+    if (!point || !query || this.context.spec.ephemeral || this.liveBackgroundTasks > 0) return 'unchanged';
+    if (!this.conversation.rewind(point)) return 'unchanged';
+    this.rewind.rewound(turnIds, point);
+    await this.restart(query.settings.schema);
+    return 'forked';
   }
 
   async close(): Promise<void> {
