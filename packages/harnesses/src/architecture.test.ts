@@ -25,7 +25,8 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-const isTest = (path: string) => /\.test\.tsx?$/.test(path) || /test-helpers\.ts$/.test(path);
+// Test support lives under each package's test/ folder (harnesses/test/support/...), never beside production code.
+const isTest = (path: string) => /\.test\.tsx?$/.test(path);
 
 function imports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
@@ -71,6 +72,15 @@ describe('layering', () => {
         }
       }
     }
+    expect(offending).toEqual([]);
+  });
+
+  it('nothing under harnesses/src but a *.test.ts file imports the testkit (which imports the harnesses)', () => {
+    const offending = sourceFiles(harnessSource)
+      .filter(
+        (file) => !isTest(file) && imports(file).some((s) => s.startsWith('@reins/testkit') || s.includes('testkit/')),
+      )
+      .map((file) => relative(packages, file));
     expect(offending).toEqual([]);
   });
 

@@ -4,9 +4,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { ReinsError } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { liveProcessCount } from '../runtime/index.js';
 import { createClaudeCodeHarness } from './adapter.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 /** Processes on this machine running `<binary> auth login` (from /proc). */
 async function loginProcesses(binary: string): Promise<number[]> {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { EventPayload, ToolCallItem } from '@reins/core';
 import { readFixtureSync } from '@reins/testkit';
 import { describe, expect, test } from 'vitest';
+import { FIXTURES_DIR } from '../../test/support/claude-rig.js';
 import { type Emission, openBackgroundItems, type TranslationState } from '../protocols/stream-json/index.js';
-import { FIXTURES_DIR } from './test-helpers.js';
 import { createClaudeTranslation, translateFrame } from './translate.js';
 
 /** What the Agent SDK hands over (control frames are its own business). */

@@ -2,7 +2,7 @@
 // compaction item carrying the CLI's trigger and token numbers verbatim.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

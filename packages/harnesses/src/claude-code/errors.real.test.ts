@@ -2,7 +2,7 @@
 // mapped codes (the CLI reports them as a synthetic assistant message plus an error result).
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

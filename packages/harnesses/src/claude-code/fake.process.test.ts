@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { ReinsError } from '@reins/core';
 import { makeTempHome, SessionRecorder, type TempHome } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { FAKE_CLAUDE, FIXTURES_DIR } from '../../test/support/claude-rig.js';
 import { liveProcessCount } from '../runtime/index.js';
 import { type ClaudeCodeHarnessOptions, createClaudeCodeHarness } from './adapter.js';
-import { FAKE_CLAUDE, FIXTURES_DIR } from './test-helpers.js';
 
 let temp: TempHome;
 beforeAll(async () => {

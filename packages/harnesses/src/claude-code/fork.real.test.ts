@@ -5,8 +5,8 @@
 // `fork` capability (manifest.ts).
 import { type HarnessPin, reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { createClaudeCodeHarness } from './adapter.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

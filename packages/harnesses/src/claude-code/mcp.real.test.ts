@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { McpServerStatus, ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 const ECHO_SERVER = fileURLToPath(new URL('../../../testkit/fixtures-mcp/echo-server.mjs', import.meta.url));
 

@@ -2,7 +2,7 @@
 // the provider does not know (accepted by set_model, 404 on the next turn) -> unsupported_model.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

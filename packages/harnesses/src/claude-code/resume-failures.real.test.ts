@@ -5,8 +5,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { createClaudeCodeHarness } from './adapter.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

@@ -2,8 +2,8 @@
 // the earlier exchange and the native id stays); an unknown id is resume_failed, never a fresh start.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { createClaudeCodeHarness } from './adapter.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // ORIGINAL schema. The CLI's own retries ending in error_max_structured_output_retries -> structured_output_invalid.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

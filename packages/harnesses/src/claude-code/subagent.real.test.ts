@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { ReinsEvent } from '@reins/core';
 import { type RecordedRequest, reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import type { ClaudeCodeSession } from './session.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

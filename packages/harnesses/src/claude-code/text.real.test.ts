@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { pinnedVersion, reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 
 let rig: ClaudeRig | undefined;
 afterEach(async () => {

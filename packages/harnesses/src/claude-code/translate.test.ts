@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { EventPayload, Item, ToolCallItem } from '@reins/core';
 import { readFixtureSync } from '@reins/testkit';
 import { describe, expect, test } from 'vitest';
+import { FIXTURES_DIR } from '../../test/support/claude-rig.js';
 import type { Emission, TranslationState } from '../protocols/stream-json/index.js';
-import { FIXTURES_DIR } from './test-helpers.js';
 import { createClaudeTranslation, translateFrame } from './translate.js';
 
 function sdkFrames(name: string): unknown[] {

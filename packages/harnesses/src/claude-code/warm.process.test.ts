@@ -7,9 +7,9 @@ import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempHome, SessionRecorder, type TempHome } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { FAKE_CLAUDE, FIXTURES_DIR } from '../../test/support/claude-rig.js';
 import { liveProcessCount } from '../runtime/index.js';
 import { createClaudeCodeHarness } from './adapter.js';
-import { FAKE_CLAUDE, FIXTURES_DIR } from './test-helpers.js';
 
 let temp: TempHome;
 beforeAll(async () => {

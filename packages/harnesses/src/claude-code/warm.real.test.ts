@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Harness } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { liveProcessCount, mergeEnv } from '../runtime/index.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 import { claudeSpares, type HostLaunch } from './warm.js';
 
 let rig: ClaudeRig | undefined;

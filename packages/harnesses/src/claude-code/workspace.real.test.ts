@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { ReinsEvent, ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
 import { missingSandboxTools } from './posture.js';
-import { type ClaudeRig, claudeRig } from './test-helpers.js';
 
 const completedTools = (events: readonly ReinsEvent[]): ToolCallItem[] =>
   events.flatMap((event) => (event.type === 'item.completed' && event.item.kind === 'tool_call' ? [event.item] : []));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { PermissionRequestedEvent } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 const isRequest = (event: { type: string }): event is PermissionRequestedEvent => event.type === 'permission.requested';
 

@@ -5,8 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { ReinsError } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 import { liveProcessCount } from '../runtime/index.js';
-import { type CodexRig, codexRig } from './test-helpers.js';
 
 /** Processes on this machine running `<binary> app-server` (from /proc). */
 async function appServers(binary: string): Promise<number[]> {

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 describe('codex real: errors', () => {
   let rig: CodexRig | undefined;

@@ -2,8 +2,8 @@
 // account/read, the model catalog, capabilities).
 import { harnessBinary } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 import { createCodexHarness } from './adapter.js';
-import { type CodexRig, codexRig } from './test-helpers.js';
 
 describe('codex real: harness', () => {
   let rig: CodexRig | undefined;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { McpServerStatus, ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 const ECHO_SERVER = fileURLToPath(new URL('../../../testkit/fixtures-mcp/echo-server.mjs', import.meta.url));
 

@@ -5,8 +5,8 @@
 import { ReinsError } from '@reins/core';
 import { reply, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 import { withResumeFallback } from '../runtime/resume-fallback.js';
-import { type CodexRig, codexRig } from './test-helpers.js';
 
 describe('codex real: resume failures', () => {
   let rig: CodexRig | undefined;

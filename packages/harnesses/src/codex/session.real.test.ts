@@ -2,7 +2,7 @@
 import { ReinsError } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 describe('codex real: session', () => {
   let rig: CodexRig | undefined;

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { ReinsEvent } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 import { liveProcessCount } from '../runtime/child-process.js';
-import { type CodexRig, codexRig } from './test-helpers.js';
 
 /** Processes (anywhere) that Codex started for this thread: it puts CODEX_THREAD_ID in their environment (0.171.0). */
 function processesOfThread(threadId: string): number[] {

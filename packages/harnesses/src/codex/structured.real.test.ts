@@ -2,7 +2,7 @@
 // the schema as text.format json_schema (strict) and does NOT validate the reply, so Reins does.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 const schema = {
   type: 'object',

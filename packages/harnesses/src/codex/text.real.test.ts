@@ -1,7 +1,7 @@
 // Real Codex (pinned), hermetic: a plain text turn streams deltas, reports usage and completes.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 describe('codex real: text turn', () => {
   let rig: CodexRig | undefined;

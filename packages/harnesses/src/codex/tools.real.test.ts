@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 function completedTools(events: readonly import('@reins/core').ReinsEvent[]): ToolCallItem[] {
   return events.flatMap((event) =>

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ReinsEvent, ToolCallItem } from '@reins/core';
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodexRig, codexRig } from './test-helpers.js';
+import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 
 const completedTools = (events: readonly ReinsEvent[]): ToolCallItem[] =>
   events.flatMap((event) => (event.type === 'item.completed' && event.item.kind === 'tool_call' ? [event.item] : []));

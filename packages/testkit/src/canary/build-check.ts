@@ -40,7 +40,7 @@ function writeTsconfig(overlay: string, repo: string, sdkPaths: Record<string, s
       },
     },
     include: ['harnesses/src', 'bridges/src'],
-    exclude: ['**/*.test.ts', '**/test-helpers.ts'],
+    exclude: ['**/*.test.ts'],
   };
   writeFileSync(join(overlay, 'tsconfig.json'), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -19,9 +19,9 @@ import {
   startModelServer,
   type TempHome,
 } from '@reins/testkit';
-import { type ClaudeCodeHarnessOptions, createClaudeCodeHarness } from './adapter.js';
+import { type ClaudeCodeHarnessOptions, createClaudeCodeHarness } from '../../src/claude-code/adapter.js';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const FIXTURES_DIR = fileURLToPath(new URL('../../src/claude-code/fixtures/', import.meta.url));
 export const FAKE_CLAUDE = fileURLToPath(new URL('../../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
 /** The default deadline of every wait on a real Claude Code session. */
 const WAIT_MS = 30_000;

@@ -17,9 +17,9 @@ import {
   startModelServer,
   type TempHome,
 } from '@reins/testkit';
-import { type CodexHarnessOptions, createCodexHarness } from './adapter.js';
+import { type CodexHarnessOptions, createCodexHarness } from '../../src/codex/adapter.js';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const FIXTURES_DIR = fileURLToPath(new URL('../../src/codex/fixtures/', import.meta.url));
 /** The default deadline of every wait on a real Codex session. */
 const WAIT_MS = 20_000;
 
