@@ -1,10 +1,12 @@
 // Process level: the Codex methods beyond threads and turns, on `codex app-server --listen stdio://`
 // through the two-line shim in front of the FAKE Claude Code (recorded 2.1.197 transcripts), spoken to
 // in raw JSON lines: command/exec (buffered, streamed, stdin, terminate, per connection), thread/revert
-// refused where Claude Code's conversation cannot go back (files untouched), thread/archive kept across
+// served (Claude Code takes its conversation back: the next turn is sent without the reverted one), thread/archive kept across
 // bridge processes, and /compact and /review answered with a sentence and a stable code. Every frame
 // is validated against the pinned Codex's JSON Schema.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +39,7 @@ afterEach(async () => {
   }
 });
 
-async function launched(transcript = 'text-turn'): Promise<JsonLinesPeer> {
+async function launched(transcript = 'text-turn', env: Record<string, string> = {}): Promise<JsonLinesPeer> {
   const peer = new JsonLinesPeer(
     shim,
     ['app-server', '--listen', 'stdio://'],
@@ -49,6 +51,7 @@ async function launched(transcript = 'text-turn'): Promise<JsonLinesPeer> {
       IS_SANDBOX: '1',
       FAKE_CLAUDE_FIXTURE: fixture(transcript),
       REINS_BRIDGE_TEST_MARKER: randomUUID(),
+      ...env,
     },
     { cwd: workdir },
   );
@@ -122,25 +125,37 @@ describe('command/exec through the bridge', () => {
 });
 
 describe('thread methods a harness may not honour', () => {
-  it('refuses thread/revert where Claude Code cannot take its conversation back, touching no file', async () => {
-    const peer = await launched();
-    const started = await peer.request('thread/start', { cwd: workdir });
+  it('serves thread/revert in front of Claude Code: the next turn is sent without the reverted one', async () => {
+    // A git work tree (checkpoints), and the fake's log of what each turn would send its model.
+    const repo = join(workdir, `repo-${randomUUID()}`);
+    mkdirSync(repo);
+    await writeFile(join(repo, 'kept.txt'), 'as it was\n');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@localhost', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', 'kept.txt');
+    git('commit', '-qm', 'start');
+    const conversations = await mkdtemp(join(workdir, 'conversations-'));
+    const peer = await launched('text-turn', { FAKE_CLAUDE_CONVERSATIONS: conversations });
+    const started = await peer.request('thread/start', { cwd: repo });
     const threadId = (started.result as { thread: { id: string } }).thread.id;
-    await writeFile(join(workdir, 'kept.txt'), 'as it was\n');
-    const turn = await peer.request('turn/start', {
-      threadId,
-      input: [{ type: 'text', text: 'Say hello', text_elements: [] }],
-    });
-    const turnId = (turn.result as { turn: { id: string } }).turn.id;
-    await peer.waitFor((frame) => frame.method === 'turn/completed', 'turn/completed');
-    const refused = await peer.request('thread/revert', { threadId, beforeTurnId: turnId });
-    expect(refused.error).toMatchObject({
-      code: -32600,
-      message: expect.stringContaining('The claude-code harness cannot drop turns from its conversation'),
-      data: { code: 'unsupported_capability' },
-    });
-    expect(await readFile(join(workdir, 'kept.txt'), 'utf8')).toBe('as it was\n');
-    expect(peer.frames().some((frame) => frame.method === 'thread/reverted')).toBe(false);
+    const say = async (text: string) => {
+      const turn = await peer.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
+      const turnId = (turn.result as { turn: { id: string } }).turn.id;
+      await peer.waitFor(
+        (frame) => frame.method === 'turn/completed' && (frame.params?.turn as { id?: string })?.id === turnId,
+        'turn/completed',
+      );
+      return turnId;
+    };
+    const turnId = await say('Say hello, revert-marker');
+    const reverted = await peer.request('thread/revert', { threadId, beforeTurnId: turnId });
+    expect(reverted.error).toBeUndefined();
+    await peer.waitFor((frame) => frame.method === 'thread/reverted', 'thread/reverted');
+    expect(await readFile(join(repo, 'kept.txt'), 'utf8')).toBe('as it was\n');
+    await say('Say hello again');
+    const requests = (await readFile(join(conversations, 'requests.jsonl'), 'utf8')).trim().split('\n');
+    expect(JSON.parse(requests.at(-1) as string).messages).toEqual(['Say hello again']);
 
     for (const [method, words] of [
       ['thread/compact/start', 'compacts its context by itself'],
