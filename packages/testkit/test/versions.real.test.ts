@@ -1,6 +1,7 @@
 // Every pinned CLI (and the previous pins kept beside Claude Code and Codex), run with its home builder's
 // environment inside the namespace, reports the version that harness-clis/package.json pins (so a drifted
-// install or a wrong binary path fails loudly).
+// install or a wrong binary path fails loudly), in the words its pin (the harness's testing/pin.ts) says it prints.
+import { HARNESS_PINS, type HarnessPinSpec } from '@reins/harnesses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessLaunch } from '../src/harness-homes/index.js';
 import { assertHermetic } from '../src/hermetic/assert-hermetic.js';
@@ -17,29 +18,8 @@ import { runAcpInitialize } from './support/acp.js';
 import { testTimeout } from './support/deadlines.js';
 import { HarnessProcess } from './support/harness-process.js';
 
-/**
- * ACP agents without a --version (claude-agent-acp 0.23.1 ignores arguments, codex-acp 0.16.0 refuses it):
- * the name their initialize answer gives, by pin. The @agentclientprotocol pins name their package.
- */
-const initializeNames: Partial<Record<HarnessId, Record<HarnessPin, string>>> = {
-  'claude-agent-acp': {
-    current: '@agentclientprotocol/claude-agent-acp',
-    previous: '@zed-industries/claude-agent-acp',
-  },
-  'codex-acp': { current: '@agentclientprotocol/codex-acp', previous: 'codex-acp' },
-};
-
-/** What each CLI prints for --version. */
-const expectedOutput: Record<Exclude<HarnessId, 'claude-agent-acp' | 'codex-acp'>, (version: string) => string> = {
-  codex: (v) => `codex-cli ${v}`,
-  'claude-code': (v) => `${v} (Claude Code)`,
-  gemini: (v) => v,
-  'qwen-code': (v) => v,
-  copilot: (v) => `GitHub Copilot CLI ${v}`,
-  opencode: (v) => v,
-  pi: (v) => v,
-  openclaw: (v) => `OpenClaw ${v}`,
-};
+/** Each harness's pin (its testing part): what its --version prints, or the name its ACP initialize gives. */
+const pinSpecs = new Map<HarnessId, HarnessPinSpec>(HARNESS_PINS.map((spec) => [spec.id, spec]));
 
 let tempHome: TempHome;
 beforeAll(async () => {
@@ -65,8 +45,11 @@ describe.each(pins)('%s (%s pin)', (id, pin) => {
       // No model server is needed for a version probe: point at a port nothing listens on.
       const launch = await harnessLaunch(id, { modelServerUrl: 'http://127.0.0.1:9', tempHome, binary });
 
-      const agentName = initializeNames[id]?.[pin];
-      if (agentName) {
+      const spec = pinSpecs.get(id);
+      // ACP agents without a --version (claude-agent-acp 0.23.1 ignores arguments, codex-acp 0.16.0 refuses it).
+      if (spec?.initializeName) {
+        const agentName = spec.initializeName[pin];
+        expect(agentName, `${id}'s pin names no initialize name for its ${pin} pin`).toBeDefined();
         const agent = new HarnessProcess(launch, tempHome.dir);
         try {
           const initialize = await runAcpInitialize(agent, 20_000);
@@ -87,9 +70,9 @@ describe.each(pins)('%s (%s pin)', (id, pin) => {
       const exit = await cli.waitFor('exit after --version', () => cli.exit, 30_000);
       expect(exit, cli.describe()).toEqual({ code: 0, signal: null });
       // Pi 0.73.1 prints its version on stderr; the others on stdout.
-      expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(
-        expectedOutput[id as keyof typeof expectedOutput](pinned),
-      );
+      const versionOutput = spec?.versionOutput;
+      if (!versionOutput) throw new Error(`${id}'s pin says neither what --version prints nor its initialize name.`);
+      expect(`${cli.lines.join('\n')}\n${cli.stderr}`).toContain(versionOutput(pinned));
     },
     testTimeout(),
   );
