@@ -45,7 +45,10 @@ export class AcpSchema {
       this.validators.set(type, validate);
     }
     if (validate(value)) return undefined;
-    return `${type}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`;
+    // What was there, so a report names the offending value, not only the rule it broke.
+    const where = validate.errors?.[0]?.instancePath ?? '';
+    const got = JSON.stringify(valueAt(value, where))?.slice(0, 200);
+    return `${type}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })} (at ${where || '/'}: ${got})`;
   }
 
   /** Why params acp-check itself would send break the schema (a bug here, never the agent's fault). */
@@ -75,6 +78,15 @@ export class AcpSchema {
     const type = this.typeOf(request, ['agent'], 'Response');
     return type ? this.check(type, message.result) : undefined;
   }
+}
+
+/** The value a JSON pointer (ajv's instancePath) names. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let here = value;
+  for (const key of pointer.split('/').slice(1)) {
+    here = (here as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return here;
 }
 
 const compiled = new Map<1 | 2, AcpSchema>();
