@@ -76,6 +76,34 @@ describe('Amp terminal rule (settle at the terminal assistant stop)', () => {
     expect(out.filter((emission) => emission.payload.type === 'turn.completed')).toHaveLength(1);
   });
 
+  it("a failed result's error names Amp, not Claude Code (the shared translation's messages)", () => {
+    const failed = (errors: string[]) => {
+      const state = createAmpTranslateState();
+      const out = translateAmpFrame(state, {
+        type: 'result',
+        subtype: 'error_during_execution',
+        is_error: true,
+        errors,
+      });
+      return out.map((emission) => emission.payload).find((payload) => payload.type === 'turn.completed');
+    };
+    expect(failed(['boom'])).toMatchObject({
+      outcome: {
+        status: 'failed',
+        error: { code: 'harness_unhealthy', message: 'Amp ended the turn with error_during_execution: boom' },
+      },
+    });
+    expect(failed(['No conversation found with session ID: T-1'])).toMatchObject({
+      outcome: {
+        status: 'failed',
+        error: {
+          code: 'resume_failed',
+          message: 'Amp could not resume the conversation: No conversation found with session ID: T-1',
+        },
+      },
+    });
+  });
+
   // What a broken Amp sends (issue 14): an assistant message whose content holds null.
   it('an assistant message with null in its content neither throws nor emits an invalid event', () => {
     const state = createAmpTranslateState();

@@ -56,6 +56,7 @@ export interface AmpTranslateState {
 // only kept when Amp itself wrote it that way (a failed result). Resolved once, shared by every session.
 const AMP_OPTIONS = resolveStreamJsonOptions({
   source: 'amp.stream-json',
+  harnessName: 'Amp',
   classifyTool: ampToolKind,
   plainResultExitsZero: false,
 });

@@ -127,7 +127,7 @@ export async function readHistory(
   } catch {
     return undefined;
   }
-  const state = createTranslationState({ source: 'claude.transcript' });
+  const state = createTranslationState({ source: 'claude.transcript', harnessName: 'Claude Code' });
   const items: Item[] = [];
   for (const entry of parseLines(text)) {
     if (entry.isSidechain === true) continue;

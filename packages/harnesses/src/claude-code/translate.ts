@@ -10,7 +10,7 @@ import {
 export const CLAUDE_SOURCE = 'claude.stream-json';
 
 /** Resolved once: every session shares them (they are never changed). */
-const CLAUDE_OPTIONS = resolveStreamJsonOptions({ source: CLAUDE_SOURCE });
+const CLAUDE_OPTIONS = resolveStreamJsonOptions({ source: CLAUDE_SOURCE, harnessName: 'Claude Code' });
 
 export function createClaudeTranslation(): TranslationState {
   return new TranslationState(CLAUDE_OPTIONS);

@@ -165,7 +165,7 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   if (errors.length > 0 && errors.some((error) => /No conversation found/i.test(error))) {
     return {
       code: 'resume_failed',
-      message: `Claude Code could not resume the conversation: ${detail}`,
+      message: `${state.options.harnessName} could not resume the conversation: ${detail}`,
       data: { subtype: shown(result.subtype, 'unknown') },
     };
   }
@@ -181,7 +181,7 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   if (result.subtype === 'error_max_structured_output_retries') {
     return {
       code: 'structured_output_invalid',
-      message: `Claude Code gave up producing output that matches the schema: ${detail}`,
+      message: `${state.options.harnessName} gave up producing output that matches the schema: ${detail}`,
       data: { subtype: result.subtype, errors },
     };
   }
@@ -195,7 +195,7 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   }
   return {
     code: 'harness_unhealthy',
-    message: `Claude Code ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
+    message: `${state.options.harnessName} ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
     data: { subtype: shown(result.subtype, 'unknown'), errors },
   };
 }

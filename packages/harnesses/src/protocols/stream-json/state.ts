@@ -15,6 +15,8 @@ export type { Emission } from './sink.js';
 export interface StreamJsonOptions {
   /** `native.source` of the events: 'claude.stream-json', 'amp.stream-json'. */
   source: string;
+  /** The harness speaking the frames, as its error messages name it: 'Claude Code', 'Amp'. */
+  harnessName: string;
   /** Tool name -> tool kind; default: Claude Code's tool names. */
   classifyTool?: (name: string) => ToolKind | 'plan';
   /** Whether an `apiKeySource` bills a metered API key (default: Claude Code's names). */
@@ -154,6 +156,7 @@ export function defaultIsMeteredKeySource(source: string): boolean {
 export function resolveStreamJsonOptions(options: StreamJsonOptions): Required<StreamJsonOptions> {
   return {
     source: options.source,
+    harnessName: options.harnessName,
     classifyTool: options.classifyTool ?? defaultClassifyTool,
     isMeteredKeySource: options.isMeteredKeySource ?? defaultIsMeteredKeySource,
     plainResultExitsZero: options.plainResultExitsZero ?? true,
