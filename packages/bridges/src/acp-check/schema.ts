@@ -17,6 +17,9 @@ export function sdkVersion(): string {
   return (JSON.parse(readFileSync(join(sdkDir(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/** The id the schema is registered under in ajv (any name; its $defs are addressed through it). */
+const SCHEMA_ID = 'acp-schema';
+
 type Def = { 'x-method'?: string; 'x-side'?: string };
 export type WireMessage = Record<string, unknown>;
 
@@ -28,7 +31,7 @@ export class AcpSchema {
   constructor(readonly protocol: 1 | 2) {
     const schema = JSON.parse(readFileSync(join(sdkDir(), 'schema', `v${protocol}`, 'schema.json'), 'utf8'));
     this.defs = schema.$defs;
-    this.ajv.addSchema({ ...schema, $id: 'acp' });
+    this.ajv.addSchema({ ...schema, $id: SCHEMA_ID });
   }
 
   /** The $def of `method` on `side` whose name ends with `suffix` (Request, Response, Notification). */
@@ -41,7 +44,7 @@ export class AcpSchema {
   private check(type: string, value: unknown): string | undefined {
     let validate = this.validators.get(type);
     if (!validate) {
-      validate = this.ajv.getSchema(`acp#/$defs/${type}`) as ValidateFunction;
+      validate = this.ajv.getSchema(`${SCHEMA_ID}#/$defs/${type}`) as ValidateFunction;
       this.validators.set(type, validate);
     }
     if (validate(value)) return undefined;
