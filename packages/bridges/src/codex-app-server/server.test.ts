@@ -44,7 +44,7 @@ class FakeSession implements Session {
 
   constructor(
     readonly spec: SessionSpec,
-    readonly nativeSessionId: string | undefined,
+    public nativeSessionId: string | undefined,
   ) {
     this.stream.emit({ type: 'session.started', cwd: spec.cwd, ...(spec.model ? { model: spec.model } : {}) });
   }
@@ -106,8 +106,11 @@ class FakeHarness implements Harness {
   /** Stored conversations by native id; a function is called on every read (a transcript being written). */
   readonly stored = new Map<string, Item[] | (() => Item[])>();
   readonly summaries: SessionSummary[] = [];
-  /** What Session.revert does: absent (no checkpoints), the files only, or the conversation too. */
-  revert: 'none' | 'files' | 'conversation' = 'none';
+  /**
+   * What Session.revert does: absent (no checkpoints), the files only, the conversation too (Codex), or
+   * a fork from before the turn under a new native id (Claude Code).
+   */
+  revert: 'none' | 'files' | 'conversation' | 'fork' = 'none';
   /**
    * `fork`: the harness implements fork (`reopens`: a broken one that gives back the source's id).
    * `mcp`: what each session's mcpStatus() answers, asked anew each time (absent: no mcpStatus).
@@ -130,7 +133,7 @@ class FakeHarness implements Harness {
         images: 'inline',
         fork: this.fork !== 'no',
         mcpStatus: this.mcp !== undefined,
-        revert: this.revert === 'conversation',
+        revert: this.revert === 'conversation' || this.revert === 'fork',
       },
     });
   }
@@ -159,7 +162,9 @@ class FakeHarness implements Harness {
     if (revert !== 'none')
       session.revert = async (turnId) => {
         session.calls.push(`revert:${turnId}`);
-        return { turnId, files: ['a.txt'], conversation: revert === 'conversation' ? 'reverted' : 'unchanged' };
+        if (revert === 'fork') session.nativeSessionId = `${session.nativeSessionId}-fork`;
+        const conversation = revert === 'conversation' ? 'reverted' : revert === 'fork' ? 'forked' : 'unchanged';
+        return { turnId, files: ['a.txt'], conversation };
       };
     this.sessions.push(session);
     return session;
@@ -978,8 +983,8 @@ describe("thread/shellCommand (the Codex TUI's `!command`)", () => {
 });
 
 describe('thread/revert, thread/archive, and what no harness can do', () => {
-  async function twoTurns(harness: FakeHarness) {
-    const client = await initialized(harness);
+  async function twoTurns(harness: FakeHarness, records?: RecordStore) {
+    const client = await initialized(harness, records ? { records } : {});
     await client.request('thread/start', {});
     const session = harness.sessions[0] as FakeSession;
     const ids: string[] = [];
@@ -1009,6 +1014,21 @@ describe('thread/revert, thread/archive, and what no harness can do', () => {
     const again = await client.request('thread/revert', { threadId: 'native-1', beforeTurnId: ids[1] });
     expect(again.error).toMatchObject({ code: -32600, message: expect.stringContaining(`turn ${ids[1]} is not one`) });
     expect(session.calls.filter((call) => call.startsWith('revert:'))).toHaveLength(1);
+  });
+
+  it('serves thread/revert where the harness forks from before the turn (Claude Code): the thread follows the new native id', async () => {
+    const harness = new FakeHarness();
+    harness.revert = 'fork';
+    const records = memoryRecords();
+    const { client, session, ids } = await twoTurns(harness, records);
+    const answer = await client.request('thread/revert', { threadId: 'native-1', beforeTurnId: ids[1] });
+    expect(answer.error).toBeUndefined();
+    expect(session.calls.filter((call) => call.startsWith('revert:'))).toEqual([`revert:${session.turnIds[1]}`]);
+    await client.waitFor((message) => message.method === 'thread/reverted', 'thread/reverted');
+    // A later thread/resume reopens the fork, not the conversation that still holds the turn.
+    const record = await records.get('native-1');
+    expect(record?.nativeSessionId).toBe('native-1-fork');
+    expect(record?.turns.map((turn) => turn.id)).toEqual([ids[0]]);
   });
 
   it('refuses thread/revert, changing nothing, where only the files would go back or nothing keeps checkpoints', async () => {
