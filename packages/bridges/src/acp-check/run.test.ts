@@ -14,6 +14,8 @@ interface Flaws {
   numericSessionId?: boolean;
   /** Answers an unknown method with a result. */
   answersUnknown?: boolean;
+  /** Answers every prompt after the first with an internal error. */
+  failsLaterPrompts?: boolean;
 }
 
 /** A minimal ACP v1 agent in memory: the first prompt ends at once, later ones run until cancelled. */
@@ -38,6 +40,8 @@ function memoryAgent(flaws: Flaws = {}): AgentTransport {
     if (method === 'session/prompt') {
       const sessionId = String(params.sessionId);
       prompts += 1;
+      if (prompts > 1 && flaws.failsLaterPrompts)
+        return emit({ id, error: { code: -32603, message: 'Internal error' } });
       if (prompts > 1) return void held.set(sessionId, id);
       const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello.' } };
       return emit(
@@ -95,6 +99,13 @@ describe('acp-check against in-memory agents', () => {
     expect(report.verdict).toBe('NOT CONFORMANT');
     expect(statusOf(report, 'cancel')).toBe('fail');
     expect(report.results.find((result) => result.id === 'cancel')?.detail).toMatch(/no end of the prompt turn/);
+  });
+
+  it('a prompt that fails before the cancel reaches it fails cancel (an error is no skip)', async () => {
+    const report = await check({ failsLaterPrompts: true });
+    expect(statusOf(report, 'cancel')).toBe('fail');
+    expect(report.results.find((result) => result.id === 'cancel')?.detail).toMatch(/-32603/);
+    expect(report.verdict).toBe('NOT CONFORMANT');
   });
 
   it('two messages on one line fail stdio-framing', async () => {

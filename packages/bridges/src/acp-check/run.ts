@@ -194,6 +194,7 @@ class Check {
 
   private async cancel(peer: AgentPeer): Promise<void> {
     const turn = await this.turn(peer, 'Count slowly from 1 to 100.', this.options.cancelAfterMs ?? 1_000);
+    if (!turn.cancelled && turn.error) return this.set('cancel', 'fail', `the prompt failed: ${turn.error}`);
     if (!turn.cancelled) return this.set('cancel', 'skip', 'the turn ended before a cancel could reach it');
     if (turn.stopReason === 'cancelled') return this.set('cancel', 'pass', 'stopReason cancelled');
     this.set('cancel', 'fail', turn.error ?? `stopReason ${turn.stopReason} after session/cancel`);
