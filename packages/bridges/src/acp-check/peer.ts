@@ -6,6 +6,8 @@ import type { AcpSchema, WireMessage } from './schema.js';
 export interface AgentTransport {
   write(line: string): void;
   onLine(listener: (line: string) => void): void;
+  /** Called once when the agent is gone (how it ended), so waits end at once instead of at their deadline. */
+  onExit?(listener: (how: string) => void): void;
   /** Ends the agent (stdin closed, then signals): resolves when it is gone. */
   close(): Promise<void>;
 }
@@ -23,6 +25,8 @@ export class AgentPeer {
   private readonly methods = new Map<unknown, string>();
   private readonly waiters = new Set<() => void>();
   private nextId = 1;
+  /** How the agent ended, once it has. */
+  private gone: string | undefined;
 
   constructor(
     private readonly transport: AgentTransport,
@@ -30,6 +34,10 @@ export class AgentPeer {
     private readonly timeoutMs: number,
   ) {
     transport.onLine((line) => this.take(line));
+    transport.onExit?.((how) => {
+      this.gone = how;
+      for (const wake of this.waiters) wake();
+    });
   }
 
   private take(line: string): void {
@@ -95,12 +103,14 @@ export class AgentPeer {
   async until<T>(probe: () => T | undefined, what: string, timeoutMs = this.timeoutMs): Promise<T> {
     const now = probe();
     if (now !== undefined) return now;
+    if (this.gone !== undefined) throw new Error(`no ${what}: the agent ${this.gone}`);
     return new Promise<T>((resolve, reject) => {
       const wake = () => {
         const found = probe();
-        if (found === undefined) return;
+        if (found === undefined && this.gone === undefined) return;
         done();
-        resolve(found);
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`no ${what}: the agent ${this.gone}`));
       };
       const timer = setTimeout(() => {
         done();

@@ -14,6 +14,8 @@ interface Flaws {
   numericSessionId?: boolean;
   /** Answers an unknown method with a result. */
   answersUnknown?: boolean;
+  /** Exits right after answering initialize. */
+  exitsAfterInitialize?: boolean;
   /** Answers every prompt after the first with an internal error. */
   failsLaterPrompts?: boolean;
 }
@@ -21,7 +23,10 @@ interface Flaws {
 /** A minimal ACP v1 agent in memory: the first prompt ends at once, later ones run until cancelled. */
 function memoryAgent(flaws: Flaws = {}): AgentTransport {
   let listener: (line: string) => void = () => {};
+  let exit: (how: string) => void = () => {};
   let prompts = 0;
+  /** Once exited, it reads nothing more (as a dead process). */
+  let dead = false;
   const held = new Map<string, unknown>();
   const emit = (...messages: object[]) => {
     const lines = messages.map((message) => JSON.stringify({ jsonrpc: '2.0', ...message }));
@@ -32,9 +37,13 @@ function memoryAgent(flaws: Flaws = {}): AgentTransport {
   };
   const handle = (message: { id?: number; method?: string; params?: Record<string, unknown> }) => {
     const { id, method, params = {} } = message;
+    if (dead) return;
     if (method === 'initialize') {
       const result = { protocolVersion: 1, agentInfo: { name: 'memory-agent', version: '0.0.0' }, authMethods: [] };
-      return emit({ id, result });
+      emit({ id, result });
+      if (flaws.exitsAfterInitialize) dead = true;
+      if (flaws.exitsAfterInitialize) setImmediate(() => exit('exited with code 1'));
+      return;
     }
     if (method === 'session/new') return emit({ id, result: { sessionId: flaws.numericSessionId ? 7 : 'session-1' } });
     if (method === 'session/prompt') {
@@ -63,6 +72,9 @@ function memoryAgent(flaws: Flaws = {}): AgentTransport {
     write: (line) => handle(JSON.parse(line)),
     onLine: (next) => {
       listener = next;
+    },
+    onExit: (next) => {
+      exit = next;
     },
     close: async () => {},
   };
@@ -105,6 +117,15 @@ describe('acp-check against in-memory agents', () => {
     const report = await check({ failsLaterPrompts: true });
     expect(statusOf(report, 'cancel')).toBe('fail');
     expect(report.results.find((result) => result.id === 'cancel')?.detail).toMatch(/-32603/);
+    expect(report.verdict).toBe('NOT CONFORMANT');
+  });
+
+  it('an agent that exits mid-run fails the requirement it was serving, saying it exited', async () => {
+    const report = await check({ exitsAfterInitialize: true });
+    expect(statusOf(report, 'initialize')).toBe('pass');
+    expect(report.results.find((result) => result.id === 'session-new')?.detail).toMatch(
+      /the agent exited with code 1/,
+    );
     expect(report.verdict).toBe('NOT CONFORMANT');
   });
 

@@ -22,9 +22,15 @@ export function stdioAgent(options: StdioAgentOptions): AgentTransport {
     env: options.env ?? process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  const exitListeners: ((how: string) => void)[] = [];
   const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
+    const end = (how: string) => {
+      for (const listener of exitListeners) listener(how);
+      resolve();
+    };
+    // 'close', not 'exit': the lines it wrote before exiting are all read by then.
+    child.once('close', (code, signal) => end(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+    child.once('error', (error) => end(`could not start: ${error.message}`));
   });
   const listeners: ((line: string) => void)[] = [];
   let buffer = '';
@@ -45,6 +51,7 @@ export function stdioAgent(options: StdioAgentOptions): AgentTransport {
       if (child.stdin.writable) child.stdin.write(`${line}\n`);
     },
     onLine: (listener) => listeners.push(listener),
+    onExit: (listener) => exitListeners.push(listener),
     close: () => {
       closing ??= (async () => {
         child.stdin.end();
