@@ -69,6 +69,15 @@ describe.each([1, 2])('reins acp-check --protocol %i -- reins bridge acp -H clau
 });
 
 describe('reins acp-check usage', () => {
+  it('--help names the tiers and the verdict and fits a 110-column terminal (examples aside)', async () => {
+    const run = await reins(['acp-check', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/MANDATORY[\s\S]*CAPABILITY[\s\S]*ADVISORY/);
+    expect(run.stdout).toMatch(/NOT CONFORMANT/);
+    const body = run.stdout.split('\nExample')[0] ?? '';
+    for (const line of body.split('\n')) expect(line.length, line).toBeLessThanOrEqual(110);
+  });
+
   it('without an agent command after "--": exit 2 with a sentence saying what is missing', async () => {
     const run = await reins(['acp-check', '--protocol', '1']);
     expect(run.code).toBe(2);
