@@ -10,15 +10,15 @@ export {
   type AcpCheckOptions,
   type AcpCheckReport,
   type AgentTransport,
-  REQUIREMENTS,
+  REQUIREMENTS as ACP_CHECK_REQUIREMENTS,
   type RequirementResult,
-  renderReport,
+  renderReport as renderAcpCheckReport,
   runAcpCheck,
   type StdioAgentOptions,
   stdioAgent,
   type Tier,
   type Verdict,
-  verdictOf,
+  verdictOf as acpCheckVerdict,
 } from './acp-check/index.js';
 // Codex app-server out: `reins bridge codex-app-server -H <harness>` speaks `codex app-server` (v2).
 export { type BlocksBridgeOptions, serveBlocksStdio } from './codex-app-server/blocks.js';

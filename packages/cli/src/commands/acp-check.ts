@@ -2,7 +2,7 @@
 // stdio; prints the requirement table and the verdict, and writes the JSON report when asked.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { renderReport, runAcpCheck, stdioAgent } from '@reins/bridges';
+import { renderAcpCheckReport, runAcpCheck, stdioAgent } from '@reins/bridges';
 import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
@@ -68,7 +68,7 @@ export async function acpCheckCommand(argv: string[], io: CliIo): Promise<number
     cwd,
     timeoutMs: seconds * 1000,
   });
-  io.stdout.write(`${renderReport(report)}\n`);
+  io.stdout.write(`${renderAcpCheckReport(report)}\n`);
   if (values.json) await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
   return report.verdict === 'CONFORMANT' ? EXIT.completed : EXIT.failed;
 }
