@@ -63,6 +63,7 @@ describe.each([1, 2])('reins acp-check --protocol %i -- reins bridge acp -H clau
     const status = Object.fromEntries(report.results.map((result) => [result.id, result.status]));
     expect(status).toMatchObject({ 'prompt-turn': 'pass', cancel: 'pass', 'session-resume': 'pass' });
     expect(status['session-load']).toBe(protocol === 1 ? 'pass' : 'skip');
+    expect(status['v2-lifecycle']).toBe(protocol === 1 ? 'skip' : 'pass');
     expect(run.stdout).toMatch(/Verdict: CONFORMANT/);
     expect(run.code).toBe(0);
   }, 120_000);

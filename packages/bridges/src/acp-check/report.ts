@@ -25,6 +25,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { id: 'session-resume', tier: 'CAPABILITY', title: 'session/resume in a new process (when advertised)' },
   { id: 'set-mode', tier: 'CAPABILITY', title: 'session/set_mode accepts an offered mode (when offered)' },
   { id: 'set-config-option', tier: 'CAPABILITY', title: 'session/set_config_option accepts an offered value' },
+  { id: 'v2-lifecycle', tier: 'ADVISORY', title: 'v2: the prompt ack names its user_message; running, then idle' },
   { id: 'meta-passthrough', tier: 'ADVISORY', title: 'a request carrying unknown _meta is served as usual' },
 ];
 

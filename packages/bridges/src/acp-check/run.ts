@@ -121,9 +121,11 @@ class Check {
     if (!this.sessionId) return this.set('session-new', 'fail', 'the answer has no sessionId');
     this.set('session-new', 'pass', this.sessionId);
 
+    const from = peer.received.length;
     const turn = await this.turn(peer, 'Say hello in one word.');
     if (turn.stopReason) this.set('prompt-turn', 'pass', `stopReason ${turn.stopReason}`);
     else return this.set('prompt-turn', 'fail', turn.error ?? 'no stopReason');
+    this.lifecycle(peer.received.slice(from));
 
     await this.cancel(peer);
     await this.setMode(peer);
@@ -190,6 +192,21 @@ class Check {
       .find((update) => update?.sessionUpdate === 'state_update' && update.state === 'idle');
     if (!idle) return undefined;
     return idle.stopReason ? { stopReason: String(idle.stopReason) } : { error: 'idle without a stopReason' };
+  }
+
+  /** v2: the prompt's acknowledgment names the user message it inserted, and the turn ran before it went idle. */
+  private lifecycle(messages: WireMessage[]): void {
+    if (this.options.protocol === 1) return this.set('v2-lifecycle', 'skip', 'v1 answers the prompt at its end');
+    const ack = messages.find((m) => m.method === undefined && (m.result as { messageId?: unknown })?.messageId);
+    const messageId = (ack?.result as { messageId?: string } | undefined)?.messageId;
+    const updates = messages.map((m) => updateOf(m, this.sessionId)).filter((update) => update !== undefined);
+    const states = updates.filter((update) => update.sessionUpdate === 'state_update').map((update) => update.state);
+    const echoed = updates.some((update) => update.sessionUpdate === 'user_message' && update.messageId === messageId);
+    const ranFirst = states.indexOf('running') !== -1 && states.indexOf('running') < states.indexOf('idle');
+    if (!messageId) return this.set('v2-lifecycle', 'fail', 'the prompt answer carries no messageId');
+    if (!ranFirst) return this.set('v2-lifecycle', 'fail', `states ${states.join(' -> ') || 'none'}`);
+    if (!echoed) return this.set('v2-lifecycle', 'fail', `no user_message update with messageId ${messageId}`);
+    this.set('v2-lifecycle', 'pass', `${states.join(' -> ')}, user_message ${messageId}`);
   }
 
   private async cancel(peer: AgentPeer): Promise<void> {
