@@ -1,7 +1,7 @@
 // The session log on the real SQLite store, watched at its transactions: every write of a loop turn
 // commits in one transaction, no subscriber gets an event before the transaction holding it
 // committed, and a failed commit loses nothing a client saw while saying clearly what failed
-// (docs/architecture/daemon.md, "Write before fan-out"). A dormant session's log holds no buffer.
+// (docs/architecture/daemon.md, "The store": write before fan-out). A dormant session's log holds no buffer.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -118,7 +118,10 @@ class Check {
     if (!created) return;
     this.newSession = (created.result ?? {}) as Record<string, unknown>;
     this.sessionId = String(this.newSession.sessionId ?? '');
-    if (!this.sessionId) return this.set('session-new', 'fail', 'the answer has no sessionId');
+    if (!this.sessionId) {
+      this.set('session-new', 'fail', 'the answer has no sessionId');
+      return;
+    }
     this.set('session-new', 'pass', this.sessionId);
 
     const from = peer.received.length;
@@ -196,30 +199,54 @@ class Check {
 
   /** v2: the prompt's acknowledgment names the user message it inserted, and the turn ran before it went idle. */
   private lifecycle(messages: WireMessage[]): void {
-    if (this.options.protocol === 1) return this.set('v2-lifecycle', 'skip', 'v1 answers the prompt at its end');
+    if (this.options.protocol === 1) {
+      this.set('v2-lifecycle', 'skip', 'v1 answers the prompt at its end');
+      return;
+    }
     const ack = messages.find((m) => m.method === undefined && (m.result as { messageId?: unknown })?.messageId);
     const messageId = (ack?.result as { messageId?: string } | undefined)?.messageId;
     const updates = messages.map((m) => updateOf(m, this.sessionId)).filter((update) => update !== undefined);
     const states = updates.filter((update) => update.sessionUpdate === 'state_update').map((update) => update.state);
     const echoed = updates.some((update) => update.sessionUpdate === 'user_message' && update.messageId === messageId);
     const ranFirst = states.indexOf('running') !== -1 && states.indexOf('running') < states.indexOf('idle');
-    if (!messageId) return this.set('v2-lifecycle', 'fail', 'the prompt answer carries no messageId');
-    if (!ranFirst) return this.set('v2-lifecycle', 'fail', `states ${states.join(' -> ') || 'none'}`);
-    if (!echoed) return this.set('v2-lifecycle', 'fail', `no user_message update with messageId ${messageId}`);
+    if (!messageId) {
+      this.set('v2-lifecycle', 'fail', 'the prompt answer carries no messageId');
+      return;
+    }
+    if (!ranFirst) {
+      this.set('v2-lifecycle', 'fail', `states ${states.join(' -> ') || 'none'}`);
+      return;
+    }
+    if (!echoed) {
+      this.set('v2-lifecycle', 'fail', `no user_message update with messageId ${messageId}`);
+      return;
+    }
     this.set('v2-lifecycle', 'pass', `${states.join(' -> ')}, user_message ${messageId}`);
   }
 
   private async cancel(peer: AgentPeer): Promise<void> {
     const turn = await this.turn(peer, 'Count slowly from 1 to 100.', this.options.cancelAfterMs ?? 1_000);
-    if (!turn.cancelled && turn.error) return this.set('cancel', 'fail', `the prompt failed: ${turn.error}`);
-    if (!turn.cancelled) return this.set('cancel', 'skip', 'the turn ended before a cancel could reach it');
-    if (turn.stopReason === 'cancelled') return this.set('cancel', 'pass', 'stopReason cancelled');
+    if (!turn.cancelled && turn.error) {
+      this.set('cancel', 'fail', `the prompt failed: ${turn.error}`);
+      return;
+    }
+    if (!turn.cancelled) {
+      this.set('cancel', 'skip', 'the turn ended before a cancel could reach it');
+      return;
+    }
+    if (turn.stopReason === 'cancelled') {
+      this.set('cancel', 'pass', 'stopReason cancelled');
+      return;
+    }
     this.set('cancel', 'fail', turn.error ?? `stopReason ${turn.stopReason} after session/cancel`);
   }
 
   private async setMode(peer: AgentPeer): Promise<void> {
     const modes = this.newSession.modes as { currentModeId?: string } | undefined;
-    if (this.options.protocol === 2 || !modes?.currentModeId) return this.set('set-mode', 'skip', 'no modes offered');
+    if (this.options.protocol === 2 || !modes?.currentModeId) {
+      this.set('set-mode', 'skip', 'no modes offered');
+      return;
+    }
     const params = { sessionId: this.sessionId, modeId: modes.currentModeId };
     if (await this.attempt('set-mode', () => peer.request('session/set_mode', params)))
       this.set('set-mode', 'pass', modes.currentModeId);
@@ -228,7 +255,10 @@ class Check {
   private async setConfigOption(peer: AgentPeer): Promise<void> {
     const options = (this.newSession.configOptions ?? []) as Record<string, unknown>[];
     const select = options.find((option) => option.type === 'select' && typeof option.currentValue === 'string');
-    if (!select) return this.set('set-config-option', 'skip', 'no select option offered');
+    if (!select) {
+      this.set('set-config-option', 'skip', 'no select option offered');
+      return;
+    }
     const configId = String(select.configId ?? select.id);
     // v2 tags a value id with `type: "id"`; v1 takes the bare value (its default variant).
     const value =
@@ -273,8 +303,14 @@ class Check {
       const replayed = updates.filter((update) => update && update.sessionUpdate !== 'state_update').length;
       const idle = updates.some((update) => update?.sessionUpdate === 'state_update' && update.state === 'idle');
       if (method === 'session/load' || this.options.protocol === 2) {
-        if (replayed === 0) return this.set(id, 'fail', 'answered without replaying the conversation');
-        if (this.options.protocol === 2 && !idle) return this.set(id, 'fail', 'no state_update before the answer');
+        if (replayed === 0) {
+          this.set(id, 'fail', 'answered without replaying the conversation');
+          return;
+        }
+        if (this.options.protocol === 2 && !idle) {
+          this.set(id, 'fail', 'no state_update before the answer');
+          return;
+        }
       }
       this.set(id, 'pass', `${replayed} update(s) replayed`);
     } finally {

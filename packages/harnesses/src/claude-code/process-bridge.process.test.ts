@@ -12,7 +12,7 @@ afterEach(() => {
 
 /** Runs `script` as the child and collects what the SDK would read, the garbage and the faults. */
 async function bridgeOutput(script: string) {
-  const garbage: string[] = [];
+  const garbage: unknown[] = [];
   const faults: ProcessFault[] = [];
   const tapped: string[] = [];
   const bridge = new SdkProcessBridge(
