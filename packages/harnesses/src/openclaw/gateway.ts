@@ -23,17 +23,9 @@ export interface LocalGateway {
   process: HarnessProcess;
 }
 
-export async function startLocalGateway(input: {
-  binaryPath: string;
-  cwd: string;
-  env: Record<string, string>;
-  port?: number;
-  commandPrefix?: string[];
-  extraArgs?: string[];
-}): Promise<LocalGateway> {
-  const port = input.port ?? (await freePort());
-  const token = randomBytes(16).toString('hex');
-  const gatewayArgs = [
+/** `openclaw gateway run` on loopback with token auth: how Reins (and the hermetic home) start a gateway. */
+export function gatewayRunArgs(port: number, token: string): string[] {
+  return [
     'gateway',
     'run',
     '--port',
@@ -45,8 +37,20 @@ export async function startLocalGateway(input: {
     '--token',
     token,
     '--allow-unconfigured',
-    ...(input.extraArgs ?? []),
   ];
+}
+
+export async function startLocalGateway(input: {
+  binaryPath: string;
+  cwd: string;
+  env: Record<string, string>;
+  port?: number;
+  commandPrefix?: string[];
+  extraArgs?: string[];
+}): Promise<LocalGateway> {
+  const port = input.port ?? (await freePort());
+  const token = randomBytes(16).toString('hex');
+  const gatewayArgs = [...gatewayRunArgs(port, token), ...(input.extraArgs ?? [])];
   const line = [...(input.commandPrefix ?? []), input.binaryPath];
   const command = line[0] as string;
   const prefix = line.slice(1);

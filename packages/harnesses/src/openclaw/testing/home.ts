@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { HomeBuilder } from '../../testing.js';
+import { gatewayRunArgs } from '../gateway.js';
 
 export const buildHome: HomeBuilder = async (options, kit) => {
   const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
@@ -84,19 +85,7 @@ export const buildHome: HomeBuilder = async (options, kit) => {
       // the whole 420 MB package again, which alone cost tens of seconds per gateway start on 2 cores.
       NODE_COMPILE_CACHE: join(kit.harnessClisDir(), 'node_modules', '.cache', 'reins-node-compile-cache'),
     },
-    args: [
-      'gateway',
-      'run',
-      '--port',
-      String(port),
-      '--bind',
-      'loopback',
-      '--auth',
-      'token',
-      '--token',
-      token,
-      '--allow-unconfigured',
-    ],
+    args: gatewayRunArgs(port, token),
     home,
     models,
     files: [configPath],
