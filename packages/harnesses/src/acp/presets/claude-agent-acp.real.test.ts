@@ -80,9 +80,15 @@ describe('claude-agent-acp 0.23.1', () => {
   // The stall watchdog ends a turn whose model never answers and cancels it at the agent; after that
   // cancel 0.23.1 is off by one like after an interrupt, so the next turn must still get its own answer.
   it('a stalled turn ends with timeout, and the queued turn after it gets its own answer', async () => {
+    // A first turn brings the agent up, and the limit is 8 s, not 3: on a loaded machine the agent's start
+    // alone took longer than 3 s (the watchdog fired before the stalled request was sent), and after the
+    // cancel the agent took over 3 s to show anything of the next turn, which then timed out too.
+    rig.server.enqueue(reply().text('Ready.'));
+    const { session, recorder } = await rig.open({ stallTimeoutMs: 8000 });
+    expect((await recorder.terminalOf(await session.send('Are you ready?'))).outcome).toEqual({ status: 'completed' });
     rig.server.enqueue(reply().text('partial answer').stall());
-    const { session, recorder } = await rig.open({ stallTimeoutMs: 3000 });
     const stalled = await session.send('Start something long.');
+    await rig.server.waitForRequests(2, { timeoutMs: 30_000 });
     rig.server.enqueue(reply().text('Answer after the stall.'));
     const next = await session.send('And now something short.');
     expect((await recorder.terminalOf(stalled)).outcome).toMatchObject({
