@@ -37,19 +37,28 @@ describe('codex real: workspace posture and checkpoints', () => {
     expect(readFileSync(join(rig.workdir, 'inside.txt'), 'utf8')).toBe('inside\n');
     expect(existsSync(outside)).toBe(false);
     const tools = completedTools(recorder.turnEvents(sent.turnId));
+    const refusal = /Read-only file system|Permission denied|Operation not permitted/;
     const refused = tools.find((tool) => tool.tool.title?.includes(outside));
-    // On a miss, say what the model server saw too: a missing call is either Codex not running it or a
-    // request that took a reply meant for another (once in CI: the second call never showed as a tool call).
-    const requests = rig.server.requests.map((request) => {
-      const input = (request.body as { input?: unknown[] } | undefined)?.input;
-      return `${request.source}/${request.outcome}: ${JSON.stringify(input?.at(-1) ?? request.userText).slice(0, 200)}`;
-    });
-    expect(
-      refused?.status,
-      `the turn's tool calls: ${JSON.stringify(tools.map((tool) => [tool.tool.title, tool.status]))}; ` +
-        `the model requests: ${JSON.stringify(requests)}`,
-    ).toBe('failed');
-    expect(refused?.output?.text ?? '').toMatch(/Read-only file system|Permission denied|Operation not permitted/);
+    if (refused) {
+      // Reported by Codex: a failed tool call with the sandbox's own message.
+      expect(refused.status).toBe('failed');
+      expect(refused.output?.text ?? '').toMatch(refusal);
+    } else {
+      // Codex 0.171.0 sometimes runs a command its sandbox stops without any item/started or item/completed
+      // (recorded: the model gets the failed output, the client nothing; docs/harnesses/codex.md): Reins has
+      // nothing to show then, and the turn still ends completed. The refusal reached the model, and Reins
+      // reported no other tool call in its place.
+      const outputs = rig.server.requests.flatMap((request) =>
+        ((request.body as { input?: { type?: string; output?: unknown }[] } | undefined)?.input ?? [])
+          .filter((item) => item.type === 'function_call_output')
+          .map((item) => JSON.stringify(item.output)),
+      );
+      expect(
+        outputs.some((output) => refusal.test(output)),
+        `the tool outputs the model got: ${outputs}`,
+      ).toBe(true);
+      expect(tools.map((tool) => tool.tool.title)).toEqual(["/bin/bash -lc 'echo inside > inside.txt'"]);
+    }
     await recorder.close();
   });
 
