@@ -296,8 +296,16 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
       const request = home.server.requests.find((sent) => JSON.stringify(sent.body).includes(prompt));
       return (request?.body as { model?: unknown } | undefined)?.model;
     };
-    await pane.submit('/model');
-    const picker = await pane.waitFor(/Select Model/, 'the model picker');
+    // The TUI refuses /model until its start-up is complete ("Model selection is disabled until startup
+    // completes"), a moment after the composer shows on a loaded machine: asked again until it opens.
+    let picker: string | undefined;
+    for (const deadline = Date.now() + 60_000; picker === undefined; ) {
+      await pane.submit('/model');
+      picker = await pane.waitFor(/Select Model/, 'the model picker', 5_000).catch((error: unknown) => {
+        if (Date.now() > deadline || !/disabled until startup completes/.test(pane.screen())) throw error;
+        return undefined;
+      });
+    }
     // The picker lists what the harness offers (model/list); its last entry is the home's own model.
     const entries = picker.split('\n').filter((line) => /^\W*\d+\. /.test(line));
     const current = entries.findIndex((line) => line.includes('(current)'));
