@@ -8,7 +8,7 @@
 import { type DiscoveredBinary, isRecord, type NativeFrame, ReinsError } from '@reins/core';
 import { type CloseOptions, HarnessProcess } from '../runtime/child-process.js';
 import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
-import { isTooDeepToParse, tooDeepMarker } from '../runtime/json-depth.js';
+import { parseHarnessLine } from '../runtime/json-depth.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { codexBinarySpec } from './discovery.js';
@@ -101,20 +101,13 @@ export function codexPeer(
   const receiveLine = (line: string) => {
     // A line that opens an object is no blank line: the trim is for the others only.
     if (line.charCodeAt(0) !== 123 && line.trim() === '') return;
-    if (isTooDeepToParse(line)) {
-      // Parsing it would hold every session's event loop for seconds: a marker says what was there.
-      hooks.onStray?.(tooDeepMarker(line), Date.now(), 'unparsable');
+    // Too deep to parse holds every session's event loop; not JSON is kept visible; neither ends the session.
+    const read = parseHarnessLine(line);
+    if (!read.parsed) {
+      hooks.onStray?.(read.shown, Date.now(), 'unparsable');
       return;
     }
-    let frame: unknown;
-    try {
-      frame = JSON.parse(line);
-    } catch {
-      // Not JSON: kept visible as a passthrough, never a reason to end the session.
-      hooks.onStray?.(line, Date.now(), 'unparsable');
-      return;
-    }
-    peer.receive(frame);
+    peer.receive(read.value);
   };
   return { peer, receiveLine };
 }
