@@ -28,7 +28,13 @@ import {
 import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
-import { fingerprintBinary, type HarnessOptions, locateBinary, mergeEnv } from '../runtime/index.js';
+import {
+  fingerprintBinary,
+  type HarnessOptions,
+  locateBinary,
+  mergeEnv,
+  workspaceConfinement,
+} from '../runtime/index.js';
 import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import { type AcpLease, acpHosts, acpLaunchKey } from './hosts.js';
@@ -72,7 +78,8 @@ export function acpSpecSupport(preset: AcpPreset): SpecSupport {
     model: true,
     effort: true,
     resume: true,
-    postures: ['bypass', 'ask'],
+    // workspace: Reins' own confinement (runtime/confinement.ts); ACP agents have no sandbox that works here.
+    postures: ['bypass', 'ask', 'workspace'],
     ephemeral: true,
     allowedTools: preset.allowedToolsMeta !== undefined,
     systemPrompt: true,
@@ -147,14 +154,26 @@ export class AcpHarness implements Harness {
   private launch(binary: DiscoveredBinary, spec: SessionSpec): AcpLaunch {
     const agentArgs = [...this.preset.args(spec), ...(this.options.extraArgs ?? [])];
     const args = [...(this.options.binaryArgs ?? []), ...agentArgs];
+    const env = mergeEnv(this.baseEnv(), { ...this.preset.env?.(spec), ...spec.env });
+    const confine =
+      spec.posture === 'workspace'
+        ? workspaceConfinement({
+            harness: this.id,
+            displayName: this.displayName,
+            cwd: spec.cwd,
+            env,
+            ...(this.preset.binary.stateFolders ? { stateFolders: this.preset.binary.stateFolders } : {}),
+          })
+        : undefined;
     return {
       harness: this.id,
       command: binary.path,
       args,
       cwd: spec.cwd,
-      env: mergeEnv(this.baseEnv(), { ...this.preset.env?.(spec), ...spec.env }),
+      env,
       label: [this.preset.binary.names[0] ?? this.id, ...agentArgs].join(' '),
       ...(this.options.tap ? { tap: this.options.tap } : {}),
+      ...(confine ? { confine } : {}),
     };
   }
 
@@ -172,6 +191,8 @@ export class AcpHarness implements Harness {
       command: launch.command,
       args: launch.args,
       env: launch.env,
+      // A confined agent serves only sessions of the same cwd and folders.
+      ...(launch.confine ? { confine: launch.confine.writable } : {}),
       requestTimeoutMs: this.timeoutMs,
       authMethod: this.options.authMethod,
       tap: this.options.tap,

@@ -16,7 +16,7 @@
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { type ClientConnection, client, RequestError, type Stream } from '@agentclientprotocol/sdk';
 import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
-import { type FrameTap, HarnessProcess } from '../runtime/index.js';
+import { type Confinement, type FrameTap, HarnessProcess } from '../runtime/index.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import { SessionRouter } from './session-router.js';
 import { type IdleState, V2Updates, v1AnswerOf, v1InitializeOf, v1PermissionParamsOf } from './v2.js';
@@ -31,6 +31,8 @@ export interface AcpLaunch {
   /** For messages: 'gemini --acp'. */
   label: string;
   tap?: FrameTap;
+  /** Posture `workspace`: the agent runs under Reins' confinement (runtime/confinement.ts). */
+  confine?: Confinement;
 }
 
 /** What a session registers to receive the traffic that names it. */
@@ -124,6 +126,7 @@ export class AcpConnection {
       label: launch.label,
       harness: launch.harness,
       ...(launch.tap ? { tap: launch.tap } : {}),
+      ...(launch.confine ? { confine: launch.confine } : {}),
     });
     return AcpConnection.over(child, launch, options);
   }

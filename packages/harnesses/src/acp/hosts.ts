@@ -20,6 +20,8 @@ export interface AcpLaunchSettings {
   tap: FrameTap | undefined;
   /** The ACP version asked for at initialize (absent: 1). */
   protocolVersion?: 1 | 2;
+  /** The writable folders of a confined agent (posture workspace); absent: not confined. */
+  confine?: string[];
 }
 
 const tapIds = new WeakMap<FrameTap, number>();
@@ -45,6 +47,7 @@ export function acpLaunchKey(settings: AcpLaunchSettings): string {
         settings.authMethod ?? '',
         tap,
         settings.protocolVersion ?? 1,
+        settings.confine ?? [],
       ]),
     )
     .digest('hex')

@@ -5,6 +5,7 @@
 import type { ImplementedCapabilities } from '@reins/core';
 import { ReinsError } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { envOrHome } from '../runtime/confinement.js';
 import type { BinarySpec, VersionProber } from '../runtime/discovery.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import {
@@ -44,6 +45,7 @@ export const ACP_IMPLEMENTED: ImplementedCapabilities = {
   sessionList: true,
   history: 'session_load',
   compaction: true,
+  sandbox: 'reins-bubblewrap', // posture workspace: Reins runs the agent under bubblewrap (runtime/confinement.ts)
 };
 
 type AcpFactory =
@@ -69,7 +71,7 @@ function spec(id: HarnessManifest['id'], names: string[], extra: Partial<BinaryS
 export const GEMINI_MANIFEST: HarnessManifest = {
   id: 'gemini',
   displayName: 'Gemini CLI',
-  binary: spec('gemini', ['gemini']),
+  binary: spec('gemini', ['gemini'], { stateFolders: (env) => envOrHome(env, 'GEMINI_CLI_HOME', '', '.gemini') }),
   install: 'npm install -g @google/gemini-cli',
   npmPackage: '@google/gemini-cli',
   implemented: ACP_IMPLEMENTED,
@@ -85,7 +87,7 @@ export const GEMINI_MANIFEST: HarnessManifest = {
 export const QWEN_CODE_MANIFEST: HarnessManifest = {
   id: 'qwen-code',
   displayName: 'Qwen Code',
-  binary: spec('qwen-code', ['qwen']),
+  binary: spec('qwen-code', ['qwen'], { stateFolders: (env) => envOrHome(env, 'QWEN_HOME', '.qwen') }),
   install: 'npm install -g @qwen-code/qwen-code (needs Node >= 22)',
   npmPackage: '@qwen-code/qwen-code',
   implemented: ACP_IMPLEMENTED,
@@ -101,7 +103,12 @@ export const QWEN_CODE_MANIFEST: HarnessManifest = {
 export const COPILOT_MANIFEST: HarnessManifest = {
   id: 'copilot',
   displayName: 'GitHub Copilot CLI',
-  binary: spec('copilot', ['copilot']),
+  binary: spec('copilot', ['copilot'], {
+    stateFolders: (env) => [
+      ...envOrHome(env, 'COPILOT_HOME', '.copilot'),
+      ...envOrHome(env, 'COPILOT_CACHE_HOME', '.cache/copilot'),
+    ],
+  }),
   install: 'npm install -g @github/copilot',
   npmPackage: '@github/copilot',
   implemented: ACP_IMPLEMENTED,
@@ -117,7 +124,14 @@ export const COPILOT_MANIFEST: HarnessManifest = {
 export const OPENCODE_MANIFEST: HarnessManifest = {
   id: 'opencode',
   displayName: 'OpenCode',
-  binary: spec('opencode', ['opencode']),
+  binary: spec('opencode', ['opencode'], {
+    stateFolders: (env) => [
+      ...envOrHome(env, 'XDG_CONFIG_HOME', '.config', 'opencode'),
+      ...envOrHome(env, 'XDG_DATA_HOME', '.local/share', 'opencode'),
+      ...envOrHome(env, 'XDG_STATE_HOME', '.local/state', 'opencode'),
+      ...envOrHome(env, 'XDG_CACHE_HOME', '.cache', 'opencode'),
+    ],
+  }),
   install: 'npm install -g opencode-ai',
   npmPackage: 'opencode-ai',
   implemented: ACP_IMPLEMENTED,
@@ -133,7 +147,9 @@ export const OPENCODE_MANIFEST: HarnessManifest = {
 export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
   id: 'claude-agent-acp',
   displayName: 'Claude Code (ACP)',
-  binary: spec('claude-agent-acp', ['claude-agent-acp']),
+  binary: spec('claude-agent-acp', ['claude-agent-acp'], {
+    stateFolders: (env) => envOrHome(env, 'CLAUDE_CONFIG_DIR', '.claude'),
+  }),
   // Moved from @zed-industries (stopped at 0.23.1) to @agentclientprotocol (docs/architecture/acp.md).
   install: 'npm install -g @agentclientprotocol/claude-agent-acp',
   npmPackage: '@agentclientprotocol/claude-agent-acp',
@@ -150,7 +166,10 @@ export const CLAUDE_AGENT_ACP_MANIFEST: HarnessManifest = {
 export const CODEX_ACP_MANIFEST: HarnessManifest = {
   id: 'codex-acp',
   displayName: 'Codex (ACP)',
-  binary: spec('codex-acp', ['codex-acp'], { versionProbe: initializeVersionProbe }),
+  binary: spec('codex-acp', ['codex-acp'], {
+    versionProbe: initializeVersionProbe,
+    stateFolders: (env) => envOrHome(env, 'CODEX_HOME', '.codex'),
+  }),
   // 2.x (@agentclientprotocol) is a TypeScript adapter on `codex app-server`; Zed's Rust one stopped at 0.16.0.
   install: 'npm install -g @agentclientprotocol/codex-acp',
   npmPackage: '@agentclientprotocol/codex-acp',
@@ -167,7 +186,7 @@ export const CODEX_ACP_MANIFEST: HarnessManifest = {
 export const HERMES_MANIFEST: HarnessManifest = {
   id: 'hermes',
   displayName: 'Hermes',
-  binary: spec('hermes', ['hermes']),
+  binary: spec('hermes', ['hermes'], { stateFolders: (env) => envOrHome(env, 'HERMES_HOME', '.hermes') }),
   install: 'see the Hermes documentation (its ACP command is `hermes acp`)',
   implemented: ACP_IMPLEMENTED,
   testedVersions: [],

@@ -3,7 +3,9 @@
 // SIGTERM -> SIGKILL on the group, each step with a grace period; and every live child is killed
 // if the Reins process itself exits, so no orphan survives.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { ReinsError } from '@reins/core';
+import { type Confinement, confinedArgv } from './confinement.js';
 import { LineSplitter } from './lines.js';
 import { TextRing } from './ring.js';
 
@@ -19,6 +21,8 @@ export interface SpawnSpec {
   harness?: string;
   /** Sees every line in both directions (the fixture recorder, debugging). */
   tap?: FrameTap;
+  /** Posture `workspace` without a sandbox of the harness's own: run it under bubblewrap (confinement.ts). */
+  confine?: Confinement;
 }
 
 /** in: Reins -> harness stdin; out: harness stdout; err: harness stderr chunks. */
@@ -157,7 +161,8 @@ export class HarnessProcess {
    */
   static launch(spec: SpawnSpec): HarnessProcess {
     installExitHook();
-    const child = spawn(spec.command, spec.args, {
+    const { command, args } = spec.confine ? confine(spec, spec.confine) : spec;
+    const child = spawn(command, args, {
       cwd: spec.cwd,
       env: spec.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -307,6 +312,18 @@ export class HarnessProcess {
     clearTimeout(timer);
     return result;
   }
+}
+
+/** The bwrap command line for a confined child; its writable folders must exist to be bound. */
+function confine(spec: SpawnSpec, confinement: Confinement): { command: string; args: string[] } {
+  for (const folder of confinement.writable) {
+    try {
+      mkdirSync(folder, { recursive: true });
+    } catch {
+      // bwrap names the folder it cannot bind, and the start fails with that on stderr
+    }
+  }
+  return confinedArgv(confinement, spec.command, spec.args, spec.cwd);
 }
 
 /** How many harness children this process still owns (tests assert 0 after close). */

@@ -19,6 +19,7 @@ import { access, constants, readdir, readFile, realpath, stat } from 'node:fs/pr
 import { homedir } from 'node:os';
 import { type DiscoveredBinary, type Discovery, type DiscoverySource, type HarnessId, ReinsError } from '@reins/core';
 import { BinaryHashes, type FileIdentity } from './binary-hashes.js';
+import type { StateFolders } from './confinement.js';
 import {
   cachedLoginShellPath,
   executableNames,
@@ -52,6 +53,11 @@ export interface BinarySpec {
    * --version; its ACP initialize answer names it). Cached like the --version probe.
    */
   versionProbe?: VersionProber;
+  /**
+   * The folders the harness writes its own state in (config, sessions, logs, caches), from its launch
+   * environment: writable under Reins' confinement in posture `workspace` (runtime/confinement.ts).
+   */
+  stateFolders?: StateFolders;
 }
 
 /** What a harness's own install paths depend on. */

@@ -1,5 +1,6 @@
 export * from './chassis/index.js';
 export * from './child-process.js';
+export * from './confinement.js';
 export * from './discovery.js';
 export * from './discovery-health.js';
 export * from './discovery-locations.js';
