@@ -53,7 +53,10 @@ function handle(command) {
     index++;
   }
   if (index >= entries.length) {
-    write({ type: 'response', command: command.type, success: true, id: command.id });
+    // Written as is: write() maps recorded ids, and this live id was never recorded.
+    process.stdout.write(
+      `${JSON.stringify({ type: 'response', command: command.type, success: true, id: command.id })}\n`,
+    );
     return;
   }
   const recorded = entries[index].frame;

@@ -24,11 +24,12 @@ import {
   unsupportedModelError,
 } from '@reins/core';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
-import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
+import { sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
+import { forkBeforeTurn, PiUserMessages } from './revert.js';
 import {
   beginPiTurn,
   createPiTranslateState,
@@ -157,6 +158,7 @@ export class PiSession implements Session, TurnHost {
   private process!: HarnessProcess;
   private channel!: PiCommandChannel;
   private native: string | undefined;
+  private readonly userMessages = new PiUserMessages();
   private provider: string | undefined;
   private barrierInFlight = false;
   /** Resolves when Pi ended the run of a turn the chassis abandoned (a stall). */
@@ -361,10 +363,7 @@ export class PiSession implements Session, TurnHost {
       .request({ type: 'get_state' })
       .then((response) => {
         const state = response.data as PiSessionState | undefined;
-        if (state?.sessionFile && state.sessionFile !== this.native) {
-          this.native = state.sessionFile;
-          this.stream.emit({ type: 'session.updated', nativeSessionId: state.sessionFile });
-        }
+        this.adoptSessionFile(state?.sessionFile);
         this.barrierInFlight = false;
         this.emitAll(settleTurn(this.state));
       })
@@ -391,6 +390,7 @@ export class PiSession implements Session, TurnHost {
     beginPiTurn(this.state);
     try {
       const images = await imageContent(turn.prompt);
+      this.userMessages.prompt(turn.turnId, messageText(turn.prompt));
       await this.channel.request(
         { type: 'prompt', message: messageText(turn.prompt), ...(images ? { images } : {}) },
         { failureCode: 'harness_unhealthy' },
@@ -402,8 +402,9 @@ export class PiSession implements Session, TurnHost {
   }
 
   /** Pi's native steer: delivered before the next model call of the running turn. */
-  async steerTurn(_turn: ChassisTurn, input: TurnInput): Promise<boolean> {
+  async steerTurn(turn: ChassisTurn, input: TurnInput): Promise<boolean> {
     const images = await imageContent(input);
+    this.userMessages.steer(turn.turnId, messageText(input));
     await this.channel.request({ type: 'steer', message: messageText(input), ...(images ? { images } : {}) });
     return true;
   }
@@ -468,10 +469,17 @@ export class PiSession implements Session, TurnHost {
     return sessionDiff(this.chassis, 'pi', turnId);
   }
 
-  /** The files go back; the conversation stays (Pi's RPC `fork` at an entry is not wired yet: docs/architecture/contract.md, "Checkpoints"). */
+  /** The files go back, and the conversation to a fork before the turn's message where Reins knows it (revert.ts). */
   async revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
-    return sessionRevert(this.chassis, 'pi', turnId, options, filesOnly);
+    const context = { channel: this.channel, messages: this.userMessages, forked: this.adoptSessionFile };
+    return sessionRevert(this.chassis, 'pi', turnId, options, (turnIds) => forkBeforeTurn(context, turnIds));
   }
+
+  private readonly adoptSessionFile = (file: string | undefined): void => {
+    if (!file || file === this.native) return;
+    this.native = file;
+    this.stream.emit({ type: 'session.updated', nativeSessionId: file });
+  };
 
   async respondToPermission(_requestId: string, _decision: PermissionDecision): Promise<void> {
     throw new ReinsError('unsupported_capability', 'Pi has no permission requests: its tools run without asking.', {

@@ -107,7 +107,9 @@ export type PiCommand =
   | { id?: string; type: 'set_model'; provider: string; modelId: string }
   | { id?: string; type: 'set_thinking_level'; level: PiThinkingLevel }
   | { id?: string; type: 'set_auto_retry'; enabled: boolean }
-  | { id?: string; type: 'get_session_stats' };
+  | { id?: string; type: 'get_session_stats' }
+  | { id?: string; type: 'get_fork_messages' }
+  | { id?: string; type: 'fork'; entryId: string };
 
 /** Answer to a dialog `extension_ui_request` (select, confirm, input, editor). */
 export interface PiExtensionUiResponse {
