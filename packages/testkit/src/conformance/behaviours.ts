@@ -10,6 +10,7 @@ import {
 } from '@reins/core';
 import { reply } from '../model-server/index.js';
 import { agentText, type Behaviour, check, completedItems, fail, limitation } from './behaviour-kit.js';
+import { CHECKPOINT_BEHAVIOURS } from './checkpoint-behaviours.js';
 import { HARNESS_STATE_BEHAVIOURS } from './harness-state-behaviours.js';
 import { canTrackProcesses, ProcessGroupWatch } from './processes.js';
 import type { SessionRecorder } from './recorder.js';
@@ -304,4 +305,5 @@ export const BEHAVIOURS: Behaviour[] = [
     },
   },
   ...HARNESS_STATE_BEHAVIOURS,
+  ...CHECKPOINT_BEHAVIOURS,
 ];
