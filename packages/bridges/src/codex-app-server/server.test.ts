@@ -3,7 +3,9 @@
 // asked to do (setModel, setEffort, respondToPermission, interrupt, close), message order, and what
 // the bridge remembers. Every message of every connection is validated against the pinned Codex's
 // JSON Schema when the test ends.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   computeCapabilities,
   type Effort,
@@ -1129,5 +1131,24 @@ describe("thread/settings/update (the Codex TUI's /model picker)", () => {
     expect(unknown.error).toMatchObject({ code: -32600, message: 'thread not found: nobody' });
     // An experimental method has no answer type in the pinned (stable) schema: its answers are not checked.
     for (const answer of [picked, again, refused, unknown]) client.received.splice(client.received.indexOf(answer), 1);
+  });
+});
+
+describe('fuzzyFileSearch (the `@` picker of Codex clients that ask the server)', () => {
+  it('lists matching files under the roots, relative ones from the bridge cwd; bad params get -32602', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'reins-bridge-search-'));
+    try {
+      await mkdir(join(cwd, 'notes'));
+      await writeFile(join(cwd, 'notes', 'zebra-findme.txt'), 'x\n');
+      const client = await initialized(new FakeHarness(), { cwd });
+      const found = await client.request('fuzzyFileSearch', { query: 'zebra', roots: ['.'], cancellationToken: null });
+      expect(found.result).toEqual({
+        files: [expect.objectContaining({ root: cwd, path: 'notes/zebra-findme.txt', match_type: 'file' })],
+      });
+      const bad = await client.request('fuzzyFileSearch', { query: 'zebra' });
+      expect(bad.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^roots: is required/) });
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 });

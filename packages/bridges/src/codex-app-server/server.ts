@@ -22,6 +22,7 @@ import { type Client, Clients, initializeClient } from './clients.js';
 import { CommandProcesses } from './command-exec.js';
 import { type RpcConnection, RpcError } from './connection.js';
 import { rpcErrorOf, unknownMethodError } from './errors.js';
+import { FileSearches } from './file-search.js';
 import { type ForkContext, forkThread } from './fork.js';
 import { listMcpServerStatus, type McpStartupTiming, type McpStatusContext, watchMcpStartup } from './mcp-status.js';
 import {
@@ -172,7 +173,6 @@ export class CodexAppServerBridge {
   }
 
   // ---- dispatch ----
-
   private readonly commands = new CommandProcesses(() => this.reads.cwd);
 
   private readonly handlers: Record<string, Handler> = {
@@ -212,6 +212,7 @@ export class CodexAppServerBridge {
       (threadId) => this.threads.has(threadId),
     ),
     ...this.commands.handlers(),
+    ...new FileSearches(() => this.reads.cwd).handlers(),
   };
 
   private async dispatch(method: string, params: unknown, client: Client): Promise<unknown> {

@@ -15,6 +15,8 @@ export type CodexErrorInfo = Wire.v2.CodexErrorInfo;
 export type CommandExecutionRequestApprovalParams = Wire.v2.CommandExecutionRequestApprovalParams;
 export type FileChangeRequestApprovalParams = Wire.v2.FileChangeRequestApprovalParams;
 export type FileUpdateChange = Wire.v2.FileUpdateChange;
+export type FuzzyFileSearchResponse = Wire.FuzzyFileSearchResponse;
+export type FuzzyFileSearchResult = Wire.FuzzyFileSearchResult;
 export type GetAccountResponse = Wire.v2.GetAccountResponse;
 export type InitializeResponse = Wire.InitializeResponse;
 /** serde_json's JsonValue (the generated index does not export it by name). */
