@@ -21,11 +21,23 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { id: 'unknown-method', tier: 'MANDATORY', title: 'an unknown method is answered with error -32601' },
   { id: 'stdio-framing', tier: 'MANDATORY', title: 'stdout carries one JSON-RPC 2.0 message per line' },
   { id: 'schema', tier: 'MANDATORY', title: 'every message validates against the ACP JSON schema' },
+  {
+    id: 'updates-by-id',
+    tier: 'MANDATORY',
+    title: 'tool calls created once, updated when known; a message id, one role',
+  },
+  { id: 'v2-state-updates', tier: 'MANDATORY', title: 'v2: every prompt turn reports running before its idle' },
   { id: 'session-load', tier: 'CAPABILITY', title: 'session/load replays the history (when advertised)' },
   { id: 'session-resume', tier: 'CAPABILITY', title: 'session/resume in a new process (when advertised)' },
   { id: 'set-mode', tier: 'CAPABILITY', title: 'session/set_mode accepts an offered mode (when offered)' },
   { id: 'set-config-option', tier: 'CAPABILITY', title: 'session/set_config_option accepts an offered value' },
+  {
+    id: 'unadvertised-methods',
+    tier: 'CAPABILITY',
+    title: 'a method whose capability is not advertised answers an error',
+  },
   { id: 'v2-lifecycle', tier: 'ADVISORY', title: 'v2: the prompt ack names its user_message; running, then idle' },
+  { id: 'tool-calls-end', tier: 'ADVISORY', title: 'every tool call of an ended turn has a final status by its end' },
   { id: 'meta-passthrough', tier: 'ADVISORY', title: 'a request carrying unknown _meta is served as usual' },
 ];
 

@@ -4,6 +4,7 @@
 import { AgentPeer, type AgentTransport, type Answer, TimeoutError } from './peer.js';
 import { type AcpCheckReport, completeResults, REQUIREMENTS, type Status, verdictOf } from './report.js';
 import { acpSchema, sdkVersion, type WireMessage } from './schema.js';
+import { judgeStateAroundPrompts, judgeToolCallsEnd, judgeUpdatesById, type TurnRecord } from './updates.js';
 
 export interface AcpCheckOptions {
   /** Starts one agent process (called up to three times). */
@@ -21,6 +22,9 @@ export interface AcpCheckOptions {
 const CLIENT = { name: 'reins-acp-check', version: '1' };
 /** A method no ACP version defines and that is no extension method (no leading underscore). */
 const UNKNOWN_METHOD = 'acp-check/no_such_method';
+
+/** The updates that carry a message of the conversation (v1 chunks, v2 upserts and chunks). */
+const MESSAGE_UPDATES = new Set(['user_message', 'user_message_chunk', 'agent_message', 'agent_message_chunk']);
 
 type Turn = { stopReason?: string; error?: string };
 type Found = Map<string, { status: Status; detail: string }>;
@@ -73,6 +77,8 @@ class Check {
   private sessionId = '';
   private newSession: Record<string, unknown> = {};
   private capabilities: Record<string, unknown> = {};
+  /** The prompt turns that ended, with the main session's updates in each. */
+  private readonly turns: TurnRecord[] = [];
 
   constructor(
     private readonly options: AcpCheckOptions,
@@ -133,7 +139,9 @@ class Check {
     await this.cancel(peer);
     await this.setMode(peer);
     await this.setConfigOption(peer);
-    await this.metaPassthrough(peer);
+    const spare = await this.metaPassthrough(peer);
+    await this.unadvertisedMethods(peer, spare);
+    this.judgeUpdates(peer);
     await peer.close();
     await this.reopen();
   }
@@ -175,7 +183,10 @@ class Check {
           cancelled = true;
         }
       }
-      return { ...(await peer.until(ended, 'end of the prompt turn')), cancelled };
+      const end = await peer.until(ended, 'end of the prompt turn');
+      const updates = peer.received.slice(from).map((m) => updateOf(m, this.sessionId));
+      this.turns.push({ updates: updates.filter((u) => u !== undefined), stopReason: end.stopReason, cancelled });
+      return { ...end, cancelled };
     } catch (error) {
       return { error: reason(error), cancelled };
     }
@@ -268,10 +279,55 @@ class Check {
       this.set('set-config-option', 'pass', `${configId} = ${select.currentValue}`);
   }
 
-  private async metaPassthrough(peer: AgentPeer): Promise<void> {
+  /** The session it opens (when it did) is the spare one unadvertisedMethods may spoil. */
+  private async metaPassthrough(peer: AgentPeer): Promise<string | undefined> {
     const params = { ...this.newSessionParams(), _meta: { 'reins.dev/acp-check': { probe: true } } };
     const answer = await this.attempt('meta-passthrough', () => peer.request('session/new', params));
-    if (answer) this.set('meta-passthrough', 'pass', 'session/new with unknown _meta answered');
+    if (!answer) return undefined;
+    this.set('meta-passthrough', 'pass', 'session/new with unknown _meta answered');
+    const sessionId = (answer.result as { sessionId?: unknown } | undefined)?.sessionId;
+    return typeof sessionId === 'string' ? sessionId : undefined;
+  }
+
+  /** Each method whose capability the agent did not advertise, on a spare session: an error, never a result. */
+  private async unadvertisedMethods(peer: AgentPeer, spare: string | undefined): Promise<void> {
+    if (!spare) {
+      this.set('unadvertised-methods', 'skip', 'no spare session to try them on');
+      return;
+    }
+    const calls = unadvertisedCalls(this.options.protocol, this.capabilities, this.newSession, spare, this.options.cwd);
+    if (calls.length === 0) {
+      this.set('unadvertised-methods', 'skip', 'every gated method is advertised');
+      return;
+    }
+    const succeeded: string[] = [];
+    for (const [method, params] of calls) {
+      try {
+        if (!(await peer.request(method, params)).error) succeeded.push(method);
+      } catch (error) {
+        this.set('unadvertised-methods', 'fail', `${method}: ${reason(error)}`);
+        return;
+      }
+    }
+    const names = calls.map(([method]) => method).join(', ');
+    if (succeeded.length > 0)
+      this.set('unadvertised-methods', 'fail', `not advertised, yet answered a result: ${succeeded.join(', ')}`);
+    else this.set('unadvertised-methods', 'pass', `errors for ${names}`);
+  }
+
+  /** The main session's updates on the live connection, and its turns, judged by id and by state. */
+  private judgeUpdates(peer: AgentPeer): void {
+    const updates = peer.received.map((m) => updateOf(m, this.sessionId)).filter((u) => u !== undefined);
+    const byId = judgeUpdatesById(updates, this.options.protocol);
+    this.set('updates-by-id', byId.status, byId.detail);
+    const ends = judgeToolCallsEnd(this.turns);
+    this.set('tool-calls-end', ends.status, ends.detail);
+    if (this.options.protocol === 1) {
+      this.set('v2-state-updates', 'skip', 'v1 has no state_update');
+      return;
+    }
+    const states = judgeStateAroundPrompts(this.turns);
+    this.set('v2-state-updates', states.status, states.detail);
   }
 
   /** Load (v1, when advertised) or resume (v1 when advertised; v2 baseline) the session in a new agent process. */
@@ -307,6 +363,12 @@ class Check {
           this.set(id, 'fail', 'answered without replaying the conversation');
           return;
         }
+        // The conversation's messages, not only state or command lists (which a fresh session sends too).
+        const messages = updates.filter((u) => MESSAGE_UPDATES.has(String(u?.sessionUpdate))).length;
+        if (messages === 0) {
+          this.set(id, 'fail', `replayed ${replayed} update(s), none of them a message of the conversation`);
+          return;
+        }
         if (this.options.protocol === 2 && !idle) {
           this.set(id, 'fail', 'no state_update before the answer');
           return;
@@ -334,4 +396,27 @@ function updateOf(message: WireMessage, sessionId: string): Record<string, unkno
   if (message.method !== 'session/update') return undefined;
   const params = message.params as { sessionId?: string; update?: Record<string, unknown> } | undefined;
   return params?.sessionId === sessionId ? params.update : undefined;
+}
+
+/** The gated methods (ACP's capabilities; v2 keeps only session/delete gated) the agent did not advertise. */
+function unadvertisedCalls(
+  protocol: 1 | 2,
+  capabilities: Record<string, unknown>,
+  newSession: Record<string, unknown>,
+  sessionId: string,
+  cwd: string,
+): [string, Record<string, unknown>][] {
+  const offered = (from: unknown, key: string) =>
+    typeof from === 'object' && from !== null && (from as Record<string, unknown>)[key] != null;
+  if (protocol === 2) return offered(capabilities.session, 'delete') ? [] : [['session/delete', { sessionId }]];
+  const session = capabilities.sessionCapabilities;
+  const calls: [string, Record<string, unknown>, boolean][] = [
+    ['session/load', { sessionId, cwd, mcpServers: [] }, capabilities.loadSession === true],
+    ['session/set_mode', { sessionId, modeId: 'default' }, offered(newSession, 'modes')],
+    ['session/resume', { sessionId, cwd }, offered(session, 'resume')],
+    ['session/list', {}, offered(session, 'list')],
+    ['session/close', { sessionId }, offered(session, 'close')],
+    ['session/delete', { sessionId }, offered(session, 'delete')],
+  ];
+  return calls.filter(([, , advertised]) => !advertised).map(([method, params]) => [method, params]);
 }
