@@ -147,6 +147,13 @@ export interface Session {
    * `force`; refuses while a turn runs.
    */
   revert?(turnId: string, options?: RevertOptions): Promise<RevertResult>;
+  /**
+   * Asks the harness to compact its conversation now: a turn of its own (input `/compact`, a synthetic
+   * `user_message`, one `compaction` item, its terminal); resolves with that turn's id once it started.
+   * Refuses with `invalid_input` (`data.reason: turn_running`) while a turn runs or waits. Absent where
+   * the harness has no compaction on request (docs/architecture/contract.md, "Compaction").
+   */
+  compact?(): Promise<SendResult>;
   /** Ends the harness process (stdin end, SIGTERM, SIGKILL on the group); idempotent. */
   close(): Promise<void>;
 }

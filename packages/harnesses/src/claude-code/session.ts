@@ -39,7 +39,7 @@ import {
   takeEndedTasks,
   turnEndedForTasks,
 } from '../protocols/stream-json/index.js';
-import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import { type ChassisTurn, COMPACT_INPUT, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import { sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { ClaudeApprovals } from './approvals.js';
 import { ClaudeConversation } from './conversation.js';
@@ -340,6 +340,13 @@ export class ClaudeCodeSession implements Session, TurnHost<Plan> {
 
   send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
     return this.chassis.send(input, options);
+  }
+
+  /** Claude Code's own `/compact` slash command as the turn's message; its compact_boundary is the item. */
+  async compact(): Promise<SendResult> {
+    this.chassis.assertOpen('compact', this.native);
+    if (!this.query) throw gone();
+    return this.chassis.compact(await userMessage({ text: COMPACT_INPUT }));
   }
 
   interrupt(): Promise<void> {

@@ -32,6 +32,7 @@ import { sessionDiff } from '../runtime/checkpoints/index.js';
 import type { JsonRpcId } from '../runtime/json-rpc.js';
 import { CodexApprovals } from './approvals.js';
 import { assertCodexSignedIn } from './auth.js';
+import { COMPACTION_PLAN, startCompaction } from './compact.js';
 import { type CodexConnection, type Connect, type ConnectionHooks, HARNESS, nativeFrame } from './connection.js';
 import { versionFromUserAgent } from './discovery.js';
 import { CodexFrameRouter } from './frame-router.js';
@@ -198,6 +199,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
     this.state.planCount = 0;
     // A fresh thread starts at zero; after a resume the total is unknown until Codex reports one.
     this.state.totalAtTurnStart = this.state.lastTotal ?? (this.spec.resume ? undefined : zeroBreakdown());
+    if (turn.compaction) return startCompaction(this.peer('compact'), this.turns, delivered, this.threadId as string);
     const params: TurnStartParams = {
       threadId: this.threadId as string,
       input: turn.plan.input,
@@ -283,6 +285,11 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
 
   send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
     return this.chassis.send(input, options);
+  }
+
+  /** `thread/compact/start` (0.171.0): Codex runs the compaction as a turn of its own (compact.ts). */
+  async compact(): Promise<SendResult> {
+    return this.chassis.compact(COMPACTION_PLAN);
   }
 
   interrupt(): Promise<void> {

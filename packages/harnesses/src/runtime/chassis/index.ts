@@ -11,6 +11,7 @@ export {
 export {
   type ChassisOptions,
   type ChassisTurn,
+  COMPACT_INPUT,
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_STALL_TIMEOUT_MS,
   SessionChassis,

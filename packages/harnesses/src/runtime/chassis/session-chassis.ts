@@ -46,6 +46,9 @@ export {
 
 type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
 
+/** The input a `Session.compact()` turn shows (what a user types for it in Claude Code and the Codex TUI). */
+export const COMPACT_INPUT = '/compact';
+
 export class SessionChassis<Plan = undefined> {
   readonly stream: SessionEventStream;
   readonly checkpoints: TurnCheckpoints | undefined; // docs/architecture/contract.md, "Checkpoints"
@@ -173,12 +176,44 @@ export class SessionChassis<Plan = undefined> {
     return { turnId: turn.turnId, delivery: 'started' };
   }
 
+  /**
+   * `Session.compact()` (docs/architecture/contract.md, "Compaction"): a turn of its own whose input is
+   * `/compact` and whose `user_message` is synthetic; the adapter's `beginTurn` asks the harness to
+   * compact. Refused while a turn runs or waits: a compaction queued behind work would summarise a
+   * conversation the caller has not seen yet.
+   */
+  compact(plan: Plan): SendResult {
+    this.assertOpen('compact');
+    if (this.current || this.settling || this.queue.length > 0) {
+      throw new ReinsError(
+        'invalid_input',
+        'A turn is running or queued; wait for it to end (or interrupt it) before compacting the conversation.',
+        { harness: this.options.harness, operation: 'compact', data: { reason: 'turn_running' } },
+      );
+    }
+    const input = { text: COMPACT_INPUT };
+    const turn: ChassisTurn<Plan> = {
+      turnId: `turn_${++this.turnCounter}`,
+      input,
+      prompt: input,
+      options: {},
+      outputSchema: undefined,
+      plan,
+      compaction: true,
+    };
+    void this.begin(turn);
+    return { turnId: turn.turnId, delivery: 'started' };
+  }
+
   private async begin(turn: ChassisTurn<Plan>): Promise<void> {
     const turnId = this.stream.startTurn(turn.input, { turnId: turn.turnId });
     if (turnId === undefined) return;
     this.current = turn;
     this.lastAgentText = undefined;
-    if (this.options.userMessage !== 'harness') this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input);
+    if (this.options.userMessage !== 'harness') {
+      const origin = turn.compaction ? 'synthetic' : undefined;
+      this.emitUserMessage(turn, `${turn.turnId}:input`, turn.input, 'completed', origin);
+    }
     await this.checkpoints?.beforeTurn(turn.turnId); // before the watchdog: taking it is not the harness stalling
     if (this.current !== turn) return; // interrupted or closed while the checkpoint was taken
     this.armStallWatchdog();

@@ -14,6 +14,8 @@ export interface ChassisTurn<Plan = undefined> {
   readonly outputSchema: JsonSchema | undefined;
   /** The adapter's own per-turn data, made at send time by `TurnHost.planTurn`. */
   readonly plan: Plan;
+  /** A `Session.compact()` turn: `beginTurn` asks the harness to compact instead of sending `prompt`. */
+  readonly compaction?: true;
 }
 
 export interface TurnHost<Plan = undefined> {
