@@ -1,5 +1,5 @@
 // Permission requests of one ACP session (`session/request_permission`): shown as
-// `permission.requested`, answered at once under posture bypass (and while the turn is being
+// `permission.requested`, answered at once under postures bypass and workspace (and while the turn is being
 // cancelled), else held until `respondToPermission`, the agent withdrawing it ($/cancel_request), an
 // interrupt or close. A pending request pauses the stall watchdog: the agent is waiting on the user.
 import {
@@ -72,7 +72,8 @@ export class AcpApprovals {
     const payloads = context.translate(native, requestId, toolCall, options);
     for (const payload of payloads) context.emit(payload, native);
     const cancelling = context.cancelling();
-    if (context.posture === 'bypass' || cancelling) {
+    // workspace never asks either: Reins' confinement is the gate (runtime/confinement.ts).
+    if (context.posture !== 'ask' || cancelling) {
       const decision: PermissionDecision = cancelling ? { behavior: 'deny' } : { behavior: 'allow' };
       const optionId = cancelling ? undefined : pickPermissionOption(options, decision);
       context.emit({

@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   type CapabilityMatrix,
   type Discovery,
@@ -34,6 +34,7 @@ import {
 } from '@reins/core';
 import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
+import { workspaceConfinement } from '../runtime/confinement.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
@@ -62,7 +63,8 @@ export const PI_SPEC_SUPPORT: SpecSupport = {
   model: true,
   effort: true,
   resume: true,
-  postures: ['bypass'], // Pi has no permission system: its tools always run
+  // Pi has no permission system (its tools always run) and no sandbox: workspace is Reins' confinement.
+  postures: ['bypass', 'workspace'],
   ephemeral: true, // --no-session
   allowedTools: true, // --tools
   systemPrompt: true, // --append-system-prompt
@@ -113,12 +115,28 @@ class PiHarness implements Harness {
 
   private async launch(spec: SessionSpec): Promise<PiLaunch> {
     const binary = await this.binary.resolve();
+    const env = this.env(spec.env);
+    const sessionDir = this.options.sessionDir;
+    const confine =
+      spec.posture === 'workspace'
+        ? workspaceConfinement({
+            harness: 'pi',
+            displayName: 'Pi',
+            cwd: spec.cwd,
+            env,
+            stateFolders: (launchEnv) => [
+              ...(PI_BINARY.stateFolders?.(launchEnv) ?? []),
+              ...(sessionDir ? [resolve(spec.cwd, sessionDir)] : []),
+            ],
+          })
+        : undefined;
     return {
       command: binary.path,
       args: piLaunchArgs(spec, this.options),
       cwd: spec.cwd,
-      env: this.env(spec.env),
+      env,
       binary,
+      ...(confine ? { confine } : {}),
     };
   }
 

@@ -26,6 +26,7 @@ import {
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
 import { sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
+import type { Confinement } from '../runtime/confinement.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
@@ -58,6 +59,8 @@ export interface PiLaunch {
   cwd: string;
   env: Record<string, string>;
   binary: DiscoveredBinary | undefined;
+  /** Posture workspace: Pi runs under Reins' confinement (runtime/confinement.ts). */
+  confine?: Confinement;
 }
 
 export interface PiSessionOptions extends HarnessOptions {
@@ -200,6 +203,7 @@ export class PiSession implements Session, TurnHost {
       label: 'pi --mode rpc',
       harness: 'pi',
       ...(this.options.tap ? { tap: this.options.tap } : {}),
+      ...(launch.confine ? { confine: launch.confine } : {}),
     });
     this.channel = new PiCommandChannel({
       send: (line) => this.process.writeLine(line),
