@@ -1,13 +1,19 @@
 // The bounded in-memory tail of one daemon session's log: the newest `capacity` entries in seq
-// order, and no more of their JSON than `maxChars` (a few big events do not pin hundreds of MB), so
-// a client that reconnects usually replays from memory; older entries are read from the store. `since` tells a caller that asks for more than the buffer reaches the oldest seq it holds
-// rather than handing it a gap.
+// order, and no more of their JSON than `maxChars` (a harness that streams big frames does not pin
+// its output in memory), so a client that reconnects usually replays from memory; older entries
+// are read from the store. `since` tells a caller that asks for more than the buffer reaches the
+// oldest seq it holds rather than handing it a gap.
 import { ReinsError, type ReinsEvent } from '@reins/core';
 
 /** Events kept in memory per live session (older ones are read from the store). */
 export const DEFAULT_EVENT_BUFFER_SIZE = 1_000;
-/** JSON characters kept in memory per live session; the newest entry is kept whatever its size. */
-export const DEFAULT_EVENT_BUFFER_CHARS = 16 * 1024 * 1024;
+/**
+ * JSON characters kept in memory per live session; the newest entry is kept whatever its size.
+ * 1,000 ordinary events (deltas of a few hundred characters) fit; a stream of big frames keeps
+ * only its last few, so the daemon's memory follows the largest frame, not the output
+ * (docs/architecture/daemon.md, "Memory while a harness streams").
+ */
+export const DEFAULT_EVENT_BUFFER_CHARS = 1024 * 1024;
 
 /** An entry that carries its JSON (`json`) counts that against the buffer's `maxChars`. */
 export class EventBuffer<T extends { seq: number; json?: string } = ReinsEvent> {

@@ -140,3 +140,46 @@ describe('SessionLog when the store cannot write', () => {
     expect(failures).toHaveLength(1);
   });
 });
+
+describe('SessionLog memory while a harness streams big events', () => {
+  /** A memory store that counts the reads that reach it. */
+  class CountingStore extends MemoryStore {
+    reads = 0;
+    override async readEvents(sessionId: string, afterSeq: number, limit: number): Promise<ReinsEvent[]> {
+      this.reads++;
+      return super.readEvents(sessionId, afterSeq, limit);
+    }
+  }
+
+  it('keeps only the newest ~1 MiB of event text in memory, and no event object it was given', async () => {
+    const store = new CountingStore();
+    await store.putSession({ sessionId: 's1' } as never);
+    const log = new SessionLog('s1', 'codex', store, 1_000, 0, { published() {}, failed() {} });
+    const given: ReinsEvent[] = [];
+    const big = 'x'.repeat(64 * 1024);
+    for (let index = 0; index < 40; index++) {
+      const event = {
+        ...base,
+        type: 'item.delta',
+        itemId: 'i1',
+        delta: { kind: 'text', text: big },
+        turnId: 't1',
+        seq: log.nextSeq(),
+      } as unknown as ReinsEvent;
+      given.push(event);
+      log.append(event);
+    }
+    await log.idle();
+    // 40 x 64 KiB: the newest come from memory, as the text stored, parsed anew when read.
+    const newest = await log.read(35, 10);
+    expect(store.reads).toBe(0);
+    expect(newest.map((entry) => entry.seq)).toEqual([36, 37, 38, 39, 40]);
+    expect(newest[4]?.event).toEqual(given[39]);
+    expect(newest[4]?.event).not.toBe(given[39]);
+    // The whole stream is not held: the start is read from the store, every seq once, in order.
+    const all = await log.read(0, 100);
+    expect(store.reads).toBe(1);
+    expect(all.map((entry) => entry.seq).slice(0, 3)).toEqual([1, 2, 3]);
+    expect(all[0]?.json).toBe(JSON.stringify(given[0]));
+  });
+});

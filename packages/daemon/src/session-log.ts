@@ -116,12 +116,13 @@ export class SessionLog {
     this.deliver(entry);
   }
 
+  /** Keeps the event's text, not its object: the object (and the native frame in it) can go once delivered. */
   private remember(entry: PublishedEvent): void {
     if (!this.tail) {
       this.tail = new EventBuffer<PublishedEvent>(this.tailSize);
       this.tail.reset(entry.seq - 1);
     }
-    this.tail.push(entry);
+    this.tail.push(new StoredEvent(entry.seq, entry.json));
   }
 
   /** Bookkeeping of an event the store has. */
@@ -280,7 +281,7 @@ export class SessionLog {
         continue;
       }
       flushDamaged();
-      entries.push(storedEvent(text.seq, text.json));
+      entries.push(new StoredEvent(text.seq, text.json));
     }
     for (; expected <= until; expected++) damaged.push({ seq: expected, why: 'the row is missing' });
     flushDamaged();
@@ -312,17 +313,19 @@ export class SessionLog {
 }
 
 /**
- * An event read back from the store as the text it was stored as: a replay sends the text, so the
- * object is parsed only when someone reads it (a crash scan at start does).
+ * An event as the text it was stored as (read back from the store, or kept in the tail): a replay
+ * sends the text, so the object is parsed only when someone reads it (a crash scan at start does).
  */
-function storedEvent(seq: number, json: string): PublishedEvent {
-  let event: ReinsEvent | undefined;
-  return {
-    seq,
-    json,
-    get event(): ReinsEvent {
-      event ??= JSON.parse(json) as ReinsEvent;
-      return event;
-    },
-  };
+class StoredEvent implements PublishedEvent {
+  private parsed: ReinsEvent | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly json: string,
+  ) {}
+
+  get event(): ReinsEvent {
+    this.parsed ??= JSON.parse(this.json) as ReinsEvent;
+    return this.parsed;
+  }
 }
