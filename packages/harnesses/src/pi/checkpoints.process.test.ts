@@ -1,5 +1,6 @@
 // Process level: Session.diff and Session.revert on the Pi adapter against the fake `pi --mode rpc`,
-// wrapped so that a file changes on disk while the turn runs (runtime/checkpoints/edit-on-input.ts).
+// wrapped so that a file changes on disk while the turn runs (runtime/checkpoints/edit-on-input.ts). The
+// revert fixture is the real Pi's get_fork_messages / fork / get_state answers (pi.real.test.ts recorded it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { createPiHarness } from './adapter.js';
 
 const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
 const transcript = fileURLToPath(new URL('./fixtures/text.0.73.1.jsonl', import.meta.url));
+const revertTranscript = fileURLToPath(new URL('./fixtures/revert.0.73.1.jsonl', import.meta.url));
 let repo: TestRepo;
 let wrapperDir: string;
 const recorders: SessionRecorder[] = [];
@@ -29,7 +31,7 @@ afterEach(async () => {
   rmSync(wrapperDir, { recursive: true, force: true });
 });
 
-async function open(checkpoints: boolean) {
+async function open(checkpoints: boolean, fixture = transcript, sentToPi: string[] = []) {
   const wrapper = await editOnInput(wrapperDir, {
     target: fake,
     match: '"type":"prompt"',
@@ -38,7 +40,10 @@ async function open(checkpoints: boolean) {
   });
   const harness = createPiHarness({
     binaryPath: wrapper.binaryPath,
-    baseEnv: { PATH: process.env.PATH, FAKE_PI_TRANSCRIPT: transcript, ...wrapper.env },
+    baseEnv: { PATH: process.env.PATH, FAKE_PI_TRANSCRIPT: fixture, ...wrapper.env },
+    tap: (direction, line) => {
+      if (direction === 'in') sentToPi.push(line);
+    },
   });
   const session = await harness.createSession({ cwd: repo.dir, checkpoints });
   const recorder = new SessionRecorder(session, 10_000);
@@ -68,6 +73,39 @@ describe('pi checkpoints against the fake pi', () => {
     });
     expect(repo.read('b.txt')).toBe('bravo\n');
     expect(repo.userState()).toEqual(userBefore);
+  });
+
+  it("revert forks Pi's conversation at the turn's message and follows the new session file", async () => {
+    const sentToPi: string[] = [];
+    const { session, recorder } = await open(true, revertTranscript, sentToPi);
+    const original = session.nativeSessionId;
+    const sent = await session.send('Change b.txt with a command.');
+    expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+    await recorder.waitFor((event) => event.type === 'checkpoint' && event.turnId === sent.turnId, 'the checkpoint');
+    expect(await session.revert?.(sent.turnId)).toEqual({
+      turnId: sent.turnId,
+      files: ['b.txt'],
+      conversation: 'forked',
+    });
+    expect(repo.read('b.txt')).toBe('bravo\n');
+    // The entry Pi named for that prompt (recorded), and the file get_state named after the fork.
+    expect(sentToPi.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ type: 'fork', entryId: '3fd20db4' }),
+    );
+    expect(session.nativeSessionId).toMatch(/_01a235ad-35a3-77fd-97a1-dae7d4ed52ad\.jsonl$/);
+    expect(session.nativeSessionId).not.toBe(original);
+    expect(recorder.ofType('session.updated').at(-1)?.nativeSessionId).toBe(session.nativeSessionId);
+  });
+
+  it('a turn whose prompt Pi does not list reverts the files only, and says unchanged', async () => {
+    const sentToPi: string[] = [];
+    const { session, recorder } = await open(true, revertTranscript, sentToPi);
+    const sent = await session.send('A prompt Pi stored under other text.');
+    await recorder.terminalOf(sent);
+    await recorder.waitFor((event) => event.type === 'checkpoint' && event.turnId === sent.turnId, 'the checkpoint');
+    expect((await session.revert?.(sent.turnId))?.conversation).toBe('unchanged');
+    expect(repo.read('b.txt')).toBe('bravo\n');
+    expect(sentToPi.some((line) => JSON.parse(line).type === 'fork')).toBe(false);
   });
 
   it('without checkpoints, diff and revert say so with unsupported_capability', async () => {

@@ -311,7 +311,7 @@ describe('pi (real CLI)', () => {
     );
   });
 
-  it("checkpoint: a bash command's edit is in the turn's diff; revert restores the bytes, files only", async () => {
+  it("checkpoint: a bash command's edit is in the turn's diff; revert restores the bytes and forks the conversation", async () => {
     const repo = makeTestRepo();
     try {
       const userBefore = repo.userState();
@@ -335,11 +335,16 @@ describe('pi (real CLI)', () => {
       expect((await session.diff?.(sent.turnId))?.changes).toEqual(expected);
       expect(repo.read('b.txt')).toBe('changed by a command\n');
 
-      // Pi 0.73.1's conversation stays as it is: only the files go back, and the result says so.
+      // Pi 0.73.1 forks before the turn's message: a new session file, the old one kept whole.
+      const original = session.nativeSessionId as string;
       const result = await session.revert?.(sent.turnId);
-      expect(result).toEqual({ turnId: sent.turnId, files: ['b.txt'], conversation: 'unchanged' });
+      expect(result).toEqual({ turnId: sent.turnId, files: ['b.txt'], conversation: 'forked' });
       expect(repo.read('b.txt')).toBe('bravo\n');
       expect(repo.userState()).toEqual(userBefore);
+      expect(session.nativeSessionId).toEqual(expect.any(String));
+      expect(session.nativeSessionId).not.toBe(original);
+      expect(recorder.ofType('session.updated').at(-1)?.nativeSessionId).toBe(session.nativeSessionId);
+      expect(readFileSync(original, 'utf8')).toContain('Change b.txt with a command.');
     } finally {
       repo.remove();
     }
