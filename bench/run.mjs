@@ -17,7 +17,18 @@ import { parseArgs } from 'node:util';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
-const SECTIONS = ['turns', 'translate', 'latency', 'memory', 'store', 'cluster', 'console', 'daemon', 'bridges'];
+const SECTIONS = [
+  'turns',
+  'translate',
+  'latency',
+  'memory',
+  'store',
+  'cluster',
+  'console',
+  'daemon',
+  'stream',
+  'bridges',
+];
 /** The figures of each section, numbered as in bench/README.md. */
 const SECTION_FIGURES = {
   turns: '1-2  cold and warm turns, warm starts (Claude Code)',
@@ -27,6 +38,7 @@ const SECTION_FIGURES = {
   store: '6    daemon store (SQLite)',
   cluster: '7    cluster (NATS JetStream)',
   daemon: '8    daemon: latency over the WebSocket, fan-out, RSS per session',
+  stream: '8d   daemon: memory while a harness streams a large output',
   bridges: '9    bridges: reins bridge against the protocol servers',
   console: '10   web console in Chromium',
 };

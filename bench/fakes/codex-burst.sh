@@ -6,12 +6,18 @@
 # turn/started, the agent message's item/started, BENCH_DELTAS text deltas written as fast as the pipe
 # takes them, item/completed, turn/completed. Frames: the recorded Codex 0.169.0 ones, with @THREAD@ /
 # @TURN@ / @ITEM@ placeholders (bench/lib/codex-frames.mjs). Until a turn/start it is idle. Seen with
-# mawk 1.3.4 (Debian 12).
+# mawk 1.3.4 (Debian 12). BENCH_DELTA_PAD (JSON-safe text, repeated BENCH_DELTA_PAD_REPEAT times)
+# is added to every delta: big frames for the daemon's memory while a harness streams (figure 8d).
 if [ "$1" = "--version" ]; then
   echo "codex-cli 0.169.0"
   exit 0
 fi
 program='
+BEGIN {
+  repeat = ENVIRON["BENCH_DELTA_PAD_REPEAT"] + 0
+  if (repeat < 1) repeat = 1
+  for (r = 0; r < repeat; r++) pad = pad ENVIRON["BENCH_DELTA_PAD"]
+}
 function frame(text) {
   gsub(/@THREAD@/, thread, text)
   gsub(/@TURN@/, turn, text)
@@ -39,7 +45,7 @@ function frame(text) {
     head = ENVIRON["BENCH_DELTA_HEAD"]; tail = ENVIRON["BENCH_DELTA_TAIL"]
     gsub(/@THREAD@/, thread, head); gsub(/@TURN@/, turn, head); gsub(/@ITEM@/, item, head)
     n = ENVIRON["BENCH_DELTAS"] + 0
-    for (i = 1; i <= n; i++) print head "token " i " " tail
+    for (i = 1; i <= n; i++) print head "token " i " " pad tail
     frame(ENVIRON["BENCH_ITEM_COMPLETED"])
     frame(ENVIRON["BENCH_TURN_COMPLETED"])
   }

@@ -23,6 +23,9 @@ export const LIMITS = {
   daemonFanOutEventsPerSec: 50_000,
   daemonRssPerHostedSessionMB: 0.2,
   daemonRssPerDormantSessionMB: 0.02,
+  // Memory while a harness streams (issue 25 step 1): the tail's 1 MiB plus a few events in flight.
+  daemonStreamLiveFixedMB: 2,
+  daemonStreamLivePerLargestEvent: 8,
   codexBridgeVsRaw: 1.05,
   acpBridgeVsPeer: 1.0,
   // Warm starts and shared processes (issue 21 items 2 and 3; bench/lib/codex-shared.mjs).
@@ -114,6 +117,7 @@ export function targets(sections) {
   }
   codexSharedTargets(sections.memory?.codexShared, out);
   daemonTargets(sections.daemon, out);
+  streamTargets(sections.stream, out);
   bridgeTargets(sections.bridges, out);
   consoleTargets(sections.console, out);
   return out;
@@ -217,6 +221,23 @@ function daemonTargets(daemon, out) {
         entry?.rssPerSessionMB ?? null,
         entry?.rssPerSessionMB <= limit,
         entry ? `${entry.rssPerSessionMB} MB at ${entry.sessions} sessions` : '',
+      ),
+    );
+  }
+}
+
+/** Figure 8d: the daemon's live memory while streaming follows the largest event, not the output (one row per case of many turns). */
+function streamTargets(stream, out) {
+  if (!stream || stream.error) return;
+  for (const c of stream.cases ?? []) {
+    if (c.turns === 1) continue; // one message: core keeps its text until it completes (bench/README.md, 8d)
+    const limit = LIMITS.daemonStreamLiveFixedMB + (LIMITS.daemonStreamLivePerLargestEvent * c.largestEventKiB) / 1024;
+    out.push(
+      judge(
+        `Daemon live memory streaming ${c.totalMiB} MiB in ${c.frameKiB} KiB frames <= ${LIMITS.daemonStreamLiveFixedMB} MB + ${LIMITS.daemonStreamLivePerLargestEvent} x the largest event`,
+        c.livePeakGrowthMB,
+        c.livePeakGrowthMB <= limit,
+        `+${c.livePeakGrowthMB} MB (limit ${limit.toFixed(1)} MB; ${c.livePeakPerTotal}x the output; RSS peak +${c.rssPeakGrowthMB} MB)`,
       ),
     );
   }

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { burstFakeEnv } from '../lib/codex-frames.mjs';
+import { connectTo, startDaemonHost } from '../lib/daemon-process.mjs';
 import { deadline } from '../lib/rpc.mjs';
 import { socketFloor } from '../lib/socket-floor.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -142,47 +143,6 @@ async function latency(context, quick, log) {
 }
 
 // ---- the daemon in a process of its own (b, c) ----------------------------------------------------
-
-/** Starts bench/lib/daemon-host.mjs; `command(line)` answers with the host's next stdout line. */
-async function startDaemonHost(benchDir, options) {
-  const child = spawn(process.execPath, ['--expose-gc', join(benchDir, 'lib/daemon-host.mjs')], {
-    env: { ...process.env, BENCH_DAEMON_OPTIONS: JSON.stringify(options) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const lines = createInterface({ input: child.stdout });
-  const waiting = [];
-  lines.on('line', (line) => waiting.shift()?.(line));
-  const next = (what) =>
-    deadline(
-      Promise.race([
-        new Promise((resolve) => waiting.push(resolve)),
-        exited.then((code) => Promise.reject(new Error(`the daemon host exited (${code}) during ${what}`))),
-      ]),
-      120_000,
-      what,
-    );
-  const { url, token } = JSON.parse(await next('daemon start'));
-  return {
-    url,
-    token,
-    async measure() {
-      child.stdin.write('measure\n');
-      return JSON.parse(await next('memory measure'));
-    },
-    async close() {
-      if (child.exitCode !== null) return;
-      child.stdin.write('close\n');
-      await deadline(exited, 30_000, 'daemon host close').catch(() => child.kill('SIGKILL'));
-    },
-  };
-}
-
-async function connectTo(host) {
-  const { connect } = await import('@reins/client');
-  const { WebSocket } = await import('ws');
-  return connect({ url: host.url, token: host.token, WebSocket, requestTimeoutMs: 120_000 });
-}
 
 /** Opens `count` codex sessions on the host from one connection, which is closed after; their ids. */
 async function openSessions(host, cwd, count) {
