@@ -2,7 +2,8 @@
 // through the two-line shim in front of the FAKE Claude Code (recorded 2.1.197 transcripts), spoken to
 // in raw JSON lines: command/exec (buffered, streamed, stdin, terminate, per connection), thread/revert
 // served (Claude Code takes its conversation back: the next turn is sent without the reverted one), thread/archive kept across
-// bridge processes, and /compact and /review answered with a sentence and a stable code. Every frame
+// bridge processes, /compact served on Session.compact (the recorded 2.1.197 /compact), and /review answered
+// with a sentence and a stable code. Every frame
 // is validated against the pinned Codex's JSON Schema.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -157,17 +158,44 @@ describe('thread methods a harness may not honour', () => {
     const requests = (await readFile(join(conversations, 'requests.jsonl'), 'utf8')).trim().split('\n');
     expect(JSON.parse(requests.at(-1) as string).messages).toEqual(['Say hello again']);
 
-    for (const [method, words] of [
-      ['thread/compact/start', 'compacts its context by itself'],
-      ['review/start', 'Review mode (/review) is not available'],
-    ] as const) {
-      const answer = await peer.request(method, { threadId, target: { type: 'uncommittedChanges' } });
-      expect(answer.error).toMatchObject({
-        code: -32600,
-        message: expect.stringContaining(words),
-        data: { code: 'unsupported_capability' },
-      });
+    const review = await peer.request('review/start', { threadId, target: { type: 'uncommittedChanges' } });
+    expect(review.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('Review mode (/review) is not available'),
+      data: { code: 'unsupported_capability' },
+    });
+  });
+
+  it('serves /compact as Codex shows it: {} then a turn with one contextCompaction item and no userMessage', async () => {
+    const peer = await launched('compact');
+    const started = await peer.request('thread/start', { cwd: workdir });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    const turnEnded = (count: number) =>
+      peer.waitFor(
+        () => peer.frames().filter((frame) => frame.method === 'turn/completed').length >= count,
+        `turn/completed #${count}`,
+      );
+    for (const [index, text] of ['Hello there', 'Tell me more', 'And more'].entries()) {
+      await peer.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
+      if (index === 0) {
+        // A running turn: refused, as thread/revert is.
+        const busy = await peer.request('thread/compact/start', { threadId });
+        expect(busy.error).toMatchObject({ code: -32600, message: expect.stringContaining('a turn is running') });
+      }
+      await turnEnded(index + 1);
     }
+    const before = peer.frames().length;
+    const answer = await peer.request('thread/compact/start', { threadId });
+    expect(answer.result).toEqual({});
+    await turnEnded(4);
+    const frames = peer.frames().slice(before);
+    const turnId = (frames.find((frame) => frame.method === 'turn/started')?.params?.turn as { id: string }).id;
+    const items = frames
+      .filter((frame) => frame.method === 'item/completed' && frame.params?.turnId === turnId)
+      .map((frame) => (frame.params?.item as { type: string }).type);
+    expect(items).toEqual(['contextCompaction']);
+    const completed = frames.find((frame) => frame.method === 'turn/completed')?.params?.turn as { status: string };
+    expect(completed.status).toBe('completed');
   });
 
   it('archives a thread: thread/list leaves it out in the next bridge process too, until unarchived', async () => {

@@ -1,7 +1,7 @@
 // The Codex requests no Reins harness can honour through the Session API, answered with a sentence a
 // user can act on and the stable Reins code `unsupported_capability` (-32600, the code as `data.code`)
 // instead of Codex's bare "unknown variant": the TUI shows the message where the feature was asked for
-// (/compact, /review, and saving a /model pick as the default).
+// (/review, and saving a /model pick as the default; /compact where the harness cannot: thread-compact.ts).
 import { ReinsError } from '@reins/core';
 import { RpcError } from './connection.js';
 import { requiredString } from './requests.js';
@@ -20,16 +20,6 @@ export function refusalHandlers(
     if (!isOpen(threadId)) throw new RpcError(RPC.invalidRequest, `thread not found: ${threadId}`, { threadId });
   };
   return {
-    // The Session API has no compaction request; harnesses compact by themselves when the context fills.
-    'thread/compact/start': async (params) => {
-      openThread(params);
-      const harness = harnessOf();
-      throw new ReinsError(
-        'unsupported_capability',
-        `Compacting on request is not available through Reins: the ${harness} harness compacts its context by itself when it fills (the thread shows a context compaction item when it does).`,
-        { harness, operation: 'thread/compact/start' },
-      );
-    },
     // The TUI saves a /model pick as its default here; the thread has switched already (thread/settings/update).
     'config/batchWrite': async () => {
       throw new ReinsError(

@@ -47,6 +47,7 @@ import {
   unarchiveThread,
   unsubscribeThread,
 } from './thread-admin.js';
+import { compactThread } from './thread-compact.js';
 import { revertThread } from './thread-revert.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext, updateThreadSettings } from './turn-requests.js';
 import {
@@ -184,6 +185,7 @@ export class CodexAppServerBridge {
     'thread/archive': (params) => archiveThread(this.threadsContext(), params),
     'thread/unarchive': (params) => unarchiveThread(this.threadsContext(), params),
     'thread/revert': (params) => revertThread(this.threadsContext(), params),
+    'thread/compact/start': (params) => compactThread(this.threadsContext(), params),
     'thread/read': (params) => readThread(this.reads, params),
     'thread/list': (params) => listAllThreads(this.reads, params),
     'thread/loaded/list': async (params) => listLoaded(this.reads, params),

@@ -49,6 +49,8 @@ export interface CodexTurn {
   completedItems: Set<string>;
   /** The last agent message of the main thread that completed (Codex's summary of the turn). */
   finalAgentMessage: ThreadItem | undefined;
+  /** A compaction (Session.compact): Codex shows no userMessage in it, only its contextCompaction item. */
+  compaction: boolean;
 }
 
 export interface ItemProgress {
@@ -94,6 +96,8 @@ export interface ThreadState {
   turnUsage: TokenUsageBreakdown | undefined;
   /** Codex turns that ended and are not yet in the bridge's records (the thread drains it). */
   endedTurns: TurnRecord[];
+  /** thread/compact/start asked the session to compact: the next turn to start is that compaction. */
+  compactionAsked: boolean;
 }
 
 export function createThreadState(init: {
@@ -130,6 +134,7 @@ export function createThreadState(init: {
     turnsUsage: init.fresh === false ? undefined : ZERO,
     turnUsage: undefined,
     endedTurns: [],
+    compactionAsked: false,
   };
 }
 

@@ -80,7 +80,7 @@ function itemEvent(
 ): BridgeNotification[] {
   const turnId = openTurnIdOf(state, event.turnId);
   const item = event.item;
-  if (!turnId || !state.turn || (item.kind === 'user_message' && item.replay)) return [];
+  if (!turnId || !state.turn || (item.kind === 'user_message' && (item.replay || state.turn.compaction))) return [];
   const turn = state.turn;
   const child = event.parentItemId !== undefined;
   const progress = state.items.get(item.id);

@@ -10,6 +10,7 @@ import { turnErrorOf } from './errors.js';
 import { firstInputKey } from './history.js';
 import { threadItemOf, timed, userInputOf } from './items.js';
 import { type CodexTurn, codexTurnIdFor, rememberEnded, type ThreadState } from './state.js';
+import { COMPACT_INPUT } from './thread-compact.js';
 import { addBreakdowns, breakdownOf, tokenUsageOf } from './usage.js';
 import type { BridgeNotification, ThreadItem, Turn, TurnError, TurnStatus } from './wire.js';
 
@@ -33,6 +34,7 @@ function newTurn(id: string, atMs: number): CodexTurn {
     itemIndex: new Map(),
     completedItems: new Set(),
     finalAgentMessage: undefined,
+    compaction: false,
   };
 }
 
@@ -284,7 +286,13 @@ export function turnStarted(state: ThreadState, event: ReinsEvent & { type: 'tur
   }
   const turn = newTurn(codexTurnIdFor(state, event.turnId, event.at), event.at);
   turn.running.add(event.turnId);
-  addInput(turn, event.input, event.at, event.turnId);
+  if (state.compactionAsked && event.input.text === COMPACT_INPUT) {
+    // Counted (the harness's transcript may hold `/compact` as a message) but never shown as one.
+    state.compactionAsked = false;
+    turn.compaction = true;
+    turn.inputs++;
+    turn.firstInput = firstInputKey(event.input.text);
+  } else addInput(turn, event.input, event.at, event.turnId);
   state.turn = turn;
   state.lastPlan = undefined;
   state.lastUsage = undefined;

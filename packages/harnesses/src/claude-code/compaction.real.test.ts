@@ -1,5 +1,5 @@
-// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): `/compact` is a turn of its own; the CLI's compact_boundary becomes ONE
-// compaction item carrying the CLI's trigger and token numbers verbatim.
+// Real Claude Code, current pin (seen first on 2.1.197, the same on 2.1.332): Session.compact() sends `/compact`, a turn of its own; the CLI's
+// compact_boundary becomes ONE compaction item carrying the CLI's trigger and token numbers verbatim.
 import { reply } from '@reins/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ClaudeRig, claudeRig } from '../../test/support/claude-rig.js';
@@ -30,7 +30,8 @@ describe('claude-code real: compaction', () => {
       const turn = await session.send(text);
       expect((await recorder.terminalOf(turn)).outcome).toEqual({ status: 'completed' });
     }
-    const compact = await session.send('/compact');
+    if (!session.compact) throw new Error('the Claude Code session has no compact()');
+    const compact = await session.compact();
     const done = await recorder.terminalOf(compact, 0, 60_000);
     expect(done.outcome).toEqual({ status: 'completed' });
     const items = recorder
