@@ -12,7 +12,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harnessBinary, reply } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ interface Server {
   child: ChildProcess;
   log: () => string;
   url: string;
+  /** SIGTERM, and its exit awaited (also done at cleanup). */
+  stop: () => Promise<void>;
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -43,13 +45,15 @@ async function startServer(command: string, args: string[], home: RealBridgeHome
     log += chunk;
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  cleanups.push(async () => {
+  const stop = async () => {
     child.kill('SIGTERM');
     await exited;
-  });
-  await until(() => /listening on: (ws|unix):\/\/\S+/.test(log), `the server to listen (log: ${log})`, 60_000);
+  };
+  cleanups.push(stop);
+  // Generous: a bridge (it runs the harness's `--version` first) was not listening after 60 s once at load 17.
+  await until(() => /listening on: (ws|unix):\/\/\S+/.test(log), `the server to listen (log: ${log})`, 120_000);
   const url = (/listening on: ((?:ws|unix):\/\/\S+)/.exec(log) as RegExpExecArray)[1] as string;
-  return { child, log: () => log, url };
+  return { child, log: () => log, url, stop };
 }
 
 async function tokenFile(home: RealBridgeHome): Promise<string> {
@@ -64,12 +68,14 @@ async function startTui(
   remote: string,
   token: string | null = TOKEN,
   extra: string[] = [],
+  subcommand: string[] = [],
 ): Promise<TmuxPane> {
   const codexHome = await tuiCodexHome(home.tempHome.dir);
   const pane = TmuxPane.start(
     `reins-tui-${randomUUID().slice(0, 8)}`,
     [
       harnessBinary('codex').command,
+      ...subcommand,
       '--remote',
       remote,
       ...(token ? ['--remote-auth-token-env', TOKEN_ENV] : []),
@@ -91,14 +97,14 @@ async function startTui(
 /** The TUI's composer, ready for input (its placeholder or prompt line). */
 const COMPOSER = /›|Ask Codex|context left|send/i;
 
-/** The script both servers must pass: text, shell, a second turn, Esc then another turn. */
-async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
-  const { server } = home;
-  await pane.waitFor(COMPOSER, 'the composer');
-  server.when('tui first turn', reply().text('Hello from turn one of the TUI'));
+async function textTurn(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  home.server.when('tui first turn', reply().text('Hello from turn one of the TUI'));
   await pane.submit('tui first turn');
   await pane.waitFor(/Hello from turn one of the TUI/, 'the first answer');
+}
 
+async function shellTurn(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  const { server } = home;
   server.when('tui shell turn', reply().shell('echo tui-shell-$((40+2))'));
   // The tool round: its request carries the command's output (the TUI's title request may come between).
   server.when(/tui-shell-42/, reply().text('The shell printed its line'), { in: 'body' });
@@ -106,17 +112,30 @@ async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
   await pane.waitFor(/The shell printed its line/, 'the answer after the shell command');
   // The command ran: its output went back to the model.
   expect(JSON.stringify(server.requests.map((request) => request.body))).toContain('tui-shell-42');
+}
+
+/** A turn after textTurn: one conversation, so its request to the model carries the first turn. */
+async function secondTurn(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  const { server } = home;
+  server.when('tui second turn', reply().text('Second answer, same conversation'));
+  await pane.submit('tui second turn');
+  await pane.waitFor(/Second answer, same conversation/, 'the second answer');
+  const second = server.requests.find((request) => JSON.stringify(request.body).includes('tui second turn'));
+  expect(JSON.stringify(second?.body)).toContain('tui first turn');
+}
+
+/** The script both servers must pass: text, shell, a second turn, Esc then another turn. */
+async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  const { server } = home;
+  await pane.waitFor(COMPOSER, 'the composer');
+  await textTurn(pane, home);
+  await shellTurn(pane, home);
 
   // `!command`: thread/shellCommand, run by the server itself as a turn of its own.
   await pane.submit('!echo tui-bang-$((2+3))');
   await pane.waitFor(/tui-bang-5/, "the `!` command's output");
 
-  server.when('tui second turn', reply().text('Second answer, same conversation'));
-  await pane.submit('tui second turn');
-  await pane.waitFor(/Second answer, same conversation/, 'the second answer');
-  const second = server.requests.find((request) => JSON.stringify(request.body).includes('tui second turn'));
-  // One conversation: the second turn's request carries the first turn.
-  expect(JSON.stringify(second?.body)).toContain('tui first turn');
+  await secondTurn(pane, home);
 
   server.when('tui long turn', reply().text(LONG_TEXT).delayMs(250));
   await pane.submit('tui long turn');
@@ -129,7 +148,7 @@ async function drive(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
   expect(pane.screen()).not.toMatch(/word119/);
 }
 
-/** The bridge in front of real Claude Code on ws:// with the token, behind a recording proxy. */
+/** The bridge in front of the home's real harness on ws:// with the token, behind a recording proxy. */
 async function bridgeBehindProxy(home: RealBridgeHome): Promise<{ bridge: Server; proxy: RecordingProxy }> {
   const bridge = await startServer(
     process.execPath,
@@ -138,7 +157,7 @@ async function bridgeBehindProxy(home: RealBridgeHome): Promise<{ bridge: Server
       'bridge',
       'codex-app-server',
       '-H',
-      'claude-code',
+      home.target,
       '--binary',
       home.binaryPath,
       '--listen',
@@ -326,4 +345,93 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     // The harness's next model request names the picked model.
     expect(after).toBe(home.model);
   }, 120_000);
+
+  it('offers a file for `@`, and a thread resumed from `codex resume` in a new bridge continues it', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    await mkdir(join(home.cwd, 'notes'));
+    await writeFile(join(home.cwd, 'notes', 'zebra-findme.txt'), 'stripes\n');
+    const first = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${first.proxy.port}`);
+    await ready(pane);
+    // The TUI's `@` picker lists files itself (docs/architecture/bridges.md "What the Codex TUI calls").
+    await pane.type('@zebra');
+    await pane.waitFor(/zebra-findme\.txt/, 'the file offered');
+    pane.key('Tab');
+    await pane.waitFor(/notes\/zebra-findme\.txt/, 'the path in the composer');
+    home.server.when('tui mention turn', reply().text('Saw the zebra file'));
+    await pane.submit(' tui mention turn');
+    await pane.waitFor(/Saw the zebra file/, 'the answer to the mention');
+    const mention = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui mention turn'));
+    expect(JSON.stringify(mention?.body)).toContain('notes/zebra-findme.txt');
+
+    // Bridge A goes away; bridge B on the same REINS_HOME serves the resume picker.
+    pane.kill();
+    await first.proxy.close();
+    await first.bridge.stop();
+    const { proxy } = await bridgeBehindProxy(home);
+    const resumed = await startTui(home, `ws://127.0.0.1:${proxy.port}`, TOKEN, [], ['resume']);
+    await resumed.waitFor(/Resume a previous session[\s\S]*tui mention turn/, 'the thread in the picker');
+    resumed.key('Enter');
+    // The earlier turn in the TUI's history, then a turn that continues the same conversation.
+    await resumed.waitFor(/Saw the zebra file/, 'the earlier answer in the history');
+    await ready(resumed);
+    home.server.when('tui resumed turn', reply().text('Continued after the resume'));
+    await resumed.submit('tui resumed turn');
+    await resumed.waitFor(/Continued after the resume/, 'the answer after the resume');
+    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui resumed turn'));
+    expect(JSON.stringify(after?.body)).toContain('tui mention turn');
+    expect(proxy.methodsCalled()).toContain('thread/resume');
+    const violations = proxy.connections.flatMap((sent) => transcriptViolations(sent.fromClient, sent.fromServer));
+    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
+  }, 180_000);
+
+  it('drives the bridge in front of an ACP agent (the real claude-agent-acp): text, shell, a second turn', async () => {
+    const home = await realBridgeHome('claude-agent-acp');
+    cleanups.push(() => home.dispose());
+    const { proxy } = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await ready(pane);
+    await textTurn(pane, home);
+    await shellTurn(pane, home);
+    await secondTurn(pane, home);
+    report('reins bridge (claude-agent-acp)', proxy);
+    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
+    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
+  }, 180_000);
+
+  // Calibrated against the real `codex app-server` (2026-12-02, docs/architecture/bridges.md "What the Codex
+  // TUI calls"): `/compact` is thread/compact/start, the TUI shows "Context compacted" and the next turn runs.
+  it('compacts with /compact in front of Claude Code: "Context compacted" shown, and the next turn runs on the summary', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const { proxy } = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await ready(pane);
+    for (const [prompt, answer] of [
+      ['tui compact one', 'First answer before compacting'],
+      ['tui compact two', 'Second answer before compacting'],
+    ]) {
+      home.server.when(prompt, reply().text(answer));
+      await pane.submit(prompt);
+      await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
+    }
+    await pane.submit('/compact');
+    await pane.waitFor(/Context compacted/, 'the compaction shown');
+    const asked = proxy.fromClient.find((message) => message.method === 'thread/compact/start');
+    expect(proxy.fromServer).toContainEqual({ id: asked?.id, result: {} });
+    // Claude Code asked the model for the summary (model-server auxiliary.ts: claude-code.compact).
+    expect(home.server.requests.map((request) => request.auxiliary)).toContain('claude-code.compact');
+    // The compaction turn shows no user message: `/compact` is not something the user said to the model.
+    expect(pane.screen()).not.toMatch(/› \/compact/);
+
+    home.server.when('tui after compact', reply().text('Answered after the compaction'));
+    await pane.submit('tui after compact');
+    await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
+    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
+    expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
+    report('reins bridge (claude-code) /compact', proxy);
+    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
+    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
+  }, 180_000);
 });

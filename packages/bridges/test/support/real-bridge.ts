@@ -15,7 +15,7 @@ import {
 } from '@reins/testkit';
 import { REINS } from './processes.js';
 
-export type RealTarget = 'claude-code' | 'pi' | 'codex';
+export type RealTarget = 'claude-code' | 'pi' | 'codex' | 'claude-agent-acp';
 
 export interface RealBridgeHome {
   target: RealTarget;
@@ -38,7 +38,12 @@ export async function realBridgeHome(target: RealTarget): Promise<RealBridgeHome
   const tempHome = await makeTempHome(`reins-bridge-${target}-`);
   const binary = harnessBinary(target);
   const launch = await harnessLaunch(target, { modelServerUrl: server.url, tempHome, binary });
-  const binaryPath = target === 'pi' ? (binary.args[0] ?? binary.command) : binary.command;
+  const binaryPath =
+    target === 'claude-agent-acp'
+      ? await nodeScriptShim(tempHome.dir, target, [binary.command, ...binary.args])
+      : target === 'pi'
+        ? (binary.args[0] ?? binary.command)
+        : binary.command;
   return {
     target,
     server,
@@ -53,6 +58,14 @@ export async function realBridgeHome(target: RealTarget): Promise<RealBridgeHome
       await tempHome.cleanup();
     },
   };
+}
+
+/** One executable for `--binary` that runs a JS agent with the Node its pin needs (claude-agent-acp: Node >= 22). */
+async function nodeScriptShim(dir: string, name: string, command: string[]): Promise<string> {
+  const shim = join(dir, `${name}-bin`);
+  await writeFile(shim, `#!/bin/sh\nexec ${command.map((part) => `"${part}"`).join(' ')} "$@"\n`);
+  await chmod(shim, 0o755);
+  return shim;
 }
 
 /** A two-line `codex` a Codex client can launch: it runs the bridge in front of the target. */

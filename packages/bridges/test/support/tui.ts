@@ -43,6 +43,8 @@ export class TmuxPane {
   private tmux(args: string[]): string {
     return execFileSync('tmux', ['-L', this.socket, ...args], {
       encoding: 'utf8',
+      // tmux's complaints travel in the thrown error, not onto the test's output.
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TERM: 'xterm-256color' },
     });
   }
@@ -56,6 +58,14 @@ export class TmuxPane {
     this.tmux(['send-keys', '-l', text]);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     this.tmux(['send-keys', 'Enter']);
+  }
+
+  /** Types text a key at a time (a burst would read as a paste, which opens no popup). */
+  async type(text: string): Promise<void> {
+    for (const char of text) {
+      this.tmux(['send-keys', '-l', char]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
   }
 
   key(name: string): void {
@@ -93,6 +103,8 @@ function shellQuote(value: string): string {
 export class RecordingProxy {
   readonly fromClient: Message[] = [];
   readonly fromServer: Message[] = [];
+  /** The same frames per connection (request ids repeat across connections: `codex resume` opens two). */
+  readonly connections: { fromClient: Message[]; fromServer: Message[] }[] = [];
   private constructor(
     private readonly server: WebSocketServer,
     readonly port: number,
@@ -104,6 +116,8 @@ export class RecordingProxy {
     const address = server.address();
     const proxy = new RecordingProxy(server, typeof address === 'object' && address ? address.port : 0);
     server.on('connection', (client, request) => {
+      const connection = { fromClient: [] as Message[], fromServer: [] as Message[] };
+      proxy.connections.push(connection);
       const headers = request.headers.authorization ? { authorization: request.headers.authorization } : {};
       const target = new WebSocket(upstream, { headers });
       const queued: string[] = [];
@@ -113,12 +127,14 @@ export class RecordingProxy {
       client.on('message', (data) => {
         const line = String(data);
         proxy.fromClient.push(JSON.parse(line) as Message);
+        connection.fromClient.push(JSON.parse(line) as Message);
         if (target.readyState === WebSocket.OPEN) target.send(line);
         else queued.push(line);
       });
       target.on('message', (data) => {
         const line = String(data);
         proxy.fromServer.push(JSON.parse(line) as Message);
+        connection.fromServer.push(JSON.parse(line) as Message);
         if (client.readyState === WebSocket.OPEN) client.send(line);
       });
       target.on('close', () => client.close());
