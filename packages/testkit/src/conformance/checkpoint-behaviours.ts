@@ -16,6 +16,8 @@ const TRACKED = 'notes.txt';
 const CREATED = 'created.txt';
 const SHELL_EDIT = `echo shell-edit >> ${TRACKED} && echo shell-new > ${CREATED}`;
 const CHECKPOINT_MS = 60_000;
+/** A turn's deadline: OpenClaw 2026.9.6 took 34 s from turn.started to its first model call at load 16. */
+const TURN_MS = 180_000;
 
 /** Git for the test's own repository: the caller's GIT_* variables (a hook, a worktree) must not leak in. */
 function git(cwd: string, args: string[]): string {
@@ -79,7 +81,7 @@ export const CHECKPOINT_BEHAVIOURS: Behaviour[] = [
       const stagedBytes = readFileSync(join(workdir, 'staged.txt'));
       server.enqueue(reply().shell(SHELL_EDIT), reply().text('Edited the notes.'));
       const recorder = await open({ checkpoints: true });
-      const terminal = await recorder.turn(SHELL_PROMPT);
+      const terminal = await recorder.turn(SHELL_PROMPT, {}, TURN_MS);
       check(terminal.outcome.status === 'completed', `shell turn ${JSON.stringify(terminal.outcome)}`);
       const turnId = terminal.turnId as string;
       check(existsSync(join(workdir, CREATED)), `the shell command did not run in the cwd (no ${CREATED})`);
@@ -110,7 +112,7 @@ export const CHECKPOINT_BEHAVIOURS: Behaviour[] = [
       check(result.conversation !== 'unchanged', 'the adapter implements revert, yet the conversation stayed');
       server.enqueue(reply().text('Only the notes.'));
       const from = server.requests.length;
-      const next = await recorder.turn(FOLLOW_UP);
+      const next = await recorder.turn(FOLLOW_UP, {}, TURN_MS);
       check(next.outcome.status === 'completed', `turn after revert ${JSON.stringify(next.outcome)}`);
       const sent = server.requests.slice(from).filter((request) => request.scripted);
       const bodies = sent.map((request) => JSON.stringify(request.body));
