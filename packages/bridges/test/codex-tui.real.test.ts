@@ -5,7 +5,9 @@
 // command, a `!` command, a second turn in the same conversation, Esc then another turn; a wrong
 // token refused. Two short cases on the bridge alone (calibrated once against the real app-server,
 // docs/architecture/bridges.md "What the Codex TUI calls"): an approval answered in the TUI under
-// `-a on-request`, and a model picked with `/model`.
+// `-a on-request`, a model picked with `/model`, a file offered by `@` whose path reaches the model and
+// the thread resumed from `codex resume` in a second bridge process, and the bridge in front of an ACP
+// agent (the real claude-agent-acp): text, shell, a second turn.
 // A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
 // every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
