@@ -22,8 +22,12 @@ export const SYSTEM_PACKAGES = [
   {
     name: 'bubblewrap',
     binary: 'bwrap',
-    why: "Claude Code's Linux sandbox (the workspace posture) runs tools under bwrap",
-    tests: ['packages/harnesses/src/claude-code/workspace.real.test.ts'],
+    why: "the workspace posture: Claude Code's Linux sandbox runs tools under bwrap, and Reins confines the other harnesses with it",
+    tests: [
+      'packages/harnesses/src/claude-code/workspace.real.test.ts',
+      'packages/harnesses/src/runtime/confinement.process.test.ts',
+      'packages/harnesses/src/runtime/confinement.real.test.ts',
+    ],
   },
   {
     name: 'socat',

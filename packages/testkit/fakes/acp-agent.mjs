@@ -10,6 +10,8 @@
 //   | { permission: { toolCall, options? } } (a cancelled/reject answer ends the turn cancelled)
 //   | { readFile: path } | { writeFile: { path, content } } (relative paths are under the cwd;
 //     the client's answer or error is reported back as an agent_message_chunk)
+//   | { ownWrite: { path, content } } (the agent writes the file itself, as its own edit tool would: a
+//     tool_call, then tool_call_update completed, or failed with the error's message)
 //   | { extRequest: method } | { extNotify: method } | { garbage: text } | { stderr: text }
 //   | { crash: exitCode } | { waitForCancel: true } | { error: { code, message, data? } }
 //   | { replay: fixturePath, prompt?: n } (the session/update frames of the n-th prompt of a reins/v1 fixture)
@@ -159,6 +161,8 @@ function update(session, value, record = true) {
   if (record) session.history.push(value);
 }
 
+let ownWrites = 0;
+
 function pathIn(session, path) {
   return isAbsolute(path) ? path : join(session.cwd, path);
 }
@@ -230,6 +234,29 @@ async function runPrompt(session, params) {
       });
       const shown = answer.error ? `[write error ${answer.error.code}: ${answer.error.message}]` : '[written]';
       update(session, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: shown } });
+    } else if (step.ownWrite) {
+      const path = pathIn(session, step.ownWrite.path);
+      const toolCallId = `own_write_${++ownWrites}`;
+      update(session, {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: `Write ${path}`,
+        kind: 'edit',
+        status: 'in_progress',
+        rawInput: { path },
+      });
+      let failure;
+      try {
+        writeFileSync(path, step.ownWrite.content);
+      } catch (error) {
+        failure = error.message;
+      }
+      update(session, {
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: failure ? 'failed' : 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: failure ?? `wrote ${path}` } }],
+      });
     } else if (step.extRequest) {
       const answer = await request(step.extRequest, { sessionId: session.id });
       update(session, {

@@ -31,8 +31,7 @@ export interface AcpLaunch {
   /** For messages: 'gemini --acp'. */
   label: string;
   tap?: FrameTap;
-  /** Posture `workspace`: the agent runs under Reins' confinement (runtime/confinement.ts). */
-  confine?: Confinement;
+  confine?: Confinement; // posture workspace: Reins' confinement (runtime/confinement.ts)
 }
 
 /** What a session registers to receive the traffic that names it. */

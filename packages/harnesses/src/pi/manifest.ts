@@ -27,6 +27,7 @@ export const PI_IMPLEMENTED: ImplementedCapabilities = {
   fork: 'native', // --fork <file>: a new session file holding a copy of the conversation (0.73.1)
   mcpStatus: false,
   subagents: false,
+  sandbox: 'reins-bubblewrap', // posture workspace: Reins runs Pi under bubblewrap (runtime/confinement.ts)
   revert: 'native', // RPC fork before the turn's user message: a new session file (0.73.1), revert.ts
 };
 

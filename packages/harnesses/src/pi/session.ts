@@ -59,8 +59,7 @@ export interface PiLaunch {
   cwd: string;
   env: Record<string, string>;
   binary: DiscoveredBinary | undefined;
-  /** Posture workspace: Pi runs under Reins' confinement (runtime/confinement.ts). */
-  confine?: Confinement;
+  confine?: Confinement; // posture workspace: Reins' confinement (runtime/confinement.ts)
 }
 
 export interface PiSessionOptions extends HarnessOptions {
