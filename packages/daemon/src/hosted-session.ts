@@ -486,12 +486,21 @@ export class HostedSession {
   async send(input: TurnInput | string, options?: SendOptions): Promise<SendResult> {
     this.assertOpen();
     // A turn the store cannot record is never given to the harness (store_unavailable).
-    await this.log.ensureWritable();
+    await this.writable();
     return this.withLive(async (incarnation) => {
       const result = await incarnation.session.send(input, options);
       this.log.assertWritable();
       return { ...result, turnId: generationId(result.turnId, incarnation.generation) };
     });
+  }
+
+  /**
+   * Resolves once the store takes this session's writes: the log's held events and the record's
+   * refused changes written first; else rejects with store_unavailable (nothing was changed).
+   */
+  private async writable(): Promise<void> {
+    await this.log.ensureWritable();
+    await this.record.catchUp();
   }
 
   async interrupt(): Promise<void> {
@@ -516,6 +525,8 @@ export class HostedSession {
   ): Promise<SettingChange> {
     this.assertOpen();
     this.lastUsed = Date.now();
+    // A setting the store cannot keep is refused before the harness applies it.
+    await this.writable();
     const live = this.live;
     const result: SettingChange =
       live?.mode === 'running'
@@ -542,6 +553,8 @@ export class HostedSession {
   /** The client closes the session: the process ends, session.closed is logged, the session stays listed. */
   async close(): Promise<void> {
     if (this.state === 'closed' || this.deleted) return this.log.idle();
+    // A close the store cannot record is refused (store_unavailable) with the session as it was.
+    await this.writable();
     if (this.transition) await this.transition.catch(() => {});
     const live = this.live;
     if (live) {
@@ -579,13 +592,14 @@ export class HostedSession {
 
   /** Forgets it without closing (the daemon drops old closed sessions). */
   async forget(): Promise<void> {
+    // The store first: one that cannot write (store_unavailable) leaves the session as it was.
+    await this.deps.store.deleteSession(this.id);
     this.deleted = true;
     this.record.forget();
     this.log.clearSinks();
     await forgetCheckpoints(this.checkpointed()).catch((error: unknown) =>
       this.deps.log.warn('could not delete the checkpoint refs', { sessionId: this.id, error: String(error) }),
     );
-    await this.deps.store.deleteSession(this.id);
   }
 
   // ---- bookkeeping ----------------------------------------------------------------------------------

@@ -216,8 +216,17 @@ export class SessionHost {
       .sort((a, b) => (a.closedAt ?? a.updatedAt) - (b.closedAt ?? b.updatedAt));
     const excess = closed.slice(0, Math.max(0, closed.length - this.options.closedSessionsKept));
     for (const hosted of excess) {
+      try {
+        await hosted.forget();
+      } catch (error) {
+        // A store that cannot write (a full disk): the session stays listed and is forgotten at a later close.
+        this.options.log.warn('could not forget an old closed session', {
+          sessionId: hosted.id,
+          error: (error as Error).message,
+        });
+        return;
+      }
       this.sessions.delete(hosted.id);
-      await hosted.forget();
       this.options.changed(hosted.id, 'deleted');
     }
   }

@@ -1,16 +1,21 @@
 // A daemon session's stored record, kept in memory and written through to the store on every
-// change (each write queued in order; a failure is logged, the session goes on): settings, native
-// id, title, model, effort, generation, the turn in progress, open or closed. Also what the record
-// looks like to clients (session/list, in version 2 and in version 1).
+// change (each write queued in order): settings, native id, title, model, effort, generation, the
+// turn in progress, open or closed. A write the store refuses (a full disk) is logged and its fields
+// are written again, at their newest values, with the next write or catchUp(), so the stored record
+// catches up once the disk has room (docs/architecture/daemon.md, "A store that cannot write").
+// Also what the record looks like to clients (session/list, in version 2 and in version 1).
 
 import { EffortSchema, type ReinsEvent } from '@reins/core';
 import type { HostedSessionStatus, SessionListing, V1SessionListing } from '@reins/protocol';
 import { v1Status } from '@reins/protocol';
 import type { Logger } from './logger.js';
 import type { DaemonStore, OpenTurn, SessionPatch, StoredSession } from './store/store.js';
+import { storeUnavailableError } from './store/unavailable.js';
 
 export class SessionRecord {
   private forgotten = false;
+  /** Fields whose newest value the store has not taken (a write of them was refused). */
+  private readonly unsaved = new Set<keyof SessionPatch>();
 
   constructor(
     private readonly data: StoredSession,
@@ -30,12 +35,41 @@ export class SessionRecord {
       else if (value !== undefined) (this.data as unknown as Record<string, unknown>)[key] = value;
     }
     if (this.forgotten) return;
-    this.store.updateSession(this.data.sessionId, patch).catch((error: unknown) =>
-      this.log.error('could not store a session change', {
+    this.write(patch).catch((error: unknown) =>
+      this.log.error('could not store a session change; it is written again with the next one', {
         sessionId: this.data.sessionId,
         error: (error as Error).message,
       }),
     );
+  }
+
+  /** Whether a change is still to be written (the store refused it). */
+  get behind(): boolean {
+    return this.unsaved.size > 0;
+  }
+
+  /** Writes what the store refused before; rejects with store_unavailable while it still cannot. */
+  async catchUp(): Promise<void> {
+    if (this.forgotten || this.unsaved.size === 0) return;
+    await this.write({}).catch((error: unknown) => {
+      throw storeUnavailableError(this.store.location, error);
+    });
+  }
+
+  /** `patch` plus every refused field at its newest value; a refused write's fields stay unsaved. */
+  private async write(patch: SessionPatch): Promise<void> {
+    const full: Record<string, unknown> = {};
+    const current = this.data as unknown as Record<string, unknown>;
+    for (const key of this.unsaved) full[key] = current[key] ?? null;
+    Object.assign(full, patch);
+    const keys = Object.keys(full) as Array<keyof SessionPatch>;
+    try {
+      await this.store.updateSession(this.data.sessionId, full as SessionPatch);
+    } catch (error) {
+      for (const key of keys) this.unsaved.add(key);
+      throw error;
+    }
+    for (const key of keys) this.unsaved.delete(key);
   }
 
   /** What a session.updated changes (native id, title, model, effort); true when anything did. */

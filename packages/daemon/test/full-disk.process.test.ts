@@ -168,4 +168,45 @@ describe('a full disk under the store', () => {
     },
     60_000,
   );
+
+  it.skipIf(!isRoot)(
+    'refuses a setting, a close and a delete it cannot record, with the session as it was, and takes them once freed',
+    async () => {
+      const harness = new ScriptedHarness('codex');
+      const first = await start(harness);
+      const reins = clients[0] as ReinsClient;
+      const session = await reins.createSession('codex', { cwd: mountPoint });
+      const reader = new EventReader(session.events);
+      const one = await session.send('one');
+      await reader.waitFor((e) => e.type === 'turn.completed' && e.turnId === one.turnId, 'turn one');
+
+      const filler = fill(mountPoint);
+      const applied = harness.last.sends.length;
+      expect((await refusal(session.setModel('model-b'))).code).toBe('store_unavailable');
+      expect((await refusal(session.close())).code).toBe('store_unavailable');
+      expect((await refusal(reins.deleteSession(session.id))).code).toBe('store_unavailable');
+      // Nothing changed: still listed, not closed, and the harness was asked nothing.
+      const listed = (await reins.listSessions()).find((entry) => entry.sessionId === session.id);
+      expect(listed?.status).not.toBe('closed');
+      expect(harness.last.sends.length).toBe(applied);
+
+      // Space again: the setting is taken and kept in the stored record (a restart resumes with it).
+      for (const path of filler) rmSync(path);
+      await session.setModel('model-b');
+      const lastSeq = (await reins.listSessions()).find((entry) => entry.sessionId === session.id)?.lastSeq ?? 0;
+      for (const open of clients.splice(0)) open.close();
+      await first.close();
+      daemon = undefined;
+      await start(harness);
+      const again = clients[0] as ReinsClient;
+      const resumed = await again.attach(session.id, { afterSeq: lastSeq });
+      const resumedReader = new EventReader(resumed.events);
+      const two = await resumed.send('two');
+      await resumedReader.waitFor((e) => e.type === 'turn.completed' && e.turnId === two.turnId, 'turn two');
+      expect(harness.last.spec.model).toBe('model-b');
+      await again.deleteSession(session.id);
+      expect((await again.listSessions()).map((entry) => entry.sessionId)).not.toContain(session.id);
+    },
+    60_000,
+  );
 });
