@@ -436,4 +436,39 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
   }, 180_000);
+
+  // Calibrated against the real `codex app-server` (2026-12-02, docs/architecture/bridges.md "What the Codex
+  // TUI calls"): `/compact` is thread/compact/start, the TUI shows "Context compacted" and the next turn runs.
+  it('compacts with /compact in front of Claude Code: "Context compacted" shown, and the next turn runs on the summary', async () => {
+    const home = await realBridgeHome('claude-code');
+    cleanups.push(() => home.dispose());
+    const { proxy } = await bridgeBehindProxy(home);
+    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
+    await ready(pane);
+    for (const [prompt, answer] of [
+      ['tui compact one', 'First answer before compacting'],
+      ['tui compact two', 'Second answer before compacting'],
+    ]) {
+      home.server.when(prompt, reply().text(answer));
+      await pane.submit(prompt);
+      await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
+    }
+    await pane.submit('/compact');
+    await pane.waitFor(/Context compacted/, 'the compaction shown');
+    const asked = proxy.fromClient.find((message) => message.method === 'thread/compact/start');
+    expect(proxy.fromServer).toContainEqual({ id: asked?.id, result: {} });
+    // Claude Code asked the model for the summary (model-server auxiliary.ts: claude-code.compact).
+    expect(home.server.requests.map((request) => request.auxiliary)).toContain('claude-code.compact');
+    // The compaction turn shows no user message: `/compact` is not something the user said to the model.
+    expect(pane.screen()).not.toMatch(/› \/compact/);
+
+    home.server.when('tui after compact', reply().text('Answered after the compaction'));
+    await pane.submit('tui after compact');
+    await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
+    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
+    expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
+    report('reins bridge (claude-code) /compact', proxy);
+    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
+    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
+  }, 180_000);
 });
