@@ -177,9 +177,23 @@ async function bridgeBehindProxy(home: RealBridgeHome): Promise<{ bridge: Server
 }
 
 /** The composer once the TUI has its thread (typing during "Waiting for startup" loses the Enter). */
-async function ready(pane: TmuxPane): Promise<void> {
+async function ready(pane: TmuxPane, proxy?: RecordingProxy): Promise<void> {
   await pane.waitFor(/Ask Codex to do anything/, 'the composer');
+  // The composer shows before the thread is open (at load 17 a `/model` sent then was lost behind
+  // "Waiting for startup"): through a proxy, wait for the server's answer to thread/start or thread/resume.
+  if (proxy)
+    await until(() => threadOpened(proxy), 'the thread to open (thread/start or thread/resume answered)', 120_000);
   await until(() => !/Waiting for startup/.test(pane.screen()), 'the TUI to finish starting', 60_000);
+}
+
+function threadOpened(proxy: RecordingProxy): boolean {
+  return proxy.connections.some(({ fromClient, fromServer }) =>
+    fromClient.some(
+      (sent) =>
+        (sent.method === 'thread/start' || sent.method === 'thread/resume') &&
+        fromServer.some((answer) => answer.id === sent.id && answer.result !== undefined),
+    ),
+  );
 }
 
 /** Frames of the recorded transcript that are not checked: experimental methods have no type in the stable schema. */
@@ -287,7 +301,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     cleanups.push(() => home.dispose());
     const { proxy } = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`, TOKEN, ['-a', 'on-request']);
-    await ready(pane);
+    await ready(pane, proxy);
     home.server.when('tui approval turn', reply().shell('touch approved-in-tui.txt'));
     home.server.when(/approved-in-tui/, reply().text('The approved command ran'), { in: 'body' });
     await pane.submit('tui approval turn');
@@ -309,7 +323,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     cleanups.push(() => home.dispose());
     const { proxy } = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
-    await ready(pane);
+    await ready(pane, proxy);
     const modelAsked = async (prompt: string, answer: string): Promise<unknown> => {
       home.server.when(prompt, reply().text(answer));
       await pane.submit(prompt);
@@ -355,7 +369,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     await writeFile(join(home.cwd, 'notes', 'zebra-findme.txt'), 'stripes\n');
     const first = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${first.proxy.port}`);
-    await ready(pane);
+    await ready(pane, first.proxy);
     // The TUI's `@` picker lists files itself (docs/architecture/bridges.md "What the Codex TUI calls").
     await pane.type('@zebra');
     await pane.waitFor(/zebra-findme\.txt/, 'the file offered');
@@ -377,7 +391,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     resumed.key('Enter');
     // The earlier turn in the TUI's history, then a turn that continues the same conversation.
     await resumed.waitFor(/Saw the zebra file/, 'the earlier answer in the history');
-    await ready(resumed);
+    await ready(resumed, proxy);
     home.server.when('tui resumed turn', reply().text('Continued after the resume'));
     await resumed.submit('tui resumed turn');
     await resumed.waitFor(/Continued after the resume/, 'the answer after the resume');
@@ -393,46 +407,11 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     cleanups.push(() => home.dispose());
     const { proxy } = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
-    await ready(pane);
+    await ready(pane, proxy);
     await textTurn(pane, home);
     await shellTurn(pane, home);
     await secondTurn(pane, home);
     report('reins bridge (claude-agent-acp)', proxy);
-    const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
-    expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
-  }, 180_000);
-
-  // Calibrated against the real `codex app-server` (2026-12-02, docs/architecture/bridges.md "What the Codex
-  // TUI calls"): `/compact` is thread/compact/start, the TUI shows "Context compacted" and the next turn runs.
-  it('compacts with /compact in front of Claude Code: "Context compacted" shown, and the next turn runs on the summary', async () => {
-    const home = await realBridgeHome('claude-code');
-    cleanups.push(() => home.dispose());
-    const { proxy } = await bridgeBehindProxy(home);
-    const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
-    await ready(pane);
-    for (const [prompt, answer] of [
-      ['tui compact one', 'First answer before compacting'],
-      ['tui compact two', 'Second answer before compacting'],
-    ]) {
-      home.server.when(prompt, reply().text(answer));
-      await pane.submit(prompt);
-      await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
-    }
-    await pane.submit('/compact');
-    await pane.waitFor(/Context compacted/, 'the compaction shown');
-    const asked = proxy.fromClient.find((message) => message.method === 'thread/compact/start');
-    expect(proxy.fromServer).toContainEqual({ id: asked?.id, result: {} });
-    // Claude Code asked the model for the summary (model-server auxiliary.ts: claude-code.compact).
-    expect(home.server.requests.map((request) => request.auxiliary)).toContain('claude-code.compact');
-    // The compaction turn shows no user message: `/compact` is not something the user said to the model.
-    expect(pane.screen()).not.toMatch(/› \/compact/);
-
-    home.server.when('tui after compact', reply().text('Answered after the compaction'));
-    await pane.submit('tui after compact');
-    await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
-    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
-    expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
-    report('reins bridge (claude-code) /compact', proxy);
     const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
   }, 180_000);
