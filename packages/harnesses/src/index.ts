@@ -38,6 +38,8 @@ export {
   liveProcessCount,
   observeHarnessProcesses,
 } from './runtime/child-process.js';
+// Reins' own confinement of the harnesses without a sandbox (posture workspace), for `reins doctor`'s probe.
+export { confinedArgv, findBwrap } from './runtime/confinement.js';
 // Discovery and health, for `reins doctor` and the daemon's harness/list.
 export { type BinarySpec, type DiscoveryResult, discoverBinary } from './runtime/discovery.js';
 export { type AuthCheck, harnessHealth } from './runtime/discovery-health.js';

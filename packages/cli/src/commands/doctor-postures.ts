@@ -1,18 +1,24 @@
 // `reins doctor`'s postures: which of bypass, ask and workspace a found harness can take on this machine
 // (docs/architecture/contract.md, "Postures"). What the adapter implements comes from its capability
-// matrix (approvals: ask, sandbox: workspace); whether the sandbox can run here is checked per harness.
+// matrix (approvals: ask, sandbox: workspace, 'reins-bubblewrap' where Reins confines the harness);
+// whether the sandbox can run here is checked per harness, and a workspace that can says what it holds.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CapabilityMatrix, HarnessId, Posture } from '@reins/core';
-import { missingSandboxTools, reinsHome } from '@reins/harnesses';
+import { confinedArgv, findBwrap, missingSandboxTools, reinsHome } from '@reins/harnesses';
 
 export interface PostureCheck {
   state: 'yes' | 'no' | 'unknown';
   /** Why not (or why unknown), and what to do about it. */
   reason?: string;
+  /** workspace yes: whether writes outside the cwd are stopped, and whether the tools' network is cut. */
+  holds?: { writesConfined: boolean; toolsNetworkOff: boolean };
 }
+
+/** The harness's own sandbox confines writes and cuts its tools' network (Codex, Claude Code). */
+const OWN_SANDBOX: PostureCheck = { state: 'yes', holds: { writesConfined: true, toolsNetworkOff: true } };
 
 export type PostureReport = Record<Posture, PostureCheck>;
 
@@ -38,18 +44,19 @@ export async function checkPostures(context: PostureContext): Promise<PostureRep
 }
 
 async function workspaceHere(context: PostureContext): Promise<PostureCheck> {
+  if (context.capabilities.sandbox.implemented.how === 'reins-bubblewrap') return probeReinsConfinement(context);
   switch (context.id) {
     case 'claude-code': {
-      if (process.platform !== 'linux') return { state: 'yes' };
+      if (process.platform !== 'linux') return OWN_SANDBOX;
       const missing = missingSandboxTools(context.env.PATH);
-      if (missing.length === 0) return { state: 'yes' };
+      if (missing.length === 0) return OWN_SANDBOX;
       return {
         state: 'no',
         reason: `Claude Code's sandbox needs ${missing.join(' and ')} on PATH (apt install bubblewrap socat).`,
       };
     }
     case 'codex':
-      return process.platform === 'linux' ? probeCodexSandbox(context) : { state: 'yes' };
+      return process.platform === 'linux' ? probeCodexSandbox(context) : OWN_SANDBOX;
     default:
       return { state: 'unknown', reason: `doctor has no check for ${context.id}'s sandbox.` };
   }
@@ -84,18 +91,64 @@ async function probeCodexSandbox(context: PostureContext): Promise<PostureCheck>
     if (existsSync(join(probe, 'outside'))) {
       return { state: 'no', reason: "Codex's sandbox ran a command but did not stop its write outside the cwd." };
     }
-    return { state: 'yes' };
+    return OWN_SANDBOX;
   } finally {
     await rm(probe, { recursive: true, force: true });
   }
 }
+
+/**
+ * Reins' own confinement (bubblewrap, the harness's runtime/confinement.ts argv): a command run as the
+ * harness would be, with only its cwd writable, writes one file there and one beside it; only the first
+ * may land. The tools' network stays on under this confinement (the harness must reach its model).
+ */
+async function probeReinsConfinement(context: PostureContext): Promise<PostureCheck> {
+  if (process.platform !== 'linux') {
+    return { state: 'no', reason: `Reins confines ${context.id} with bubblewrap, which needs Linux.` };
+  }
+  const bwrap = findBwrap(context.env.PATH);
+  if (!bwrap) {
+    return {
+      state: 'no',
+      reason: `Reins confines ${context.id} with bubblewrap, and no bwrap is on PATH (apt install bubblewrap).`,
+    };
+  }
+  const home = reinsHome(context.env);
+  await mkdir(home, { recursive: true });
+  const probe = await mkdtemp(join(home, 'doctor-confinement-'));
+  try {
+    const inside = join(probe, 'cwd');
+    await mkdir(inside);
+    const { command, args } = confinedArgv({ bwrap, writable: [inside] }, '/bin/sh', ['-c', PROBE_WRITES], inside);
+    const stderr = await new Promise<string>((resolve) => {
+      execFile(command, args, { cwd: inside, env: context.env, timeout: context.timeoutMs }, (_e, _o, err) =>
+        resolve(String(err ?? '')),
+      );
+    });
+    if (!existsSync(join(inside, 'inside'))) {
+      const said = stderr.trim().split('\n').pop() ?? '';
+      return { state: 'no', reason: `bubblewrap did not run a command here${said ? `: ${said}` : '.'}` };
+    }
+    if (existsSync(join(probe, 'outside'))) {
+      return { state: 'no', reason: 'bubblewrap ran a command but did not stop its write outside the cwd.' };
+    }
+    return { state: 'yes', holds: { writesConfined: true, toolsNetworkOff: false } };
+  } finally {
+    await rm(probe, { recursive: true, force: true });
+  }
+}
+
+const PROBE_WRITES = ': > inside; : > ../outside';
 
 /** One line for the human report, e.g. "bypass yes, ask yes, workspace no (...)". */
 export function postureLine(postures: PostureReport): string {
   return (['bypass', 'ask', 'workspace'] as const)
     .map((posture) => {
       const check = postures[posture];
-      return check.state === 'yes' ? `${posture} yes` : `${posture} ${check.state} (${check.reason ?? ''})`;
+      if (check.state !== 'yes') return `${posture} ${check.state} (${check.reason ?? ''})`;
+      if (!check.holds) return `${posture} yes`;
+      const network = check.holds.toolsNetworkOff ? "tools' network off" : "tools' network not cut";
+      return `${posture} yes (${check.holds.writesConfined ? 'writes confined' : 'writes not confined'}; ${network})`;
     })
     .join(', ');
 }

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -326,7 +326,7 @@ describe('reins doctor postures', () => {
     return Object.fromEntries(report.harnesses.map((h) => [h.id, h.postures]));
   }
 
-  it('workspace: Claude Code needs bwrap and socat on PATH; Pi has no sandbox and no approvals', async () => {
+  it('workspace: Claude Code needs bwrap and socat on PATH; Pi needs bwrap for Reins to confine it', async () => {
     const without = await postures(['claude-code', 'pi'], postureEnv);
     expect(without['claude-code']).toEqual({
       bypass: { state: 'yes' },
@@ -336,11 +336,29 @@ describe('reins doctor postures', () => {
     expect(without.pi).toEqual({
       bypass: { state: 'yes' },
       ask: { state: 'no', reason: expect.stringContaining('no approvals') },
-      workspace: { state: 'no', reason: expect.stringContaining('unsupported') },
+      workspace: { state: 'no', reason: expect.stringContaining('apt install bubblewrap') },
     });
     const withTools = await postures(['claude-code'], { ...postureEnv, PATH: `${postureEnv.PATH}:${tools()}` });
-    expect(withTools['claude-code']?.workspace).toEqual({ state: 'yes' });
+    expect(withTools['claude-code']?.workspace).toEqual({
+      state: 'yes',
+      holds: { writesConfined: true, toolsNetworkOff: true },
+    });
+    // A bwrap that runs nothing: the probe's write inside never lands.
+    const inert = await postures(['pi'], { ...postureEnv, PATH: `${postureEnv.PATH}:${tools()}` });
+    expect(inert.pi?.workspace).toEqual({ state: 'no', reason: 'bubblewrap did not run a command here.' });
   });
+
+  it.runIf(existsSync('/usr/bin/bwrap'))(
+    "workspace: Reins' confinement of Pi stops the probe's write beside its cwd; the tools' network stays",
+    async () => {
+      const real = join(postureRoot, 'real-bwrap');
+      await mkdir(real, { recursive: true });
+      await symlink('/usr/bin/bwrap', join(real, 'bwrap')).catch(() => {});
+      const confined = await postures(['pi'], { ...postureEnv, PATH: `${postureEnv.PATH}:${real}` });
+      expect(confined.pi?.workspace).toEqual({ state: 'yes', holds: { writesConfined: true, toolsNetworkOff: false } });
+      expect((await readdir(postureEnv.REINS_HOME as string)).filter((name) => name.startsWith('doctor-'))).toEqual([]);
+    },
+  );
 
   it("workspace: Codex's sandbox must run a probe and stop its write outside the cwd", async () => {
     const unconfined = await postures(['codex'], postureEnv);
@@ -360,7 +378,9 @@ describe('reins doctor postures', () => {
 
   it('the table has a postures line per found harness', async () => {
     const { stdout } = await runDoctor(['pi', 'claude-code'], postureEnv);
-    expect(stdout).toMatch(/^ {2}postures here: bypass yes, ask no \(.+\), workspace no \(unsupported: .+\)$/m);
+    expect(stdout).toMatch(
+      /^ {2}postures here: bypass yes, ask no \(.+\), workspace no \(.+apt install bubblewrap.+\)$/m,
+    );
     expect(stdout).toMatch(/^ {2}postures here: bypass yes, ask yes, workspace no \(.*bwrap and socat.*\)$/m);
   });
 });

@@ -127,7 +127,11 @@ describe('reins doctor with the pinned CLIs', () => {
       const { code, stdout, stderr } = await runDoctor(['--json', 'codex'], runEnv);
       expect(code, stderr).toBe(0);
       const [entry] = (JSON.parse(stdout) as DoctorReport).harnesses;
-      expect(entry?.postures).toEqual({ bypass: { state: 'yes' }, ask: { state: 'yes' }, workspace: { state: 'yes' } });
+      expect(entry?.postures).toEqual({
+        bypass: { state: 'yes' },
+        ask: { state: 'yes' },
+        workspace: { state: 'yes', holds: { writesConfined: true, toolsNetworkOff: true } },
+      });
     } finally {
       await rm(state, { recursive: true, force: true });
     }

@@ -62,14 +62,16 @@ JSON shape (stable; fields are only ever added):
       "health": { "status": "ready" | "not_installed" | "unhealthy" | "auth_required",
                   "message"?, "fix"?, "authMethods"?, "binary"? },
       "capabilities"?: { "<capability>": { "implemented", "advertised", "observed", "testedVersions" } },
-      "postures"?: { "bypass" | "ask" | "workspace": { "state": "yes" | "no" | "unknown", "reason"? } }
+      "postures"?: { "bypass" | "ask" | "workspace": { "state": "yes" | "no" | "unknown", "reason"?,
+                     "holds"?: { "writesConfined": boolean, "toolsNetworkOff": boolean } } }
     }],
     "testCopiesOnly"?: [string]            // not found for you, but pinned test copies sit in harness-clis/
   }
   "source" is one of env, path, login_shell, known_location, explicit. "capabilities" is present for found
   binaries; "postures" for found binaries with an adapter: which postures the harness can take on this
   machine (workspace: Codex's sandbox must confine a probe command, Claude Code needs bwrap and socat on
-  PATH, the others have no sandbox in Reins). Each layer is
+  PATH, the harnesses Reins confines itself need bwrap to confine a probe command; "holds" says whether
+  writes are confined and the tools' network cut: not cut under Reins' confinement). Each layer is
   { "state": "yes" | "no" | "unknown", "how"?, "source"?, "evidence"? }; a capability's "testedVersions" are
   the versions that passed a check of it on this machine (evidence).
 
