@@ -4,6 +4,8 @@
 // child spawned outside any daemon's context is recorded by the only daemon of this process, if
 // there is exactly one (tests run several daemons in one process; each records only its own).
 // Each group is also told to the daemon's child watcher, which ends the groups if the daemon dies.
+// A write the store refuses (a full disk) is logged and written again, in order, before the next
+// one and at close, so the records catch up once the disk has room.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeHarnessProcesses } from '@reins/harnesses';
 import type { Logger } from '../logger.js';
@@ -44,6 +46,9 @@ export class ProcessTracker {
   private readonly live = new Map<number, string>();
   /** Store writes in flight, so close() can wait for them. */
   private readonly writes = new Set<Promise<void>>();
+  /** Writes the store refused, oldest first; written again before any newer one. */
+  private readonly refused: Array<() => Promise<void>> = [];
+  private retrying: Promise<void> | undefined;
   /** Ends our groups when this process dies (Linux). */
   private readonly watcher = ChildWatcher.start();
 
@@ -76,7 +81,7 @@ export class ProcessTracker {
     };
     this.live.set(child.pid, record.id);
     this.watcher?.started(child.pid, info?.startTicks);
-    this.track(this.store.recordProcessGroup(record));
+    this.track(() => this.store.recordProcessGroup(record));
   }
 
   exited(pid: number): void {
@@ -84,25 +89,57 @@ export class ProcessTracker {
     if (id === undefined) return;
     this.live.delete(pid);
     this.watcher?.ended(pid);
-    this.track(this.store.endProcessGroup(id, Date.now()));
+    const endedAt = Date.now();
+    this.track(() => this.store.endProcessGroup(id, endedAt));
   }
 
   get liveGroups(): number {
     return this.live.size;
   }
 
-  private track(write: Promise<void>): void {
-    const tracked = write.catch((error: unknown) =>
-      this.log.error('could not record a process group', { error: (error as Error).message }),
+  private track(write: () => Promise<void>): void {
+    if (this.refused.length > 0) {
+      this.refused.push(write);
+      this.hold(this.writeRefused());
+      return;
+    }
+    this.hold(
+      write().catch((error: unknown) => {
+        this.log.error('could not record a process group; written again with the next one', {
+          error: (error as Error).message,
+        });
+        this.refused.push(write);
+      }),
     );
+  }
+
+  private hold(tracked: Promise<void>): void {
     this.writes.add(tracked);
     void tracked.finally(() => this.writes.delete(tracked));
   }
 
-  /** Stops recording; resolves when every write went to the store. */
+  /** Writes what the store refused, oldest first, until one is refused again. */
+  private writeRefused(): Promise<void> {
+    this.retrying ??= (async () => {
+      try {
+        for (let next = this.refused[0]; next; next = this.refused[0]) {
+          await next();
+          this.refused.shift();
+        }
+      } catch (error) {
+        this.log.error('could not record a process group', { error: (error as Error).message });
+      } finally {
+        this.retrying = undefined;
+      }
+    })();
+    return this.retrying;
+  }
+
+  /** Stops recording; resolves when every write went to the store (or it refused them once more). */
   async close(): Promise<void> {
     trackers.delete(this);
     this.watcher?.close();
     await Promise.all([...this.writes]);
+    if (this.refused.length > 0) await this.writeRefused();
   }
 }
