@@ -300,7 +300,10 @@ class ReinsDaemon implements Daemon, DaemonContext {
     const open = await store.openProcessGroups();
     if (open.length > 0) {
       const report = await reapProcessGroups(open);
-      await Promise.all(report.settled.map((group) => store.endProcessGroup(group.id, Date.now())));
+      // A store that cannot write (a full disk): a group left open is found settled again next start.
+      await Promise.all(report.settled.map((group) => store.endProcessGroup(group.id, Date.now()))).catch((error) =>
+        this.log.warn('could not record reaped process groups as ended', { error: (error as Error).message }),
+      );
       for (const killed of report.killed) {
         this.log.warn('reaped a process group left by a daemon that died', {
           pgid: killed.pgid,
