@@ -42,6 +42,7 @@ import {
 } from '../runtime/chassis/index.js';
 import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
+import { type Confinement, workspaceConfinement } from '../runtime/confinement.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
@@ -61,7 +62,7 @@ export const AMP_SPEC_SUPPORT: SpecSupport = {
   model: false,
   effort: false,
   resume: false,
-  postures: ['bypass'],
+  postures: ['bypass', 'workspace'], // workspace: Reins' confinement (runtime/confinement.ts)
   ephemeral: false,
   allowedTools: false,
   systemPrompt: false,
@@ -112,6 +113,7 @@ class AmpSession implements Session, TurnHost {
     env: Record<string, string>,
     binary: DiscoveredBinary,
     tap: HarnessOptions['tap'],
+    confine: Confinement | undefined,
   ) {
     this.process = await HarnessProcess.start({
       command,
@@ -121,6 +123,7 @@ class AmpSession implements Session, TurnHost {
       label: 'amp --stream-json',
       harness: 'amp',
       ...(tap ? { tap } : {}),
+      ...(confine ? { confine } : {}),
     });
     this.process.onLine((line) => this.onLine(line));
     this.process.onFault((fault) => {
@@ -282,13 +285,25 @@ class AmpHarness implements Harness {
   async createSession(raw: SessionSpec): Promise<Session> {
     const spec = acceptSessionSpec(raw, AMP_SPEC_SUPPORT, this);
     const binary = await this.binary.resolve();
+    const env = this.binary.env(spec.env);
+    const confine =
+      spec.posture === 'workspace'
+        ? workspaceConfinement({
+            harness: 'amp',
+            displayName: 'Amp',
+            cwd: spec.cwd,
+            env,
+            stateFolders: AMP_BINARY.stateFolders,
+          })
+        : undefined;
     const session = new AmpSession(spec);
     await session.start(
       binary.path,
       [...AMP_LAUNCH_ARGS, ...(this.options.extraArgs ?? [])],
-      this.binary.env(spec.env),
+      env,
       binary,
       this.options.tap,
+      confine,
     );
     return session;
   }

@@ -25,6 +25,7 @@ export const AMP_IMPLEMENTED: ImplementedCapabilities = {
   mcpStatus: false,
   compaction: false,
   fork: false,
+  sandbox: 'reins-bubblewrap', // posture workspace: Reins runs Amp under bubblewrap (runtime/confinement.ts)
 };
 
 export const AMP_MANIFEST: HarnessManifest = {

@@ -10,9 +10,12 @@ import type { Posture, ReinsEvent, ToolCallItem } from '@reins/core';
 import { SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAcpHarness } from '../acp/index.js';
-import { liveProcessCount } from './index.js';
+import { createAmpHarness } from '../amp/adapter.js';
+import { createPiHarness } from '../pi/adapter.js';
+import { liveProcessCount, observeHarnessProcesses } from './index.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKES = new URL('../../../testkit/fakes/', import.meta.url);
+const FAKE = fileURLToPath(new URL('acp-agent.mjs', FAKES));
 
 let dir: string;
 let cwd: string;
@@ -104,5 +107,34 @@ describe.runIf(process.platform === 'linux')('posture workspace: Reins confines 
       data: { field: 'posture' },
     });
     expect(liveProcessCount()).toBe(0);
+  });
+
+  it('Pi and Amp sessions under workspace start under bwrap with their state folders bound', async () => {
+    const started: number[] = [];
+    const stop = observeHarnessProcesses({ started: ({ pid }) => started.push(pid), exited: () => {} });
+    const env = { PATH: process.env.PATH, HOME: home, TMPDIR: join(dir, 'tmp') };
+    const pi = createPiHarness({
+      binaryPath: fileURLToPath(new URL('pi-rpc.mjs', FAKES)),
+      baseEnv: {
+        ...env,
+        FAKE_PI_TRANSCRIPT: fileURLToPath(new URL('../pi/fixtures/text.0.73.1.jsonl', import.meta.url)),
+      },
+    });
+    const amp = createAmpHarness({ binaryPath: fileURLToPath(new URL('amp-stream-json.mjs', FAKES)), baseEnv: env });
+    try {
+      for (const harness of [pi, amp]) {
+        const session = await harness.createSession({ cwd, posture: 'workspace' });
+        opened.push(new SessionRecorder(session, 30_000));
+        const pid = started.at(-1) as number;
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        expect(argv[0]).toMatch(/bwrap$/);
+        expect(argv.slice(argv.indexOf('--bind'), argv.indexOf('--chdir'))).toContain(cwd);
+      }
+    } finally {
+      stop();
+    }
+    // Each one's own folders were made to be bound (Pi's agent folder, Amp's XDG folders).
+    expect(existsSync(join(home, '.pi', 'agent'))).toBe(true);
+    expect(existsSync(join(home, '.local', 'share', 'amp'))).toBe(true);
   });
 });
