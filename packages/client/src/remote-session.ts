@@ -122,6 +122,11 @@ export class RemoteSession implements Session {
     return this.call('session/diff', { sessionId: this.id, ...(turnId !== undefined ? { turnId } : {}) });
   }
 
+  /** The harness compacts the conversation now, a turn of its own (docs/architecture/contract.md, "Compaction"). */
+  compact(): Promise<SendResult> {
+    return this.call('session/compact', { sessionId: this.id });
+  }
+
   /** The files (and the conversation where the harness can) back to before `turnId`. */
   revert(turnId: string, options: RevertOptions = {}): Promise<RevertResult> {
     return this.call('session/revert', { sessionId: this.id, turnId, ...(options.force ? { force: true } : {}) });

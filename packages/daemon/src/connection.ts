@@ -368,6 +368,16 @@ export class DaemonConnection {
       'session/diff': async ({ sessionId, turnId }) => ({
         result: await checkpointsOf(sessions.get(sessionId), 'session/diff').diff(turnId),
       }),
+      'session/compact': async (params) => {
+        const session = sessions.get(params.sessionId);
+        if (!session.compact)
+          throw new ReinsError(
+            'unsupported_capability',
+            'This daemon serves the session from elsewhere (a cluster gateway) and cannot ask it to compact.',
+            { operation: 'session/compact' },
+          );
+        return { result: await session.compact() };
+      },
       'session/revert': async ({ sessionId, turnId, force }) => ({
         result: await checkpointsOf(sessions.get(sessionId), 'session/revert').revert(turnId, force ? { force } : {}),
       }),

@@ -494,6 +494,24 @@ export class HostedSession {
     });
   }
 
+  /** session/compact: the live process (started or resumed first) compacts, as a turn of its own. */
+  async compact(): Promise<SendResult> {
+    this.assertOpen();
+    await this.writable();
+    return this.withLive(async (incarnation) => {
+      const session = incarnation.session;
+      if (!session.compact)
+        throw new ReinsError(
+          'unsupported_capability',
+          `The ${this.harness} harness cannot be asked to compact its conversation (it compacts by itself when its context fills).`,
+          { harness: this.harness, operation: 'compact' },
+        );
+      const result = await session.compact();
+      this.log.assertWritable();
+      return { ...result, turnId: generationId(result.turnId, incarnation.generation) };
+    });
+  }
+
   /**
    * Resolves once the store takes this session's writes: the log's held events and the record's
    * refused changes written first; else rejects with store_unavailable (nothing was changed).

@@ -52,6 +52,8 @@ export interface SessionHandle {
   /** Checkpoints (session-checkpoints.ts); absent where the session is served elsewhere (a cluster gateway). */
   diff?(turnId?: string): Promise<SessionDiff>;
   revert?(turnId: string, options?: RevertOptions): Promise<RevertResult>;
+  /** Session.compact on the live process; absent where the session is served elsewhere (a cluster gateway). */
+  compact?(): Promise<SendResult>;
 }
 
 export interface SessionDirectory {

@@ -92,6 +92,8 @@ export const METHODS = {
   /** Checkpoints (docs/architecture/contract.md, "Checkpoints"): served by the session's live harness process. */
   'session/diff': { params: SessionDiffParamsSchema, result: SessionDiffSchema },
   'session/revert': { params: SessionRevertParamsSchema, result: RevertResultSchema },
+  /** The harness compacts the conversation now, a turn of its own (docs/architecture/contract.md, "Compaction"). */
+  'session/compact': { params: SessionRefSchema, result: SendResultSchema },
   ...HARNESS_METHODS,
 } as const;
 export type MethodName = keyof typeof METHODS;

@@ -23,6 +23,7 @@ Commands inside the chat:
   /diff [turn]      what the last turn (or that turn) changed on disk, from its checkpoint
   /undo             put the files back as they were before the last turn (and the conversation, where the
                     harness can); refused when you changed those files since
+  /compact          the harness summarises the conversation now (Claude Code, Codex), a turn of its own
   /quit             end the session (also Ctrl-D)
 
 Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture);
@@ -162,9 +163,14 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
         say(`undid ${turnId}: ${files} restored; conversation ${result.conversation}`);
         return true;
       }
+      case '/compact': {
+        if (!session.compact) return note(`${session.harness} cannot compact on request (it compacts by itself)`);
+        await session.compact();
+        return true;
+      }
       default:
         if (line.startsWith('/')) {
-          say(`unknown command ${command}; try /model /effort /steer /interrupt /status /diff /undo /quit`);
+          say(`unknown command ${command}; try /model /effort /steer /interrupt /status /diff /undo /compact /quit`);
           return true;
         }
         if (line.trim() === '') return true;
