@@ -1,6 +1,6 @@
 // `reins chat` (the built bin) with stdin piped, on the fake Claude Code: --output-schema holds for
-// every message sent (it was parsed and then ignored), and /steer with nothing running says that it
-// started a new turn (it said "the harness cannot steer: started").
+// every message sent (it was parsed and then ignored), /steer with nothing running says that it
+// started a new turn (it said "the harness cannot steer: started"), and /compact compacts.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,20 @@ describe('reins chat', () => {
     // The same reply without a schema completes: the failure above is the schema's.
     const without = await chatOnce([], 'text-turn.2.1.197.jsonl', 'Is it green?');
     expect(without.stdout).toContain('✓ completed');
+  });
+
+  it('/compact: the harness compacts as a turn of its own, shown as one line with its numbers', async () => {
+    const cli = startCli(['chat', '-H', 'claude-code', '-C', home], { env: env('compact.2.1.197.jsonl') });
+    await cli.waitForOutput('/quit to leave');
+    for (const [index, line] of ['Hello there', 'Tell me more', 'And more', '/compact'].entries()) {
+      cli.child.stdin?.write(`${line}\n`);
+      await cli.waitForOutput(new RegExp(`(✓ completed[\\s\\S]*){${index + 1}}`));
+    }
+    cli.child.stdin?.end();
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('context compacted (3040 → 587 tokens)');
+    expect(result.stdout).not.toContain('unknown command');
   });
 
   it('/steer with nothing running starts a turn and says so', async () => {

@@ -117,6 +117,14 @@ export class HumanRenderer {
       this.liveTool = undefined;
       return;
     }
+    if (item.kind === 'compaction' && item.status === 'completed') {
+      const tokens = item.preTokens !== undefined && item.postTokens !== undefined;
+      this.newBlock('tool');
+      this.line(
+        `${this.style.dim('▸')} context compacted${tokens ? ` (${item.preTokens} → ${item.postTokens} tokens)` : ''}`,
+      );
+      return;
+    }
     // Harnesses without text deltas: print the settled text once.
     if ((item.kind === 'agent_message' || item.kind === 'reasoning') && !this.streamed.has(item.id) && item.text) {
       this.text(item.id, item.text, item.kind === 'agent_message' ? 'text' : 'reasoning');
