@@ -393,11 +393,11 @@ export class PiSession implements Session, TurnHost {
     beginPiTurn(this.state);
     try {
       const images = await imageContent(turn.prompt);
-      this.userMessages.prompt(turn.turnId, messageText(turn.prompt));
       await this.channel.request(
         { type: 'prompt', message: messageText(turn.prompt), ...(images ? { images } : {}) },
         { failureCode: 'harness_unhealthy' },
       );
+      this.userMessages.prompt(turn.turnId, messageText(turn.prompt)); // in Pi's session once accepted
     } catch (error) {
       if (this.chassis.running !== turn || this.process.hasExited) return; // the exit path ends it
       this.emitAll(failTurn(this.state, classifyPromptError(error).toInfo()));
@@ -407,8 +407,8 @@ export class PiSession implements Session, TurnHost {
   /** Pi's native steer: delivered before the next model call of the running turn. */
   async steerTurn(turn: ChassisTurn, input: TurnInput): Promise<boolean> {
     const images = await imageContent(input);
-    this.userMessages.steer(turn.turnId, messageText(input));
     await this.channel.request({ type: 'steer', message: messageText(input), ...(images ? { images } : {}) });
+    this.userMessages.steer(turn.turnId, messageText(input));
     return true;
   }
 
