@@ -4,6 +4,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from './clients.js';
+import { RpcError } from './connection.js';
 import { FileSearches, searchRoot } from './file-search.js';
 import { ParamsError } from './requests.js';
 
@@ -98,5 +100,60 @@ describe('FileSearches (the fuzzyFileSearch handler)', () => {
     expect((await first).files).toEqual([]);
     expect((await other).files).toHaveLength(3);
     expect((await second).files).toHaveLength(3);
+  });
+});
+
+describe('fuzzyFileSearch sessions (experimental)', () => {
+  /** A client that keeps what it is notified of. */
+  const clientOf = (optedOut: string[] = []) => {
+    const notified: { method: string; params: Record<string, unknown> }[] = [];
+    const client = {
+      initialized: true,
+      optedOut: new Set(optedOut),
+      connection: { notify: (method: string, params: Record<string, unknown>) => notified.push({ method, params }) },
+    } as unknown as Client;
+    return { client, notified };
+  };
+  const until = async (check: () => boolean) => {
+    for (const deadline = Date.now() + 5_000; !check(); ) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  it('answers each update with sessionUpdated (the files) then sessionCompleted; a newer update cancels an older one', async () => {
+    const handlers = new FileSearches(() => root).handlers();
+    const { client, notified } = clientOf();
+    expect(await handlers['fuzzyFileSearch/sessionStart']?.({ sessionId: 's1', roots: [root] }, client)).toEqual({});
+    await handlers['fuzzyFileSearch/sessionUpdate']?.({ sessionId: 's1', query: 'zeb' }, client);
+    await handlers['fuzzyFileSearch/sessionUpdate']?.({ sessionId: 's1', query: 'zebra-find' }, client);
+    await until(() => notified.some((note) => note.method === 'fuzzyFileSearch/sessionCompleted'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(notified.map((note) => note.method)).toEqual([
+      'fuzzyFileSearch/sessionUpdated',
+      'fuzzyFileSearch/sessionCompleted',
+    ]);
+    expect(notified[0]?.params).toMatchObject({ sessionId: 's1', query: 'zebra-find' });
+    expect(((notified[0]?.params.files ?? []) as { path: string }[]).map((file) => file.path)).toEqual([
+      'notes/zebra-findme.txt',
+    ]);
+  });
+
+  it('an unknown or stopped session is refused with a sentence; another client cannot use it; opt-outs hold', async () => {
+    const handlers = new FileSearches(() => root).handlers();
+    const owner = clientOf(['fuzzyFileSearch/sessionUpdated']);
+    const other = clientOf();
+    const update = (client: Client) =>
+      handlers['fuzzyFileSearch/sessionUpdate']?.({ sessionId: 's2', query: 'z' }, client);
+    await handlers['fuzzyFileSearch/sessionStart']?.({ sessionId: 's2', roots: [root] }, owner.client);
+    await expect(update(other.client)).rejects.toThrow(RpcError);
+    await update(owner.client);
+    await until(() => owner.notified.length > 0);
+    expect(owner.notified.map((note) => note.method)).toEqual(['fuzzyFileSearch/sessionCompleted']);
+    expect(await handlers['fuzzyFileSearch/sessionStop']?.({ sessionId: 's2' }, owner.client)).toEqual({});
+    await expect(update(owner.client)).rejects.toThrow('fuzzy file search session not found: s2');
+    await expect(handlers['fuzzyFileSearch/sessionStart']?.({ sessionId: 's3' }, owner.client)).rejects.toThrow(
+      ParamsError,
+    );
   });
 });

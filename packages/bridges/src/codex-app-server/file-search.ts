@@ -2,14 +2,18 @@
 // (fuzzy-match.ts), as Codex's `@` picker lists them. The walk is asynchronous (one readdir at a time,
 // so a big tree never blocks the event loop) and capped; it skips `.git` and what the .gitignore files
 // on the way ignore (ignore-rules.ts). A request carrying the cancellationToken of an earlier one
-// cancels that one, which answers with no files, as Codex does while the user types.
+// cancels that one, which answers with no files, as Codex does while the user types. The experimental
+// session form (fuzzyFileSearch/sessionStart, sessionUpdate, sessionStop) answers each update with
+// fuzzyFileSearch/sessionUpdated then sessionCompleted to the client that owns the session.
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Client } from './clients.js';
+import { RpcError } from './connection.js';
 import { fuzzyMatch } from './fuzzy-match.js';
 import { type IgnoreRule, isIgnored, parseIgnoreFile } from './ignore-rules.js';
-import { ParamsError } from './requests.js';
-import type { FuzzyFileSearchResponse, FuzzyFileSearchResult } from './wire.js';
+import { ParamsError, requiredString } from './requests.js';
+import { type FuzzyFileSearchResponse, type FuzzyFileSearchResult, RPC } from './wire.js';
 
 type Params = Record<string, unknown>;
 
@@ -109,9 +113,17 @@ export function fileSearchParamsOf(
   };
 }
 
-/** The fuzzyFileSearch handler and its in-flight requests by cancellationToken. */
+interface SearchSession {
+  roots: string[];
+  /** The update being searched (a newer one cancels it). */
+  running?: AbortController;
+}
+
+/** The fuzzyFileSearch handlers, in-flight requests by cancellationToken, and each client's sessions. */
 export class FileSearches {
   private readonly running = new Map<string, AbortController>();
+  // A session belongs to the connection that started it; a gone client's sessions go with it.
+  private readonly sessions = new WeakMap<Client, Map<string, SearchSession>>();
 
   /** `cwd` is asked at each request (where relative roots are). */
   constructor(
@@ -119,8 +131,54 @@ export class FileSearches {
     private readonly limits: SearchLimits = DEFAULT_SEARCH_LIMITS,
   ) {}
 
-  handlers(): Record<string, (params: Params) => Promise<unknown>> {
-    return { fuzzyFileSearch: (params) => this.search(params) };
+  handlers(): Record<string, (params: Params, client: Client) => Promise<unknown>> {
+    return {
+      fuzzyFileSearch: (params) => this.search(params),
+      'fuzzyFileSearch/sessionStart': async (params, client) => {
+        const sessionId = requiredString(params, 'sessionId');
+        const { roots } = fileSearchParamsOf({ ...params, query: '' }, this.cwd());
+        const owned = this.sessions.get(client) ?? new Map<string, SearchSession>();
+        this.sessions.set(client, owned);
+        owned.get(sessionId)?.running?.abort();
+        owned.set(sessionId, { roots });
+        return {};
+      },
+      'fuzzyFileSearch/sessionUpdate': async (params, client) => {
+        const sessionId = requiredString(params, 'sessionId');
+        if (typeof params.query !== 'string') throw new ParamsError('query', 'is required (the text to match).');
+        const session = this.sessions.get(client)?.get(sessionId);
+        if (!session) {
+          throw new RpcError(RPC.invalidRequest, `fuzzy file search session not found: ${sessionId}`, { sessionId });
+        }
+        // The walk never throws (an unreadable folder counts as empty).
+        void this.updateSession(client, sessionId, session, params.query).catch(() => {});
+        return {};
+      },
+      'fuzzyFileSearch/sessionStop': async (params, client) => {
+        const sessionId = requiredString(params, 'sessionId');
+        this.sessions.get(client)?.get(sessionId)?.running?.abort();
+        this.sessions.get(client)?.delete(sessionId);
+        return {};
+      },
+    };
+  }
+
+  /** Searches one update of a session; a newer update or a stop cancels it before it reports. */
+  private async updateSession(client: Client, sessionId: string, session: SearchSession, query: string) {
+    session.running?.abort();
+    const controller = new AbortController();
+    session.running = controller;
+    const found =
+      query.trim() === ''
+        ? []
+        : await Promise.all(session.roots.map((root) => searchRoot(root, query, this.limits, controller.signal)));
+    if (controller.signal.aborted) return;
+    session.running = undefined;
+    const notify = (method: string, params: unknown) => {
+      if (!client.optedOut.has(method)) client.connection.notify(method, params);
+    };
+    notify('fuzzyFileSearch/sessionUpdated', { sessionId, query, files: found.flat().sort(byRank) });
+    notify('fuzzyFileSearch/sessionCompleted', { sessionId });
   }
 
   async search(params: Params): Promise<FuzzyFileSearchResponse> {

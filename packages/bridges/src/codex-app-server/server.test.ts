@@ -1147,6 +1147,20 @@ describe('fuzzyFileSearch (the `@` picker of Codex clients that ask the server)'
       });
       const bad = await client.request('fuzzyFileSearch', { query: 'zebra' });
       expect(bad.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^roots: is required/) });
+
+      // The experimental session form: its notifications are stable (schema-checked at the end).
+      const started = await client.request('fuzzyFileSearch/sessionStart', { sessionId: 'picker', roots: [cwd] });
+      const updated = await client.request('fuzzyFileSearch/sessionUpdate', { sessionId: 'picker', query: 'zebra' });
+      expect([started.result, updated.result]).toEqual([{}, {}]);
+      const files = await client.waitFor((message) => message.method === 'fuzzyFileSearch/sessionUpdated', 'results');
+      expect(files.params).toMatchObject({
+        sessionId: 'picker',
+        query: 'zebra',
+        files: [{ path: 'notes/zebra-findme.txt' }],
+      });
+      await client.waitFor((message) => message.method === 'fuzzyFileSearch/sessionCompleted', 'the completion');
+      // An experimental method has no answer type in the pinned (stable) schema: its answers are not checked.
+      for (const answer of [started, updated]) client.received.splice(client.received.indexOf(answer), 1);
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
