@@ -24,6 +24,9 @@
 //                           (the turn was accepted, then nothing); later requests are answered as recorded
 //   FAKE_CODEX_CHATTER_MS   with FAKE_CODEX_SILENT_AFTER: once silent, an unrelated notification (an empty
 //                           account/rateLimits/updated) every this many ms, whatever else happens
+//   FAKE_CODEX_HOLD_TURN    n: the n-th turn/start (1-based) uses no recording: it is answered and started
+//                           (the first recorded turn's frames under a new turn id) and then stays open until a
+//                           turn/interrupt, which ends it `interrupted` as Codex does (the interrupt fixture)
 // Several threads on one process (a shared app-server): the first thread/start replays the recording
 // as it is; each further thread/start opens a new lane that replays the recording's thread-scoped
 // exchanges again under a thread id of its own (the recorded id with "-2", "-3", ... appended to it).
@@ -144,8 +147,52 @@ async function replay(frames, recordedId, liveId, lane = 0) {
   }
 }
 
+let turnStarts = 0;
+/** The turn FAKE_CODEX_HOLD_TURN holds open: its thread id and turn object. */
+let heldTurn;
+
+/** The first recorded turn/start's answer and turn/started, under `liveId` and a new turn id, in `lane`. */
+function holdTurn(message, lane) {
+  const exchange = exchanges.find((candidate) => candidate.client?.method === 'turn/start');
+  const answer = exchange?.server.find((frame) => frame.id === exchange.client.id && frame.result?.turn);
+  const started = exchange?.server.find((frame) => frame.method === 'turn/started');
+  if (!answer || !started) {
+    write({ error: { code: -32600, message: 'fake codex: no recorded turn to hold open' }, id: message.id });
+    return;
+  }
+  const recordedTurnId = answer.result.turn.id;
+  const held = (frame) =>
+    JSON.parse(JSON.stringify(inLane(frame, lane)).split(recordedTurnId).join(`${recordedTurnId}-held`));
+  const threadId = inLane(started, lane).params.threadId;
+  heldTurn = { threadId, turn: held(started).params.turn };
+  chain = chain.then(() => {
+    write({ ...held(answer), id: message.id });
+    write({ method: 'thread/status/changed', params: { threadId, status: { type: 'active', activeFlags: [] } } });
+    write(held(started));
+  });
+}
+
+/** A turn/interrupt of the held turn: answered, then the turn completes interrupted. */
+function interruptHeld(message) {
+  const { threadId, turn } = heldTurn;
+  heldTurn = undefined;
+  chain = chain.then(() => {
+    write({ id: message.id, result: {} });
+    write({ method: 'thread/status/changed', params: { threadId, status: { type: 'idle' } } });
+    write({ method: 'turn/completed', params: { threadId, turn: { ...turn, status: 'interrupted' } } });
+  });
+}
+
 function handle(message) {
   if (hung) return;
+  if (message?.method === 'turn/start' && ++turnStarts === Number(env.FAKE_CODEX_HOLD_TURN ?? 0)) {
+    holdTurn(message, laneOf(message, 'm:turn/start'));
+    return;
+  }
+  if (message?.method === 'turn/interrupt' && heldTurn) {
+    interruptHeld(message);
+    return;
+  }
   if (env.FAKE_CODEX_HANG && message?.method === env.FAKE_CODEX_HANG) {
     hung = true;
     return;

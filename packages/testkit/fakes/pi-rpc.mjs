@@ -13,6 +13,8 @@
 //   FAKE_PI_GARBAGE      a line written (verbatim, not JSON) right after the prompt's response
 //   FAKE_PI_IGNORE       a command type that is never answered and replays nothing (a hang)
 //   FAKE_PI_VERSION      what --version prints (default 0.73.1)
+//   FAKE_PI_HOLD_PROMPT  n: the n-th prompt (1-based) replays nothing: it is answered and its turn starts, then
+//                        stays open until an abort ends it `aborted` as Pi does (the abort fixture's frames)
 import { readFileSync } from 'node:fs';
 
 if (process.argv.includes('--version')) {
@@ -46,8 +48,55 @@ function write(frame) {
   process.stdout.write(`${JSON.stringify(frame)}\n`);
 }
 
+let prompts = 0;
+/** The user message of the prompt FAKE_PI_HOLD_PROMPT holds open. */
+let heldUser;
+/** The first recorded assistant message: the shape of the aborted one. */
+const recordedAssistant = entries.find(
+  (entry) => entry.frame.type === 'message_end' && entry.frame.message?.role === 'assistant',
+)?.frame.message;
+
+function out(frame) {
+  process.stdout.write(`${JSON.stringify(frame)}\n`);
+}
+
+function holdPrompt(command) {
+  heldUser = { role: 'user', content: [{ type: 'text', text: String(command.message ?? '') }], timestamp: Date.now() };
+  out({ id: command.id, type: 'response', command: 'prompt', success: true });
+  out({ type: 'agent_start' });
+  out({ type: 'turn_start' });
+  out({ type: 'message_start', message: heldUser });
+  out({ type: 'message_end', message: heldUser });
+}
+
+function abortHeld(command) {
+  const assistant = {
+    ...recordedAssistant,
+    role: 'assistant',
+    content: [],
+    stopReason: 'aborted',
+    errorMessage: 'Request was aborted',
+    timestamp: Date.now(),
+  };
+  out({ type: 'message_start', message: { ...assistant, stopReason: undefined, errorMessage: undefined } });
+  out({ type: 'message_end', message: assistant });
+  out({ type: 'turn_end', message: assistant, toolResults: [] });
+  out({ type: 'agent_end', messages: [heldUser, assistant] });
+  heldUser = undefined;
+  // Pi answers abort once its agent is idle.
+  out({ id: command.id, type: 'response', command: 'abort', success: true });
+}
+
 function handle(command) {
   if (command.type === ignore) return;
+  if (command.type === 'prompt' && ++prompts === Number(process.env.FAKE_PI_HOLD_PROMPT ?? 0)) {
+    holdPrompt(command);
+    return;
+  }
+  if (command.type === 'abort' && heldUser) {
+    abortHeld(command);
+    return;
+  }
   let index = cursor;
   while (index < entries.length && !(entries[index].dir === 'in' && entries[index].frame.type === command.type)) {
     index++;

@@ -10,10 +10,11 @@ export const ACP_CHECK_HELP = `Usage: reins acp-check [--protocol 1|2] [--json <
 
 Runs an ACP agent over stdin/stdout and drives it through named requirements in tiers: MANDATORY
 (initialize and version negotiation, session/new, a prompt turn, cancel, unknown method, stdio framing,
-every message valid against the ACP JSON schema the pinned SDK ships), CAPABILITY (session/load or
-resume, set_mode, set_config_option, when advertised) and ADVISORY (_meta passthrough). The agent
-answers real prompts: point it at a model it can reach. Verdict: NOT CONFORMANT if a MANDATORY
-requirement fails.
+every message valid against the ACP JSON schema the pinned SDK ships, tool calls and messages updated by
+id, v2: running before idle around every prompt), CAPABILITY (session/load or resume with replay,
+set_mode, set_config_option when advertised; an error for a method NOT advertised) and ADVISORY (_meta
+passthrough, tool calls final by their turn's end, the v2 prompt ack). The agent answers real prompts:
+point it at a model it can reach. Verdict: NOT CONFORMANT if a MANDATORY requirement fails.
 
 Options:
       --protocol <1|2>   the ACP version to ask for (default 1; 2 is the draft v2)
