@@ -168,7 +168,9 @@ export const CODEX_ACP_MANIFEST: HarnessManifest = {
   displayName: 'Codex (ACP)',
   binary: spec('codex-acp', ['codex-acp'], {
     versionProbe: initializeVersionProbe,
-    stateFolders: (env) => envOrHome(env, 'CODEX_HOME', '.codex'),
+    // Its own Codex sandbox (workspace-write) runs each command under a nested bwrap that makes /tmp/.git
+    // (2.6.0: "bwrap: Can't mkdir /tmp/.git: Read-only file system" when /tmp is not writable).
+    stateFolders: (env) => [...envOrHome(env, 'CODEX_HOME', '.codex'), '/tmp'],
   }),
   // 2.x (@agentclientprotocol) is a TypeScript adapter on `codex app-server`; Zed's Rust one stopped at 0.16.0.
   install: 'npm install -g @agentclientprotocol/codex-acp',
