@@ -427,7 +427,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     for (const [prompt, answer] of [
       ['tui compact one', 'First answer before compacting'],
       ['tui compact two', 'Second answer before compacting'],
-    ]) {
+    ] as const) {
       home.server.when(prompt, reply().text(answer));
       await pane.submit(prompt);
       await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
