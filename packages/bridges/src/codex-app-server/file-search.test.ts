@@ -66,6 +66,29 @@ describe('searchRoot', () => {
     expect(few).toEqual([]);
   });
 
+  it('leaves the event loop free while it walks (a timer set at the start runs before the walk ends)', async () => {
+    const big = join(root, 'big');
+    for (let folder = 0; folder < 20; folder++) {
+      await mkdir(join(big, `folder-${folder}`), { recursive: true });
+      for (let file = 0; file < 10; file++) await writeFile(join(big, `folder-${folder}`, `file-${file}.txt`), '');
+    }
+    try {
+      let ticked = false;
+      let tickedBeforeDone = false;
+      setImmediate(() => {
+        ticked = true;
+      });
+      const found = await searchRoot(big, 'file-9', { results: 50, entries: 100_000 }).then((matches) => {
+        tickedBeforeDone = ticked;
+        return matches;
+      });
+      expect(tickedBeforeDone).toBe(true);
+      expect(found).toHaveLength(20);
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
+  });
+
   it('answers a missing root with nothing', async () => {
     expect(await searchRoot(join(root, 'no-such-folder'), 'zebra')).toEqual([]);
   });
