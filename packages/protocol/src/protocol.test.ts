@@ -71,6 +71,7 @@ const good: Record<MethodName, unknown[]> = {
   'harness/auth/cancel': [{ ceremonyId: 'c1' }],
   'session/fork': [{ sessionId: 's1' }],
   'session/mcpStatus': [{ sessionId: 's1' }],
+  'session/compact': [{ sessionId: 's1' }],
   'session/diff': [{ sessionId: 's1' }, { sessionId: 's1', turnId: 'r1.turn_2' }],
   'session/revert': [
     { sessionId: 's1', turnId: 'turn_1' },

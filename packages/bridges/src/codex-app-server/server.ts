@@ -40,15 +40,7 @@ import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, thr
 import { runShellCommand } from './shell-command.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread } from './thread.js';
-import {
-  archiveThread,
-  setThreadName,
-  type ThreadsContext,
-  unarchiveThread,
-  unsubscribeThread,
-} from './thread-admin.js';
-import { compactThread } from './thread-compact.js';
-import { revertThread } from './thread-revert.js';
+import { type ThreadsContext, threadAdminHandlers } from './thread-admin.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext, updateThreadSettings } from './turn-requests.js';
 import {
   type InitializeResponse,
@@ -180,12 +172,7 @@ export class CodexAppServerBridge {
     'thread/start': (params) => this.startThread(params),
     'thread/resume': (params) => this.resumeThread(params),
     'thread/fork': (params) => forkThread(this.forkContext(), params),
-    'thread/unsubscribe': (params) => unsubscribeThread(this.threadsContext(), params),
-    'thread/name/set': (params) => setThreadName(this.threadsContext(), params),
-    'thread/archive': (params) => archiveThread(this.threadsContext(), params),
-    'thread/unarchive': (params) => unarchiveThread(this.threadsContext(), params),
-    'thread/revert': (params) => revertThread(this.threadsContext(), params),
-    'thread/compact/start': (params) => compactThread(this.threadsContext(), params),
+    ...threadAdminHandlers(() => this.threadsContext()),
     'thread/read': (params) => readThread(this.reads, params),
     'thread/list': (params) => listAllThreads(this.reads, params),
     'thread/loaded/list': async (params) => listLoaded(this.reads, params),

@@ -1,12 +1,15 @@
 // The thread requests that change no conversation: thread/unsubscribe (the thread's harness session
 // closes; the conversation stays on disk for thread/resume), thread/name/set (the bridge's own
 // name for a thread, kept in its records; the harness keeps its title) and thread/archive /
-// thread/unarchive (a mark in the records that thread/list honours; the harness's files stay).
+// thread/unarchive (a mark in the records that thread/list honours; the harness's files stay). Also where
+// thread/revert (thread-revert.ts) and thread/compact/start (thread-compact.ts) join the server's handlers.
 import { withDeadline } from '../lifecycle.js';
 import type { RecordStore } from '../records.js';
 import { RpcError } from './connection.js';
 import { requiredString } from './requests.js';
 import type { BridgeThread } from './thread.js';
+import { compactThread } from './thread-compact.js';
+import { revertThread } from './thread-revert.js';
 import { RPC, type Thread, type ThreadUnsubscribeResponse } from './wire.js';
 
 /** What these requests need of the bridge. */
@@ -97,4 +100,18 @@ export async function unarchiveThread(
   await markArchived(context, threadId, false);
   context.notify('thread/unarchived', { threadId });
   return { thread: await context.threadOf(threadId) };
+}
+
+/** The thread requests on an open or stored thread, by method (server.ts spreads them into its handlers). */
+export function threadAdminHandlers(
+  context: () => ThreadsContext,
+): Record<string, (params: Record<string, unknown>) => Promise<unknown>> {
+  return {
+    'thread/unsubscribe': (params) => unsubscribeThread(context(), params),
+    'thread/name/set': (params) => setThreadName(context(), params),
+    'thread/archive': (params) => archiveThread(context(), params),
+    'thread/unarchive': (params) => unarchiveThread(context(), params),
+    'thread/revert': (params) => revertThread(context(), params),
+    'thread/compact/start': (params) => compactThread(context(), params),
+  };
 }

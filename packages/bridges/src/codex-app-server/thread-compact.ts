@@ -10,9 +10,6 @@ import { requiredString } from './requests.js';
 import type { BridgeThread } from './thread.js';
 import { RPC } from './wire.js';
 
-/** The input of a Session.compact() turn (the chassis's COMPACT_INPUT). */
-export const COMPACT_INPUT = '/compact';
-
 export interface CompactContext {
   threads: Map<string, BridgeThread>;
   harness: string;

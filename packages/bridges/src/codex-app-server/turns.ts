@@ -10,11 +10,12 @@ import { turnErrorOf } from './errors.js';
 import { firstInputKey } from './history.js';
 import { threadItemOf, timed, userInputOf } from './items.js';
 import { type CodexTurn, codexTurnIdFor, rememberEnded, type ThreadState } from './state.js';
-import { COMPACT_INPUT } from './thread-compact.js';
 import { addBreakdowns, breakdownOf, tokenUsageOf } from './usage.js';
 import type { BridgeNotification, ThreadItem, Turn, TurnError, TurnStatus } from './wire.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+/** The input of a Session.compact() turn (docs/architecture/contract.md, "Compaction"). */
+const COMPACT_INPUT = '/compact';
 
 function newTurn(id: string, atMs: number): CodexTurn {
   return {

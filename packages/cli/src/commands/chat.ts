@@ -23,7 +23,7 @@ Commands inside the chat:
   /diff [turn]      what the last turn (or that turn) changed on disk, from its checkpoint
   /undo             put the files back as they were before the last turn (and the conversation, where the
                     harness can); refused when you changed those files since
-  /compact          the harness summarises the conversation now (Claude Code, Codex), a turn of its own
+  /compact          the harness summarises the conversation now (Claude Code, Codex, Pi), a turn of its own
   /quit             end the session (also Ctrl-D)
 
 Options: the same as \`reins run\` (-H, -C, -m, --effort, --resume, --output-schema, --posture);

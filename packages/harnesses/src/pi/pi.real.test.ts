@@ -349,4 +349,31 @@ describe('pi (real CLI)', () => {
       repo.remove();
     }
   });
+
+  it('compacts on request (RPC compact): one compaction item, and the next turn runs on the summary', async () => {
+    const { session, recorder } = await open();
+    for (const text of ['Remember the word tangerine.', 'And the word plum.']) {
+      server.enqueue(reply().text(`Noted: ${text}`).usage({ input: 200, output: 10 }));
+      const sent = await session.send(text);
+      expect((await recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+    }
+    // Pi's summary request is a model call of its own: the server's default reply is the summary.
+    if (!session.compact) throw new Error('the Pi session has no compact()');
+    const compact = await session.compact();
+    const done = await recorder.terminalOf(compact);
+    expect(done.outcome).toEqual({ status: 'completed' });
+    const items = completedItems(recorder.turnEvents(compact.turnId));
+    expect(items.filter((item) => item.kind === 'compaction')).toEqual([
+      expect.objectContaining({ status: 'completed', trigger: 'manual', preTokens: expect.any(Number) }),
+    ]);
+    expect(items.filter((item) => item.kind === 'user_message')).toEqual([
+      expect.objectContaining({ text: '/compact', origin: 'synthetic' }),
+    ]);
+    server.enqueue(reply().text('After the compaction.'));
+    const next = await session.send('Go on.');
+    expect((await recorder.terminalOf(next)).outcome).toEqual({ status: 'completed' });
+    // Pi 0.73.1 puts the summary before the turns it keeps (its recent ones, here all of them).
+    const after = JSON.stringify(server.requests.at(-1)?.body);
+    expect(after).toContain('The conversation history before this point was compacted into the following summary');
+  });
 });

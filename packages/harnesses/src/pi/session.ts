@@ -2,7 +2,6 @@
 // here: its command channel, the prompt / steer / abort commands, the get_state barrier that settles a
 // turn end (translate.ts), model and thinking-level switches, and Pi's launch-time failures.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   type DiscoveredBinary,
@@ -30,6 +29,8 @@ import type { Confinement } from '../runtime/confinement.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { PiCommandChannel } from './commands.js';
+import { compactPi } from './compact.js';
+import { imageContent, messageText } from './prompt-input.js';
 import { forkBeforeTurn, PiUserMessages } from './revert.js';
 import {
   beginPiTurn,
@@ -41,14 +42,7 @@ import {
   settleTurn,
   translatePiFrame,
 } from './translate.js';
-import {
-  PiFrameSchema,
-  type PiImageContent,
-  type PiModel,
-  PiResponseSchema,
-  type PiSessionState,
-  type PiThinkingLevel,
-} from './wire.js';
+import { PiFrameSchema, type PiModel, PiResponseSchema, type PiSessionState, type PiThinkingLevel } from './wire.js';
 
 export const PI_SOURCE = 'pi.rpc';
 export const DEFAULT_PI_TIMEOUT_MS = 30_000;
@@ -105,41 +99,6 @@ export function splitPiModel(
     });
   }
   return { provider: currentProvider, modelId: model };
-}
-
-async function imageContent(input: TurnInput): Promise<PiImageContent[] | undefined> {
-  if (!input.images || input.images.length === 0) return undefined;
-  return Promise.all(
-    input.images.map(async (image): Promise<PiImageContent> => {
-      if (image.source === 'data' && image.data) {
-        return { type: 'image', data: image.data, mimeType: image.mediaType ?? 'image/png' };
-      }
-      if (image.source === 'path' && image.path) {
-        const data = await readFile(image.path).catch((cause: unknown) => {
-          throw new ReinsError('invalid_input', `Could not read the image ${image.path}.`, { harness: 'pi', cause });
-        });
-        return { type: 'image', data: data.toString('base64'), mimeType: image.mediaType ?? mediaTypeOf(image.path) };
-      }
-      throw new ReinsError('invalid_input', 'An image needs inline data or a path.', { harness: 'pi' });
-    }),
-  );
-}
-
-function mediaTypeOf(path: string): string {
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
-  if (lower.endsWith('.gif')) return 'image/gif';
-  if (lower.endsWith('.webp')) return 'image/webp';
-  return 'image/png';
-}
-
-/** Pi's prompt is plain text: file references become a trailing list the model can read. */
-function messageText(input: TurnInput): string {
-  if (!input.files || input.files.length === 0) return input.text;
-  const refs = input.files.map((file) =>
-    file.lines ? `${file.path}:${file.lines.start}${file.lines.end ? `-${file.lines.end}` : ''}` : file.path,
-  );
-  return `${input.text}\n\nReferenced files:\n${refs.map((ref) => `- ${ref}`).join('\n')}`;
 }
 
 /** Pi 0.73.1: "No API key found for <provider>..." / "Authentication failed for ..." are sign-in problems. */
@@ -391,6 +350,8 @@ export class PiSession implements Session, TurnHost {
   async beginTurn(turn: ChassisTurn): Promise<void> {
     this.abandonedRunEnded = undefined; // the chassis waited for it, or gave up after the grace period
     beginPiTurn(this.state);
+    const current = () => this.chassis.running === turn && !this.process.hasExited;
+    if (turn.compaction) return compactPi(this.channel, this.state, (payloads) => this.emitAll(payloads), current);
     try {
       const images = await imageContent(turn.prompt);
       await this.channel.request(
@@ -399,8 +360,7 @@ export class PiSession implements Session, TurnHost {
       );
       this.userMessages.prompt(turn.turnId, messageText(turn.prompt)); // in Pi's session once accepted
     } catch (error) {
-      if (this.chassis.running !== turn || this.process.hasExited) return; // the exit path ends it
-      this.emitAll(failTurn(this.state, classifyPromptError(error).toInfo()));
+      if (current()) this.emitAll(failTurn(this.state, classifyPromptError(error).toInfo())); // else the exit path
     }
   }
 
@@ -436,6 +396,11 @@ export class PiSession implements Session, TurnHost {
 
   interrupt(): Promise<void> {
     return this.chassis.interrupt();
+  }
+
+  /** Pi's RPC `compact` (compact.ts). */
+  async compact(): Promise<SendResult> {
+    return this.chassis.compact(undefined);
   }
 
   async setModel(model: string): Promise<SettingChange> {

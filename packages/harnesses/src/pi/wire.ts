@@ -109,7 +109,8 @@ export type PiCommand =
   | { id?: string; type: 'set_auto_retry'; enabled: boolean }
   | { id?: string; type: 'get_session_stats' }
   | { id?: string; type: 'get_fork_messages' }
-  | { id?: string; type: 'fork'; entryId: string };
+  | { id?: string; type: 'fork'; entryId: string }
+  | { id?: string; type: 'compact'; customInstructions?: string };
 
 /** Answer to a dialog `extension_ui_request` (select, confirm, input, editor). */
 export interface PiExtensionUiResponse {
