@@ -37,6 +37,8 @@ describe('fuzzyMatch', () => {
 
   it('counts positions in characters, not UTF-16 units', () => {
     expect(fuzzyMatch('b', '😀/b.txt')?.indices).toEqual([2]);
+    // `t` starts the file name after an astral folder name, as in a plain one: the same score.
+    expect(fuzzyMatch('t', '😀/t.txt')?.score).toBe(fuzzyMatch('t', 'a/t.txt')?.score);
   });
 });
 

@@ -11,10 +11,11 @@ export interface FuzzyMatch {
 
 const BOUNDARY = /[/\\_\-. ]/;
 
-function isWordStart(path: string, at: number): boolean {
+/** `chars` is the path split into characters (code points), as positions count them. */
+function isWordStart(chars: readonly string[], at: number): boolean {
   if (at === 0) return true;
-  const before = path[at - 1] as string;
-  const here = path[at] as string;
+  const before = chars[at - 1] as string;
+  const here = chars[at] as string;
   // A boundary character, or camelCase's lower-to-upper step.
   return BOUNDARY.test(before) || (before === before.toLowerCase() && here !== here.toLowerCase());
 }
@@ -29,7 +30,7 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
   if (needle.length === 0) return null;
   const chars = [...path];
   const lower = chars.map((char) => char.toLowerCase());
-  const nameStart = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
+  const nameStart = Math.max(chars.lastIndexOf('/'), chars.lastIndexOf('\\')) + 1;
   const indices: number[] = [];
   let from = 0;
   for (const wanted of needle) {
@@ -38,9 +39,9 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
     let chosen = first;
     // A later word start is worth more than a scattered early hit, unless this one continues a run.
     const continues = indices.length > 0 && first === (indices.at(-1) as number) + 1;
-    if (!continues && !isWordStart(path, first)) {
+    if (!continues && !isWordStart(chars, first)) {
       for (let at = first + 1; at < lower.length; at++) {
-        if (lower[at] === wanted && isWordStart(path, at) && hasRest(lower, at + 1, needle, indices.length + 1)) {
+        if (lower[at] === wanted && isWordStart(chars, at) && hasRest(lower, at + 1, needle, indices.length + 1)) {
           chosen = at;
           break;
         }
@@ -49,7 +50,7 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
     indices.push(chosen);
     from = chosen + 1;
   }
-  return { score: scoreOf(path, indices, nameStart), indices };
+  return { score: scoreOf(chars, indices, nameStart), indices };
 }
 
 /** Whether the query's remaining characters still fit after `from`. */
@@ -63,17 +64,17 @@ function hasRest(lower: string[], from: number, needle: string[], next: number):
   return true;
 }
 
-function scoreOf(path: string, indices: number[], nameStart: number): number {
+function scoreOf(chars: readonly string[], indices: number[], nameStart: number): number {
   let score = 0;
   for (const [position, at] of indices.entries()) {
     score += 16;
     if (position > 0 && at === (indices[position - 1] as number) + 1) score += 24;
-    if (isWordStart(path, at)) score += 20;
+    if (isWordStart(chars, at)) score += 20;
     if (at >= nameStart) score += 8;
   }
   // Shorter paths and tighter spans first among equals.
   const span = (indices.at(-1) as number) - (indices[0] as number) + 1;
   score -= Math.min(span - indices.length, 60);
-  score -= Math.min(path.length, 100) >> 2;
+  score -= Math.min(chars.length, 100) >> 2;
   return Math.max(score, 1);
 }
