@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ReinsError } from '@reins/core';
 import { DAEMON_FILE, type DaemonInfo, DaemonInfoSchema } from '@reins/protocol';
 import { processStartMs } from './processes/proc.js';
+import { noRoomToStartError } from './store/unavailable.js';
 
 export function daemonFilePath(home: string): string {
   return join(home, DAEMON_FILE);
@@ -76,10 +77,15 @@ export async function writeDaemonFile(
   if (existing && !options.homeLocked && mayBeRunning(existing)) throw anotherDaemonError(home, existing);
   await mkdir(home, { recursive: true, mode: 0o700 });
   const temp = join(home, `.${DAEMON_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  await writeFile(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  // The mode given to open() is masked by the umask; make sure.
-  await chmod(temp, 0o600);
-  await rename(temp, path);
+  try {
+    await writeFile(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    // The mode given to open() is masked by the umask; make sure.
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw noRoomToStartError(path, error) ?? error;
+  }
   return { path, replacedStale: existing };
 }
 

@@ -69,7 +69,7 @@ function fill(dir: string): string[] {
 function refusal(promise: Promise<unknown>): Promise<ReinsError> {
   return promise.then(
     () => {
-      throw new Error('expected session/send to be refused');
+      throw new Error('expected a refusal');
     },
     (error: unknown) => {
       if (!ReinsError.isInstance(error)) throw error;
@@ -209,4 +209,28 @@ describe('a full disk under the store', () => {
     },
     60_000,
   );
+
+  it.skipIf(!isRoot)('a daemon that cannot start for want of room says so, and starts once freed', async () => {
+    const startOn = (home: string) =>
+      startDaemon({
+        home,
+        harnesses: ['codex'],
+        logger: silent,
+        createHarness: async () => new ScriptedHarness('codex'),
+      });
+    // A home used before (its store exists; daemon.json is written at each start), and a new one.
+    const used = join(mountPoint, 'used');
+    await (await startOn(used)).close();
+    const filler = fill(mountPoint);
+    for (const home of [used, join(mountPoint, 'new')]) {
+      const refused = await refusal(startOn(home));
+      expect(refused.code).toBe('store_unavailable');
+      expect(refused.message).toMatch(/cannot start: the disk holding .* is full\. Free space on that disk/);
+    }
+    for (const path of filler) rmSync(path);
+    daemon = await startOn(used);
+    const reins = await client(daemon.url, daemon.token);
+    clients.push(reins);
+    expect(await reins.listSessions()).toEqual([]);
+  });
 });

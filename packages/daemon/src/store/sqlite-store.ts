@@ -39,7 +39,7 @@ import type {
   StoredEventText,
   StoredSession,
 } from './store.js';
-import { storeUnavailableError } from './unavailable.js';
+import { noRoomToStartError, storeUnavailableError } from './unavailable.js';
 
 export interface SqliteStoreOptions {
   /** 'normal' (default): durable across a daemon crash. 'full': also across an OS crash (fsync per commit). */
@@ -62,6 +62,17 @@ const DEFAULT_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024;
 function refusal(location: string, error: unknown): unknown {
   const failure = sqliteFailure(error);
   return failure === 'full' || failure === 'io' ? storeUnavailableError(location, error) : error;
+}
+
+/** Why the store did not open: a full disk in the sentence that says what to do, else SQLite's message. */
+function cannotOpen(location: string, error: unknown): ReinsError {
+  return (
+    noRoomToStartError(location, error) ??
+    new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
+      cause: error,
+      data: { location },
+    })
+  );
 }
 
 function storeBytes(location: string): number {
@@ -124,10 +135,7 @@ export class SqliteStore implements DaemonStore {
       this.db = openSqlite(location, options.driver);
     } catch (error) {
       if (isDamage(error)) throw damagedStoreError(location, (error as Error).message, 'invalid_input', error);
-      throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
-        cause: error,
-        data: { location },
-      });
+      throw cannotOpen(location, error);
     }
     try {
       // EXCLUSIVE before WAL: the WAL index then lives in this process's memory (no -shm file) and
@@ -145,10 +153,7 @@ export class SqliteStore implements DaemonStore {
           data: { location, reason: 'locked' },
         });
       }
-      throw new ReinsError('invalid_input', `Cannot open the Reins store ${location}: ${(error as Error).message}`, {
-        cause: error,
-        data: { location },
-      });
+      throw cannotOpen(location, error);
     }
     for (const suffix of ['-wal', '-shm']) {
       if (existsSync(location + suffix)) chmodSync(location + suffix, 0o600);
