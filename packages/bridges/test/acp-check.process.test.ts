@@ -1,9 +1,10 @@
 // Process level: `reins acp-check` (a real subprocess) judging `reins bridge acp -H <id>` in front of the
-// fake of every harness that has one (testkit/fakes), in ACP v1 and v2. Each fake holds the second turn
-// open until cancelled (Claude Code FAKE_CLAUDE_SILENT_TURN, Codex FAKE_CODEX_HOLD_TURN, Pi
-// FAKE_PI_HOLD_PROMPT, the generic ACP agent a waitForCancel step), so acp-check's cancel races a running
-// turn. The fake Amp cannot hold a turn open, so its cancel would race the turn's end: not here (the matrix
-// says why). The JSON report is read back: CONFORMANT, and each status is the bridge's row in docs/acp-matrix.md.
+// fake of every harness that has one (testkit/fakes), in ACP v1 and v2. Each fake holds the second turn open
+// until cancelled (Claude Code FAKE_CLAUDE_SILENT_TURN, Codex FAKE_CODEX_HOLD_TURN, Pi FAKE_PI_HOLD_PROMPT,
+// the generic ACP agent a waitForCancel step, the OpenClaw gateway the message "stall"), so acp-check's
+// cancel races a running turn. The fake Amp cannot hold a turn open, so its cancel would race the turn's
+// end: not here (docs/acp-matrix.md says why). The JSON report is read back: CONFORMANT, and each status is
+// the bridge's row in docs/acp-matrix.md.
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ interface Harness {
   fake: string;
   /** The fake's knobs; `{dir}` becomes a folder of this run. */
   env: Record<string, string>;
+  /** More acp-check options. */
+  check?: string[];
 }
 
 const HARNESSES: Harness[] = [
@@ -51,6 +54,8 @@ const HARNESSES: Harness[] = [
     fake: 'pi-rpc.mjs',
     env: { FAKE_PI_TRANSCRIPT: fixture('pi', 'text.0.73.1.jsonl'), FAKE_PI_HOLD_PROMPT: '2' },
   },
+  // The fake gateway holds a turn open only for the message "stall".
+  { id: 'openclaw', fake: 'openclaw-gateway.mjs', env: {}, check: ['--cancel-prompt', 'stall'] },
   // Every ACP preset runs the same adapter; gemini stands for them before the generic fake agent.
   {
     id: 'gemini',
@@ -104,7 +109,8 @@ describe.concurrent('reins acp-check -- reins bridge acp -H <id> before the fake
       const env = Object.fromEntries(
         Object.entries(harness.env).map(([key, value]) => [key, value.replace('{dir}', dir)]),
       );
-      const run = await reins(['acp-check', '--protocol', String(protocol), '--json', json, '--', ...bridge], {
+      const options = ['--protocol', String(protocol), '--json', json, ...(harness.check ?? [])];
+      const run = await reins(['acp-check', ...options, '--', ...bridge], {
         ...env,
         REINS_HOME: join(dir, 'home'),
       });

@@ -17,7 +17,11 @@ export interface AcpCheckOptions {
   timeoutMs?: number;
   /** How long a prompt runs before acp-check cancels it. */
   cancelAfterMs?: number;
+  /** The prompt the cancel races (an agent's scripted model may hold a turn open only for its own words). */
+  cancelPrompt?: string;
 }
+
+export const DEFAULT_CANCEL_PROMPT = 'Count slowly from 1 to 100.';
 
 const CLIENT = { name: 'reins-acp-check', version: '1' };
 /** A method no ACP version defines and that is no extension method (no leading underscore). */
@@ -236,7 +240,8 @@ class Check {
   }
 
   private async cancel(peer: AgentPeer): Promise<void> {
-    const turn = await this.turn(peer, 'Count slowly from 1 to 100.', this.options.cancelAfterMs ?? 1_000);
+    const text = this.options.cancelPrompt ?? DEFAULT_CANCEL_PROMPT;
+    const turn = await this.turn(peer, text, this.options.cancelAfterMs ?? 1_000);
     if (!turn.cancelled && turn.error) {
       this.set('cancel', 'fail', `the prompt failed: ${turn.error}`);
       return;

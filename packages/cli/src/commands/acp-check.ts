@@ -6,7 +6,8 @@ import { renderAcpCheckReport, runAcpCheck, stdioAgent } from '@reins/bridges';
 import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 
-export const ACP_CHECK_HELP = `Usage: reins acp-check [--protocol 1|2] [--json <file>] [--timeout <s>] -- <agent command...>
+export const ACP_CHECK_HELP = `Usage: reins acp-check [--protocol 1|2] [--json <file>] [--timeout <s>] [--cancel-prompt <text>]
+                        -- <agent command...>
 
 Runs an ACP agent over stdin/stdout and drives it through named requirements in tiers: MANDATORY
 (initialize and version negotiation, session/new, a prompt turn, cancel, unknown method, stdio framing,
@@ -21,6 +22,7 @@ Options:
       --json <file>      also write the report as JSON to this file
       --timeout <s>      deadline of each request and turn, in seconds (default 60)
       --cwd <dir>        the sessions' working directory (default: the current one)
+      --cancel-prompt <text>  the prompt the cancel races (default "Count slowly from 1 to 100.")
   -h, --help             this help
 
 Exit codes: 0 CONFORMANT, 1 NOT CONFORMANT, 2 bad usage.
@@ -38,6 +40,7 @@ export async function acpCheckCommand(argv: string[], io: CliIo): Promise<number
       json: { type: 'string' },
       timeout: { type: 'string' },
       cwd: { type: 'string' },
+      'cancel-prompt': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -68,6 +71,7 @@ export async function acpCheckCommand(argv: string[], io: CliIo): Promise<number
     protocol: protocol === '2' ? 2 : 1,
     cwd,
     timeoutMs: seconds * 1000,
+    cancelPrompt: values['cancel-prompt'],
   });
   io.stdout.write(`${renderAcpCheckReport(report)}\n`);
   if (values.json) await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
