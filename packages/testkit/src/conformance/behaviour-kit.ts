@@ -43,6 +43,11 @@ export class HarnessLimitation extends Error {
   override name = 'HarnessLimitation';
 }
 
+/** Thrown when a behaviour cannot apply on this machine (what `reins doctor` says no to): reported as skipped. */
+export class NotApplicableHere extends Error {
+  override name = 'NotApplicableHere';
+}
+
 export function limitation(reason: string): never {
   throw new HarnessLimitation(reason);
 }

@@ -14,6 +14,7 @@ import { CHECKPOINT_BEHAVIOURS } from './checkpoint-behaviours.js';
 import { HARNESS_STATE_BEHAVIOURS } from './harness-state-behaviours.js';
 import { canTrackProcesses, ProcessGroupWatch } from './processes.js';
 import type { SessionRecorder } from './recorder.js';
+import { WORKSPACE_BEHAVIOURS } from './workspace-behaviours.js';
 
 export type { Behaviour, BehaviourContext } from './behaviour-kit.js';
 export { HarnessLimitation } from './behaviour-kit.js';
@@ -306,4 +307,5 @@ export const BEHAVIOURS: Behaviour[] = [
   },
   ...HARNESS_STATE_BEHAVIOURS,
   ...CHECKPOINT_BEHAVIOURS,
+  ...WORKSPACE_BEHAVIOURS,
 ];

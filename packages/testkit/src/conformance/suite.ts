@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapabilityKey, SessionSpec } from '@reins/core';
 import { type ModelServer, startModelServer } from '../model-server/index.js';
+import { NotApplicableHere } from './behaviour-kit.js';
 import { BEHAVIOURS, type Behaviour, HarnessLimitation } from './behaviours.js';
 import { SessionRecorder } from './recorder.js';
 import type { ConformanceTarget } from './target.js';
@@ -93,6 +94,7 @@ async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof NotApplicableHere) return finish('skipped', reason);
     if (error instanceof HarnessLimitation) {
       const known = target.knownLimitations?.[behaviour.name];
       return known

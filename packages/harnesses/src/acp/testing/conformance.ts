@@ -43,6 +43,10 @@ export const QWEN_CODE_CONFORMANCE: ConformanceRecipe = {
   alternate: `${CONFORMANCE_ALTERNATE_MODEL}(openai)`,
   alternateOnWire: CONFORMANCE_ALTERNATE_MODEL,
   knownLimitations: { fork: 'Qwen Code 0.24.4 advertises no session/fork (sessionCapabilities.fork)' },
+  notApplicable: {
+    'workspace posture blocks a write outside the cwd and allows one inside':
+      'Qwen Code 0.24.4 asks its model an auto-approve question (non-streaming, one tool) before the shell command, which takes the scripted replies',
+  },
 };
 
 export const COPILOT_CONFORMANCE: ConformanceRecipe = {
@@ -58,7 +62,13 @@ export const OPENCODE_CONFORMANCE: ConformanceRecipe = {
   alternateOnWire: CONFORMANCE_ALTERNATE_MODEL,
 };
 
-export const CLAUDE_AGENT_ACP_CONFORMANCE: ConformanceRecipe = { options: acpAgent };
+export const CLAUDE_AGENT_ACP_CONFORMANCE: ConformanceRecipe = {
+  options: acpAgent,
+  notApplicable: {
+    'workspace posture blocks a write outside the cwd and allows one inside':
+      'claude-agent-acp 0.101.0 refuses the write to the home folder by its auto-mode classifier before the command runs ("Permission denied: Auto mode could not evaluate this action"), so the confinement is not what is shown',
+  },
+};
 
 /** codex-acp 0.16.0 takes the home's catalog ids as they are (set_config_option on its `model` option). */
 export const CODEX_ACP_CONFORMANCE: ConformanceRecipe = {
