@@ -189,10 +189,12 @@ describe('thread methods a harness may not honour', () => {
     expect(answer.result).toEqual({});
     await turnEnded(4);
     const frames = peer.frames().slice(before);
-    const turnId = (frames.find((frame) => frame.method === 'turn/started')?.params?.turn as { id: string }).id;
+    const started = frames.find((frame) => frame.method === 'turn/started')?.params?.turn as { id: string } | undefined;
+    const turnId = started?.id;
+    expect(turnId).toBeDefined();
     const items = frames
       .filter((frame) => frame.method === 'item/completed' && frame.params?.turnId === turnId)
-      .map((frame) => (frame.params?.item as { type: string }).type);
+      .map((frame) => (frame.params?.item as { type?: string } | undefined)?.type);
     expect(items).toEqual(['contextCompaction']);
     const completed = frames.find((frame) => frame.method === 'turn/completed')?.params?.turn as { status: string };
     expect(completed.status).toBe('completed');
