@@ -189,8 +189,10 @@ describe('thread methods a harness may not honour', () => {
     expect(answer.result).toEqual({});
     await turnEnded(4);
     const frames = peer.frames().slice(before);
-    const started = frames.find((frame) => frame.method === 'turn/started')?.params?.turn as { id: string } | undefined;
-    const turnId = started?.id;
+    const compaction = frames.find((frame) => frame.method === 'turn/started')?.params?.turn as
+      | { id: string }
+      | undefined;
+    const turnId = compaction?.id;
     expect(turnId).toBeDefined();
     const items = frames
       .filter((frame) => frame.method === 'item/completed' && frame.params?.turnId === turnId)
