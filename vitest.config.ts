@@ -73,6 +73,8 @@ export default defineConfig({
           // exits), so two side by side nearly halve the tier on 2 cores; every file has its own homes, model
           // server and ports, and process checks are scoped to a test's own children or markers.
           maxWorkers: 2,
+          // Tests a file marks concurrent (the OpenClaw conformance lane) run at most three at a time.
+          maxConcurrency: 3,
         },
       },
     ],

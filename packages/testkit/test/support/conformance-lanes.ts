@@ -5,7 +5,7 @@
 // behaviour with REINS_CONFORMANCE_PREVIOUS=full (before moving a pin, and in the canary's spirit). The
 // lanes are spread over a few test files (conformance-*.real.test.ts) only so that the real tier's
 // workers can run them side by side.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { assertHermetic, type HarnessPin, harnessBinary, hasPreviousPin } from '../../src/hermetic/index.js';
 import { BEHAVIOURS, conformanceTarget, conformanceTargetIds, runConformance } from '../../src/index.js';
 
@@ -14,6 +14,15 @@ export const LANE_GROUPS = {
   acp: ['gemini', 'qwen-code', 'copilot', 'opencode', 'claude-agent-acp', 'codex-acp'],
   openclaw: ['openclaw'],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * Groups whose behaviours run side by side within their file: an OpenClaw gateway spends most of its 15-40 s
+ * start waiting (about a third of one core, measured), so three starts overlap well. Each behaviour has its
+ * own home, model server and ports. ALONE_BEHAVIOURS still run one at a time: the orphan check counts every
+ * child of this test process, so a neighbour's gateway would look like its orphan.
+ */
+const CONCURRENT_GROUPS: ReadonlySet<string> = new Set(['openclaw']);
+const ALONE_BEHAVIOURS = new Set(['no orphan process after close']);
 
 function groupIds(group: keyof typeof LANE_GROUPS | 'rest'): string[] {
   const all = conformanceTargetIds() as string[];
@@ -51,25 +60,30 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
           ? BEHAVIOURS.filter((behaviour) => PREVIOUS_PIN_BEHAVIOURS.includes(behaviour.name))
           : BEHAVIOURS;
       for (const behaviour of behaviours) {
-        it(behaviour.name, async (context) => {
-          await assertHermetic();
-          const pinned = binary();
-          const [result] = await runConformance(
-            conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: pinned }),
-            {
-              only: [behaviour.name],
-            },
-          );
-          const label = `${id} ${pinned.version} / ${behaviour.name}`;
-          if (result?.status === 'skipped') context.skip(result.reason);
-          // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
-          if (result?.status === 'limited') {
-            console.info(`${label}: limited: ${result.reason}`);
-            return;
-          }
-          expect(result?.reason ?? '', label).toBe('');
-          expect(result?.status).toBe('passed');
-        }, 300_000);
+        const side = CONCURRENT_GROUPS.has(group) && !ALONE_BEHAVIOURS.has(behaviour.name);
+        (side ? it.concurrent : it)(
+          behaviour.name,
+          async (context) => {
+            await assertHermetic();
+            const pinned = binary();
+            const [result] = await runConformance(
+              conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: pinned }),
+              {
+                only: [behaviour.name],
+              },
+            );
+            const label = `${id} ${pinned.version} / ${behaviour.name}`;
+            if (result?.status === 'skipped') context.skip(result.reason);
+            // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
+            if (result?.status === 'limited') {
+              console.info(`${label}: limited: ${result.reason}`);
+              return;
+            }
+            context.expect(result?.reason ?? '', label).toBe('');
+            context.expect(result?.status).toBe('passed');
+          },
+          300_000,
+        );
       }
     });
   }
