@@ -3,11 +3,11 @@
 // ws://` (the calibration the bridge must match), then against `reins bridge codex-app-server -H
 // claude-code` over ws:// and unix://, both on the scripted model server: a text turn, a shell
 // command, a `!` command, a second turn in the same conversation, Esc then another turn; a wrong
-// token refused. Two short cases on the bridge alone (calibrated once against the real app-server,
-// docs/architecture/bridges.md "What the Codex TUI calls"): an approval answered in the TUI under
-// `-a on-request`, a model picked with `/model`, a file offered by `@` whose path reaches the model and
-// the thread resumed from `codex resume` in a second bridge process, and the bridge in front of an ACP
-// agent (the real claude-agent-acp): text, shell, a second turn.
+// token refused; a file offered by `@` whose path reaches the model, and `/compact` then a turn on the summary
+// (both also in the calibration run). Cases on the bridge alone (calibrated once by hand against the real
+// app-server, docs/architecture/bridges.md "What the Codex TUI calls"): an approval answered in the TUI under
+// `-a on-request`, a model picked with `/model`, the thread resumed from `codex resume` in a second bridge
+// process, and the bridge in front of an ACP agent (the real claude-agent-acp): text, shell, a second turn.
 // A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
 // every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
@@ -205,6 +205,49 @@ function report(label: string, proxy: RecordingProxy): void {
   if (errors.length > 0) console.info(`${label}: answered with errors: ${errors.join(' | ')}`);
 }
 
+/**
+ * Two turns, `/compact`, one more turn: the TUI sends thread/compact/start, shows "Context compacted"
+ * without a user message, and the next request carries the scripted summary instead of the turns.
+ * `auxiliary`: how the model server names the harness's summary request (model-server auxiliary.ts).
+ */
+async function compactTurns(pane: TmuxPane, home: RealBridgeHome, proxy: RecordingProxy, auxiliary: string) {
+  for (const [prompt, answer] of [
+    ['tui compact one', 'First answer before compacting'],
+    ['tui compact two', 'Second answer before compacting'],
+  ] as const) {
+    home.server.when(prompt, reply().text(answer));
+    await pane.submit(prompt);
+    await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
+  }
+  await pane.submit('/compact');
+  await pane.waitFor(/Context compacted/, 'the compaction shown');
+  const asked = proxy.fromClient.find((message) => message.method === 'thread/compact/start');
+  expect(proxy.fromServer).toContainEqual({ id: asked?.id, result: {} });
+  expect(home.server.requests.map((request) => request.auxiliary)).toContain(auxiliary);
+  // The compaction turn shows no user message: `/compact` is not something the user said to the model.
+  expect(pane.screen()).not.toMatch(/› \/compact/);
+  home.server.when('tui after compact', reply().text('Answered after the compaction'));
+  await pane.submit('tui after compact');
+  await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
+  const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
+  expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
+}
+
+/** `@` offers a file of the TUI's folder; Tab puts its path in the composer (the TUI lists files itself). */
+async function mentionFile(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
+  await mkdir(join(home.cwd, 'notes'), { recursive: true });
+  await writeFile(join(home.cwd, 'notes', 'zebra-findme.txt'), 'stripes\n');
+  await pane.type('@zebra');
+  await pane.waitFor(/zebra-findme\.txt/, 'the file offered');
+  pane.key('Tab');
+  await pane.waitFor(/notes\/zebra-findme\.txt/, 'the path in the composer');
+  home.server.when('tui mention turn', reply().text('Saw the zebra file'));
+  await pane.submit(' tui mention turn');
+  await pane.waitFor(/Saw the zebra file/, 'the answer to the mention');
+  const mention = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui mention turn'));
+  expect(JSON.stringify(mention?.body)).toContain('notes/zebra-findme.txt');
+}
+
 describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
   it('calibration: drives the real `codex app-server --listen ws://` on the scripted model', async () => {
     const home = await realBridgeHome('codex');
@@ -228,6 +271,9 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     cleanups.push(() => proxy.close());
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
     await drive(pane, home);
+    // The flows the bridge cases below run on their own, here once against Codex itself.
+    await mentionFile(pane, home);
+    await compactTurns(pane, home, proxy, 'codex.compact');
     report('codex app-server', proxy);
   }, 300_000);
 
@@ -365,21 +411,11 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
   it('offers a file for `@`, and a thread resumed from `codex resume` in a new bridge continues it', async () => {
     const home = await realBridgeHome('claude-code');
     cleanups.push(() => home.dispose());
-    await mkdir(join(home.cwd, 'notes'));
-    await writeFile(join(home.cwd, 'notes', 'zebra-findme.txt'), 'stripes\n');
     const first = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${first.proxy.port}`);
     await ready(pane, first.proxy);
     // The TUI's `@` picker lists files itself (docs/architecture/bridges.md "What the Codex TUI calls").
-    await pane.type('@zebra');
-    await pane.waitFor(/zebra-findme\.txt/, 'the file offered');
-    pane.key('Tab');
-    await pane.waitFor(/notes\/zebra-findme\.txt/, 'the path in the composer');
-    home.server.when('tui mention turn', reply().text('Saw the zebra file'));
-    await pane.submit(' tui mention turn');
-    await pane.waitFor(/Saw the zebra file/, 'the answer to the mention');
-    const mention = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui mention turn'));
-    expect(JSON.stringify(mention?.body)).toContain('notes/zebra-findme.txt');
+    await mentionFile(pane, home);
 
     // Bridge A goes away; bridge B on the same REINS_HOME serves the resume picker.
     pane.kill();
@@ -424,28 +460,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     const { proxy } = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
     await ready(pane);
-    for (const [prompt, answer] of [
-      ['tui compact one', 'First answer before compacting'],
-      ['tui compact two', 'Second answer before compacting'],
-    ] as const) {
-      home.server.when(prompt, reply().text(answer));
-      await pane.submit(prompt);
-      await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
-    }
-    await pane.submit('/compact');
-    await pane.waitFor(/Context compacted/, 'the compaction shown');
-    const asked = proxy.fromClient.find((message) => message.method === 'thread/compact/start');
-    expect(proxy.fromServer).toContainEqual({ id: asked?.id, result: {} });
-    // Claude Code asked the model for the summary (model-server auxiliary.ts: claude-code.compact).
-    expect(home.server.requests.map((request) => request.auxiliary)).toContain('claude-code.compact');
-    // The compaction turn shows no user message: `/compact` is not something the user said to the model.
-    expect(pane.screen()).not.toMatch(/› \/compact/);
-
-    home.server.when('tui after compact', reply().text('Answered after the compaction'));
-    await pane.submit('tui after compact');
-    await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
-    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
-    expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
+    await compactTurns(pane, home, proxy, 'claude-code.compact');
     report('reins bridge (claude-code) /compact', proxy);
     const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);

@@ -4,7 +4,6 @@
 // own machinery (analytics, its TUI, feature flags, update checks) have nothing to act on and are
 // reported as ignored, and every other key is refused by name rather than dropped.
 import { EFFORT_LEVELS, type Effort, type Posture } from '@reins/core';
-import { isCodexOnlyKey } from './codex-only-keys.js';
 import { checkSandbox, ParamsError, postureOf } from './requests.js';
 
 export interface LaunchOptions {
@@ -15,6 +14,22 @@ export interface LaunchOptions {
   ignored: string[];
 }
 
+/** Codex config keys (or key prefixes, ending in `.`) with nothing to act on in front of another harness. */
+const CODEX_ONLY_KEYS = [
+  'analytics.',
+  'otel.',
+  'tui.',
+  'features.',
+  'feedback.',
+  'history.',
+  'notify',
+  'hide_agent_reasoning',
+  'show_raw_agent_reasoning',
+  'check_for_update_on_startup',
+  'file_opener',
+  'windows_wsl_setup_acknowledged',
+];
+
 /** A `-c` value as Codex reads it: TOML when it parses as a TOML scalar, else the raw text. */
 export function configValueOf(raw: string): string | boolean | number {
   const text = raw.trim();
@@ -23,6 +38,10 @@ export function configValueOf(raw: string): string | boolean | number {
   if (text === 'true' || text === 'false') return text === 'true';
   if (/^[+-]?\d+(\.\d+)?$/.test(text)) return Number(text);
   return text;
+}
+
+function isCodexOnly(key: string): boolean {
+  return CODEX_ONLY_KEYS.some((known) => (known.endsWith('.') ? key.startsWith(known) : key === known));
 }
 
 /**
@@ -62,7 +81,7 @@ export function launchOptionsOf(input: {
         sandbox = value;
         break;
       default:
-        if (!isCodexOnlyKey(key)) {
+        if (!isCodexOnly(key)) {
           throw new ParamsError(
             field,
             'the Reins bridge cannot honour this Codex setting in front of another harness.',

@@ -82,17 +82,6 @@ describe('thread params', () => {
     expect(refusal(() => mcpServersOf({ broken: { args: [] } })).field).toBe('config.mcp_servers.broken');
     expect(refusal(() => postureOf('sometimes')).field).toBe('approvalPolicy');
   });
-
-  it("take Codex-only tuning in a thread's config and ignore it (the TUI's title thread turns features off)", () => {
-    const nested = threadRequestOf({ cwd: '/w', config: { features: { web_search: false } } }, DEFAULTS);
-    const dotted = threadRequestOf({ cwd: '/w', config: { 'features.web_search': false, 'tui.theme': 'x' } }, DEFAULTS);
-    expect(nested).toEqual(threadRequestOf({ cwd: '/w' }, DEFAULTS));
-    expect(dotted).toEqual(threadRequestOf({ cwd: '/w' }, DEFAULTS));
-    // A key that merely starts like one is still refused by name.
-    expect(refusal(() => threadRequestOf({ cwd: '/w', config: { featuresx: true } }, DEFAULTS)).field).toBe(
-      'config.featuresx',
-    );
-  });
 });
 
 describe('turn params', () => {

@@ -17,7 +17,6 @@ import {
   type Posture,
   type TurnInput,
 } from '@reins/core';
-import { isCodexOnlyKey } from './codex-only-keys.js';
 import type { AskForApproval } from './wire.js';
 
 /** A param the bridge cannot take: `field` is its path in the params (`input[1].url`). */
@@ -178,12 +177,8 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
     const config = params.config;
     if (!isRecord(config)) throw new ParamsError('config', 'must be an object.');
     for (const key of Object.keys(config)) {
-      // Codex-only tuning (the TUI's title thread switches features.* off) has nothing to act on here.
-      if (key !== 'mcp_servers' && !isCodexOnlyKey(key)) {
-        throw new ParamsError(
-          `config.${key}`,
-          'the Reins bridge takes only config.mcp_servers (MCP servers to add) and ignores Codex-only tuning (features, analytics, tui, ...).',
-        );
+      if (key !== 'mcp_servers') {
+        throw new ParamsError(`config.${key}`, 'the Reins bridge takes only config.mcp_servers (MCP servers to add).');
       }
     }
     if (config.mcp_servers !== undefined) mcpServers = mcpServersOf(config.mcp_servers);
