@@ -76,6 +76,7 @@ export interface SessionSpec {
   /**
    * Record the work tree before and after every turn and emit `checkpoint` events (docs/architecture/contract.md,
    * "Checkpoints"). Absent: on when the cwd is in a git work tree, unless the environment says REINS_CHECKPOINTS=off.
+   * `true` in a folder outside git: kept in the folder's private repository under REINS_HOME.
    */
   checkpoints?: boolean;
 }

@@ -2,7 +2,7 @@
 // per file. The parsing of git's output is pure and kept apart from running git.
 import type { ChangeKind, CheckpointChange } from '@reins/core';
 import { git } from './git.js';
-import type { WorkTree } from './snapshot.js';
+import { at, type WorkTree } from './snapshot.js';
 
 /** Limits that keep a checkpoint event a reasonable size whatever the turn did. */
 export interface ChangeLimits {
@@ -85,10 +85,10 @@ export async function measureChanges(
   to: string,
   limits: ChangeLimits = DEFAULT_CHANGE_LIMITS,
 ): Promise<MeasuredChanges> {
-  const names = await git(['diff', '--name-status', '-z', ...DIFF_FLAGS, from, to], { cwd: tree.top });
+  const names = await git(['diff', '--name-status', '-z', ...DIFF_FLAGS, from, to], at(tree));
   const entries = parseNameStatus(names.stdout.toString('utf8'));
   if (entries.length === 0) return { changes: [], truncated: false };
-  const patch = await git(['diff', ...DIFF_FLAGS, from, to], { cwd: tree.top, maxOutputBytes: limits.patchBytes });
+  const patch = await git(['diff', ...DIFF_FLAGS, from, to], { ...at(tree), maxOutputBytes: limits.patchBytes });
   const chunks = splitPatch(patch.stdout.toString('utf8'));
   // A capped patch's last chunk is incomplete: it is cut with the marker like any long diff.
   const changes = entries.slice(0, limits.changes).map((entry, index): CheckpointChange => {
@@ -104,6 +104,6 @@ export async function measureChanges(
 
 /** The paths that differ between two commits, without rename pairing (what a restore must touch). */
 export async function changedPaths(tree: WorkTree, from: string, to: string): Promise<NameStatus[]> {
-  const names = await git(['diff', '--name-status', '-z', '--no-renames', from, to], { cwd: tree.top });
+  const names = await git(['diff', '--name-status', '-z', '--no-renames', from, to], at(tree));
   return parseNameStatus(names.stdout.toString('utf8'));
 }

@@ -93,16 +93,20 @@ describe('the chassis takes a checkpoint around every turn', () => {
     });
   });
 
-  it('keeps no checkpoints outside a git work tree and says so', async () => {
+  it('keeps no checkpoints outside a git work tree unless asked by name, and says so', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'reins-chassis-plain-'));
+    // The default (no spec.checkpoints, REINS_CHECKPOINTS not off): on only in a git work tree.
+    const before = process.env.REINS_CHECKPOINTS;
+    delete process.env.REINS_CHECKPOINTS;
     try {
-      const { chassis, events } = start(dir);
+      const { chassis, events } = start(dir, {});
       await chassis.send('echo x > x.txt');
       await until(events, (seen) => seen.some((event) => event.type === 'turn.completed'));
       await chassis.checkpoints?.settled();
       expect(checkpoints(events)).toEqual([]);
       await expect(sessionDiff(chassis, 'codex')).rejects.toMatchObject({ code: 'unsupported_capability' });
     } finally {
+      if (before !== undefined) process.env.REINS_CHECKPOINTS = before;
       rmSync(dir, { recursive: true, force: true });
     }
   });

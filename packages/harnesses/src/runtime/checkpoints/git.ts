@@ -12,6 +12,8 @@ export interface GitOptions {
   maxOutputBytes?: number;
   /** Written to stdin. */
   input?: string;
+  /** A repository git would not find from `cwd`: a folder's private one (snapshot.ts). */
+  repo?: { gitDir: string; workTree: string };
 }
 
 export interface GitResult {
@@ -24,7 +26,7 @@ const DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024;
 const IDENTITY = { name: 'Reins', email: 'reins@localhost' };
 
 /** The user's environment without the variables that redirect git (a daemon started from a git hook has them). */
-function gitEnvironment(indexFile: string | undefined): NodeJS.ProcessEnv {
+function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('GIT_')) env[key] = value;
@@ -35,7 +37,11 @@ function gitEnvironment(indexFile: string | undefined): NodeJS.ProcessEnv {
   env.GIT_AUTHOR_EMAIL = IDENTITY.email;
   env.GIT_COMMITTER_NAME = IDENTITY.name;
   env.GIT_COMMITTER_EMAIL = IDENTITY.email;
-  if (indexFile) env.GIT_INDEX_FILE = indexFile;
+  if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
+  if (options.repo) {
+    env.GIT_DIR = options.repo.gitDir;
+    env.GIT_WORK_TREE = options.repo.workTree;
+  }
   return env;
 }
 
@@ -46,7 +52,7 @@ export function git(args: string[], options: GitOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', fullArgs, {
       cwd: options.cwd,
-      env: gitEnvironment(options.indexFile),
+      env: gitEnvironment(options),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];

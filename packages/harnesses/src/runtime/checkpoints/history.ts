@@ -129,7 +129,7 @@ export class CheckpointHistory {
     if (tree) return tree;
     throw new ReinsError(
       'unsupported_capability',
-      `Reins keeps checkpoints only in a git work tree, and ${this.options.cwd} is not in one (any more).`,
+      `Reins keeps checkpoints in a git work tree or a folder's private repository, and ${this.options.cwd} has neither (any more).`,
       { harness: this.options.harness, operation, data: { reason: 'not_a_work_tree' } },
     );
   }

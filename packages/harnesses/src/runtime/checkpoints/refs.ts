@@ -1,7 +1,7 @@
 // The private refs that keep checkpoints (docs/architecture/contract.md, "Checkpoints"):
 // refs/reins/<session>/<turn>/{before,after}, their names, reads, writes and deletions.
 import { git } from './git.js';
-import type { WorkTree } from './snapshot.js';
+import { at, type WorkTree } from './snapshot.js';
 
 /** Where a turn's checkpoints live: `<turnRef>/before` and `<turnRef>/after`. */
 export function turnRef(sessionId: string, turnId: string): string {
@@ -29,19 +29,19 @@ export function sessionRefsOf(ref: string): string | undefined {
 }
 
 export async function setRef(tree: WorkTree, ref: string, commit: string): Promise<void> {
-  await git(['update-ref', ref, commit], { cwd: tree.top });
+  await git(['update-ref', ref, commit], at(tree));
 }
 
 /** Deletes refs in one transaction; a ref already gone is no error. */
 export async function deleteRefs(tree: WorkTree, refs: string[]): Promise<void> {
   if (refs.length === 0) return;
   const input = `${refs.map((ref) => `delete ${ref}`).join('\n')}\n`;
-  await git(['update-ref', '--stdin'], { cwd: tree.top, input });
+  await git(['update-ref', '--stdin'], { ...at(tree), input });
 }
 
 /** The refs under `prefix` (a folder ending in /) and the commits they point at. */
 export async function readRefs(tree: WorkTree, prefix: string): Promise<Map<string, string>> {
-  const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', prefix], { cwd: tree.top });
+  const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', prefix], at(tree));
   const refs = new Map<string, string>();
   for (const line of out.stdout.toString('utf8').split('\n')) {
     const space = line.indexOf(' ');

@@ -4,7 +4,7 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git.js';
-import { type WorkTree, withPrivateIndex } from './snapshot.js';
+import { at, type WorkTree, withPrivateIndex } from './snapshot.js';
 
 export async function restorePaths(
   tree: WorkTree,
@@ -18,9 +18,9 @@ export async function restorePaths(
   }
   if (paths.write.length === 0) return;
   await withPrivateIndex(tree, async (indexFile) => {
-    await git(['read-tree', commit], { cwd: tree.top, indexFile });
+    await git(['read-tree', commit], { ...at(tree), indexFile });
     await git(['checkout-index', '--force', '-z', '--stdin'], {
-      cwd: tree.top,
+      ...at(tree),
       indexFile,
       input: `${paths.write.join('\0')}\0`,
     });

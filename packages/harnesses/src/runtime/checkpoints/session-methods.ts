@@ -26,6 +26,8 @@ export function checkpointsFor(
     harness: options.harness,
     sessionId: options.sessionId,
     cwd,
+    // Asked for by name: outside a git work tree too, in the folder's private repository.
+    anyFolder: options.spec?.checkpoints === true,
     emit: (payload, turnId) => {
       if (!stream.isClosed) stream.emit(payload, turnId ? { turnId } : { background: true });
     },

@@ -1,28 +1,64 @@
 // A work tree's state as a git commit that no branch points at: the user's index copied to a private
 // index file, every tracked and untracked (not ignored) file added there, written as a tree and a
-// parentless commit. The user's branch, index, stash and files are not touched.
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+// parentless commit. The user's branch, index, stash and files are not touched. A folder outside any
+// git work tree gets, when its session asks for checkpoints, a private bare repository under
+// REINS_HOME/checkpoints/ instead: nothing is written inside the folder.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, realpath, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { git } from './git.js';
+import { reinsHome } from '../evidence.js';
+import { type GitOptions, git } from './git.js';
 
 export interface WorkTree {
   /** The work tree's top folder (paths of changes are relative to it). */
   top: string;
   gitDir: string;
+  /** A private repository of a folder that is in no git work tree (git must be told where it is). */
+  private?: true;
 }
 
-/** The git work tree holding `cwd`, or undefined when there is none (or git is missing). */
-export async function findWorkTree(cwd: string): Promise<WorkTree | undefined> {
+/** Where git runs for `tree`. */
+export function at(tree: WorkTree): Pick<GitOptions, 'cwd' | 'repo'> {
+  return tree.private ? { cwd: tree.top, repo: { gitDir: tree.gitDir, workTree: tree.top } } : { cwd: tree.top };
+}
+
+/**
+ * The git work tree holding `cwd`; else the folder's private repository when it has one, or when
+ * `createPrivate` asks for one (a session started with checkpoints: true); else undefined (also when
+ * git is missing).
+ */
+export async function findWorkTree(
+  cwd: string,
+  options: { createPrivate?: boolean } = {},
+): Promise<WorkTree | undefined> {
   try {
-    const inside = (await git(['rev-parse', '--is-inside-work-tree'], { cwd })).stdout.toString().trim();
-    if (inside !== 'true') return undefined;
-    const out = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd })).stdout.toString();
-    const [top, gitDir] = out.split('\n');
-    return top && gitDir ? { top, gitDir } : undefined;
+    const inside = (await git(['rev-parse', '--is-inside-work-tree'], { cwd }).catch(() => undefined))?.stdout
+      .toString()
+      .trim();
+    if (inside === 'true') {
+      const out = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd })).stdout.toString();
+      const [top, gitDir] = out.split('\n');
+      return top && gitDir ? { top, gitDir } : undefined;
+    }
+    const top = await realpath(cwd);
+    const gitDir = privateGitDir(top);
+    if (!existsSync(gitDir)) {
+      if (!options.createPrivate) return undefined;
+      await mkdir(path.dirname(gitDir), { recursive: true });
+      await git(['init', '--bare', '--quiet', gitDir], { cwd: top });
+    }
+    return { top, gitDir, private: true };
   } catch {
     return undefined;
   }
+}
+
+/** The private repository of a folder outside any git work tree: one per folder, by its real path. */
+export function privateGitDir(folder: string): string {
+  const key = createHash('sha256').update(folder).digest('hex').slice(0, 24);
+  return path.join(reinsHome(), 'checkpoints', `${key}.git`);
 }
 
 /**
@@ -54,9 +90,9 @@ async function seedIndex(userIndex: string, indexFile: string): Promise<void> {
 /** The work tree as it is on disk now, as a commit id. */
 export async function snapshot(tree: WorkTree, message: string): Promise<string> {
   return withPrivateIndex(tree, async (indexFile) => {
-    await git(['add', '--all', '--', ':/'], { cwd: tree.top, indexFile });
-    const treeId = (await git(['write-tree'], { cwd: tree.top, indexFile })).stdout.toString().trim();
-    const commit = await git(['commit-tree', treeId, '-m', message], { cwd: tree.top });
+    await git(['add', '--all', '--', ':/'], { ...at(tree), indexFile });
+    const treeId = (await git(['write-tree'], { ...at(tree), indexFile })).stdout.toString().trim();
+    const commit = await git(['commit-tree', treeId, '-m', message], at(tree));
     return commit.stdout.toString().trim();
   });
 }

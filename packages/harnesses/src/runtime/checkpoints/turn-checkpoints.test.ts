@@ -1,21 +1,32 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PayloadOf } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkpointRef } from './refs.js';
+import { findWorkTree, privateGitDir } from './snapshot.js';
 import { makeTestRepo, type TestRepo } from './test-repo.js';
 import { TurnCheckpoints } from './turn-checkpoints.js';
 
 type Emitted = { payload: PayloadOf<'checkpoint'> | PayloadOf<'notice'>; turnId: string | undefined };
 
-function recorder(cwd: string) {
+function recorder(cwd: string, options: { anyFolder?: boolean } = {}) {
   const emitted: Emitted[] = [];
   const checkpoints = new TurnCheckpoints({
     harness: 'codex',
     sessionId: 'rs_test',
     cwd,
+    ...options,
     emit: (payload, turnId) => emitted.push({ payload, turnId }),
   });
   return { checkpoints, emitted };
@@ -184,10 +195,42 @@ describe('TurnCheckpoints outside a git work tree', () => {
         data: { reason: 'not_a_work_tree' },
       });
       await expect(checkpoints.revert('turn_1', {}, async () => 'unchanged')).rejects.toThrow(
-        /not in one \(run git init/,
+        /not in one: start the session with checkpoints: true/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('asked for (checkpoints: true), keeps them in a private repository under REINS_HOME, writing nothing in the folder', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'reins-ckpt-plain-'));
+    const home = mkdtempSync(path.join(tmpdir(), 'reins-ckpt-home-'));
+    const before = process.env.REINS_HOME;
+    process.env.REINS_HOME = home;
+    try {
+      writeFileSync(path.join(dir, 'keep.txt'), 'original\n');
+      const { checkpoints, emitted } = recorder(dir, { anyFolder: true });
+      await shellTurn(checkpoints, 'turn_1', dir, 'echo changed > keep.txt && echo new > added.txt');
+      const [first] = emitted;
+      if (first?.payload.type !== 'checkpoint') throw new Error(`expected a checkpoint, got ${JSON.stringify(first)}`);
+      const byPath = Object.fromEntries(first.payload.changes.map((change) => [change.path, change]));
+      expect(byPath['keep.txt']).toMatchObject({ kind: 'modified' });
+      expect(byPath['keep.txt']?.diff).toContain('+changed');
+      expect(byPath['added.txt']).toMatchObject({ kind: 'added' });
+      // Nothing of git's inside the folder; the repository is REINS_HOME's.
+      expect(readdirSync(dir).sort()).toEqual(['added.txt', 'keep.txt']);
+      expect(readdirSync(path.join(home, 'checkpoints'))).toHaveLength(1);
+
+      await checkpoints.revert('turn_1', {}, async () => 'unchanged');
+      expect(readFileSync(path.join(dir, 'keep.txt'), 'utf8')).toBe('original\n');
+      expect(existsSync(path.join(dir, 'added.txt'))).toBe(false);
+      // A later process finds the same private repository (CheckpointHistory, a resumed session).
+      expect((await findWorkTree(dir))?.gitDir).toBe(privateGitDir(realpathSync(dir)));
+    } finally {
+      if (before === undefined) delete process.env.REINS_HOME;
+      else process.env.REINS_HOME = before;
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

@@ -16,6 +16,8 @@ export interface CheckpointSink {
   harness: string;
   sessionId: string;
   cwd: string;
+  /** Outside a git work tree, keep them in the folder's private repository (spec.checkpoints: true). */
+  anyFolder?: boolean;
   /** Turns whose refs are kept (newest first); default DEFAULT_KEEP_TURNS. */
   keepTurns?: number;
   /** Emits a turn's `checkpoint` event (its envelope turnId is `turnId`), or a warning notice (no turn). */
@@ -164,7 +166,7 @@ export class TurnCheckpoints {
   }
 
   private findWorkTree(): Promise<WorkTree | undefined> {
-    this.workTree ??= findWorkTree(this.sink.cwd);
+    this.workTree ??= findWorkTree(this.sink.cwd, { createPrivate: this.sink.anyFolder === true });
     return this.workTree;
   }
 
@@ -173,7 +175,7 @@ export class TurnCheckpoints {
     if (tree) return tree;
     throw new ReinsError(
       'unsupported_capability',
-      `Reins keeps checkpoints only for a session whose cwd is in a git work tree, and ${this.sink.cwd} is not in one (run git init there to have them).`,
+      `Reins keeps checkpoints for a session whose cwd is in a git work tree, and ${this.sink.cwd} is not in one: start the session with checkpoints: true to keep them in a private repository under REINS_HOME (or run git init there).`,
       { harness: this.sink.harness, operation, data: { reason: 'not_a_work_tree' } },
     );
   }
