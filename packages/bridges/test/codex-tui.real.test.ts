@@ -7,7 +7,7 @@
 // (both also in the calibration run). Cases on the bridge alone (calibrated once by hand against the real
 // app-server, docs/architecture/bridges.md "What the Codex TUI calls"): an approval answered in the TUI under
 // `-a on-request`, a model picked with `/model`, the thread resumed from `codex resume` in a second bridge
-// process, and the bridge in front of an ACP agent (the real claude-agent-acp): text, shell, a second turn.
+// process, and the bridge in front of an ACP agent (the real claude-agent-acp) on the whole script.
 // A recording proxy between the TUI and the server logs which methods the TUI calls (printed) and
 // every frame the bridge wrote is validated against the pinned Codex's JSON Schema.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-tui.real.test.ts
@@ -438,15 +438,13 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
   }, 180_000);
 
-  it('drives the bridge in front of an ACP agent (the real claude-agent-acp): text, shell, a second turn', async () => {
+  it('drives the bridge in front of an ACP agent (the real claude-agent-acp): the same script as Claude Code', async () => {
     const home = await realBridgeHome('claude-agent-acp');
     cleanups.push(() => home.dispose());
     const { proxy } = await bridgeBehindProxy(home);
     const pane = await startTui(home, `ws://127.0.0.1:${proxy.port}`);
     await ready(pane, proxy);
-    await textTurn(pane, home);
-    await shellTurn(pane, home);
-    await secondTurn(pane, home);
+    await drive(pane, home);
     report('reins bridge (claude-agent-acp)', proxy);
     const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
