@@ -571,8 +571,9 @@ export class HostedSession {
   /** The client closes the session: the process ends, session.closed is logged, the session stays listed. */
   async close(): Promise<void> {
     if (this.state === 'closed' || this.deleted) return this.log.idle();
-    // A close the store cannot record is refused (store_unavailable) with the session as it was.
-    await this.writable();
+    // Never refused for want of a store: the user wants the process gone (a store that cannot write, a full
+    // disk or a worker cut off from NATS, would otherwise keep it running, or hang the close). What the
+    // close could not record catches up with the session's next write (SessionRecord.catchUp).
     if (this.transition) await this.transition.catch(() => {});
     const live = this.live;
     if (live) {

@@ -170,7 +170,7 @@ describe('a full disk under the store', () => {
   );
 
   it.skipIf(!isRoot)(
-    'refuses a setting, a close and a delete it cannot record, with the session as it was, and takes them once freed',
+    'refuses a setting and a delete it cannot record, with the session as it was, and takes them once freed',
     async () => {
       const harness = new ScriptedHarness('codex');
       const first = await start(harness);
@@ -183,8 +183,6 @@ describe('a full disk under the store', () => {
       const filler = fill(mountPoint);
       const applied = harness.last.sends.length;
       expect((await refusal(session.setModel('model-b'))).code).toBe('store_unavailable');
-      expect((await refusal(session.close())).code).toBe('store_unavailable');
-      expect((await refusal(reins.deleteSession(session.id))).code).toBe('store_unavailable');
       // Nothing changed: still listed, not closed, and the harness was asked nothing.
       const listed = (await reins.listSessions()).find((entry) => entry.sessionId === session.id);
       expect(listed?.status).not.toBe('closed');
@@ -204,6 +202,11 @@ describe('a full disk under the store', () => {
       const two = await resumed.send('two');
       await resumedReader.waitFor((e) => e.type === 'turn.completed' && e.turnId === two.turnId, 'turn two');
       expect(harness.last.spec.model).toBe('model-b');
+      // A delete the store cannot record is refused and the session stays listed; once freed it goes.
+      const full = fill(mountPoint);
+      expect((await refusal(again.deleteSession(session.id))).code).toBe('store_unavailable');
+      expect((await again.listSessions()).map((entry) => entry.sessionId)).toContain(session.id);
+      for (const path of full) rmSync(path);
       await again.deleteSession(session.id);
       expect((await again.listSessions()).map((entry) => entry.sessionId)).not.toContain(session.id);
     },
