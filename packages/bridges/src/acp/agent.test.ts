@@ -116,6 +116,8 @@ class FakeHarness implements Harness {
       { id: 'fake-model-2', efforts: ['low', 'high'] },
     ],
     private readonly reportsModel = true,
+    /** Like Amp: a session spec naming a model is refused. */
+    private readonly takesModel = true,
   ) {}
 
   async discover() {
@@ -131,6 +133,13 @@ class FakeHarness implements Harness {
     return this.catalog;
   }
   async createSession(spec: SessionSpec) {
+    if (!this.takesModel && spec.model !== undefined) {
+      throw new ReinsError('unsupported_capability', 'Reins cannot honour choosing a model (spec.model) on Fake.', {
+        harness: this.id,
+        operation: 'createSession',
+        data: { field: 'model' },
+      });
+    }
     const fresh = this.nativeIds ? `thread-${this.sessions.length + 1}` : undefined;
     const forked = spec.resume?.fork === true && !this.forkReopens;
     const native = forked ? `fork-${this.sessions.length + 1}` : (spec.resume?.nativeSessionId ?? fresh);
@@ -469,6 +478,20 @@ describe('AcpBridge', () => {
     });
     expect(harness.sessions[0]?.spec).toMatchObject({ model: 'fake-model-2', resume: { nativeSessionId: 'thread-1' } });
     expect(resumed.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'fake-model-2' });
+  });
+
+  it('resumes a harness that takes no model choice (Amp) without the model it reported', async () => {
+    const records = memoryRecords();
+    const noChoice = () => new FakeHarness(undefined, true, undefined, true, false);
+    const first = await started(noChoice(), undefined, { records });
+    first.connection.close();
+    const harness = noChoice();
+    const second = connect(harness, undefined, records);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await second.request('session/resume', { sessionId: first.created.sessionId, cwd: '/work' });
+    expect(harness.sessions).toHaveLength(1);
+    expect(harness.sessions[0]?.spec.model).toBeUndefined();
+    expect(harness.sessions[0]?.spec.resume).toEqual({ nativeSessionId: 'thread-1' });
   });
 
   it('switches modes (the postures) by restarting the harness on the same conversation, between prompts', async () => {

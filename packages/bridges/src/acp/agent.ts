@@ -357,7 +357,12 @@ export class AcpBridge {
     await this.closeSession(sessionId);
     // A resumed session keeps the model, effort and mode it ran with.
     const spec: SessionSpec = { ...this.specFor(cwd, mcpServers, record), resume: { nativeSessionId: nativeId } };
-    const bridged = await this.open(spec, sessionId, true);
+    const bridged = await this.open(spec, sessionId, true).catch((error: unknown) => {
+      // A harness that takes no model choice (Amp) reported the recorded model: it resumes without one.
+      if (spec.model === undefined || !refusesField(error, 'model')) throw error;
+      const { model: _reported, ...withoutModel } = spec;
+      return this.open(withoutModel, sessionId, true);
+    });
     if (replay && bridged.replayedItems === 0 && this.harness.history) {
       // The adapter replayed nothing itself (Codex resumes silently): read the stored conversation.
       try {
@@ -485,4 +490,10 @@ export class AcpBridge {
     await withDeadline(bridged.close(), this.requestTimeoutMs, 'close');
     return {};
   }
+}
+
+/** A spec field the harness refused (`unsupported_capability` naming it in `data.field`). */
+function refusesField(error: unknown, field: string): boolean {
+  const data = ReinsError.isInstance(error) && error.code === 'unsupported_capability' ? error.data : undefined;
+  return (data as { field?: unknown } | undefined)?.field === field;
 }
