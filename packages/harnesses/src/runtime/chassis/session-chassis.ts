@@ -191,18 +191,14 @@ export class SessionChassis<Plan = undefined> {
         { harness: this.options.harness, operation: 'compact', data: { reason: 'turn_running' } },
       );
     }
-    const input = { text: COMPACT_INPUT };
-    const turn: ChassisTurn<Plan> = {
-      turnId: `turn_${++this.turnCounter}`,
-      input,
-      prompt: input,
-      options: {},
-      outputSchema: undefined,
-      plan,
-      compaction: true,
-    };
+    const turn: ChassisTurn<Plan> = { ...this.plainTurn({ text: COMPACT_INPUT }, plan), compaction: true };
     void this.begin(turn);
     return { turnId: turn.turnId, delivery: 'started' };
+  }
+
+  /** A turn no caller's send options shape (a compaction, a turn the harness started): the input as is. */
+  private plainTurn(input: TurnInput, plan: Plan): ChassisTurn<Plan> {
+    return { turnId: `turn_${++this.turnCounter}`, input, prompt: input, options: {}, outputSchema: undefined, plan };
   }
 
   private async begin(turn: ChassisTurn<Plan>): Promise<void> {
@@ -256,14 +252,7 @@ export class SessionChassis<Plan = undefined> {
     options: { origin?: UserMessageOrigin; plan?: Plan; meta?: EmitMeta } = {},
   ): ChassisTurn<Plan> | undefined {
     if (this.current || this.isClosed) return undefined;
-    const turn: ChassisTurn<Plan> = {
-      turnId: `turn_${++this.turnCounter}`,
-      input,
-      prompt: input,
-      options: {},
-      outputSchema: undefined,
-      plan: options.plan as Plan,
-    };
+    const turn = this.plainTurn(input, options.plan as Plan);
     if (this.stream.startTurn(input, { ...options.meta, turnId: turn.turnId }) === undefined) return undefined;
     this.current = turn;
     this.lastAgentText = undefined;
