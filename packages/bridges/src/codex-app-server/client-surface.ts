@@ -39,7 +39,7 @@ export function clientSurfaceHandlers(
           model: model ?? null,
           model_provider: harness,
           approval_policy: approvalPolicyOf(posture),
-          sandbox_mode: 'danger-full-access',
+          sandbox_mode: posture === 'workspace' ? 'workspace-write' : 'danger-full-access',
           web_search: 'disabled',
         },
         origins: {},

@@ -52,9 +52,17 @@ describe('launchOptionsOf', () => {
     expect(refused({ config: ['approval_policy=sometimes'] })).toMatch(/^-c approval_policy: must be one of/);
     // A narrower sandbox than the bridge can enforce is taken only when every action asks first.
     expect(refused({ config: ['sandbox_mode=read-only'] })).toMatch(
-      /^-c sandbox_mode: the Reins bridge cannot sandbox/,
+      /^-c sandbox_mode: the Reins bridge cannot make a harness read-only/,
     );
-    expect(launchOptionsOf({ config: ['sandbox_mode=read-only'], posture: 'ask' })).toEqual({ ignored: [] });
+    expect(launchOptionsOf({ config: ['sandbox_mode=read-only'], posture: 'ask' })).toEqual({
+      posture: 'ask',
+      ignored: [],
+    });
+    // workspace-write with nothing asking first: posture workspace (writes kept to the cwd).
+    expect(launchOptionsOf({ config: ['sandbox_mode=workspace-write'] })).toEqual({
+      posture: 'workspace',
+      ignored: [],
+    });
     expect(refused({ config: ['novalue'] })).toMatch(/^-c: takes key=value/);
   });
 

@@ -4,7 +4,7 @@
 // own machinery (analytics, its TUI, feature flags, update checks) have nothing to act on and are
 // reported as ignored, and every other key is refused by name rather than dropped.
 import { EFFORT_LEVELS, type Effort, type Posture } from '@reins/core';
-import { checkSandbox, ParamsError, postureOf } from './requests.js';
+import { ParamsError, postureOf, sandboxPosture } from './requests.js';
 
 export interface LaunchOptions {
   model?: string;
@@ -90,6 +90,8 @@ export function launchOptionsOf(input: {
         options.ignored.push(key);
     }
   }
-  if (sandbox !== undefined) checkSandbox(sandbox, options.posture ?? input.posture ?? 'bypass', '-c sandbox_mode');
+  if (sandbox !== undefined) {
+    options.posture = sandboxPosture(sandbox, options.posture ?? input.posture ?? 'bypass', '-c sandbox_mode');
+  }
   return options;
 }

@@ -3,11 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   approvalAnswerOf,
+  approvalPolicyOf,
   checkTurnOverrides,
   effortOf,
   mcpServersOf,
   ParamsError,
   postureOf,
+  sandboxPolicyOf,
   threadRequestOf,
   turnInputOf,
 } from './requests.js';
@@ -73,7 +75,7 @@ describe('thread params', () => {
     // A sandbox the bridge cannot enforce is refused when nothing asks first.
     const sandbox = refusal(() => threadRequestOf({ sandbox: 'read-only', approvalPolicy: 'never' }, DEFAULTS));
     expect(sandbox.field).toBe('sandbox');
-    expect(sandbox.message).toMatch(/cannot sandbox/);
+    expect(sandbox.message).toMatch(/cannot make a harness read-only/);
     expect(refusal(() => threadRequestOf({ baseInstructions: 'You are…' }, DEFAULTS)).field).toBe('baseInstructions');
     expect(refusal(() => threadRequestOf({ modelProvider: 'openai' }, DEFAULTS)).field).toBe('modelProvider');
     expect(refusal(() => threadRequestOf({ config: { model_reasoning_effort: 'high' } }, DEFAULTS)).field).toBe(
@@ -131,6 +133,24 @@ describe('turn params', () => {
     expect(refusal(() => checkTurnOverrides({ sandboxPolicy: { type: 'readOnly' } }, thread)).field).toBe(
       'sandboxPolicy',
     );
+    // A workspace thread takes its own sandbox again per turn, and nothing wider.
+    const workspace = { cwd: '/tmp/ws', posture: 'workspace' as const };
+    const same = { approvalPolicy: 'never', sandboxPolicy: { type: 'workspaceWrite' } };
+    expect(() => checkTurnOverrides(same, workspace)).not.toThrow();
+    expect(refusal(() => checkTurnOverrides({ sandboxPolicy: { type: 'dangerFullAccess' } }, workspace)).field).toBe(
+      'sandboxPolicy',
+    );
+    expect(refusal(() => checkTurnOverrides({ sandboxPolicy: { type: 'workspaceWrite' } }, thread)).field).toBe(
+      'sandboxPolicy',
+    );
+  });
+
+  it('take workspace-write under "never" as posture workspace, and report it as that sandbox', () => {
+    const request = threadRequestOf({ cwd: '/w', approvalPolicy: 'never', sandbox: 'workspace-write' }, DEFAULTS);
+    expect(request.posture).toBe('workspace');
+    expect(sandboxPolicyOf(request.posture)).toMatchObject({ type: 'workspaceWrite' });
+    expect(sandboxPolicyOf('bypass')).toEqual({ type: 'dangerFullAccess' });
+    expect(approvalPolicyOf('workspace')).toBe('never');
   });
 });
 

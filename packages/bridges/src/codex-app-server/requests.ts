@@ -17,7 +17,7 @@ import {
   type Posture,
   type TurnInput,
 } from '@reins/core';
-import type { AskForApproval } from './wire.js';
+import type { AskForApproval, SandboxPolicy } from './wire.js';
 
 /** A param the bridge cannot take: `field` is its path in the params (`input[1].url`). */
 export class ParamsError extends Error {
@@ -85,24 +85,43 @@ export function approvalPolicyOf(posture: Posture): AskForApproval {
 }
 
 /**
- * The bridge cannot sandbox a harness. Full access is what it gives; a narrower sandbox is taken only
- * when every action asks first (posture ask), so the client's approvals are the gate. Otherwise the
- * request is refused rather than run with more access than was asked for.
+ * What the thread reports as its sandbox: workspace-write for posture workspace (its network is reported
+ * on: Reins' confinement does not cut the tools' network, docs/architecture/contract.md "Postures"),
+ * else full access, the approvals being the only gate.
  */
-export function checkSandbox(sandbox: unknown, posture: Posture, field: string): void {
+export function sandboxPolicyOf(posture: Posture): SandboxPolicy {
+  if (posture !== 'workspace') return { type: 'dangerFullAccess' };
+  return {
+    type: 'workspaceWrite',
+    writableRoots: [],
+    networkAccess: true,
+    excludeTmpdirEnvVar: false,
+    excludeSlashTmp: false,
+  };
+}
+
+/**
+ * The posture a Codex sandbox asks for on top of an approval posture. `workspace-write` under "never"
+ * is posture `workspace` (the harness's own sandbox or Reins' confinement holds it to the cwd; a harness
+ * that has neither refuses the session). Under approvals (`ask`) the client's answers are the gate, so
+ * a narrower sandbox is taken as it is. `read-only` under "never" no posture gives: refused rather than
+ * run with more access than was asked for. Full access leaves the posture as it was.
+ */
+export function sandboxPosture(sandbox: unknown, posture: Posture, field: string): Posture {
   const full = sandbox === 'danger-full-access' || (isRecord(sandbox) && sandbox.type === 'dangerFullAccess');
-  if (sandbox === undefined || sandbox === null || full) return;
+  if (sandbox === undefined || sandbox === null || full) return posture;
+  const workspace = sandbox === 'workspace-write' || (isRecord(sandbox) && sandbox.type === 'workspaceWrite');
   const known =
+    workspace ||
     sandbox === 'read-only' ||
-    sandbox === 'workspace-write' ||
-    (isRecord(sandbox) && ['readOnly', 'workspaceWrite', 'externalSandbox'].includes(String(sandbox.type)));
+    (isRecord(sandbox) && ['readOnly', 'externalSandbox'].includes(String(sandbox.type)));
   if (!known) throw new ParamsError(field, 'is not a Codex sandbox mode.');
-  if (posture === 'bypass') {
-    throw new ParamsError(
-      field,
-      'the Reins bridge cannot sandbox the harness; use danger-full-access, or an approvalPolicy other than "never" so every action asks first.',
-    );
-  }
+  if (posture !== 'bypass') return posture;
+  if (workspace) return 'workspace';
+  throw new ParamsError(
+    field,
+    'the Reins bridge cannot make a harness read-only; use workspace-write (writes kept to the cwd), danger-full-access, or an approvalPolicy other than "never" so every action asks first.',
+  );
 }
 
 // ---- threads ----
@@ -157,8 +176,8 @@ export function mcpServersOf(servers: unknown): McpServerSpec[] {
 export function threadRequestOf(params: Params, defaults: ThreadDefaults): ThreadRequest {
   const cwd = optionalString(params, 'cwd') ?? defaults.cwd;
   if (!isAbsolute(cwd)) throw new ParamsError('cwd', `must be an absolute path (got "${cwd}").`);
-  const posture = given(params, 'approvalPolicy') ? postureOf(params.approvalPolicy) : defaults.posture;
-  checkSandbox(params.sandbox, posture, 'sandbox');
+  const asked = given(params, 'approvalPolicy') ? postureOf(params.approvalPolicy) : defaults.posture;
+  const posture = sandboxPosture(params.sandbox, asked === 'workspace' ? 'bypass' : asked, 'sandbox');
   if (given(params, 'baseInstructions')) {
     throw new ParamsError(
       'baseInstructions',
@@ -284,13 +303,23 @@ export function checkTurnOverrides(params: Params, thread: { cwd: string; postur
   if (cwd !== undefined && cwd !== thread.cwd) {
     throw new ParamsError('cwd', `a Reins session keeps the cwd it started in (${thread.cwd}); start a new thread.`);
   }
-  if (given(params, 'approvalPolicy') && postureOf(params.approvalPolicy) !== thread.posture) {
+  // Posture workspace is approval policy "never" with a workspace-write sandbox.
+  const approvals = thread.posture === 'workspace' ? 'bypass' : thread.posture;
+  if (given(params, 'approvalPolicy') && postureOf(params.approvalPolicy) !== approvals) {
     throw new ParamsError(
       'approvalPolicy',
       `a Reins session keeps its approval posture (${thread.posture}); start a new thread to change it.`,
     );
   }
-  checkSandbox(params.sandboxPolicy, thread.posture, 'sandboxPolicy');
+  if (
+    given(params, 'sandboxPolicy') &&
+    sandboxPosture(params.sandboxPolicy, approvals, 'sandboxPolicy') !== thread.posture
+  ) {
+    throw new ParamsError(
+      'sandboxPolicy',
+      `a Reins session keeps the sandbox it started with (posture ${thread.posture}); start a new thread to change it.`,
+    );
+  }
 }
 
 // ---- approvals ----

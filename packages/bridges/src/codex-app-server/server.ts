@@ -36,7 +36,14 @@ import {
   turnsOf,
 } from './reads.js';
 import { REFUSED_METHODS, refusalHandlers } from './refusals.js';
-import { approvalPolicyOf, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
+import {
+  approvalPolicyOf,
+  paramsObject,
+  requiredString,
+  sandboxPolicyOf,
+  type ThreadRequest,
+  threadRequestOf,
+} from './requests.js';
 import { runShellCommand } from './shell-command.js';
 import { type CompletedItemsView, createThreadState } from './state.js';
 import { BridgeThread } from './thread.js';
@@ -374,8 +381,8 @@ export class CodexAppServerBridge {
       instructionSources: [],
       approvalPolicy: approvalPolicyOf(thread.request.posture),
       approvalsReviewer: 'user',
-      // What is enforced: nothing beyond the approvals (see requests.ts checkSandbox).
-      sandbox: { type: 'dangerFullAccess' },
+      // What is enforced (requests.ts sandboxPosture).
+      sandbox: sandboxPolicyOf(thread.request.posture),
       reasoningEffort: thread.state.effort ?? null,
     };
   }

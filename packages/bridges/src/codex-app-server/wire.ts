@@ -11,6 +11,7 @@ import type { CodexAppServerWire as Wire } from '@reins/harnesses';
 export const CODEX_PROTOCOL_VERSION = '0.171.0';
 
 export type AskForApproval = Wire.v2.AskForApproval;
+export type SandboxPolicy = Wire.v2.SandboxPolicy;
 export type CodexErrorInfo = Wire.v2.CodexErrorInfo;
 export type CommandExecutionRequestApprovalParams = Wire.v2.CommandExecutionRequestApprovalParams;
 export type FileChangeRequestApprovalParams = Wire.v2.FileChangeRequestApprovalParams;
