@@ -43,6 +43,13 @@ const codexBehindBridge: ConformanceTarget = {
       dispose: () => tempHome.cleanup(),
     };
   },
+  notApplicable: {
+    // Reins confines a generic ACP agent to its cwd, its declared state folders and the temp folder; the
+    // bridge as that agent runs Codex, whose home it cannot write then ("Read-only file system"). Through
+    // the bridge the posture belongs to the harness behind it, which ACP has no way to ask for.
+    'workspace posture blocks a write outside the cwd and allows one inside':
+      "the generic ACP agent's confinement holds the bridge and Codex's own home with it; ACP has no sandbox request for the harness behind a bridge",
+  },
 };
 
 describe('conformance through reins bridge acp -H codex (real Codex)', () => {

@@ -122,7 +122,10 @@ async function secondTurn(pane: TmuxPane, home: RealBridgeHome): Promise<void> {
   server.when('tui second turn', reply().text('Second answer, same conversation'));
   await pane.submit('tui second turn');
   await pane.waitFor(/Second answer, same conversation/, 'the second answer');
-  const second = server.requests.find((request) => JSON.stringify(request.body).includes('tui second turn'));
+  // The turn's own request: a harness's title request (claude-agent-acp names the session) quotes it too.
+  const second = server.requests.find(
+    (request) => request.scripted && JSON.stringify(request.body).includes('tui second turn'),
+  );
   expect(JSON.stringify(second?.body)).toContain('tui first turn');
 }
 
@@ -229,7 +232,9 @@ async function compactTurns(pane: TmuxPane, home: RealBridgeHome, proxy: Recordi
   home.server.when('tui after compact', reply().text('Answered after the compaction'));
   await pane.submit('tui after compact');
   await pane.waitFor(/Answered after the compaction/, 'the answer after the compaction');
-  const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui after compact'));
+  const after = home.server.requests.find(
+    (request) => request.scripted && JSON.stringify(request.body).includes('tui after compact'),
+  );
   expect(JSON.stringify(after?.body)).toContain('Scripted summary of the conversation so far.');
 }
 
@@ -244,7 +249,9 @@ async function mentionFile(pane: TmuxPane, home: RealBridgeHome): Promise<void> 
   home.server.when('tui mention turn', reply().text('Saw the zebra file'));
   await pane.submit(' tui mention turn');
   await pane.waitFor(/Saw the zebra file/, 'the answer to the mention');
-  const mention = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui mention turn'));
+  const mention = home.server.requests.find(
+    (request) => request.scripted && JSON.stringify(request.body).includes('tui mention turn'),
+  );
   expect(JSON.stringify(mention?.body)).toContain('notes/zebra-findme.txt');
 }
 
@@ -374,7 +381,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
       home.server.when(prompt, reply().text(answer));
       await pane.submit(prompt);
       await pane.waitFor(new RegExp(answer), `the answer to ${prompt}`);
-      const request = home.server.requests.find((sent) => JSON.stringify(sent.body).includes(prompt));
+      const request = home.server.requests.find((sent) => sent.scripted && JSON.stringify(sent.body).includes(prompt));
       return (request?.body as { model?: unknown } | undefined)?.model;
     };
     // The TUI refuses /model until its start-up is complete ("Model selection is disabled until startup
@@ -431,7 +438,9 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     home.server.when('tui resumed turn', reply().text('Continued after the resume'));
     await resumed.submit('tui resumed turn');
     await resumed.waitFor(/Continued after the resume/, 'the answer after the resume');
-    const after = home.server.requests.find((request) => JSON.stringify(request.body).includes('tui resumed turn'));
+    const after = home.server.requests.find(
+      (request) => request.scripted && JSON.stringify(request.body).includes('tui resumed turn'),
+    );
     expect(JSON.stringify(after?.body)).toContain('tui mention turn');
     expect(proxy.methodsCalled()).toContain('thread/resume');
     const violations = proxy.connections.flatMap((sent) => transcriptViolations(sent.fromClient, sent.fromServer));

@@ -9,14 +9,27 @@ import { type CodexRig, codexRig } from '../../test/support/codex-rig.js';
 import { liveProcessCount } from '../runtime/index.js';
 
 /** Processes on this machine running `<binary> app-server` (from /proc). */
+/** This test process's `codex app-server` children (the real tier runs other files' Codex beside it). */
 async function appServers(binary: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.startsWith(binary) && cmdline.includes('\u0000app-server')) pids.push(Number(entry));
+    if (!cmdline.startsWith(binary) || !cmdline.includes('\u0000app-server')) continue;
+    if (await descendsFromUs(Number(entry))) pids.push(Number(entry));
   }
   return pids;
+}
+
+async function descendsFromUs(pid: number): Promise<boolean> {
+  for (let current = pid; current > 1; ) {
+    const stat = await readFile(`/proc/${current}/stat`, 'utf8').catch(() => '');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === process.pid) return true;
+    if (!parent) return false;
+    current = parent;
+  }
+  return false;
 }
 
 describe('codex real: sign-in', () => {
