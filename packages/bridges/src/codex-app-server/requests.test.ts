@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   approvalAnswerOf,
   approvalPolicyOf,
+  checkToolsNetwork,
   checkTurnOverrides,
   effortOf,
   mcpServersOf,
@@ -151,6 +152,24 @@ describe('turn params', () => {
     expect(sandboxPolicyOf(request.posture)).toMatchObject({ type: 'workspaceWrite' });
     expect(sandboxPolicyOf('bypass')).toEqual({ type: 'dangerFullAccess' });
     expect(approvalPolicyOf('workspace')).toBe('never');
+  });
+
+  it("take the tools' network off only where the harness's own sandbox cuts it", () => {
+    const params = {
+      cwd: '/w',
+      approvalPolicy: 'never',
+      sandbox: 'workspace-write',
+      config: { sandbox_workspace_write: { network_access: false } },
+    };
+    const request = threadRequestOf(params, DEFAULTS);
+    expect(request).toMatchObject({ posture: 'workspace', toolsNetworkOff: true });
+    expect(() => checkToolsNetwork(request, 'native', 'claude-code')).not.toThrow();
+    expect(refusal(() => checkToolsNetwork(request, 'reins-bubblewrap', 'pi')).field).toBe(
+      'config.sandbox_workspace_write.network_access',
+    );
+    // Without a workspace-write sandbox the tuning has nothing to tune.
+    const { sandbox: _, ...fullAccess } = params;
+    expect(refusal(() => threadRequestOf(fullAccess, DEFAULTS)).field).toBe('config.sandbox_workspace_write');
   });
 });
 

@@ -133,6 +133,8 @@ export interface ThreadRequest {
   systemPrompt?: { append: string };
   mcpServers?: McpServerSpec[];
   ephemeral?: boolean;
+  /** Posture workspace with the tools' network off (`config.sandbox_workspace_write.network_access`). */
+  toolsNetworkOff?: true;
 }
 
 export interface ThreadDefaults {
@@ -192,15 +194,23 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
   const model = optionalString(params, 'model') ?? defaults.model;
   const instructions = optionalString(params, 'developerInstructions');
   let mcpServers: McpServerSpec[] | undefined;
+  let toolsNetworkOff = false;
   if (given(params, 'config')) {
     const config = params.config;
     if (!isRecord(config)) throw new ParamsError('config', 'must be an object.');
     for (const key of Object.keys(config)) {
-      if (key !== 'mcp_servers') {
-        throw new ParamsError(`config.${key}`, 'the Reins bridge takes only config.mcp_servers (MCP servers to add).');
-      }
+      if (key === 'mcp_servers' || (key === 'sandbox_workspace_write' && posture === 'workspace')) continue;
+      throw new ParamsError(
+        `config.${key}`,
+        'the Reins bridge takes only config.mcp_servers (MCP servers to add), and sandbox_workspace_write with a workspace-write sandbox.',
+      );
     }
     if (config.mcp_servers !== undefined) mcpServers = mcpServersOf(config.mcp_servers);
+    const tuning = config.sandbox_workspace_write;
+    if (tuning !== undefined && (!isRecord(tuning) || Object.keys(tuning).some((key) => key !== 'network_access'))) {
+      throw new ParamsError('config.sandbox_workspace_write', 'the Reins bridge takes only its network_access.');
+    }
+    if (isRecord(tuning) && tuning.network_access === false) toolsNetworkOff = true;
   }
   const ephemeral = optionalBoolean(params, 'ephemeral');
   return {
@@ -210,7 +220,21 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
     ...(instructions ? { systemPrompt: { append: instructions } } : {}),
     ...(mcpServers?.length ? { mcpServers } : {}),
     ...(ephemeral ? { ephemeral } : {}),
+    ...(toolsNetworkOff ? { toolsNetworkOff } : {}),
   };
+}
+
+/**
+ * A workspace thread that asks for its tools' network off needs a harness whose own sandbox cuts it
+ * (`sandbox` implemented `native`: Codex, Claude Code); Reins' confinement leaves it on, so there the
+ * request is refused rather than run with more access than was asked for.
+ */
+export function checkToolsNetwork(request: ThreadRequest, sandboxHow: string | undefined, harness: string): void {
+  if (!request.toolsNetworkOff || sandboxHow === 'native') return;
+  throw new ParamsError(
+    'config.sandbox_workspace_write.network_access',
+    `${harness} under posture workspace keeps its tools' network (Reins' confinement does not cut it); send network_access true or leave it out.`,
+  );
 }
 
 // ---- turns ----

@@ -38,6 +38,7 @@ import {
 import { REFUSED_METHODS, refusalHandlers } from './refusals.js';
 import {
   approvalPolicyOf,
+  checkToolsNetwork,
   paramsObject,
   requiredString,
   sandboxPolicyOf,
@@ -389,6 +390,7 @@ export class CodexAppServerBridge {
 
   private async startThread(params: Record<string, unknown>): Promise<ThreadStartResponse> {
     const request = threadRequestOf(params, this.defaults());
+    checkToolsNetwork(request, (await this.facts.capabilities())?.sandbox.implemented.how, this.harness.id);
     const { thread, release } = await this.open(request);
     try {
       const answer = await this.threadAnswer(thread);
