@@ -41,6 +41,9 @@ function install(): void {
   });
 }
 
+/** How long close() keeps writing refused records before it leaves them to the next start's reaper. */
+const CLOSE_RETRY_MS = 2_000;
+
 export class ProcessTracker {
   /** Our live groups by leader pid. */
   private readonly live = new Map<number, string>();
@@ -135,11 +138,21 @@ export class ProcessTracker {
     return this.retrying;
   }
 
-  /** Stops recording; resolves when every write went to the store (or it refused them once more). */
+  /**
+   * Stops recording; resolves when every write went to the store, or it refused them once more, or
+   * after CLOSE_RETRY_MS of trying: a store that still hangs (a worker cut off from NATS) must not hold
+   * the close, and the next start's reaper settles whatever groups stayed unrecorded.
+   */
   async close(): Promise<void> {
     trackers.delete(this);
     this.watcher?.close();
     await Promise.all([...this.writes]);
-    if (this.refused.length > 0) await this.writeRefused();
+    if (this.refused.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_RETRY_MS);
+    });
+    await Promise.race([this.writeRefused(), gaveUp]);
+    clearTimeout(timer);
   }
 }
