@@ -41,8 +41,8 @@ function install(): void {
   });
 }
 
-/** How long close() keeps writing refused records before it leaves them to the next start's reaper. */
-const CLOSE_RETRY_MS = 2_000;
+/** How long close() waits for the store before it leaves the records to the next start's reaper. */
+const CLOSE_WAIT_MS = 2_000;
 
 export class ProcessTracker {
   /** Our live groups by leader pid. */
@@ -139,20 +139,23 @@ export class ProcessTracker {
   }
 
   /**
-   * Stops recording; resolves when every write went to the store, or it refused them once more, or
-   * after CLOSE_RETRY_MS of trying: a store that still hangs (a worker cut off from NATS) must not hold
-   * the close, and the next start's reaper settles whatever groups stayed unrecorded.
+   * Stops recording; resolves when every write went to the store (the refused ones tried once more), or
+   * after CLOSE_WAIT_MS: a store that hangs (a worker cut off from NATS, whose writes wait out their
+   * timeouts one after another) must not hold the close; the next start's reaper settles whatever
+   * groups stayed unrecorded.
    */
   async close(): Promise<void> {
     trackers.delete(this);
     this.watcher?.close();
-    await Promise.all([...this.writes]);
-    if (this.refused.length === 0) return;
+    const written = (async () => {
+      await Promise.all([...this.writes]);
+      if (this.refused.length > 0) await this.writeRefused();
+    })();
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_RETRY_MS);
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
     });
-    await Promise.race([this.writeRefused(), gaveUp]);
+    await Promise.race([written, gaveUp]);
     clearTimeout(timer);
   }
 }
