@@ -63,9 +63,9 @@ async function workspaceHere(context: PostureContext): Promise<PostureCheck> {
 }
 
 /**
- * Runs Codex's own Linux sandbox (`codex sandbox`, workspace-write) on a command that writes one file
- * in its cwd and one beside it: only the first may land. The probe folder is under REINS_HOME, since
- * Codex's workspace-write also lets commands write /tmp and $TMPDIR (a write there proves nothing).
+ * Runs Codex's own Linux sandbox (`codex sandbox`, workspace-write) on the write probe. The probe folder
+ * is under REINS_HOME, since Codex's workspace-write also lets commands write /tmp and $TMPDIR (a write
+ * there proves nothing).
  */
 async function probeCodexSandbox(context: PostureContext): Promise<PostureCheck> {
   const home = reinsHome(context.env);
@@ -73,34 +73,13 @@ async function probeCodexSandbox(context: PostureContext): Promise<PostureCheck>
   if (tmp.some((dir) => home === dir || home.startsWith(`${dir.replace(/\/$/, '')}/`))) {
     return { state: 'unknown', reason: `REINS_HOME (${home}) is under a temp folder Codex lets commands write.` };
   }
-  await mkdir(home, { recursive: true });
-  const probe = await mkdtemp(join(home, 'doctor-sandbox-'));
-  try {
-    const inside = join(probe, 'cwd');
-    await mkdir(inside);
-    const args = ['sandbox', '-c', 'sandbox_mode=workspace-write', '--', 'sh', '-c', ': > inside; : > ../outside'];
-    const stderr = await new Promise<string>((resolve) => {
-      execFile(context.binaryPath, args, { cwd: inside, env: context.env, timeout: context.timeoutMs }, (_e, _o, err) =>
-        resolve(String(err ?? '')),
-      );
-    });
-    if (!existsSync(join(inside, 'inside'))) {
-      const said = stderr.trim().split('\n').pop() ?? '';
-      return { state: 'no', reason: `Codex's sandbox did not run a command here${said ? `: ${said}` : '.'}` };
-    }
-    if (existsSync(join(probe, 'outside'))) {
-      return { state: 'no', reason: "Codex's sandbox ran a command but did not stop its write outside the cwd." };
-    }
-    return OWN_SANDBOX;
-  } finally {
-    await rm(probe, { recursive: true, force: true });
-  }
+  const args = ['sandbox', '-c', 'sandbox_mode=workspace-write', '--', 'sh', '-c', PROBE_WRITES];
+  return probeWrites(context, "Codex's sandbox", () => ({ command: context.binaryPath, args }), OWN_SANDBOX);
 }
 
 /**
- * Reins' own confinement (bubblewrap, the harness's runtime/confinement.ts argv): a command run as the
- * harness would be, with only its cwd writable, writes one file there and one beside it; only the first
- * may land. The tools' network stays on under this confinement (the harness must reach its model).
+ * Reins' own confinement (bubblewrap, the harness's runtime/confinement.ts argv) on the write probe, with
+ * only its cwd writable. The tools' network stays on under it (the harness must reach its model).
  */
 async function probeReinsConfinement(context: PostureContext): Promise<PostureCheck> {
   if (process.platform !== 'linux') {
@@ -113,32 +92,48 @@ async function probeReinsConfinement(context: PostureContext): Promise<PostureCh
       reason: `Reins confines ${context.id} with bubblewrap, and no bwrap is on PATH (apt install bubblewrap).`,
     };
   }
+  return probeWrites(
+    context,
+    'bubblewrap',
+    (inside) => confinedArgv({ bwrap, writable: [inside] }, '/bin/sh', ['-c', PROBE_WRITES], inside),
+    { state: 'yes', holds: { writesConfined: true, toolsNetworkOff: false } },
+  );
+}
+
+/** Writes one file in the cwd and one beside it: under a working sandbox only the first lands. */
+const PROBE_WRITES = ': > inside; : > ../outside';
+
+/** Runs `command(cwd)` (PROBE_WRITES under `sandbox`) in a fresh folder under REINS_HOME and judges its writes. */
+async function probeWrites(
+  context: PostureContext,
+  sandbox: string,
+  command: (cwd: string) => { command: string; args: string[] },
+  confined: PostureCheck,
+): Promise<PostureCheck> {
   const home = reinsHome(context.env);
   await mkdir(home, { recursive: true });
-  const probe = await mkdtemp(join(home, 'doctor-confinement-'));
+  const probe = await mkdtemp(join(home, 'doctor-sandbox-'));
   try {
     const inside = join(probe, 'cwd');
     await mkdir(inside);
-    const { command, args } = confinedArgv({ bwrap, writable: [inside] }, '/bin/sh', ['-c', PROBE_WRITES], inside);
+    const run = command(inside);
     const stderr = await new Promise<string>((resolve) => {
-      execFile(command, args, { cwd: inside, env: context.env, timeout: context.timeoutMs }, (_e, _o, err) =>
+      execFile(run.command, run.args, { cwd: inside, env: context.env, timeout: context.timeoutMs }, (_e, _o, err) =>
         resolve(String(err ?? '')),
       );
     });
     if (!existsSync(join(inside, 'inside'))) {
       const said = stderr.trim().split('\n').pop() ?? '';
-      return { state: 'no', reason: `bubblewrap did not run a command here${said ? `: ${said}` : '.'}` };
+      return { state: 'no', reason: `${sandbox} did not run a command here${said ? `: ${said}` : '.'}` };
     }
     if (existsSync(join(probe, 'outside'))) {
-      return { state: 'no', reason: 'bubblewrap ran a command but did not stop its write outside the cwd.' };
+      return { state: 'no', reason: `${sandbox} ran a command but did not stop its write outside the cwd.` };
     }
-    return { state: 'yes', holds: { writesConfined: true, toolsNetworkOff: false } };
+    return confined;
   } finally {
     await rm(probe, { recursive: true, force: true });
   }
 }
-
-const PROBE_WRITES = ': > inside; : > ../outside';
 
 /** One line for the human report, e.g. "bypass yes, ask yes, workspace no (...)". */
 export function postureLine(postures: PostureReport): string {

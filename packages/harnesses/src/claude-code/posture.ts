@@ -4,9 +4,8 @@
 // (acceptEdits: an edit elsewhere would need an approval nobody can give, so it fails with Claude
 // Code's own message); if the sandbox cannot run, Claude Code refuses to start (failIfUnavailable)
 // instead of running commands unconfined.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { ReinsError, type SessionSpec } from '@reins/core';
+import { findOnPath } from '../runtime/find-on-path.js';
 import type { CanUseTool, SdkOptions } from './wire.js';
 
 /**
@@ -17,16 +16,7 @@ export const SANDBOX_TOOLS = ['bwrap', 'socat'] as const;
 
 /** The sandbox tools missing from `path` (a PATH value). */
 export function missingSandboxTools(path: string | undefined): string[] {
-  const folders = (path ?? '').split(delimiter).filter(Boolean);
-  const runnable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  return SANDBOX_TOOLS.filter((tool) => !folders.some((folder) => runnable(join(folder, tool))));
+  return SANDBOX_TOOLS.filter((tool) => findOnPath(tool, path) === undefined);
 }
 
 /** Refuses posture workspace up front when the sandbox cannot run, with what to install. */

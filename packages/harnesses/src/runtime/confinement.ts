@@ -2,9 +2,9 @@
 // with no sandbox of its own runs under bubblewrap with the whole file system read-only except the
 // session's cwd, the harness's state folders and the temp folder. Pure argv building and checks here;
 // the launcher (child-process.ts) creates the folders and spawns.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ReinsError } from '@reins/core';
+import { findOnPath } from './find-on-path.js';
 
 /** The folders a confined harness may write; everything else is read-only. Absolute paths. */
 export interface Confinement {
@@ -21,18 +21,7 @@ export const BWRAP_INSTALL = 'apt install bubblewrap';
 
 /** `bwrap` on `path` (a PATH value, the harness's own), else undefined. */
 export function findBwrap(path: string | undefined): string | undefined {
-  const candidates = (path ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .map((folder) => join(folder, 'bwrap'));
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findOnPath('bwrap', path);
 }
 
 /** The launch environment's home folder ('~' of the state folders). */
