@@ -152,6 +152,10 @@ describe('turn params', () => {
     expect(sandboxPolicyOf(request.posture)).toMatchObject({ type: 'workspaceWrite' });
     expect(sandboxPolicyOf('bypass')).toEqual({ type: 'dangerFullAccess' });
     expect(approvalPolicyOf('workspace')).toBe('never');
+    // A bridge launched in workspace keeps it for a thread that names no sandbox, "never" or not.
+    const workspaceBridge = { ...DEFAULTS, posture: 'workspace' as const };
+    expect(threadRequestOf({ cwd: '/w' }, workspaceBridge).posture).toBe('workspace');
+    expect(threadRequestOf({ cwd: '/w', approvalPolicy: 'never' }, workspaceBridge).posture).toBe('workspace');
   });
 
   it("take the tools' network off only where the harness's own sandbox cuts it", () => {

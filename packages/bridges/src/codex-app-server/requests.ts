@@ -179,7 +179,9 @@ export function threadRequestOf(params: Params, defaults: ThreadDefaults): Threa
   const cwd = optionalString(params, 'cwd') ?? defaults.cwd;
   if (!isAbsolute(cwd)) throw new ParamsError('cwd', `must be an absolute path (got "${cwd}").`);
   const asked = given(params, 'approvalPolicy') ? postureOf(params.approvalPolicy) : defaults.posture;
-  const posture = sandboxPosture(params.sandbox, asked === 'workspace' ? 'bypass' : asked, 'sandbox');
+  // No sandbox named: the bridge's own (launched with sandbox_mode=workspace-write, posture workspace).
+  const sandbox = given(params, 'sandbox') || defaults.posture !== 'workspace' ? params.sandbox : 'workspace-write';
+  const posture = sandboxPosture(sandbox, asked === 'workspace' ? 'bypass' : asked, 'sandbox');
   if (given(params, 'baseInstructions')) {
     throw new ParamsError(
       'baseInstructions',
