@@ -163,6 +163,7 @@ export {
   type WhenOptions,
   type WriteToolRecipe,
 } from './model-server/index.js';
+export { until } from './polling/until.js';
 export {
   FIXTURE_FORMAT,
   type Fixture,
