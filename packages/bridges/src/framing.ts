@@ -1,86 +1,10 @@
-// Newline-delimited input for both stdio bridges, with a bound on a line. A client may send one
-// message too long to take (a huge pasted image); the bridge must answer it, not die: the line is
-// dropped whole (only its first bytes are kept, to read the request id from them) and the rest of the
-// stream goes on. Memory stays bounded by the limit, however long the line.
+// The bound on a line of the stdio bridges' input, and the request id read from an over-long line. A
+// client may send one message too long to take (a huge pasted image); the bridge must answer it, not
+// die: the shared LineSplitter (@reins/harnesses) drops the line whole, keeps its first bytes, and
+// the rest of the stream goes on. Memory stays bounded by the limit, however long the line.
 
 /** The longest line the bridges take (a base64 image of ~48 MiB fits). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
-/** How much of an over-long line is kept to find its id. */
-const KEPT_PREFIX_BYTES = 64 * 1024;
-
-export interface OverlongLine {
-  /** The start of the line (up to 64 KiB), decoded as UTF-8. */
-  prefix: string;
-  /** How many bytes the line had. */
-  bytes: number;
-}
-
-export interface LineReaderOptions {
-  onLine: (line: string) => void;
-  onOverlong: (line: OverlongLine) => void;
-  maxLineBytes?: number;
-}
-
-/** Splits a byte stream into UTF-8 lines (`\n`, a trailing `\r` removed); over-long lines go to onOverlong. */
-export class LineReader {
-  private chunks: Buffer[] = [];
-  private length = 0;
-  /** Bytes of the current line seen so far, once it is known to be too long. */
-  private overlong: { prefix: Buffer; bytes: number } | undefined;
-  private readonly max: number;
-
-  constructor(private readonly options: LineReaderOptions) {
-    this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  }
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    for (;;) {
-      const newline = chunk.indexOf(0x0a, start);
-      const end = newline === -1 ? chunk.length : newline;
-      this.take(chunk.subarray(start, end));
-      if (newline === -1) return;
-      this.endLine();
-      start = newline + 1;
-    }
-  }
-
-  /** The stream ended: a last line without its newline still counts. */
-  flush(): void {
-    if (this.length > 0 || this.overlong) this.endLine();
-  }
-
-  private take(part: Buffer): void {
-    if (part.length === 0) return;
-    if (this.overlong) {
-      this.overlong.bytes += part.length;
-      return;
-    }
-    if (this.length + part.length <= this.max) {
-      this.chunks.push(part);
-      this.length += part.length;
-      return;
-    }
-    const line = Buffer.concat([...this.chunks, part]);
-    this.overlong = { prefix: Buffer.from(line.subarray(0, KEPT_PREFIX_BYTES)), bytes: line.length };
-    this.chunks = [];
-    this.length = 0;
-  }
-
-  private endLine(): void {
-    if (this.overlong) {
-      const { prefix, bytes } = this.overlong;
-      this.overlong = undefined;
-      this.options.onOverlong({ prefix: prefix.toString('utf8'), bytes });
-      return;
-    }
-    let line = Buffer.concat(this.chunks).toString('utf8');
-    this.chunks = [];
-    this.length = 0;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    this.options.onLine(line);
-  }
-}
 
 /**
  * The top-level `"id"` of a JSON object from the start of its text (a number or a string), or

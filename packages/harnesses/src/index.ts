@@ -51,6 +51,15 @@ export {
   type SkippedLine,
   type StoredEvidence,
 } from './runtime/evidence.js';
+// The one newline framing and JSON-RPC peer, which the bridges speak their protocols with too.
+export {
+  type JsonRpcErrorObject,
+  JsonRpcHandlerError,
+  type JsonRpcId,
+  JsonRpcPeer,
+  type JsonRpcPeerOptions,
+} from './runtime/json-rpc.js';
+export { LineSplitter, type OnOversizeLine } from './runtime/lines.js';
 export type { HarnessOptions } from './runtime/options.js';
 // The harnesses' test side (their pinned CLIs and hermetic homes), which the testkit builds its lists from.
 export {

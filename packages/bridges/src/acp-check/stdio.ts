@@ -1,6 +1,8 @@
 // An agent command as acp-check's transport: spawned with stdin/stdout as the ACP channel, stdout split
-// into lines exactly as written (no re-framing, so a broken line stays visible), stderr passed through.
+// into lines as written (no re-framing, so a broken line stays visible: an over-long one is handed on
+// as its first 64 KiB, which the peer reports as not one JSON message), stderr passed through.
 import { spawn } from 'node:child_process';
+import { LineSplitter } from '@reins/harnesses';
 import type { AgentTransport } from './peer.js';
 
 export interface StdioAgentOptions {
@@ -33,15 +35,11 @@ export function stdioAgent(options: StdioAgentOptions): AgentTransport {
     child.once('error', (error) => end(`could not start: ${error.message}`));
   });
   const listeners: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      for (const listener of listeners) listener(line);
-    }
-  });
+  const deliver = (line: string) => {
+    for (const listener of listeners) listener(line);
+  };
+  const splitter = new LineSplitter(deliver, undefined, (_bytes, prefix) => deliver(prefix));
+  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => options.stderr?.(chunk.toString('utf8')));
   // An agent that died takes no more input: writes after that are dropped, the missing answers time out.
   child.stdin.on('error', () => {});

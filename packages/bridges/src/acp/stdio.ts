@@ -1,12 +1,13 @@
 // The bridge as a process: ACP over stdin/stdout (one JSON-RPC message per line), diagnostics on
 // stderr. It runs until stdin ends or a signal arrives, then closes every session, so no harness
 // process outlives it; what a slow close leaves behind, the runtime's exit hook SIGKILLs when the
-// process exits. The line framing is the bridges' own (framing.ts), not the SDK's: a line too long to
+// process exits. The line framing is the bridges' own (runtime/lines.ts in @reins/harnesses, framing.ts), not the SDK's: a line too long to
 // take is answered with a JSON-RPC error naming its size (or skipped with a line on the log when its
 // id cannot be read), and the bridge goes on; a line that is not JSON gets -32700.
 import type { Readable, Writable } from 'node:stream';
 import type { Stream } from '@agentclientprotocol/sdk/unstable';
-import { DEFAULT_MAX_LINE_BYTES, LineReader, leadingId } from '../framing.js';
+import { LineSplitter } from '@reins/harnesses';
+import { DEFAULT_MAX_LINE_BYTES, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { AcpBridge, type AcpBridgeOptions } from './agent.js';
 import type { AnyMessage } from './wire.js';
@@ -54,9 +55,8 @@ export function acpStdioStream(options: {
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
       let closed = false;
-      const reader = new LineReader({
-        maxLineBytes: max,
-        onLine: (line) => {
+      const reader = new LineSplitter(
+        (line) => {
           if (line.trim() === '' || closed) return;
           let message: unknown;
           try {
@@ -71,7 +71,8 @@ export function acpStdioStream(options: {
           }
           controller.enqueue(message as AnyMessage);
         },
-        onOverlong: ({ prefix, bytes }) => {
+        max,
+        (bytes, prefix) => {
           const id = leadingId(prefix);
           if (id === undefined) {
             log(`skipped an input line of ${bytes} bytes (over ${max}); it named no id to answer`);
@@ -86,7 +87,7 @@ export function acpStdioStream(options: {
             },
           });
         },
-      });
+      );
       options.stdin.on('data', (chunk: Buffer | string) =>
         reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
       );

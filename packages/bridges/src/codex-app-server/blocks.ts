@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type Effort, type Harness, ReinsError, type SessionSpec, type TurnInput } from '@reins/core';
-import { DEFAULT_MAX_LINE_BYTES, LineReader } from '../framing.js';
+import { LineSplitter } from '@reins/harnesses';
+import { DEFAULT_MAX_LINE_BYTES } from '../framing.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, runUntilStopped, type StopReason, withDeadline } from '../lifecycle.js';
 import {
   type Attachment,
@@ -176,14 +177,10 @@ export async function serveBlocksStdio(options: BlocksBridgeOptions): Promise<St
     });
   };
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const reader = new LineReader({
-    maxLineBytes: max,
-    onLine: handle,
-    onOverlong: ({ bytes }) => {
-      const message = `A block of ${bytes} bytes is over the ${max} this bridge takes; send large attachments in pieces.`;
-      log(message);
-      emit([{ method: 'warning', params: { threadId, message } }]);
-    },
+  const reader = new LineSplitter(handle, max, (bytes) => {
+    const message = `A block of ${bytes} bytes is over the ${max} this bridge takes; send large attachments in pieces.`;
+    log(message);
+    emit([{ method: 'warning', params: { threadId, message } }]);
   });
   options.stdin.on('data', (chunk: Buffer | string) =>
     reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),

@@ -4,7 +4,8 @@
 // SIGKILLs when the process exits. A line too long to take is answered with a JSON-RPC error naming
 // its size (or, when its id cannot be read, skipped with a line on the log); the bridge goes on.
 import type { Readable, Writable } from 'node:stream';
-import { DEFAULT_MAX_LINE_BYTES, LineReader, leadingId } from '../framing.js';
+import { LineSplitter } from '@reins/harnesses';
+import { DEFAULT_MAX_LINE_BYTES, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
 import { RPC } from './wire.js';
@@ -33,21 +34,17 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
     if (writable) options.stdout.write(`${line}\n`);
   });
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const reader = new LineReader({
-    maxLineBytes: max,
-    onLine: receive,
-    onOverlong: ({ prefix, bytes }) => {
-      const id = leadingId(prefix);
-      if (id === undefined) {
-        options.log?.(`skipped an input line of ${bytes} bytes (over ${max}); it named no id to answer`);
-        return;
-      }
-      connection.refuse(
-        id,
-        RPC.invalidRequest,
-        `Invalid request: the message is ${bytes} bytes, over the ${max} this bridge takes.`,
-      );
-    },
+  const reader = new LineSplitter(receive, max, (bytes, prefix) => {
+    const id = leadingId(prefix);
+    if (id === undefined) {
+      options.log?.(`skipped an input line of ${bytes} bytes (over ${max}); it named no id to answer`);
+      return;
+    }
+    connection.refuse(
+      id,
+      RPC.invalidRequest,
+      `Invalid request: the message is ${bytes} bytes, over the ${max} this bridge takes.`,
+    );
   });
   options.stdin.on('data', (chunk: Buffer | string) =>
     reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
