@@ -25,14 +25,7 @@ import {
   type ToolInfo,
   truncatedValue,
 } from '@reins/core';
-import type { TranslateState } from './translate.js';
-
-export interface ToolState {
-  item: ToolCallItem;
-  /** The output text seen so far, to emit only what is new as a delta. */
-  outputText: string;
-  settled: boolean;
-}
+import type { TranslateState } from './translate-state.js';
 
 /** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
 export const sendable = (value: unknown): unknown =>
