@@ -234,22 +234,33 @@ interface WsInternals {
   _extensions?: Record<string, unknown>;
 }
 
-/** A FIN text frame as a server sends it (RFC 6455 section 5.2: not masked). */
-function textFrame(payload: Buffer): Buffer {
-  const length = payload.length;
-  const headLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headLength + length);
+/** Bytes of a text frame's head for `length` payload bytes. */
+function frameHeadLength(length: number): number {
+  return length < 126 ? 2 : length < 65_536 ? 4 : 10;
+}
+
+/** Writes the head of a FIN text frame of `length` payload bytes as a server sends it (RFC 6455 section 5.2: not masked) at the start of `frame`; its size. */
+function writeFrameHead(frame: Buffer, length: number): number {
   frame[0] = 0x81;
-  if (length < 126) frame[1] = length;
-  else if (length < 65_536) {
+  if (length < 126) {
+    frame[1] = length;
+    return 2;
+  }
+  if (length < 65_536) {
     frame[1] = 126;
     frame.writeUInt16BE(length, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
-    frame.writeUInt32BE(length % 2 ** 32, 6);
+    return 4;
   }
-  payload.copy(frame, headLength);
+  frame[1] = 127;
+  frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+  frame.writeUInt32BE(length % 2 ** 32, 6);
+  return 10;
+}
+
+/** A FIN text frame of `payload`. */
+function textFrame(payload: Buffer): Buffer {
+  const frame = Buffer.allocUnsafe(frameHeadLength(payload.length) + payload.length);
+  payload.copy(frame, writeFrameHead(frame, payload.length));
   return frame;
 }
 
@@ -265,16 +276,22 @@ function wireFrame(frame: string | Buffer): Buffer {
 /**
  * The session/event frame of the event being handed on. A published event goes to every
  * subscriber in one synchronous loop (session-log.ts), so the frame is made once, as bytes, for
- * all of them: one string and one UTF-8 encoding per event, not one per client. Only the newest is
- * kept, so it costs no memory per event. The event's JSON itself was made once, when it was stored.
+ * all of them: the message is encoded straight into its WebSocket frame (one buffer, one UTF-8
+ * encoding per event, not one per client), and the payload handed out is a view of it, which
+ * wireFrame recognises. Only the newest is kept, so it costs no memory per event. The event's JSON
+ * itself was made once, when it was stored (session-log.ts).
  */
 let lastFrame: { published: PublishedEvent; sessionId: string; bytes: Buffer } | undefined;
 
 function eventFrame(sessionId: string, published: PublishedEvent): Buffer {
   if (lastFrame?.published === published && lastFrame.sessionId === sessionId) return lastFrame.bytes;
-  const bytes = Buffer.from(
-    `{"jsonrpc":"2.0","method":"${SESSION_EVENT}","params":{"sessionId":${JSON.stringify(sessionId)},"event":${published.json}}}`,
-  );
+  const message = `{"jsonrpc":"2.0","method":"${SESSION_EVENT}","params":{"sessionId":${JSON.stringify(sessionId)},"event":${published.json}}}`;
+  const length = Buffer.byteLength(message);
+  const frame = Buffer.allocUnsafe(frameHeadLength(length) + length);
+  const headLength = writeFrameHead(frame, length);
+  frame.write(message, headLength);
+  const bytes = frame.subarray(headLength);
+  lastWire = { payload: bytes, frame };
   lastFrame = { published, sessionId, bytes };
   return bytes;
 }
