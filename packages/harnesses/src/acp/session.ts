@@ -4,7 +4,8 @@
 // error. What is ACP's own stays here: opening, loading, resuming or forking the native session,
 // a turn as one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client
 // half of fs. Settings live in settings.ts, permission requests in approvals.ts, prompt blocks and
-// answer rules in prompt.ts, session params and session/fork in session-params.ts. The AcpConnection (one agent process) may be shared with other sessions.
+// answer rules in prompt.ts, opening, resuming and closing the native session in native-session.ts,
+// session params and session/fork in session-params.ts. The AcpConnection (one agent process) may be shared with other sessions.
 import { RequestError } from '@agentclientprotocol/sdk';
 import {
   type Effort,
@@ -37,9 +38,9 @@ import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/in
 import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
+import { closeNativeSession, createNativeSession, nativeSessionParams, resumeNativeSession } from './native-session.js';
 import type { AcpQuirks } from './preset.js';
 import { assertAcceptsImages, type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
-import { forkSession, sessionParams } from './session-params.js';
 import { AcpSettings } from './settings.js';
 import {
   beginTurn,
@@ -199,26 +200,18 @@ export class AcpSession implements Session, TurnHost {
     });
     let setup: SessionSetupResponse;
     if (spec.resume && !spec.resume.fork) {
-      setup = await this.resumeNative(spec.resume.nativeSessionId);
+      const nativeId = spec.resume.nativeSessionId;
+      setup = await resumeNativeSession(this.context, nativeId, {
+        sink: this.sink,
+        adopt: () => {
+          this.native = nativeId;
+        },
+        replayed: () => this.emitAll(finishReplay(this.state)),
+      });
     } else {
-      setup = spec.resume
-        ? await forkSession(
-            this.connection,
-            { harness: this.harness, label: this.context.label },
-            {
-              ...this.sessionParams(),
-              sessionId: spec.resume.nativeSessionId,
-            },
-          )
-        : await this.connection.request<SessionSetupResponse>('session/new', this.sessionParams());
-      if (!isRecord(setup) || typeof setup.sessionId !== 'string') {
-        throw new ReinsError('protocol_error', `${this.context.label} answered session/new without a sessionId.`, {
-          harness: this.harness,
-          operation: 'session/new',
-        });
-      }
-      this.native = setup.sessionId;
-      this.connection.register(setup.sessionId, this.sink);
+      const created = await createNativeSession(this.context, this.sink);
+      this.native = created.nativeId;
+      setup = created.setup;
     }
     this.settings.take(setup);
     const settings = this.settings.current();
@@ -226,54 +219,6 @@ export class AcpSession implements Session, TurnHost {
     if (spec.model && settings.model !== spec.model) await this.settings.setModel(spec.model);
     if (spec.effort) await this.settings.setEffort(spec.effort);
     this.emit({ type: 'session.status', status: 'idle' });
-  }
-
-  private sessionParams(): Record<string, unknown> {
-    return sessionParams(this.context.spec, this.context.sessionMeta);
-  }
-
-  private async resumeNative(nativeId: string): Promise<SessionSetupResponse> {
-    const caps = this.agentCapabilities;
-    const canLoad = caps.loadSession === true;
-    const canResume = Boolean(caps.sessionCapabilities?.resume);
-    if (!canLoad && !canResume) {
-      throw new ReinsError(
-        'unsupported_capability',
-        `${this.context.label} cannot resume a session: it advertises neither session/load nor session/resume.`,
-        { harness: this.harness, operation: 'resume' },
-      );
-    }
-    this.native = nativeId;
-    this.connection.register(nativeId, this.sink);
-    // session/load replays the conversation (shown as history, outside any turn); session/resume
-    // does not. Load first where offered, so a client sees what it is continuing.
-    const methods = canLoad ? ['session/load', ...(canResume ? ['session/resume'] : [])] : ['session/resume'];
-    let lastError: ReinsError | undefined;
-    for (const method of methods) {
-      try {
-        const setup = await this.connection.request<SessionSetupResponse | null>(method, {
-          ...this.sessionParams(),
-          sessionId: nativeId,
-        });
-        this.emitAll(finishReplay(this.state));
-        return isRecord(setup) ? setup : {};
-      } catch (error) {
-        lastError = ReinsError.from(error, 'resume_failed', { harness: this.harness, operation: method });
-        if (lastError.code === 'auth_required' || lastError.code === 'process_exited') throw lastError;
-        if (lastError.code !== 'unsupported_capability') break;
-      }
-    }
-    this.connection.unregister(nativeId);
-    throw new ReinsError(
-      'resume_failed',
-      `${this.context.label} could not resume session ${nativeId}: ${lastError?.message ?? 'unknown error'}`,
-      {
-        harness: this.harness,
-        operation: 'resume',
-        cause: lastError,
-        data: { nativeSessionId: nativeId, ...lastError?.data },
-      },
-    );
   }
 
   // ---- events in (every frame's translation is guarded by the chassis) -----------------------
@@ -421,7 +366,7 @@ export class AcpSession implements Session, TurnHost {
     const model = this.state.current.model;
     await this.connection.request('session/close', { sessionId });
     const setup = await this.connection.request<SessionSetupResponse | null>('session/resume', {
-      ...this.sessionParams(),
+      ...nativeSessionParams(this.context),
       sessionId,
     });
     this.settings.take(isRecord(setup) ? setup : {});
@@ -520,21 +465,10 @@ export class AcpSession implements Session, TurnHost {
     const connection = this.connection;
     const sessionId = this.native;
     if (sessionId && !connection.ended) {
-      if (this.chassis.running) connection.notify('session/cancel', { sessionId });
-      const deadline = { timeoutMs: Math.min(this.context.requestTimeoutMs, 5000) };
-      const caps = this.agentCapabilities.sessionCapabilities;
-      if (caps?.close) await connection.request('session/close', { sessionId }, deadline).catch(() => {});
-      // An ephemeral session is deleted from the agent's store (createSession checked it can be).
-      if (this.context.spec.ephemeral) {
-        await connection.request('session/delete', { sessionId }, deadline).catch((error: unknown) => {
-          this.emit({
-            type: 'notice',
-            kind: 'warning',
-            message: `${this.context.label} did not delete the ephemeral session ${sessionId}: ${ReinsError.from(error, 'protocol_error').message}`,
-          });
-        });
-      }
-      connection.unregister(sessionId);
+      await closeNativeSession(this.context, sessionId, {
+        running: this.chassis.running !== undefined,
+        warn: (message) => this.emit({ type: 'notice', kind: 'warning', message }),
+      });
     }
     this.chassis.end('requested');
     await this.context.release().catch(() => {});
