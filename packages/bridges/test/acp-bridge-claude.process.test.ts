@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpViolations } from './support/acp-schema.js';
 import {
-  FAKES,
   HARNESS_FIXTURES,
   JsonLinesPeer,
   type Message,
@@ -21,7 +21,7 @@ import {
   until,
 } from './support/processes.js';
 
-const FAKE_CLAUDE = join(FAKES, 'claude-stream-json.mjs');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 
 let workdir: string;
 beforeAll(async () => {

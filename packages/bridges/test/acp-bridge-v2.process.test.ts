@@ -1,5 +1,5 @@
 // Process level, ACP v2: `reins bridge acp -H codex` as a real subprocess in front of the FAKE Codex
-// app-server (testkit/fakes/codex-app-server.mjs replaying transcripts recorded from Codex 0.169.0),
+// app-server (harnesses/src/codex/testing/fake.mjs replaying transcripts recorded from Codex 0.169.0),
 // driven over its stdio by the ACP SDK's own experimental v2 client. Every frame either side wrote is
 // checked against the SDK's schema/v2/schema.json. Then Reins drives Reins in v2: the Reins ACP adapter
 // asked for v2 (harness option protocolVersion: 2) as the client of the same bridge.
@@ -12,12 +12,12 @@ import { fileURLToPath } from 'node:url';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { ReinsEvent } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { assertStreamInvariants, SessionRecorder } from '@reins/testkit';
+import { assertStreamInvariants, fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpV2Violations } from './support/acp-schema.js';
 
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 

@@ -1,5 +1,5 @@
 // Process level: Reins drives Reins. `reins bridge acp -H codex` runs as a real subprocess in front
-// of the FAKE Codex app-server (testkit/fakes/codex-app-server.mjs replaying transcripts recorded
+// of the FAKE Codex app-server (harnesses/src/codex/testing/fake.mjs replaying transcripts recorded
 // from Codex 0.169.0), and Reins' own generic `acp` harness is the ACP client. A second group
 // speaks raw ndjson to the bridge to check the stdio contract: only frames on stdout, and no harness
 // process left after stdin EOF or SIGTERM.
@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, ReinsEvent, Session } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { assertStreamInvariants, SessionRecorder } from '@reins/testkit';
+import { assertStreamInvariants, fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 /** The Codex thread id in the recorded transcripts. */

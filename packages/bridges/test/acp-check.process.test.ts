@@ -1,5 +1,5 @@
 // Process level: `reins acp-check` (a real subprocess) judging `reins bridge acp -H <id>` in front of the
-// fake of every harness that has one (testkit/fakes), in ACP v1 and v2. Each fake holds the second turn open
+// fake of every harness that has one (<id>/testing/fake.mjs), in ACP v1 and v2. Each fake holds the second turn open
 // until cancelled (Claude Code FAKE_CLAUDE_SILENT_TURN, Codex FAKE_CODEX_HOLD_TURN, Pi FAKE_PI_HOLD_PROMPT,
 // the generic ACP agent a waitForCancel step, the OpenClaw gateway the message "stall"), so acp-check's
 // cancel races a running turn. The fake Amp cannot hold a turn open, so its cancel would race the turn's
@@ -9,9 +9,10 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeHarnessPath } from '@reins/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { matrixRows, rowDifferences } from './support/acp-matrix.js';
-import { FAKES, HARNESS_FIXTURES, REINS } from './support/processes.js';
+import { HARNESS_FIXTURES, REINS } from './support/processes.js';
 
 const fixture = (harness: string, name: string) => join(HARNESS_FIXTURES, harness, 'fixtures', name);
 
@@ -36,7 +37,7 @@ interface Harness {
 const HARNESSES: Harness[] = [
   {
     id: 'claude-code',
-    fake: 'claude-stream-json.mjs',
+    fake: fakeHarnessPath('claude-code'),
     env: {
       FAKE_CLAUDE_FIXTURE: fixture('claude-code', 'text-turn.2.1.197.jsonl'),
       FAKE_CLAUDE_SILENT_TURN: '2',
@@ -46,20 +47,20 @@ const HARNESSES: Harness[] = [
   },
   {
     id: 'codex',
-    fake: 'codex-app-server.mjs',
+    fake: fakeHarnessPath('codex'),
     env: { FAKE_CODEX_TRANSCRIPT: fixture('codex', 'resume.0.169.0.jsonl'), FAKE_CODEX_HOLD_TURN: '2' },
   },
   {
     id: 'pi',
-    fake: 'pi-rpc.mjs',
+    fake: fakeHarnessPath('pi'),
     env: { FAKE_PI_TRANSCRIPT: fixture('pi', 'text.0.73.1.jsonl'), FAKE_PI_HOLD_PROMPT: '2' },
   },
   // The fake gateway holds a turn open only for the message "stall".
-  { id: 'openclaw', fake: 'openclaw-gateway.mjs', env: {}, check: ['--cancel-prompt', 'stall'] },
+  { id: 'openclaw', fake: fakeHarnessPath('openclaw'), env: {}, check: ['--cancel-prompt', 'stall'] },
   // Every ACP preset runs the same adapter; gemini stands for them before the generic fake agent.
   {
     id: 'gemini',
-    fake: 'acp-agent.mjs',
+    fake: fakeHarnessPath('acp'),
     env: { FAKE_ACP_SCENARIO: ACP_SCENARIO, FAKE_ACP_STORE: '{dir}/acp-store' },
   },
 ];
@@ -67,7 +68,7 @@ const HARNESSES: Harness[] = [
 let workdir: string;
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'reins-acp-check-'));
-  for (const harness of HARNESSES) await chmod(join(FAKES, harness.fake), 0o755);
+  for (const harness of HARNESSES) await chmod(harness.fake, 0o755);
   return () => rm(workdir, { recursive: true, force: true });
 });
 
@@ -105,7 +106,7 @@ describe.concurrent('reins acp-check -- reins bridge acp -H <id> before the fake
     async (id, protocol, harness) => {
       const dir = await mkdtemp(join(workdir, `${id}-v${protocol}-`));
       const json = join(dir, 'report.json');
-      const bridge = [process.execPath, REINS, 'bridge', 'acp', '-H', id, '--binary', join(FAKES, harness.fake)];
+      const bridge = [process.execPath, REINS, 'bridge', 'acp', '-H', id, '--binary', harness.fake];
       const env = Object.fromEntries(
         Object.entries(harness.env).map(([key, value]) => [key, value.replace('{dir}', dir)]),
       );

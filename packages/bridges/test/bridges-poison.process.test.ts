@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
 const TRANSCRIPT = fileURLToPath(
   new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),
 );

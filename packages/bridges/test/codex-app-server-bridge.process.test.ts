@@ -1,6 +1,6 @@
 // Process level: Reins drives Reins over the Codex app-server protocol. `reins bridge codex-app-server
-// -H claude-code` runs as a real subprocess in front of the FAKE Claude Code (testkit/fakes/claude-
-// stream-json.mjs replaying transcripts recorded from Claude Code 2.1.197), and Reins' own Codex
+// -H claude-code` runs as a real subprocess in front of the FAKE Claude Code (claude-code/testing/
+// fake.mjs replaying transcripts recorded from Claude Code 2.1.197), and Reins' own Codex
 // adapter is the client: its `codex` binary is a launcher script that execs the bridge, so the
 // adapter's own `app-server --strict-config` arguments reach the bridge as they would a real Codex.
 // A second group speaks raw JSON lines to the bridge: the protocol errors, only frames on stdout, and
@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
 import type { ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { assertStreamInvariants, SessionRecorder } from '@reins/testkit';
+import { assertStreamInvariants, fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
-const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.2.1.197.jsonl`, import.meta.url));
 

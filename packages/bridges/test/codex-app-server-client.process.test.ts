@@ -9,10 +9,10 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
 import {
-  FAKES,
   HARNESS_FIXTURES,
   JsonLinesPeer,
   type Message,
@@ -21,7 +21,7 @@ import {
   until,
 } from './support/processes.js';
 
-const FAKE_CLAUDE = join(FAKES, 'claude-stream-json.mjs');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) => join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${name}.2.1.197.jsonl`);
 
 let workdir: string;

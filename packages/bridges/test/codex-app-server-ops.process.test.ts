@@ -11,11 +11,12 @@ import { mkdirSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import { FAKES, HARNESS_FIXTURES, JsonLinesPeer, type Message, REINS } from './support/processes.js';
+import { HARNESS_FIXTURES, JsonLinesPeer, type Message, REINS } from './support/processes.js';
 
-const FAKE_CLAUDE = join(FAKES, 'claude-stream-json.mjs');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) => join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${name}.2.1.197.jsonl`);
 
 let workdir: string;

@@ -10,11 +10,12 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { FAKES, HARNESS_FIXTURES, processesWithMarker, REINS, until } from './support/processes.js';
+import { HARNESS_FIXTURES, processesWithMarker, REINS, until } from './support/processes.js';
 
-const FAKE_CLAUDE = join(FAKES, 'claude-stream-json.mjs');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const TOKEN = 'capability-token-for-the-test';
 
 let workdir: string;

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codexSchema } from './support/codex-schema.js';
 import {
-  FAKES,
   HARNESS_FIXTURES,
   JsonLinesPeer,
   type Message,
@@ -19,8 +19,8 @@ import {
   until,
 } from './support/processes.js';
 
-const FAKE_CLAUDE = join(FAKES, 'claude-stream-json.mjs');
-const FAKE_PI = join(FAKES, 'pi-rpc.mjs');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
+const FAKE_PI = fakeHarnessPath('pi');
 
 let workdir: string;
 beforeAll(async () => {

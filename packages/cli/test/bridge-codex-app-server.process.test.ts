@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
+import { fakeHarnessPath } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { REINS_VERSION } from '../src/version.js';
 import { runCli, startCli } from './cli.js';
 
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
 const TRANSCRIPT = fileURLToPath(
   new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),
 );

@@ -5,10 +5,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from './cli.js';
 
-const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}`, import.meta.url));
 

@@ -15,12 +15,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningCli, runCli, startCli } from './cli.js';
 
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
-const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const LOGGING_FAKE = fileURLToPath(new URL('../../daemon/test/fixtures/logging-fake.mjs', import.meta.url));
 const TRANSCRIPT = fileURLToPath(
   new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),

@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { connect, DaemonInfoSchema } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { createHarness } from '@reins/harnesses';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { runCli, startCli } from './cli.js';
 
-const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const FAKE_CODEX = fakeHarnessPath('codex');
 const TEXT_TURN = fileURLToPath(new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url));
 /** What Codex 0.171 sends when it lost its provider: a retry, then nothing while it waits for the network. */
 const RETRY = {

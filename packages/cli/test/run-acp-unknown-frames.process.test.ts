@@ -4,12 +4,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
-const FAKE = fileURLToPath(new URL('../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 
 let dir: string;
 beforeAll(async () => {

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
-const fake = (name: string) => fileURLToPath(new URL(`../../testkit/fakes/${name}`, import.meta.url));
 const fixture = (path: string) => fileURLToPath(new URL(`../../harnesses/src/${path}`, import.meta.url));
 
 let home: string;
@@ -33,7 +33,7 @@ const CASES = [
     harness: 'pi',
     frame: { type: 'message_start' },
     env: {
-      REINS_PI_BIN: fake('pi-rpc.mjs'),
+      REINS_PI_BIN: fakeHarnessPath('pi'),
       FAKE_PI_TRANSCRIPT: fixture('pi/fixtures/text.0.73.1.jsonl'),
       FAKE_PI_GARBAGE: JSON.stringify({ type: 'message_start' }),
     },
@@ -42,7 +42,7 @@ const CASES = [
     harness: 'amp',
     frame: { type: 'assistant', message: { content: null }, parent_tool_use_id: null },
     env: {
-      REINS_AMP_BIN: fake('amp-stream-json.mjs'),
+      REINS_AMP_BIN: fakeHarnessPath('amp'),
       FAKE_AMP_SCRIPT: fixture('amp/fixtures/constructed-turns.0.0.1790142911-g7618fb.jsonl'),
       FAKE_AMP_GARBAGE: JSON.stringify({ type: 'assistant', message: { content: null }, parent_tool_use_id: null }),
     },

@@ -7,10 +7,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from './cli.js';
 
-const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const LOGGING_FAKE = fileURLToPath(new URL('../../daemon/test/fixtures/logging-fake.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(
   new URL('../../harnesses/src/claude-code/fixtures/text-turn.2.1.197.jsonl', import.meta.url),

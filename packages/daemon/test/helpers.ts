@@ -5,9 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { connect, type ReinsClient, type WireHarnessOptions } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { WebSocket } from 'ws';
 
-export const FAKE_CODEX = fileURLToPath(new URL('../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+export const FAKE_CODEX = fakeHarnessPath('codex');
 export const codexTranscript = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
@@ -21,7 +22,7 @@ export function fakeCodexOptions(transcript: string, knobs: Record<string, strin
   };
 }
 
-export const FAKE_CLAUDE = fileURLToPath(new URL('../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+export const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 export const LOGGING_FAKE = fileURLToPath(new URL('./fixtures/logging-fake.mjs', import.meta.url));
 export const claudeFixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.2.1.197.jsonl`, import.meta.url));

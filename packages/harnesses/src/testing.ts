@@ -3,8 +3,9 @@
 // the testkit loads (the hermetic home, the conformance recipe). Nothing here names a harness.
 import { readFileSync } from 'node:fs';
 import { arch } from 'node:os';
-import { join } from 'node:path';
-import type { HarnessId } from '@reins/core';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EmitMeta, EventPayload, HarnessId, PayloadOf, TurnInput } from '@reins/core';
 import type { HarnessOptions } from './runtime/options.js';
 
 /** Where one install of a package sits in harness-clis/node_modules, and how its dependencies resolve. */
@@ -158,13 +159,100 @@ export interface ConformanceRecipe {
 /** The extra model every conformance home configures, to switch to. */
 export const CONFORMANCE_ALTERNATE_MODEL = 'fake-model-2';
 
+/** One recorded frame of a reins/v1 fixture (the testkit's FixtureFrame). */
+export interface FuzzFrame {
+  /** in: Reins -> harness; out: harness stdout (or socket); err: harness stderr. */
+  dir: string;
+  frame: unknown;
+}
+
+/** One reins/v1 fixture (the testkit's Fixture). */
+export interface FuzzFixture {
+  header: { harness: string; behaviour: string; version: string };
+  frames: FuzzFrame[];
+}
+
+/** A field the wire declares as an enum: the fuzzer rewrites it to a value outside `values`. */
+export interface FuzzEnumField {
+  key: string;
+  values: readonly string[];
+}
+
+/** The checked core stream a fuzz target feeds (the testkit's CheckedEventStream). */
+export interface FuzzStream {
+  readonly activeTurnId: string | null;
+  readonly stream: { keepAfterTurn(itemId: string): boolean };
+  emit(payload: EventPayload, meta?: EmitMeta): void;
+  startTurn(input: TurnInput, meta?: EmitMeta & { turnId?: string }): string | undefined;
+  completeTurn(completion: Omit<PayloadOf<'turn.completed'>, 'type'>, meta?: EmitMeta): boolean;
+}
+
+/** What a harness contributes to the translation fuzzer (packages/harnesses/src/translate.fuzz.test.ts). */
+export interface FuzzTarget {
+  /** The harness id. */
+  name: string;
+  /** Its recorded fixtures. */
+  corpus: readonly FuzzFixture[];
+  mutation: { enumFields: readonly FuzzEnumField[] };
+  /**
+   * Feeds one (damaged) recording through the PURE translation into `stream` the way the adapter does
+   * (turns started and completed where the adapter does it, its own guards kept). Must not throw itself.
+   */
+  replay(frames: readonly FuzzFrame[], stream: FuzzStream, fixture: FuzzFixture): void;
+}
+
+/** What the testkit hands a fuzz target's builder, so harness folders never import the testkit. */
+export interface FuzzKit {
+  /** Every reins/v1 fixture under `dir` (recursively), in name order. */
+  loadCorpus(dir: string): FuzzFixture[];
+  /** Enum fields declared in TypeScript files (absolute paths; folders read recursively). */
+  enumFieldsOf(...paths: string[]): FuzzEnumField[];
+  /** Enum fields declared in a JSON Schema document. */
+  enumFieldsFromJsonSchema(schema: unknown): FuzzEnumField[];
+}
+
+export type FuzzTargetBuilder = (kit: FuzzKit) => FuzzTarget;
+
+/** How the harness's shell tool takes its command: `{command}`, `{cmd}`, or an argv array (only when its schema says so). */
+export type ShellToolArgs = 'command' | 'cmd' | 'argv';
+
+/**
+ * How the harness's write tool takes a file: `{<path key>, content}` (the key its schema offers, else
+ * `pathKey`), Codex's apply_patch grammar, or `{path, file_text}`.
+ */
+export type WriteToolArgs = { kind: 'content'; pathKey: string } | { kind: 'patch' } | { kind: 'file_text' };
+
+/** The tools the scripted model server calls for `.shell()` and `.writeFile()` on this harness. */
+export interface HarnessTools {
+  shell: readonly { name: string; args: ShellToolArgs }[];
+  write: readonly { name: string; args: WriteToolArgs }[];
+}
+
 /** A harness's test side (HarnessManifest.testing): the pin, and what only the testkit loads. */
 export interface HarnessTesting {
-  pin: HarnessPinSpec;
+  /** Its pinned CLI; absent for a harness not pinned in harness-clis/ (Amp, the generic ACP agent). */
+  pin?: HarnessPinSpec;
   /** Its conformance recipe (testing/conformance.ts); absent: no conformance target. */
   conformance?: ConformanceRecipe;
   /** Loads the builder of its hermetic home (testing/home.ts); absent: the testkit still has it. */
   home?: () => Promise<HomeBuilder>;
+  /** Its fake executable (testing/fake.mjs, an absolute path from testingSource): the wire protocol from its fixtures. */
+  fake?: string;
+  /** Loads its translation fuzz target (testing/fuzz.ts). */
+  fuzz?: () => Promise<FuzzTargetBuilder>;
+  /** Its shell and write tools, as the scripted model server calls them (seen in its recorded frames). */
+  tools?: HarnessTools;
+}
+
+/**
+ * A file of a harness folder's test side, relative to the module at `moduleUrl`. The build compiles only
+ * the .ts files into dist/ (fakes, fixtures and wire sources stay in src/), so from a module in a built
+ * dist/ the path is the same file under src/.
+ */
+export function testingSource(moduleUrl: string, path: string): string {
+  const file = fileURLToPath(new URL(path, moduleUrl));
+  const at = file.lastIndexOf(`${sep}dist${sep}`);
+  return at < 0 ? file : `${file.slice(0, at)}${sep}src${sep}${file.slice(at + 6)}`;
 }
 
 /** The npm platform packages' CPU suffix. */

@@ -22,6 +22,7 @@ export {
   streamViolations,
   type TargetOverrides,
 } from './conformance/index.js';
+export { fakeHarnessIds, fakeHarnessPath } from './fake-harness.js';
 export {
   CheckedEventStream,
   caseSeed,

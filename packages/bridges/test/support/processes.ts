@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 /** The reins CLI of this checkout (its dist: build first). */
 export const REINS = fileURLToPath(new URL('../../../cli/bin/reins.js', import.meta.url));
-export const FAKES = fileURLToPath(new URL('../../../testkit/fakes/', import.meta.url));
 export const HARNESS_FIXTURES = fileURLToPath(new URL('../../../harnesses/src/', import.meta.url));
 
 export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

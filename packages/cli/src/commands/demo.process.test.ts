@@ -1,18 +1,18 @@
 // `reins demo` when lanes fail: --json still prints every lane's events (a failed lane's too) and says on
 // stderr why it failed; the human view gives every reason in full below the columns; the exit code is 1.
-// The lanes run the fake `claude` (testkit/fakes), crashing mid-turn, and a target whose setup fails.
+// The lanes run the fake `claude` (claude-code/testing/fake.mjs), crashing mid-turn, and a target whose setup fails.
 // And when lanes differ: two lanes replaying the same recording, one with a frame added to every turn,
 // get per-lane checks that name what matched and what differed; no "same stream" verdict.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHarness } from '@reins/harnesses';
-import { type ConformanceTarget, makeTempHome, type TempHome } from '@reins/testkit';
+import { type ConformanceTarget, fakeHarnessPath, makeTempHome, type TempHome } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.js';
 import { type DemoLane, runDemo } from './demo.js';
 
-const FAKE_CLAUDE = fileURLToPath(new URL('../../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const FIXTURES = fileURLToPath(new URL('../../../harnesses/src/claude-code/fixtures/', import.meta.url));
 /** A recorded one-turn Claude Code session (named with the CLI version it was recorded on). */
 const FIXTURE = join(

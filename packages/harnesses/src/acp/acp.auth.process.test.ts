@@ -7,13 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ReinsError } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 
 let dir: string;
 let state: string;

@@ -3,16 +3,15 @@
 // checkpoint shows the writes, revert puts the bytes back, files only, and the user's git state stays.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestRepo, type TestRepo } from '../runtime/checkpoints/test-repo.js';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 import type { AcpSession } from './session.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 const SCENARIO = {
   replies: [
     { match: 'rewrite', steps: [{ writeFile: { path: 'a.txt', content: 'written by the agent\n' } }] },

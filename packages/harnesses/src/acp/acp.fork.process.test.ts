@@ -6,14 +6,13 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Item, ReinsError, type SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 const FORKING = {
   agentCapabilities: {
     loadSession: true,

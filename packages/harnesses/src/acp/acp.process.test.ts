@@ -1,18 +1,17 @@
-// The generic `acp` harness against the fake ACP agent (packages/testkit/fakes/acp-agent.mjs):
+// The generic `acp` harness against the fake ACP agent (packages/harnesses/src/acp/testing/fake.mjs):
 // turns, tools, permissions, fs confinement, cancel, queueing, settings, resume in a new process.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PermissionRequestedEvent, ReinsEvent } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { createAcpHarness } from './index.js';
 import type { AcpSession } from './session.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 
 let dir: string;
 let cwd: string;

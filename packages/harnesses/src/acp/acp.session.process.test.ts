@@ -7,15 +7,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PermissionRequestedEvent, ReinsEvent, SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
 import { AcpHarness, type AcpPreset, type AcpQuirks, createAcpHarness, createClaudeAgentAcpHarness } from './index.js';
 import type { AcpSession } from './session.js';
 
-const FAKE = fileURLToPath(new URL('../../../testkit/fakes/acp-agent.mjs', import.meta.url));
+const FAKE = fakeHarnessPath('acp');
 
 let dir: string;
 let cwd: string;

@@ -1,13 +1,13 @@
-// Process level: the Amp adapter against the fake `amp` (packages/testkit/fakes/amp-stream-json.mjs) that
+// Process level: the Amp adapter against the fake `amp` (packages/harnesses/src/amp/testing/fake.mjs) that
 // replays constructed stream-json turns with stdin kept open. No live Amp was observed.
 import { fileURLToPath } from 'node:url';
 import type { SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createAmpHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/amp-stream-json.mjs', import.meta.url));
+const fake = fakeHarnessPath('amp');
 const script = fileURLToPath(new URL('./fixtures/constructed-turns.0.0.1790142911-g7618fb.jsonl', import.meta.url));
 const recorders: SessionRecorder[] = [];
 

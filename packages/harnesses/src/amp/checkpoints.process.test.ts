@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReinsError } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editOnInput } from '../runtime/checkpoints/edit-on-input.js';
 import { makeTestRepo, type TestRepo } from '../runtime/checkpoints/test-repo.js';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createAmpHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/amp-stream-json.mjs', import.meta.url));
+const fake = fakeHarnessPath('amp');
 const transcript = fileURLToPath(new URL('./fixtures/constructed-turns.0.0.1790142911-g7618fb.jsonl', import.meta.url));
 let repo: TestRepo;
 let wrapperDir: string;

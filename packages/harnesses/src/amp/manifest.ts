@@ -1,6 +1,7 @@
 // Amp (`amp -x --stream-json`): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { testingSource } from '../testing.js';
 import { AMP_BINARY, AMP_INSTALL, AMP_KNOWN_VERSIONS } from './discovery.js';
 
 /** Implemented mappings; nothing here was observed against a live Amp (see header). */
@@ -37,5 +38,7 @@ export const AMP_MANIFEST: HarnessManifest = {
   implemented: AMP_IMPLEMENTED,
   // No live Amp session was observed (it needs its service): the version whose format the fixtures follow.
   testedVersions: AMP_KNOWN_VERSIONS,
+  // Not pinned in harness-clis/ (it needs its service): only a fake.
+  testing: { fake: testingSource(import.meta.url, './testing/fake.mjs') },
   load: async (options) => (await import('./index.js')).createAmpHarness(options),
 };

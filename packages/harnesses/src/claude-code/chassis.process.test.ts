@@ -1,4 +1,4 @@
-// Claude Code on the session chassis, against the fake `claude` (testkit/fakes/claude-stream-json.mjs)
+// Claude Code on the session chassis, against the fake `claude` (harnesses/src/claude-code/testing/fake.mjs)
 // replaying recorded frames: the stall watchdog on a turn the CLI accepted and then went silent, the
 // late `result` of a turn Reins ended itself (it must not end the next turn), interrupt cancelling
 // the running and every queued turn, the closed-session error, every spec field honoured (a fork's

@@ -1,4 +1,4 @@
-// The adapter against the fake `claude` (testkit/fakes/claude-stream-json.mjs) replaying frames
+// The adapter against the fake `claude` (harnesses/src/claude-code/testing/fake.mjs) replaying frames
 // recorded from Claude Code 2.1.197: the Agent SDK wiring, the process bridge and the failure paths
 // (crash mid-turn, garbage on stdout, stderr noise, slow start, hang) without the real CLI.
 import { chmod } from 'node:fs/promises';

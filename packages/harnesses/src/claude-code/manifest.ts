@@ -2,6 +2,7 @@
 // loading the adapter (and with it the Agent SDK).
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { testingSource } from '../testing.js';
 import { claudeBinarySpec } from './discovery.js';
 import { CLAUDE_CODE_CONFORMANCE } from './testing/conformance.js';
 import { CLAUDE_CODE_PIN } from './testing/pin.js';
@@ -42,6 +43,11 @@ export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
     pin: CLAUDE_CODE_PIN,
     conformance: CLAUDE_CODE_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    fake: testingSource(import.meta.url, './testing/fake.mjs'),
+    tools: {
+      shell: [{ name: 'Bash', args: 'command' }],
+      write: [{ name: 'Write', args: { kind: 'content', pathKey: 'file_path' } }],
+    },
   },
   load: async (options) => (await import('./index.js')).createClaudeCodeHarness(options),
 };

@@ -1,4 +1,4 @@
-// Warm starts on the fake `claude` (testkit/fakes/claude-stream-json.mjs: it answers every control
+// Warm starts on the fake `claude` (harnesses/src/claude-code/testing/fake.mjs: it answers every control
 // request, the prewarm's initialize and the claim included, and replays a text turn recorded from
 // 2.1.197): spares are ordinary HarnessProcess children (counted in liveProcessCount), a session takes
 // one and runs its turn on it, and closing it, warm(0), or warm(0) while spares are still starting

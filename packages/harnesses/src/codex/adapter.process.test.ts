@@ -1,14 +1,14 @@
-// Process level: the adapter against a fake `codex app-server` (testkit/fakes/codex-app-server.mjs)
+// Process level: the adapter against a fake `codex app-server` (harnesses/src/codex/testing/fake.mjs)
 // that replays frames recorded from the real Codex 0.169.0, with knobs for crashes, hangs, garbage,
 // stderr noise and a slow start. Real processes, no real CLI.
 import { fileURLToPath } from 'node:url';
 import { type PermissionRequestedEvent, ReinsError, type Session } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
 function harness(name: string, knobs: Record<string, string> = {}, requestTimeoutMs = 5_000) {

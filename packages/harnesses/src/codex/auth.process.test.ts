@@ -3,11 +3,12 @@
 // and account/login/cancel; recorded with REINS_RECORD_FIXTURES=1 from auth.real.test.ts).
 import { fileURLToPath } from 'node:url';
 import { ReinsError } from '@reins/core';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = fileURLToPath(new URL('./fixtures/auth-login.0.171.0.jsonl', import.meta.url));
 
 function harness(knobs: Record<string, string> = {}, requestTimeoutMs = 5_000) {

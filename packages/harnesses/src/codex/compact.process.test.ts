@@ -2,12 +2,12 @@
 // Codex 0.171.0 compaction (fixtures/compact.0.171.0.jsonl, recorded by compact.real.test.ts).
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.jsonl`, import.meta.url));
 
 const recorders: SessionRecorder[] = [];

@@ -1,6 +1,7 @@
 // Codex (`codex app-server`): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { testingSource } from '../testing.js';
 import { codexBinarySpec } from './discovery.js';
 import { CODEX_CONFORMANCE } from './testing/conformance.js';
 import { CODEX_PIN } from './testing/pin.js';
@@ -44,6 +45,15 @@ export const CODEX_MANIFEST: HarnessManifest = {
     pin: CODEX_PIN,
     conformance: CODEX_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    fake: testingSource(import.meta.url, './testing/fake.mjs'),
+    tools: {
+      // Older Codex builds offered `shell` with an argv array.
+      shell: [
+        { name: 'exec_command', args: 'cmd' },
+        { name: 'shell', args: 'argv' },
+      ],
+      write: [{ name: 'apply_patch', args: { kind: 'patch' } }],
+    },
   },
   load: async (options) => (await import('./index.js')).createCodexHarness(options),
 };

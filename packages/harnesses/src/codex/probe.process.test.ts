@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { type CodexHarnessOptions, createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = fileURLToPath(new URL('./fixtures/text-turn.0.169.0.jsonl', import.meta.url));
 // The recorded transcripts hold no model/list: the fake answers it with this error, which is still
 // the app-server's answer (the call reached a process and came back).

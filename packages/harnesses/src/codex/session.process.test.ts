@@ -1,15 +1,15 @@
 // Process level, the session chassis behaviours on Codex: the adapter against the fake app-server
-// (testkit/fakes/codex-app-server.mjs) replaying frames recorded from the real Codex 0.169.0, with
+// (harnesses/src/codex/testing/fake.mjs) replaying frames recorded from the real Codex 0.169.0, with
 // knobs to inject frames mid-turn (FAKE_CODEX_INJECT) and to go quiet after accepting a turn
 // (FAKE_CODEX_SILENT_AFTER). What the adapter sent is read from the tap.
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent, SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
 /** The requests the adapter wrote to the app-server, in order. */

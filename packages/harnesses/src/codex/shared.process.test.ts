@@ -3,12 +3,12 @@
 // sharing is off. Real processes, no real CLI.
 import { fileURLToPath } from 'node:url';
 import type { Harness, Session } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { type CodexHarnessOptions, createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.169.0.jsonl`, import.meta.url));
 
 function harness(knobs: Record<string, string> = {}, options: Partial<CodexHarnessOptions> = {}): Harness {

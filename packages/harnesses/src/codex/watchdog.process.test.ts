@@ -4,12 +4,12 @@
 // from turn/interrupt on (FAKE_CODEX_HANG).
 import { fileURLToPath } from 'node:url';
 import type { SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createCodexHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/codex-app-server.mjs', import.meta.url));
+const fake = fakeHarnessPath('codex');
 const transcript = fileURLToPath(new URL('./fixtures/interrupt.0.169.0.jsonl', import.meta.url));
 
 const recorders: SessionRecorder[] = [];

@@ -2,14 +2,13 @@
 // gateway. The file is edited by the test while the turn runs (a "stall" turn waits for the interrupt).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestRepo, type TestRepo } from '../runtime/checkpoints/test-repo.js';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createOpenClawHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/openclaw-gateway.mjs', import.meta.url));
+const fake = fakeHarnessPath('openclaw');
 let repo: TestRepo;
 const recorders: SessionRecorder[] = [];
 

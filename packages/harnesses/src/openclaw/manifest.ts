@@ -1,6 +1,7 @@
 // OpenClaw (its gateway's WebSocket protocol): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { testingSource } from '../testing.js';
 import { OPENCLAW_BINARY, OPENCLAW_INSTALL, OPENCLAW_TESTED_VERSIONS } from './discovery.js';
 import { OPENCLAW_CONFORMANCE } from './testing/conformance.js';
 import { OPENCLAW_PIN } from './testing/pin.js';
@@ -40,6 +41,11 @@ export const OPENCLAW_MANIFEST: HarnessManifest = {
     pin: OPENCLAW_PIN,
     conformance: OPENCLAW_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    fake: testingSource(import.meta.url, './testing/fake.mjs'),
+    tools: {
+      shell: [{ name: 'exec', args: 'command' }],
+      write: [{ name: 'write', args: { kind: 'content', pathKey: 'path' } }],
+    },
   },
   load: async (options) => (await import('./index.js')).createOpenClawHarness(options),
 };

@@ -5,14 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Harness, Session } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createOpenClawHarness, type OpenClawHarnessOptions } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/openclaw-gateway.mjs', import.meta.url));
+const fake = fakeHarnessPath('openclaw');
 let dir: string;
 let log: string;
 

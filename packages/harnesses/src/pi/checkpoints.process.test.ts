@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReinsError } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editOnInput } from '../runtime/checkpoints/edit-on-input.js';
 import { makeTestRepo, type TestRepo } from '../runtime/checkpoints/test-repo.js';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createPiHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
+const fake = fakeHarnessPath('pi');
 const transcript = fileURLToPath(new URL('./fixtures/text.0.73.1.jsonl', import.meta.url));
 const revertTranscript = fileURLToPath(new URL('./fixtures/revert.0.73.1.jsonl', import.meta.url));
 let repo: TestRepo;

@@ -4,12 +4,12 @@
 // terminal; refused while a turn runs.
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createPiHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
+const fake = fakeHarnessPath('pi');
 const fixture = fileURLToPath(new URL('./fixtures/compact.0.73.1.jsonl', import.meta.url));
 const recorders: SessionRecorder[] = [];
 

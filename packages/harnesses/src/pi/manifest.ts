@@ -1,6 +1,7 @@
 // Pi (`pi --mode rpc`): what Reins knows without loading the adapter.
 import type { ImplementedCapabilities } from '@reins/core';
 import type { HarnessManifest } from '../manifest.js';
+import { testingSource } from '../testing.js';
 import { PI_BINARY, PI_INSTALL, PI_TESTED_VERSIONS } from './discovery.js';
 import { PI_CONFORMANCE } from './testing/conformance.js';
 import { PI_PIN } from './testing/pin.js';
@@ -43,6 +44,11 @@ export const PI_MANIFEST: HarnessManifest = {
     pin: PI_PIN,
     conformance: PI_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    fake: testingSource(import.meta.url, './testing/fake.mjs'),
+    tools: {
+      shell: [{ name: 'bash', args: 'command' }],
+      write: [{ name: 'write', args: { kind: 'content', pathKey: 'path' } }],
+    },
   },
   load: async (options) => (await import('./index.js')).createPiHarness(options),
 };

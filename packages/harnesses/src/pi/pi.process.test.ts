@@ -1,14 +1,14 @@
-// Process level: the adapter against the fake `pi --mode rpc` (packages/testkit/fakes/pi-rpc.mjs), which
+// Process level: the adapter against the fake `pi --mode rpc` (packages/harnesses/src/pi/testing/fake.mjs), which
 // replays transcripts recorded from the real Pi 0.73.1. Real processes, no real CLI: crash, garbage and
 // hang behaviour that the real CLI cannot be made to show on demand.
 import { fileURLToPath } from 'node:url';
 import type { SessionSpec } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/child-process.js';
 import { createPiHarness } from './adapter.js';
 
-const fake = fileURLToPath(new URL('../../../testkit/fakes/pi-rpc.mjs', import.meta.url));
+const fake = fakeHarnessPath('pi');
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.0.73.1.jsonl`, import.meta.url));
 const cwd = process.cwd();
 const recorders: SessionRecorder[] = [];

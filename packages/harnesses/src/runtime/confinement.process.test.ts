@@ -7,15 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Posture, ReinsEvent, ToolCallItem } from '@reins/core';
-import { SessionRecorder } from '@reins/testkit';
+import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAcpHarness } from '../acp/index.js';
 import { createAmpHarness } from '../amp/adapter.js';
 import { createPiHarness } from '../pi/adapter.js';
 import { liveProcessCount, observeHarnessProcesses } from './index.js';
 
-const FAKES = new URL('../../../testkit/fakes/', import.meta.url);
-const FAKE = fileURLToPath(new URL('acp-agent.mjs', FAKES));
+const FAKE = fakeHarnessPath('acp');
 
 let dir: string;
 let cwd: string;
@@ -114,13 +113,13 @@ describe.runIf(process.platform === 'linux')('posture workspace: Reins confines 
     const stop = observeHarnessProcesses({ started: ({ pid }) => started.push(pid), exited: () => {} });
     const env = { PATH: process.env.PATH, HOME: home, TMPDIR: join(dir, 'tmp') };
     const pi = createPiHarness({
-      binaryPath: fileURLToPath(new URL('pi-rpc.mjs', FAKES)),
+      binaryPath: fakeHarnessPath('pi'),
       baseEnv: {
         ...env,
         FAKE_PI_TRANSCRIPT: fileURLToPath(new URL('../pi/fixtures/text.0.73.1.jsonl', import.meta.url)),
       },
     });
-    const amp = createAmpHarness({ binaryPath: fileURLToPath(new URL('amp-stream-json.mjs', FAKES)), baseEnv: env });
+    const amp = createAmpHarness({ binaryPath: fakeHarnessPath('amp'), baseEnv: env });
     try {
       for (const harness of [pi, amp]) {
         const session = await harness.createSession({ cwd, posture: 'workspace' });

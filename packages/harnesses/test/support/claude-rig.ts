@@ -8,6 +8,7 @@ import type { Harness, Session, SessionSpec } from '@reins/core';
 import {
   assertHermetic,
   buildClaudeCodeHome,
+  fakeHarnessPath,
   fixtureRecorder,
   type HarnessBinary,
   type HarnessHome,
@@ -22,7 +23,7 @@ import {
 import { type ClaudeCodeHarnessOptions, createClaudeCodeHarness } from '../../src/claude-code/adapter.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../src/claude-code/fixtures/', import.meta.url));
-export const FAKE_CLAUDE = fileURLToPath(new URL('../../../testkit/fakes/claude-stream-json.mjs', import.meta.url));
+export const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 /** The default deadline of every wait on a real Claude Code session. */
 const WAIT_MS = 30_000;
 
