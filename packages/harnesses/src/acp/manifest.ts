@@ -8,6 +8,7 @@ import type { HarnessManifest } from '../manifest.js';
 import { envOrHome } from '../runtime/confinement.js';
 import type { BinarySpec, VersionProber } from '../runtime/discovery.js';
 import type { HarnessOptions } from '../runtime/options.js';
+import { testingSource } from '../testing.js';
 import {
   CLAUDE_AGENT_ACP_CONFORMANCE,
   CODEX_ACP_CONFORMANCE,
@@ -202,6 +203,8 @@ export const GENERIC_ACP_MANIFEST: HarnessManifest = {
   install: 'install your ACP agent, then set REINS_ACP_COMMAND="<agent command>"',
   implemented: ACP_IMPLEMENTED,
   testedVersions: [],
+  // The fake ACP agent stands for every ACP agent in the process tier.
+  testing: { fake: testingSource(import.meta.url, './testing/fake.mjs') },
   load: async (options) => {
     const words = (typeof options.command === 'string' ? options.command : (process.env.REINS_ACP_COMMAND ?? ''))
       .trim()
