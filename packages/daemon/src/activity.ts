@@ -7,8 +7,10 @@ import type { ReinsEvent, SessionStatus } from '@reins/core';
 export class Activity {
   status: SessionStatus = 'idle';
   private turn: string | null = null;
-  private readonly permissions = new Set<string>();
-  private readonly background = new Set<string>();
+  // Made at the first permission request or background item, dropped at reset: an idle or
+  // dormant session holds none (docs/architecture/daemon.md, "Memory of a dormant session").
+  private permissions: Set<string> | undefined;
+  private background: Set<string> | undefined;
 
   observe(event: ReinsEvent): void {
     switch (event.type) {
@@ -22,16 +24,19 @@ export class Activity {
         this.turn = null;
         break;
       case 'permission.requested':
+        this.permissions ??= new Set();
         this.permissions.add(event.requestId);
         break;
       case 'permission.resolved':
-        this.permissions.delete(event.requestId);
+        this.permissions?.delete(event.requestId);
         break;
       case 'item.started':
-        if (event.turnId === null) this.background.add(event.item.id);
+        if (event.turnId !== null) break;
+        this.background ??= new Set();
+        this.background.add(event.item.id);
         break;
       case 'item.completed':
-        this.background.delete(event.item.id);
+        this.background?.delete(event.item.id);
         break;
       default:
         break;
@@ -41,8 +46,10 @@ export class Activity {
   /** Why the session must not be evicted now, or undefined when it may be. */
   get busyReason(): string | undefined {
     if (this.turn !== null) return `turn ${this.turn} is running`;
-    if (this.permissions.size > 0) return `${this.permissions.size} permission request(s) wait for an answer`;
-    if (this.background.size > 0) return `${this.background.size} background item(s) are running`;
+    const permissions = this.permissions?.size ?? 0;
+    if (permissions > 0) return `${permissions} permission request(s) wait for an answer`;
+    const background = this.background?.size ?? 0;
+    if (background > 0) return `${background} background item(s) are running`;
     if (this.status !== 'idle') return `the harness reports ${this.status}`;
     return undefined;
   }
@@ -50,7 +57,7 @@ export class Activity {
   reset(): void {
     this.status = 'idle';
     this.turn = null;
-    this.permissions.clear();
-    this.background.clear();
+    this.permissions = undefined;
+    this.background = undefined;
   }
 }

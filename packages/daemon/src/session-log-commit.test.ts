@@ -1,7 +1,8 @@
 // The session log on the real SQLite store, watched at its transactions: every write of a loop turn
 // commits in one transaction, no subscriber gets an event before the transaction holding it
 // committed, and a failed commit loses nothing a client saw while saying clearly what failed
-// (docs/architecture/daemon.md, "The store": write before fan-out). A dormant session's log holds no buffer.
+// (docs/architecture/daemon.md, "The store": write before fan-out). Each event is serialized once for
+// the store and every subscriber. A dormant session's log holds no buffer.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +131,39 @@ describe('SessionLog on SQLite: write before fan-out', () => {
     expect(watch.transactions).toBeLessThanOrEqual(61);
   });
 
+  it('serializes each event once: the store and every subscriber get the same JSON text', async () => {
+    await putSession('a');
+    const a = await openLog('a', 1);
+    let serialized = 0;
+    // Counts each JSON.stringify that reaches the event's native frame.
+    const native = {
+      toJSON() {
+        serialized++;
+        return { method: 'item/agentMessage/delta' };
+      },
+    };
+    const received: string[][] = [[], [], []];
+    for (const texts of received) a.log.addSink({}, (published) => texts.push(published.json));
+    a.log.append({
+      type: 'item.delta',
+      itemId: 'i1',
+      kind: 'text',
+      text: 'once',
+      native,
+      harness: 'codex',
+      sessionId: 'a',
+      turnId: 't1',
+      seq: a.log.nextSeq(),
+      at: 1,
+    } as unknown as ReinsEvent);
+    await a.log.idle();
+    const [stored] = await store.readEventTexts('a', 0, 10);
+
+    expect(serialized).toBe(1);
+    expect(stored?.json).toContain('"native":{"method":"item/agentMessage/delta"}');
+    for (const texts of received) expect(texts).toEqual([stored?.json]);
+  });
+
   it('fails one bad write alone: the others of its transaction are committed and delivered', async () => {
     await putSession('good');
     await putSession('bad');
@@ -228,5 +262,29 @@ describe('SessionLog of a dormant session', () => {
     expect((await a.log.read(3, 10)).map((published) => published.seq)).toEqual([4]);
     // A page stops where the buffer starts: the store's part, then the buffer's.
     expect((await a.log.read(1, 10)).map((published) => published.seq)).toEqual([2, 3]);
+  });
+
+  it('holds no list, map or buffer of its own once dormant, and takes events again after', async () => {
+    await putSession('a');
+    const a = await openLog('a', 1);
+    const owner = {};
+    a.log.addSink(owner, (published) => a.seen.push(published));
+    for (const text of ['1', '2']) a.append(text);
+    await a.log.idle();
+    a.log.removeSink(owner);
+    a.log.forgetTail();
+    // What a dormant session's log keeps: its seqs and references to what its session owns.
+    const own = Object.entries(a.log as unknown as Record<string, unknown>).filter(
+      ([, value]) => typeof value === 'object' && value !== null,
+    );
+    expect(own.map(([key]) => key).sort()).toEqual(['hooks', 'store']);
+
+    a.log.addSink(owner, (published) => a.seen.push(published));
+    a.append('3');
+    await a.log.idle();
+    expect(a.seen.map((published) => published.seq)).toEqual([1, 2, 3]);
+    // The store's part, then the new buffer's.
+    expect((await a.log.read(0, 10)).map((published) => published.seq)).toEqual([1, 2]);
+    expect((await a.log.read(2, 10)).map((published) => published.seq)).toEqual([3]);
   });
 });

@@ -37,19 +37,22 @@ export interface SessionLogHooks {
 export class SessionLog {
   private assigned: number;
   private published: number;
+  // The lists and the sink map below are made when first needed and dropped once empty, so the log of
+  // a dormant session holds no object of its own (docs/architecture/daemon.md, "Memory of a dormant session").
   /** The newest events, in memory for replay; none while the session is dormant (made at its next event). */
   private tail: EventBuffer<PublishedEvent> | undefined;
-  private pending: PublishedEvent[] = [];
+  /** Appended, for the next write. */
+  private pending: PublishedEvent[] | undefined;
   private writing = false;
   /** The store's refusal while it cannot write (undefined: it can). */
   private unavailable: unknown;
   /** Published live while the store could not write; written first once it can. */
-  private held: PublishedEvent[] = [];
+  private held: PublishedEvent[] | undefined;
   private retrying: Promise<void> | undefined;
   /** The turn whose turn.started is stored and whose terminal is not. */
   private openTurn: CrashedTurn | undefined;
-  private readonly sinks = new Map<object, EventSink>();
-  private idleWaiters: Array<() => void> = [];
+  private sinks: Map<object, EventSink> | undefined;
+  private idleWaiters: Array<() => void> | undefined;
 
   constructor(
     readonly sessionId: string,
@@ -84,15 +87,16 @@ export class SessionLog {
       );
     }
     this.assigned = event.seq;
+    this.pending ??= [];
     this.pending.push({ seq: event.seq, event, json: JSON.stringify(event) });
     if (!this.writing) void this.write();
   }
 
   private async write(): Promise<void> {
     this.writing = true;
-    while (this.pending.length > 0 && this.unavailable === undefined) {
+    while (this.pending !== undefined && this.unavailable === undefined) {
       const batch = this.pending;
-      this.pending = [];
+      this.pending = undefined;
       try {
         await this.store.appendEvents(
           this.sessionId,
@@ -106,7 +110,9 @@ export class SessionLog {
       for (const entry of batch) this.publish(entry);
     }
     this.writing = false;
-    for (const wake of this.idleWaiters.splice(0)) wake();
+    const waiters = this.idleWaiters;
+    this.idleWaiters = undefined;
+    for (const wake of waiters ?? []) wake();
   }
 
   private publish(entry: PublishedEvent): void {
@@ -139,6 +145,7 @@ export class SessionLog {
     // The map itself, not a copy per event: a sink that removes itself (or another) meanwhile is
     // skipped from then on, and one added meanwhile is a subscription still replaying, which
     // ignores live events (subscription.ts).
+    if (this.sinks === undefined) return;
     for (const sink of this.sinks.values()) sink(entry);
   }
 
@@ -158,7 +165,7 @@ export class SessionLog {
    */
   private fail(error: unknown): void {
     this.unavailable = error;
-    this.pending = [];
+    this.pending = undefined;
     this.assigned = this.published;
     const turn = this.openTurn;
     this.hooks.failed(error);
@@ -177,6 +184,7 @@ export class SessionLog {
       at: Date.now(),
     } as ReinsEvent;
     const entry = { seq: event.seq, event, json: JSON.stringify(event) };
+    this.held ??= [];
     this.held.push(entry);
     this.published = entry.seq;
     this.remember(entry);
@@ -196,7 +204,7 @@ export class SessionLog {
   }
 
   private async retry(): Promise<void> {
-    const held = this.held;
+    const held = this.held ?? [];
     try {
       if (held.length > 0) {
         await this.store.appendEvents(
@@ -213,28 +221,32 @@ export class SessionLog {
       if (this.unavailable === undefined) this.fail(error);
       throw storeUnavailableError(this.store.location, error);
     }
-    this.held = [];
+    this.held = undefined;
     this.unavailable = undefined;
     for (const entry of held) this.stored(entry.event);
   }
 
   /** Resolves when every appended event was written (or the store failed). */
   idle(): Promise<void> {
-    if (!this.writing && this.pending.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    if (!this.writing && this.pending === undefined) return Promise.resolve();
+    this.idleWaiters ??= [];
+    const waiters = this.idleWaiters;
+    return new Promise((resolve) => waiters.push(resolve));
   }
 
   /** From now on every published event goes to `sink` (one per owner). */
   addSink(owner: object, sink: EventSink): void {
+    this.sinks ??= new Map();
     this.sinks.set(owner, sink);
   }
 
   removeSink(owner: object): void {
-    this.sinks.delete(owner);
+    this.sinks?.delete(owner);
+    if (this.sinks?.size === 0) this.sinks = undefined;
   }
 
   clearSinks(): void {
-    this.sinks.clear();
+    this.sinks = undefined;
   }
 
   /** Up to `limit` published events after `afterSeq`: from memory when held there, else from the store. */
@@ -307,7 +319,7 @@ export class SessionLog {
 
   /** Drops the in-memory tail (a dormant session keeps no buffer); replay then reads from the store. */
   forgetTail(): void {
-    if (this.writing || this.pending.length > 0 || this.held.length > 0) return;
+    if (this.writing || this.pending !== undefined || this.held !== undefined) return;
     this.tail = undefined;
   }
 }
