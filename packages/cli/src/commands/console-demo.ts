@@ -29,7 +29,7 @@ import {
   type TempHome,
 } from '@reins/testkit';
 import { type CliIo, EXIT } from '../io.js';
-import { consoleLink, openInBrowser } from './console.js';
+import { consoleLink, openInBrowser } from './console-link.js';
 
 /** Set by the outside half for the inside half: the relay's socket and the port to serve on. */
 const RELAY_ENV = 'REINS_CONSOLE_DEMO_RELAY';

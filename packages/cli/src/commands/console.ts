@@ -4,7 +4,7 @@
 // background first (logs in $REINS_HOME/daemon.log). `--demo` is console-demo.ts.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { chmod, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DaemonInfo } from '@reins/client';
 import { ReinsError } from '@reins/core';
@@ -12,6 +12,7 @@ import { readDaemonFile } from '@reins/daemon';
 import { reinsHome } from '@reins/harnesses';
 import { parseFlags } from '../args.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
+import { consoleLink, openInBrowser } from './console-link.js';
 
 export const CONSOLE_HELP = `Usage: reins console [--no-open] [--cwd <dir>]
        reins console --demo [--port <n>] [--no-open]
@@ -35,12 +36,6 @@ Options:
 
 /** How long a daemon started here may take to write its daemon.json. */
 const START_TIMEOUT_MS = 30_000;
-
-export function consoleLink(info: Pick<DaemonInfo, 'url' | 'token'>, cwd?: string): string {
-  const port = new URL(info.url).port;
-  const fragment = new URLSearchParams({ token: info.token, ...(cwd ? { cwd } : {}) });
-  return `http://127.0.0.1:${port}/#${fragment.toString()}`;
-}
 
 export async function consoleCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv);
@@ -144,35 +139,4 @@ async function startDaemonInBackground(home: string, io: CliIo): Promise<{ info:
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new ReinsError('timeout', `The Reins daemon did not start within ${START_TIMEOUT_MS / 1000} s: see ${log}.`);
-}
-
-/** The command that opens a file in the desktop's browser, when there is a desktop. */
-function opener(env: NodeJS.ProcessEnv): string[] | undefined {
-  if (process.platform === 'darwin') return ['open'];
-  if (process.platform === 'win32') return ['cmd', '/c', 'start', '""'];
-  if (env.DISPLAY || env.WAYLAND_DISPLAY) return ['xdg-open'];
-  return undefined;
-}
-
-/**
- * Opens the link without putting the token on a command line (any local user can read those):
- * a small page in $REINS_HOME (mode 0600, like daemon.json) redirects to it.
- */
-export async function openInBrowser(link: string, home: string, io: CliIo): Promise<void> {
-  const command = opener(io.env);
-  if (!command) return;
-  const page = join(home, 'console.html');
-  const target = JSON.stringify(link).replace(/</g, '\\u003c');
-  await writeFile(
-    page,
-    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Reins console</title><script>location.replace(${target})</script>\n`,
-    { mode: 0o600 },
-  );
-  await chmod(page, 0o600);
-  const [file, ...args] = command as [string, ...string[]];
-  const child = spawn(file, [...args, page], { detached: true, stdio: 'ignore' });
-  child.on('error', () => {
-    io.stderr.write('reins console: could not open a browser; open the link above yourself.\n');
-  });
-  child.unref();
 }

@@ -2,6 +2,7 @@
 // the hash route names. Pages read the console state; they hold no protocol logic of their own.
 import { type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
+import { MenuButton } from './common.js';
 import { navigate, useConsole, useRoute } from './hooks.js';
 import { ConversationsPage, DoctorPage, NewSessionPage } from './lazy-pages.js';
 import { SessionPage } from './SessionPage.js';
@@ -126,14 +127,6 @@ function ConnectionBanner({ state }: { state: ConsoleState }) {
       Connection to the daemon lost ({connection.error.message}). Reconnecting (attempt {connection.attempt})… Sessions
       keep running in the daemon and continue here where they left off.
     </div>
-  );
-}
-
-export function MenuButton({ onMenu }: { onMenu: () => void }) {
-  return (
-    <button type="button" className="button small menu-button" onClick={onMenu} aria-label="Open the session list">
-      ☰
-    </button>
   );
 }
 

@@ -5,8 +5,7 @@ import { type HarnessId, isHarnessId, type SessionSummary } from '@reins/core';
 import { useState } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
 import { relativeTime } from '../model/format.js';
-import { MenuButton } from './App.js';
-import { DaemonError } from './common.js';
+import { DaemonError, MenuButton } from './common.js';
 import { navigate, useConsole, useDaemonCall, useNow } from './hooks.js';
 
 export function ConversationsPage({

@@ -3,8 +3,7 @@
 import type { HarnessListing } from '@reins/client';
 import { useState } from 'react';
 import type { ConsoleState } from '../app/console-state.js';
-import { MenuButton } from './App.js';
-import { DaemonError } from './common.js';
+import { DaemonError, MenuButton } from './common.js';
 import { CapabilityTable, HealthBadge, needsSignIn, SignIn } from './harness-parts.js';
 import { useConsole, useDaemonCall } from './hooks.js';
 

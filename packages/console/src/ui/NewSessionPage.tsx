@@ -4,8 +4,7 @@
 import { EFFORT_LEVELS, type Effort, type ErrorInfo, type HarnessId, type ModelInfo, type Posture } from '@reins/core';
 import { useState } from 'react';
 import { type ConsoleState, errorInfo } from '../app/console-state.js';
-import { MenuButton } from './App.js';
-import { DaemonError } from './common.js';
+import { DaemonError, MenuButton } from './common.js';
 import { CapabilityTable, HealthBadge, needsSignIn, SignIn } from './harness-parts.js';
 import { navigate, useConsole, useDaemonCall } from './hooks.js';
 

@@ -8,9 +8,8 @@ import { baseName, contextShare, cost, tokenSummary, tokens } from '../model/for
 import type { PendingMessage } from '../model/outbox.js';
 import type { SessionSnapshot } from '../model/session-model.js';
 import type { Row } from '../model/transcript.js';
-import { MenuButton } from './App.js';
 import { Composer } from './Composer.js';
-import { DaemonError, HarnessBadge, StatusPill } from './common.js';
+import { DaemonError, HarnessBadge, MenuButton, StatusPill } from './common.js';
 import { navigate, useConsole, useDaemonCall } from './hooks.js';
 import { DebugPanel } from './lazy-pages.js';
 import { PendingBubble, type RowActions, RowActionsContext, RowView } from './Rows.js';

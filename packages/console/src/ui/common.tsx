@@ -1,4 +1,4 @@
-// Pieces every page uses: the daemon's error as it sent it, status dots, harness badges.
+// Pieces every page uses: the daemon's error as it sent it, status dots, harness badges, the menu button.
 import type { ErrorInfo } from '@reins/core';
 
 /** A daemon error shown as is: its BINDING code and its sentence; `method` names what was asked. */
@@ -41,4 +41,13 @@ export function StatusPill({ status }: { status: string }) {
 
 export function HarnessBadge({ harness }: { harness: string }) {
   return <span className="badge harness">{harness}</span>;
+}
+
+/** Opens the session list (the sidebar) on a narrow screen. */
+export function MenuButton({ onMenu }: { onMenu: () => void }) {
+  return (
+    <button type="button" className="button small menu-button" onClick={onMenu} aria-label="Open the session list">
+      ☰
+    </button>
+  );
 }

@@ -7,16 +7,47 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentConnection } from '@agentclientprotocol/sdk/experimental/v2';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import type { Harness } from '@reins/core';
+import type { HarnessFacts } from '../../harness-facts.js';
 import { isImplemented, withDeadline } from '../../lifecycle.js';
-import type { AcpBridge } from '../agent.js';
 import { promptAnswer, toRequestError } from '../answers.js';
-import { listAcpSessions } from '../listing.js';
+import { type ListingContext, listAcpSessions } from '../listing.js';
 import type { ClientPort, ForegroundState } from '../port.js';
 import { promptInput, settingRequestOf } from '../requests.js';
 import type { BridgeSession } from '../session.js';
-import { applySetting } from '../settings.js';
-import type { McpServer, RequestPermissionResponse } from '../wire.js';
+import { applySetting, type SettingsContext } from '../settings.js';
+import type { McpServer, RequestPermissionResponse, SessionConfigOption } from '../wire.js';
 import { stateUpdateOf, v1PromptOf, v2ConfigOptionsOf, v2PermissionRequestOf, v2UpdatesOf } from './updates.js';
+
+/**
+ * What v2 uses of the bridge (AcpBridge in ../agent.ts, which owns the sessions): named here, so this
+ * module does not import the bridge that imports it.
+ */
+export interface V2Bridge {
+  readonly harness: Harness;
+  readonly version: string;
+  readonly facts: HarnessFacts;
+  readonly requestTimeoutMs: number;
+  guard<T>(operation: string, work: () => Promise<T>): Promise<T>;
+  guardSetting<T>(operation: string, work: () => Promise<T>): Promise<T>;
+  setClientNotices(notices: boolean): void;
+  newSession(
+    cwd: string,
+    mcpServers: McpServer[],
+  ): Promise<{ sessionId: string; configOptions: SessionConfigOption[] }>;
+  resumeSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: McpServer[],
+    replay: boolean,
+  ): Promise<{ configOptions: SessionConfigOption[] }>;
+  sessionFor(sessionId: string): BridgeSession;
+  remember(bridged: BridgeSession): Promise<void>;
+  cancel(sessionId: string): void;
+  closeSession(sessionId: string): Promise<Record<string, never>>;
+  settingsContext(): SettingsContext;
+  listingContext(): ListingContext;
+}
 
 /** The v2 client as a port for the bridge's sessions. */
 function v2Port(connection: AgentConnection): ClientPort {
@@ -74,7 +105,7 @@ function idleOf(terminal: Parameters<typeof promptAnswer>[0]): ForegroundState &
   return { state: 'idle', error: answer.error };
 }
 
-export function v2App(bridge: AcpBridge): {
+export function v2App(bridge: V2Bridge): {
   connect(stream: v2.Stream): { connection: AgentConnection; port: ClientPort };
 } {
   const foreground = new Foreground();

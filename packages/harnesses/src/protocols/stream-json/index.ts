@@ -1,11 +1,10 @@
 // Claude-compatible stream-json: native types and the pure translation to Reins events
 // (used by the Claude Code adapter; Amp speaks the same frames).
+export type { BackgroundTask, TaskState } from './task-state.js';
 export {
   abandonBackgroundWork,
-  type BackgroundTask,
   liveBackgroundTasks,
   openBackgroundItems,
-  type TaskState,
   takeEndedTasks,
   turnEndedForTasks,
 } from './tasks.js';

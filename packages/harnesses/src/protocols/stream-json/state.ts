@@ -8,7 +8,7 @@
 // their index (an array), not by a `${messageId}:${index}` string key: no string is built and hashed per
 // streamed delta.
 import type { ErrorInfo, PlanEntry, ToolCallItem, ToolKind } from '@reins/core';
-import { createTaskState, retainBackgroundLanes, type TaskState } from './tasks.js';
+import { createTaskState, type TaskState } from './task-state.js';
 
 export type { Emission } from './sink.js';
 
@@ -310,6 +310,40 @@ function finishOrder(messages: MessageState[]): MessageState[] {
   if (!inOrder) ordered.sort((a, b) => a.framed - b.framed);
   for (const message of messages) if (message.framed === 0) ordered.push(message);
   return ordered;
+}
+
+/**
+ * The per-turn reset, for everything but background work: what a background task's subagent started
+ * (its messages, blocks and open tool calls) must still match its later frames. A lane whose current
+ * message is forgotten here keeps pointing at it (with no blocks): its later frames are a finished
+ * message's.
+ */
+export function retainBackgroundLanes(state: TranslationState): void {
+  const background = state.tasks.background;
+  if (state.mainMessage && !background.has('')) state.mainMessage = undefined;
+  if (state.laneMessages)
+    for (const lane of state.laneMessages.keys()) if (!background.has(lane)) state.laneMessages.delete(lane);
+  const keptTools = new Set(background.keys());
+  if (state.messages) {
+    const kept: MessageState[] = [];
+    for (const message of state.messages) {
+      if (background.has(message.lane)) {
+        kept.push(message);
+        for (const block of Object.values(message.blocks)) if (block !== undefined) keptTools.add(block.itemId);
+        continue;
+      }
+      message.registered = false;
+      message.blocks = [];
+      message.frames = 0;
+      message.framed = 0;
+    }
+    reindexMessages(state, kept);
+  }
+  // A forgotten message a lane still points at keeps no block (made since it was forgotten, too).
+  if (state.mainMessage && !state.mainMessage.registered) state.mainMessage.blocks = [];
+  if (state.laneMessages)
+    for (const message of state.laneMessages.values()) if (!message.registered) message.blocks = [];
+  if (state.toolCalls) for (const id of state.toolCalls.keys()) if (!keptTools.has(id)) state.toolCalls.delete(id);
 }
 
 /** Forget per-turn bookkeeping (call after a turn's terminal). */

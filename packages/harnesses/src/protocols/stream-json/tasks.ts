@@ -15,33 +15,10 @@
 // - A foreground task moved to the background arrives as `task_updated` with `patch.is_backgrounded`.
 import { type EventPayload, isSerialisable, type PassthroughReason, type ToolCallItem } from '@reins/core';
 import type { EmissionSink } from './sink.js';
-import { type BlockState, type MessageState, reindexMessages, settleTool, type TranslationState } from './state.js';
+import { type BlockState, retainBackgroundLanes, settleTool, type TranslationState } from './state.js';
+import type { TaskState } from './task-state.js';
 import { sendable } from './values.js';
 import type { WireBackgroundTasksChanged, WireTaskNotification, WireTaskStarted, WireTaskUpdated } from './wire.js';
-
-export interface BackgroundTask {
-  /** The Task call's tool_use id: the item, and the lane of what its subagent does. */
-  toolUseId: string;
-  taskId: string | undefined;
-  description: string | undefined;
-  /** The turn that launched it has ended: what the task does now belongs to no turn. */
-  outlivedTurn: boolean;
-}
-
-export interface TaskState {
-  /** Background tasks by the Task call's tool_use id, from launch until their task_notification. */
-  background: Map<string, BackgroundTask>;
-  /** The harness's own level signal (background_tasks_changed): ids of live background tasks; undefined before the first. */
-  live: Set<string> | undefined;
-  /** Sentences on background tasks that ended since the last turn began: the input of the turn the harness starts to answer them. */
-  ended: string[];
-  /** task_id -> the Task call of every subagent task still running (a foreground one may move to the background). */
-  subagents: Map<string, string>;
-}
-
-export function createTaskState(): TaskState {
-  return { background: new Map(), live: undefined, ended: [], subagents: new Map() };
-}
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
@@ -283,40 +260,6 @@ export function openBackgroundItems(state: TranslationState): string[] {
   open.sort((a, b) => a.made - b.made);
   for (const block of open) ids.push(block.itemId);
   return ids;
-}
-
-/**
- * The per-turn reset, for everything but background work: what a background task's subagent started
- * (its messages, blocks and open tool calls) must still match its later frames. A lane whose current
- * message is forgotten here keeps pointing at it (with no blocks): its later frames are a finished
- * message's.
- */
-export function retainBackgroundLanes(state: TranslationState): void {
-  const background = state.tasks.background;
-  if (state.mainMessage && !background.has('')) state.mainMessage = undefined;
-  if (state.laneMessages)
-    for (const lane of state.laneMessages.keys()) if (!background.has(lane)) state.laneMessages.delete(lane);
-  const keptTools = new Set(background.keys());
-  if (state.messages) {
-    const kept: MessageState[] = [];
-    for (const message of state.messages) {
-      if (background.has(message.lane)) {
-        kept.push(message);
-        for (const block of Object.values(message.blocks)) if (block !== undefined) keptTools.add(block.itemId);
-        continue;
-      }
-      message.registered = false;
-      message.blocks = [];
-      message.frames = 0;
-      message.framed = 0;
-    }
-    reindexMessages(state, kept);
-  }
-  // A forgotten message a lane still points at keeps no block (made since it was forgotten, too).
-  if (state.mainMessage && !state.mainMessage.registered) state.mainMessage.blocks = [];
-  if (state.laneMessages)
-    for (const message of state.laneMessages.values()) if (!message.registered) message.blocks = [];
-  if (state.toolCalls) for (const id of state.toolCalls.keys()) if (!keptTools.has(id)) state.toolCalls.delete(id);
 }
 
 /**

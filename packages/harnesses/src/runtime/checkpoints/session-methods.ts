@@ -7,7 +7,6 @@ import {
   type SessionDiff,
   type SessionEventStream,
 } from '@reins/core';
-import type { SessionChassis } from '../chassis/session-chassis.js';
 import { type ConversationRevert, TurnCheckpoints } from './turn-checkpoints.js';
 
 /**
@@ -34,16 +33,24 @@ export function checkpointsFor(
   });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any adapter's plan type
-type AnyChassis = SessionChassis<any>;
+/**
+ * What diff and revert read of a session's chassis (runtime/chassis/session-chassis.ts), named here so
+ * this module does not import the chassis that imports it.
+ */
+interface CheckpointedChassis {
+  readonly checkpoints: TurnCheckpoints | undefined;
+  readonly running: unknown;
+  readonly queued: readonly unknown[];
+  assertOpen(operation: string): void;
+}
 
-export function sessionDiff(chassis: AnyChassis, harness: string, turnId?: string): Promise<SessionDiff> {
+export function sessionDiff(chassis: CheckpointedChassis, harness: string, turnId?: string): Promise<SessionDiff> {
   return required(chassis, harness, 'diff').diff(turnId);
 }
 
 /** Reverts files (and the conversation through `conversation`) once no turn is running or queued. */
 export async function sessionRevert(
-  chassis: AnyChassis,
+  chassis: CheckpointedChassis,
   harness: string,
   turnId: string,
   options: RevertOptions,
@@ -61,7 +68,7 @@ export async function sessionRevert(
   return checkpoints.revert(turnId, options, conversation);
 }
 
-function required(chassis: AnyChassis, harness: string, operation: string): TurnCheckpoints {
+function required(chassis: CheckpointedChassis, harness: string, operation: string): TurnCheckpoints {
   if (chassis.checkpoints) return chassis.checkpoints;
   throw noCheckpoints(harness, operation);
 }
