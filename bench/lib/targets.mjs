@@ -21,6 +21,8 @@ export const LIMITS = {
   // The daemon and the bridges (issue 21 item 5; why each: bench/README.md, figures 8-9).
   daemonAddedP99OverInProcessMicros: 1_000,
   daemonFanOutEventsPerSec: 50_000,
+  // Issue 30: the daemon's CPU per event it takes in (store, envelope, fan-out to 10 clients).
+  daemonCpuPerEventInMicros: 20,
   daemonRssPerHostedSessionMB: 0.2,
   daemonRssPerDormantSessionMB: 0.02,
   // Memory while a harness streams (issue 25 step 1): the tail's 1 MiB plus a few events in flight.
@@ -206,6 +208,16 @@ function daemonTargets(daemon, out) {
       lossless && fan.eventsPerSecDelivered >= LIMITS.daemonFanOutEventsPerSec,
       fan
         ? `${fan.eventsPerSecDelivered} events/s; lost ${fan.lostDeltas}, gaps ${fan.seqGaps}, failed turns ${fan.failedTurns}`
+        : '',
+    ),
+  );
+  out.push(
+    judge(
+      `Daemon CPU per event in (10 clients x 100 sessions) <= ${LIMITS.daemonCpuPerEventInMicros} µs`,
+      fan?.daemonCpuMicrosPerEventIn ?? null,
+      fan?.daemonCpuMicrosPerEventIn <= LIMITS.daemonCpuPerEventInMicros,
+      fan
+        ? `${fan.daemonCpuMicrosPerEventIn} µs; its socket writes alone ${fan.socketFloorCpuMicrosPerEventIn?.['1/tick']} µs at 1 event per tick, ${fan.socketFloorCpuMicrosPerEventIn?.['16/tick']} at 16`
         : '',
     ),
   );

@@ -384,14 +384,14 @@ async function restartedDormant({ benchDir, root }, count) {
 function report(result) {
   const rows = Object.entries(result.latency).map(
     ([rate, entry]) =>
-      `  ${rate.padEnd(8)} WebSocket p50 ${entry.daemonMicros.p50} p99 ${entry.daemonMicros.p99} µs; in-process p50 ${entry.inProcessMicros.p50} p99 ${entry.inProcessMicros.p99} µs; added p50 ${entry.addedP50Micros} p99 ${entry.addedP99Micros} µs (split p50/p99: to the daemon ${entry.split.toDaemonMicros.p50}/${entry.split.toDaemonMicros.p99}, daemon -> client ${entry.split.daemonToClientMicros.p50}/${entry.split.daemonToClientMicros.p99} µs)`,
+      `  ${rate.padEnd(8)} WebSocket p50 ${entry.daemonMicros.p50} p99 ${entry.daemonMicros.p99} µs; in-process p50 ${entry.inProcessMicros.p50} p99 ${entry.inProcessMicros.p99} µs; added p50 ${entry.addedP50Micros} p99 ${entry.addedP99Micros} µs (split p50/p99: to the daemon ${entry.split.toDaemonMicros.p50}/${entry.split.toDaemonMicros.p99}, daemon -> client ${entry.split.daemonToClientMicros.p50}/${entry.split.daemonToClientMicros.p99} µs); CPU per event: daemon ${entry.daemonCpuMicrosPerFrame} µs, in-process ${entry.inProcessCpuMicrosPerFrame} µs`,
   );
   const f = result.fanOut;
   const m = result.memory;
   return [
     '\n8. Daemon: added latency per event over the WebSocket (client process) against in-process; fan-out; RSS per session',
     ...rows,
-    `  fan-out  ${f.clients} clients x ${f.sessions} sessions, every client on every session: ${f.eventsPerSecDelivered} events/s delivered (${f.eventsPerSecIngested}/s in), lost ${f.lostDeltas}, gaps ${f.seqGaps}`,
+    `  fan-out  ${f.clients} clients x ${f.sessions} sessions, every client on every session: ${f.eventsPerSecDelivered} events/s delivered (${f.eventsPerSecIngested}/s in), lost ${f.lostDeltas}, gaps ${f.seqGaps}; daemon CPU per event in ${f.daemonCpuMicrosPerEventIn} µs (its socket writes alone: ${f.socketFloorCpuMicrosPerEventIn['1/tick']} µs at 1 event per tick, ${f.socketFloorCpuMicrosPerEventIn['16/tick']} at 16)`,
     `  RSS      ${m.hosted.rssPerSessionMB} MB per hosted session, ${m.dormant.rssPerSessionMB} MB per dormant session (evicted), ${m.restartedDormant?.rssPerSessionMB ?? 'n/a'} MB per dormant session after a restart (${m.hosted.sessions} each; daemon process only, after GC)`,
     '',
   ].join('\n');
