@@ -1,21 +1,15 @@
-// The JSON-RPC side of one Codex app-server client: newline-delimited messages without a "jsonrpc"
-// member (as `codex app-server` writes them), requests served concurrently (answers may come out of
-// order, as in Codex), notifications stamped with emittedAtMs, and server -> client requests
-// (approvals) with their own ids and deadlines. The shared JsonRpcPeer is the CLIENT side Reins
-// adapters use; the server side needs the id of each request it makes (serverRequest/resolved names
-// it), so it lives here.
+// The JSON-RPC side of one Codex app-server client, on the shared JsonRpcPeer (@reins/harnesses):
+// newline-delimited messages without a "jsonrpc" member (as `codex app-server` writes them), requests
+// served concurrently (answers may come out of order, as in Codex), notifications stamped with
+// emittedAtMs, and server -> client requests (approvals) with their own ids and deadlines. What is
+// the server's own lives here: lines that are not JSON-RPC are answered with an error, not dropped.
+import { isRecord } from '@reins/core';
+import { JsonRpcHandlerError, JsonRpcPeer } from '@reins/harnesses';
 import { RPC } from './wire.js';
 
 /** Thrown by a request handler to answer with this JSON-RPC error. */
-export class RpcError extends Error {
+export class RpcError extends JsonRpcHandlerError {
   override readonly name = 'RpcError';
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 export type RpcId = number | string;
@@ -31,29 +25,29 @@ export interface RpcConnectionOptions {
   nextId?: () => number;
 }
 
-interface Pending {
-  method: string;
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export class RpcConnection {
-  private nextId = 0;
-  private readonly pending = new Map<RpcId, Pending>();
-  private closedWith: Error | undefined;
+  private readonly peer: JsonRpcPeer;
   private readonly now: () => number;
 
   constructor(private readonly options: RpcConnectionOptions) {
     this.now = options.now ?? Date.now;
+    let counter = 0;
+    this.peer = new JsonRpcPeer({
+      label: 'The client',
+      send: (line) => {
+        options.send(line);
+        return true;
+      },
+      nextId: options.nextId ?? (() => counter++),
+      // Codex answers a request with nothing to say with {}, not null.
+      onRequest: async (method, params) => (await options.onRequest(method, params)) ?? {},
+      onNotification: (method, params) => options.onNotification(method, params),
+      onStray: (frame) => this.stray(frame),
+    });
   }
 
   get isClosed(): boolean {
-    return this.closedWith !== undefined;
+    return this.peer.isClosed;
   }
 
   /** One line from the client. */
@@ -63,115 +57,52 @@ export class RpcConnection {
     try {
       message = JSON.parse(line);
     } catch (error) {
-      this.write({ id: null, error: { code: RPC.parseError, message: `Parse error: ${(error as Error).message}` } });
+      this.peer.answerError(null, { code: RPC.parseError, message: `Parse error: ${(error as Error).message}` });
       return;
     }
     if (!isRecord(message)) {
-      this.write({
-        id: null,
-        error: { code: RPC.invalidRequest, message: 'Invalid request: expected a JSON object.' },
-      });
+      this.peer.answerError(null, { code: RPC.invalidRequest, message: 'Invalid request: expected a JSON object.' });
       return;
     }
-    const { id, method } = message;
-    const hasId = typeof id === 'number' || typeof id === 'string';
-    if (typeof method === 'string') {
-      if (hasId) void this.serve(id, method, message.params);
-      else this.options.onNotification(method, message.params);
-      return;
-    }
-    if (hasId && ('result' in message || 'error' in message)) {
-      this.answer(id, message);
-      return;
-    }
-    this.write({
-      id: hasId ? id : null,
-      error: { code: RPC.invalidRequest, message: 'Invalid request: a message needs a method, or an id and a result.' },
-    });
+    this.peer.receive(message);
   }
 
   notify(method: string, params: unknown): void {
-    if (this.closedWith) return;
-    this.write({ method, params, emittedAtMs: this.now() });
+    this.peer.notify(method, params, { emittedAtMs: this.now() });
   }
 
   /** A server -> client request; `answer` settles with the result, or rejects on error, deadline or close. */
   request(method: string, params: unknown, timeoutMs: number): { id: RpcId; answer: Promise<unknown> } {
-    const id = this.options.nextId ? this.options.nextId() : this.nextId++;
-    const answer = new Promise<unknown>((resolve, reject) => {
-      if (this.closedWith) {
-        reject(this.closedWith);
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
-      this.write({ id, method, params });
-    });
-    return { id, answer };
+    return this.peer.start(method, params, { timeoutMs });
   }
 
   /** Answers a request the connection could not read whole (an over-long line) with an error. */
   refuse(id: RpcId, code: number, message: string): void {
-    this.write({ id, error: { code, message } });
+    this.peer.answerError(id, { code, message });
   }
 
   /** Stops waiting for a request's answer (it no longer matters); a late answer is ignored. */
   forget(id: RpcId, reason: string): void {
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    this.pending.delete(id);
-    clearTimeout(pending.timer);
-    pending.reject(new Error(reason));
+    this.peer.forget(id, new Error(reason));
   }
 
   /** The client went away: every pending request is rejected and nothing more is written. */
   close(error: Error): void {
-    if (this.closedWith) return;
-    this.closedWith = error;
-    for (const [id, pending] of [...this.pending]) {
-      this.pending.delete(id);
-      clearTimeout(pending.timer);
-      pending.reject(error);
-    }
+    this.peer.close(error);
   }
 
-  private answer(id: RpcId, message: Record<string, unknown>): void {
-    const pending = this.pending.get(id);
-    if (!pending) {
+  /** An answer nothing waits for is logged; a message with neither a method nor an answer is refused. */
+  private stray(frame: unknown): void {
+    if (!isRecord(frame)) return;
+    const { id } = frame;
+    const hasId = typeof id === 'number' || typeof id === 'string';
+    if (hasId && ('result' in frame || 'error' in frame)) {
       this.options.log(`ignored an answer to request ${JSON.stringify(id)}, which nothing waits for`);
       return;
     }
-    this.pending.delete(id);
-    clearTimeout(pending.timer);
-    if (isRecord(message.error)) {
-      const error = message.error;
-      pending.reject(new RpcError(Number(error.code), String(error.message ?? 'error'), error.data));
-    } else {
-      pending.resolve(message.result);
-    }
-  }
-
-  private async serve(id: RpcId, method: string, params: unknown): Promise<void> {
-    try {
-      const result = await this.options.onRequest(method, params);
-      this.write({ id, result: result ?? {} });
-    } catch (error) {
-      const rpc =
-        error instanceof RpcError
-          ? error
-          : new RpcError(RPC.internalError, error instanceof Error ? error.message : String(error));
-      this.write({
-        id,
-        error: { code: rpc.code, message: rpc.message, ...(rpc.data !== undefined ? { data: rpc.data } : {}) },
-      });
-    }
-  }
-
-  private write(message: Record<string, unknown>): void {
-    if (this.closedWith) return;
-    this.options.send(JSON.stringify(message));
+    this.peer.answerError(hasId ? id : null, {
+      code: RPC.invalidRequest,
+      message: 'Invalid request: a message needs a method, or an id and a result.',
+    });
   }
 }

@@ -111,4 +111,41 @@ describe('JsonRpcPeer', () => {
     expect(notifications).toEqual(['turn/started']);
     expect(strays).toEqual([{ id: 99, result: 'nobody asked' }, 'garbage']);
   });
+
+  it('numbers requests from the ids it is given and hands out the id (the bridge asks its clients so)', async () => {
+    let next = 40;
+    const { rpc, sent } = peer({ nextId: () => next++ });
+    const asked = rpc.start('item/commandExecution/requestApproval', { n: 1 });
+    expect(asked.id).toBe(40);
+    expect(sent).toEqual([{ id: 40, method: 'item/commandExecution/requestApproval', params: { n: 1 } }]);
+    rpc.receive({ id: 40, result: { decision: 'accept' } });
+    await expect(asked.answer).resolves.toEqual({ decision: 'accept' });
+  });
+
+  it('forgets a request on demand: it rejects, and its late answer is a stray', async () => {
+    const strays: unknown[] = [];
+    const { rpc } = peer({ onStray: (frame) => strays.push(frame) });
+    const asked = rpc.start('approve', {});
+    rpc.forget(asked.id, new Error('withdrawn'));
+    await expect(asked.answer).rejects.toThrow('withdrawn');
+    rpc.receive({ id: asked.id, result: 'late' });
+    expect(strays).toEqual([{ id: asked.id, result: 'late' }]);
+  });
+
+  it('answers errors for requests read elsewhere, puts extra members on a notification, and writes nothing once closed', async () => {
+    const { rpc, sent } = peer({ onRequest: async () => ({ slow: true }) });
+    rpc.answerError(null, { code: -32700, message: 'Parse error' });
+    rpc.notify('turn/started', { n: 1 }, { emittedAtMs: 5 });
+    expect(sent).toEqual([
+      { id: null, error: { code: -32700, message: 'Parse error' } },
+      { method: 'turn/started', params: { n: 1 }, emittedAtMs: 5 },
+    ]);
+    rpc.receive({ id: 3, method: 'work', params: {} });
+    rpc.close(new Error('the client disconnected'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(rpc.answerError(4, { code: -32600, message: 'too long' })).toBe(false);
+    const late = rpc.start('approve', {});
+    await expect(late.answer).rejects.toThrow('the client disconnected');
+    expect(sent).toHaveLength(2);
+  });
 });

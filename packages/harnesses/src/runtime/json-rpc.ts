@@ -1,8 +1,8 @@
-// A JSON-RPC 2.0 peer over any line transport, shared by every adapter that speaks JSON-RPC.
-// It matches out-of-order responses by id, serves the other side's requests (approvals), puts a
-// deadline on every request, and rejects every pending request at once when the connection ends
-// (a peer that forgets to do so hangs its callers forever).
-import { ReinsError } from '@reins/core';
+// The one JSON-RPC 2.0 peer over any line transport: the adapters speak to harnesses with it, the
+// Codex app-server bridge to its clients. It matches out-of-order responses by id, serves the other
+// side's requests (approvals), puts a deadline on every request, and rejects every pending request at
+// once when the connection ends (a peer that forgets to do so hangs its callers forever).
+import { isRecord, ReinsError } from '@reins/core';
 
 export type JsonRpcId = number | string;
 
@@ -24,12 +24,15 @@ export class JsonRpcHandlerError extends Error {
 }
 
 export const METHOD_NOT_FOUND = -32601;
+export const INTERNAL_ERROR = -32603;
 
 export interface JsonRpcPeerOptions {
   /** Writes one serialized message; returns false when the other side is gone. */
   send: (line: string) => boolean;
   /** 'codex app-server', for messages. */
   label: string;
+  /** Ids for this side's requests (default: a counter from 1); the bridge shares one across clients. */
+  nextId?: () => JsonRpcId;
   harness?: string;
   defaultTimeoutMs?: number;
   /** Codex omits the "jsonrpc" member; ACP-style peers want it. */
@@ -44,17 +47,13 @@ interface Pending {
   method: string;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-  timer: NodeJS.Timeout | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class JsonRpcPeer {
-  private nextId = 1;
+  private counter = 1;
   private readonly pending = new Map<JsonRpcId, Pending>();
-  private closedWith: ReinsError | undefined;
+  private closedWith: Error | undefined;
 
   constructor(private readonly options: JsonRpcPeerOptions) {}
 
@@ -68,9 +67,19 @@ export class JsonRpcPeer {
 
   request<T = unknown>(method: string, params: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    const id = this.nextId++;
+    return this.start<T>(method, params, options).answer;
+  }
+
+  /** A request whose id the caller needs (to name it later); a closed peer still numbers it. */
+  start<T = unknown>(
+    method: string,
+    params: unknown,
+    options: { timeoutMs?: number } = {},
+  ): { id: JsonRpcId; answer: Promise<T> } {
+    const id = this.options.nextId ? this.options.nextId() : this.counter++;
+    if (this.closedWith) return { id, answer: Promise.reject(this.closedWith) };
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 30_000;
-    return new Promise<T>((resolve, reject) => {
+    const answer = new Promise<T>((resolve, reject) => {
       const timer =
         timeoutMs > 0 && Number.isFinite(timeoutMs)
           ? setTimeout(() => {
@@ -88,11 +97,23 @@ export class JsonRpcPeer {
         this.settle(id)?.reject(this.goneError(method));
       }
     });
+    return { id, answer };
   }
 
-  notify(method: string, params: unknown): boolean {
+  /** `extra` members go beside method and params (the bridge stamps emittedAtMs). */
+  notify(method: string, params: unknown, extra?: Record<string, unknown>): boolean {
     if (this.closedWith) return false;
-    return this.write({ method, params });
+    return this.write({ method, params, ...extra });
+  }
+
+  /** Answers with an error a request the caller read itself (unparsable, over-long: id null if unknown). */
+  answerError(id: JsonRpcId | null, error: JsonRpcErrorObject): boolean {
+    return this.write({ id, error });
+  }
+
+  /** Stops waiting for a request's answer (it no longer matters); a late answer is a stray. */
+  forget(id: JsonRpcId, error: Error): void {
+    this.settle(id)?.reject(error);
   }
 
   /** Feeds one parsed incoming message. */
@@ -135,8 +156,8 @@ export class JsonRpcPeer {
     this.options.onStray?.(frame);
   }
 
-  /** The connection ended: reject everything pending and refuse new requests. */
-  close(error: ReinsError): void {
+  /** The connection ended: reject everything pending and write nothing more. */
+  close(error: Error): void {
     if (this.closedWith) return;
     this.closedWith = error;
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
@@ -155,7 +176,7 @@ export class JsonRpcPeer {
       const rpcError =
         error instanceof JsonRpcHandlerError
           ? { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }
-          : { code: -32603, message: error instanceof Error ? error.message : String(error) };
+          : { code: INTERNAL_ERROR, message: error instanceof Error ? error.message : String(error) };
       this.write({ id, error: rpcError });
     }
   }
@@ -169,11 +190,12 @@ export class JsonRpcPeer {
   }
 
   private write(message: Record<string, unknown>): boolean {
+    if (this.closedWith) return false;
     const framed = this.options.includeVersion ? { jsonrpc: '2.0', ...message } : message;
     return this.options.send(JSON.stringify(framed));
   }
 
-  private goneError(method: string): ReinsError {
+  private goneError(method: string): Error {
     return (
       this.closedWith ??
       new ReinsError('process_exited', `${this.options.label} is gone; ${method} could not be sent.`, {
