@@ -1,7 +1,7 @@
 // A subscribed session's events on the wire: `session/event` (one), `session/events` (a batch,
 // for clients granted `eventBatches`) and `session/eventPart` (a part of one big event, for clients
 // granted `eventParts`), read without a copy on the hot path.
-import type { ReinsEvent } from '@reins/core';
+import { isRecord, type ReinsEvent } from '@reins/core';
 import { z } from 'zod';
 
 /** Daemon -> client: one event of a subscribed session, in seq order, no gaps, no duplicates. */
@@ -19,8 +19,6 @@ export const SessionEventParamsSchema = z.object({
   event: z.looseObject({ type: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string() }),
 });
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isFilledString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /**

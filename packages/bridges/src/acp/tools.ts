@@ -3,7 +3,7 @@
 // REPLACES the collection, so output updates carry all the output so far. A file change carries
 // `diff` content: from the change's unified diff, or, where the harness reported none, from the
 // tool's own input (the text a write puts in a file, the text an edit replaces and its replacement).
-import type { FileChange, Item, ToolCallItem, ToolInfo } from '@reins/core';
+import { type FileChange, type Item, isRecord, type ToolCallItem, type ToolInfo } from '@reins/core';
 import { boundedJson } from '../json.js';
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from './wire.js';
 
@@ -15,10 +15,6 @@ export interface ToolProgress {
 }
 
 export type ToolProgressMap = Map<string, ToolProgress>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Reins tool kind -> ACP tool kind: the reverse of the ACP adapter's toolKindOf. */
 export function acpToolKindOf(tool: ToolInfo, changes?: FileChange[]): ToolKind {

@@ -4,6 +4,7 @@
 // items get ids `item_0`, `item_1`, … in the order they appear; commands and MCP calls are told
 // when they start and when they end, messages and reasoning only when complete; a turn's usage is
 // what it added to the thread's total.
+import { isRecord } from '@reins/core';
 
 export type ExecEvent = Record<string, unknown> & { type: string };
 
@@ -15,8 +16,6 @@ type Breakdown = {
   reasoningOutputTokens?: number;
 };
 
-const isRecord = (value: unknown): value is Params =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 export class ExecEventTranslator {

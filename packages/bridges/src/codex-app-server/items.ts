@@ -2,7 +2,16 @@
 // reasoning -> reasoning, tool calls by kind -> commandExecution / fileChange / mcpToolCall /
 // webSearch / collabAgentToolCall (subagent) / dynamicToolCall (anything else), plan -> plan,
 // compaction -> contextCompaction, user_message (and a turn's input) -> userMessage.
-import type { FileChange, Item, ItemStatus, PlanEntry, ToolCallItem, TurnInput, UserMessageItem } from '@reins/core';
+import {
+  type FileChange,
+  type Item,
+  type ItemStatus,
+  isRecord,
+  type PlanEntry,
+  type ToolCallItem,
+  type TurnInput,
+  type UserMessageItem,
+} from '@reins/core';
 import { boundedJson } from '../json.js';
 import type { FileUpdateChange, ThreadItem, ThreadItemOf, TurnPlanStep, UserInput } from './wire.js';
 
@@ -17,10 +26,6 @@ export interface ItemContext {
 /** Where a subagent's items go: a child thread named after the tool call that spawned it. */
 export function childThreadId(threadId: string, parentItemId: string): string {
   return `${threadId}:subagent:${parentItemId}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringField(value: unknown, key: string): string | undefined {

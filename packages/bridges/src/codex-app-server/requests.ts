@@ -10,6 +10,7 @@ import {
   type Effort,
   type FileRef,
   type ImageRef,
+  isRecord,
   type JsonSchema,
   type McpServerSpec,
   type PermissionDecision,
@@ -31,10 +32,6 @@ export class ParamsError extends Error {
 }
 
 type Params = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A request's params as an object (Codex requires `params`; an absent one reads as `{}`). */
 export function paramsObject(params: unknown): Params {

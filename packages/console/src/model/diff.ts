@@ -2,7 +2,7 @@
 // (Codex: a unified diff for an update, the new content for an add); where a harness reports the
 // change without one (Claude Code's Write and Edit, 2.1.x), the diff is read from what the tool was
 // asked to write (its input), and says so (`source`), never guessed from anything else.
-import type { CheckpointChange, FileChange, ToolCallItem } from '@reins/core';
+import { type CheckpointChange, type FileChange, isRecord, type ToolCallItem } from '@reins/core';
 
 export interface DiffLine {
   type: 'add' | 'del' | 'ctx' | 'hunk';
@@ -146,8 +146,4 @@ function splitLines(text: string): string[] {
 function stringField(record: Record<string, unknown>, key: string): string | undefined {
   const value = record[key];
   return typeof value === 'string' ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@
 // event is applied once: a seq at or below the last one applied is ignored, so a replay after a
 // reconnect or a reload never duplicates a row. Rows are immutable: a changed row is a new object
 // (and so are its ancestors), so views can skip every row that did not change.
-import type { ErrorInfo, Item, ReinsEvent, Usage } from '@reins/core';
+import { type ErrorInfo, type Item, isRecord, type ReinsEvent, type Usage } from '@reins/core';
 import {
   closedText,
   type NoteRow,
@@ -456,10 +456,6 @@ export class Transcript {
     for (let current = this.parentOf.get(key); current !== undefined; current = this.parentOf.get(current)) depth++;
     return depth;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 /** A rate-limit report says a limit was hit when one of its windows is used up (Codex: `usedPercent` >= 100). */

@@ -4,6 +4,7 @@
 // that subset and, for the result, undoes what it changed: it unwraps the root envelope and removes
 // the nulls the model emitted for fields that were optional in the ORIGINAL schema.
 import { ReinsError } from '../errors.js';
+import { isRecord } from '../guards.js';
 import type { JsonSchema } from '../spec.js';
 
 export interface StrictSchemaPlan {
@@ -73,12 +74,8 @@ function fail(path: string, why: string): never {
   );
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isObjectSchema(node: Record<string, unknown>): boolean {
-  return node.type === 'object' || (node.type === undefined && isObject(node.properties));
+  return node.type === 'object' || (node.type === undefined && isRecord(node.properties));
 }
 
 function allowsNull(node: Record<string, unknown>): boolean {
@@ -87,7 +84,7 @@ function allowsNull(node: Record<string, unknown>): boolean {
   if (Array.isArray(node.enum) && node.enum.includes(null)) return true;
   if (node.const === null) return true;
   const branches = (node.anyOf ?? node.oneOf) as unknown;
-  return Array.isArray(branches) && branches.some((branch) => isObject(branch) && allowsNull(branch));
+  return Array.isArray(branches) && branches.some((branch) => isRecord(branch) && allowsNull(branch));
 }
 
 function makeNullable(node: Record<string, unknown>): Record<string, unknown> {
@@ -107,10 +104,10 @@ function makeNullable(node: Record<string, unknown>): Record<string, unknown> {
 }
 
 function strictify(schema: unknown, path: string): Record<string, unknown> {
-  if (schema === true || (isObject(schema) && Object.keys(schema).length === 0)) {
+  if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0)) {
     fail(path, 'it accepts any value');
   }
-  if (!isObject(schema)) fail(path, 'a schema must be an object');
+  if (!isRecord(schema)) fail(path, 'a schema must be an object');
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (UNSUPPORTED.includes(key)) fail(path, `"${key}" is not supported`);
@@ -123,7 +120,7 @@ function strictify(schema: unknown, path: string): Record<string, unknown> {
   }
   for (const defsKey of ['$defs', 'definitions'] as const) {
     const defs = out[defsKey];
-    if (isObject(defs)) {
+    if (isRecord(defs)) {
       out[defsKey] = Object.fromEntries(
         Object.entries(defs).map(([name, def]) => [name, strictify(def, `${path}/${defsKey}/${name}`)]),
       );
@@ -144,7 +141,7 @@ function strictify(schema: unknown, path: string): Record<string, unknown> {
     if (out.additionalProperties !== undefined && out.additionalProperties !== false) {
       fail(path, 'open maps (additionalProperties other than false) are not supported');
     }
-    const properties = isObject(out.properties) ? out.properties : undefined;
+    const properties = isRecord(out.properties) ? out.properties : undefined;
     if (!properties || Object.keys(properties).length === 0) fail(path, 'an object must list its properties');
     const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
     out.properties = Object.fromEntries(
@@ -161,31 +158,31 @@ function strictify(schema: unknown, path: string): Record<string, unknown> {
 
 /** Removes nulls that stand for fields the original schema made optional (and not nullable). */
 function stripOptionalNulls(value: unknown, schema: unknown, root: Record<string, unknown>, depth = 0): unknown {
-  if (depth > 64 || !isObject(schema)) return value;
+  if (depth > 64 || !isRecord(schema)) return value;
   const resolved = resolveRef(schema, root);
   if (Array.isArray(value)) {
     return resolved.items === undefined
       ? value
       : value.map((v) => stripOptionalNulls(v, resolved.items, root, depth + 1));
   }
-  if (!isObject(value)) return value;
+  if (!isRecord(value)) return value;
   const branches = (resolved.anyOf ?? resolved.oneOf) as unknown;
   if (Array.isArray(branches)) {
     // Use the first object branch that names every key present; others leave the value alone.
     const keys = Object.keys(value);
     const branch = branches.find((b) => {
-      const r = isObject(b) ? resolveRef(b, root) : undefined;
-      return r && isObject(r.properties) && keys.every((k) => k in (r.properties as object));
+      const r = isRecord(b) ? resolveRef(b, root) : undefined;
+      return r && isRecord(r.properties) && keys.every((k) => k in (r.properties as object));
     });
     return branch === undefined ? value : stripOptionalNulls(value, branch, root, depth + 1);
   }
-  if (!isObject(resolved.properties)) return value;
+  if (!isRecord(resolved.properties)) return value;
   const properties = resolved.properties;
   const required = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     const childSchema = properties[key];
-    if (child === null && !required.has(key) && isObject(childSchema) && !allowsNull(resolveRef(childSchema, root))) {
+    if (child === null && !required.has(key) && isRecord(childSchema) && !allowsNull(resolveRef(childSchema, root))) {
       continue;
     }
     out[key] = stripOptionalNulls(child, childSchema, root, depth + 1);
@@ -199,8 +196,8 @@ function resolveRef(schema: Record<string, unknown>, root: Record<string, unknow
     const parts = node.$ref.replace(/^#\//, '').split('/');
     let target: unknown = root;
     for (const part of parts)
-      target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    if (!isObject(target)) return node;
+      target = isRecord(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    if (!isRecord(target)) return node;
     node = target;
   }
   return node;
@@ -228,7 +225,7 @@ export function toCodexStrictSchema(schema: JsonSchema): StrictSchemaPlan {
     restore(value: unknown): unknown {
       let inner = value;
       if (wrapped) {
-        if (!isObject(value) || !(ENVELOPE_KEY in value)) return value;
+        if (!isRecord(value) || !(ENVELOPE_KEY in value)) return value;
         inner = value[ENVELOPE_KEY];
       }
       return stripOptionalNulls(inner, schema, schema);

@@ -6,7 +6,7 @@
 // the main lane with stop_reason "end_turn" while no tool use of the turn awaits its result. That is
 // decided from the frame itself (a settle rule), never from a timer. If a `result` does arrive it
 // ends the turn instead when it comes first; one that comes after the settle only adds its usage.
-import type { EventPayload, ToolKind } from '@reins/core';
+import { type EventPayload, isRecord, type ToolKind } from '@reins/core';
 import {
   type Emission,
   EmissionList,
@@ -68,10 +68,6 @@ export function createAmpTranslateState(): AmpTranslateState {
 export function beginAmpTurn(state: AmpTranslateState): void {
   state.previousSettled = state.settled;
   state.settled = false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** True when this frame is Amp's terminal assistant stop (see header). */

@@ -19,6 +19,7 @@ import {
   type ErrorInfo,
   type EventPayload,
   type Item,
+  isRecord,
   isSerialisable,
   type ProviderErrorKind,
   type TokenUsage,
@@ -80,10 +81,6 @@ const HOUSEKEEPING = new Set([
   'chat.metadata.changed',
   'connect.challenge',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What the adapter must do beyond emitting: the run ended (fetch usage, then emit the terminal). */
 export interface OpenClawTerminal {

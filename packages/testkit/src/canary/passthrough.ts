@@ -2,12 +2,8 @@
 // canary can tell a newer CLI's new frame types from the pinned one's. The count is taken on the public
 // Session API: a conformance target's harness is wrapped so every session it creates has its events
 // counted on their way to the suite's recorder. Nothing here changes what the suite sees.
-import type { Harness, ReinsEvent, Session } from '@reins/core';
+import { type Harness, isRecord, type ReinsEvent, type Session } from '@reins/core';
 import type { ConformanceTarget } from '../conformance/target.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 

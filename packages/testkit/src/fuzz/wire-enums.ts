@@ -2,6 +2,7 @@
 // values exactly where a newer harness would (and a regenerated wire is covered without editing a list).
 // Two readers: TypeScript type files (generated ones such as Codex's ts-rs output, or hand-written mirrors)
 // and a JSON Schema (the ACP SDK's). Both answer key -> declared values, merged over the whole wire.
+import { isRecord } from '@reins/core';
 import type { EnumField } from './mutate.js';
 
 /** Removes comments; string literals (which may hold "//") are kept. */
@@ -96,21 +97,17 @@ export function enumFieldsFromTypeScript(sources: readonly string[]): EnumField[
   return toFields(out);
 }
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Enum-typed properties of a JSON Schema (const, enum, and oneOf/anyOf of those, through $ref). */
 export function enumFieldsFromJsonSchema(schema: unknown): EnumField[] {
-  const root = isObject(schema) ? schema : {};
+  const root = isRecord(schema) ? schema : {};
   const resolve = (ref: string): unknown => {
     let node: unknown = root;
-    for (const part of ref.replace(/^#\//, '').split('/')) node = isObject(node) ? node[part] : undefined;
+    for (const part of ref.replace(/^#\//, '').split('/')) node = isRecord(node) ? node[part] : undefined;
     return node;
   };
   const literalCache = new Map<unknown, string[] | undefined>();
   const literals = (node: unknown, seen: Set<unknown>): string[] | undefined => {
-    if (!isObject(node) || seen.has(node)) return undefined;
+    if (!isRecord(node) || seen.has(node)) return undefined;
     if (literalCache.has(node)) return literalCache.get(node);
     seen.add(node);
     let result: string[] | undefined;
@@ -122,7 +119,7 @@ export function enumFieldsFromJsonSchema(schema: unknown): EnumField[] {
       if (branches) {
         // null, and a bare string branch (an open enum: "custom or future values"), add no literal.
         const open = (branch: unknown) =>
-          isObject(branch) && (branch.type === 'null' || (branch.type === 'string' && !('const' in branch)));
+          isRecord(branch) && (branch.type === 'null' || (branch.type === 'string' && !('const' in branch)));
         const parts = branches.filter((branch) => !open(branch)).map((branch) => literals(branch, seen));
         if (parts.length > 0 && parts.every((part) => part !== undefined)) result = parts.flat() as string[];
       }
@@ -138,7 +135,7 @@ export function enumFieldsFromJsonSchema(schema: unknown): EnumField[] {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null || visited.has(node)) continue;
     visited.add(node);
-    if (isObject(node) && isObject(node.properties)) {
+    if (isRecord(node) && isRecord(node.properties)) {
       for (const [key, property] of Object.entries(node.properties)) add(out, key, literals(property, new Set()) ?? []);
     }
     for (const child of Object.values(node)) stack.push(child);

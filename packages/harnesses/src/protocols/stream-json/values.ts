@@ -3,8 +3,8 @@
 import { isSerialisable, truncatedValue } from '@reins/core';
 
 export type JsonObject = Record<string, unknown>;
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Core's isRecord, under the name the stream-json readers use. */
+export { isRecord as isObject } from '@reins/core';
 export const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 /** A foreign value for a payload field: itself, or a marker when it nests too deep to be sent. */
