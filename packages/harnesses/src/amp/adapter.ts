@@ -46,8 +46,8 @@ import { type Confinement, workspaceConfinement } from '../runtime/confinement.j
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
+import { AMP_IMPLEMENTED } from './capabilities.js';
 import { AMP_BINARY, AMP_INSTALL } from './discovery.js';
-import { AMP_IMPLEMENTED } from './manifest.js';
 import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
 import type { AmpUserInput } from './wire.js';
 

@@ -26,9 +26,9 @@ import {
   overrideVariable,
 } from '../runtime/index.js';
 import { claudeAuthStatus, createClaudeAuth } from './auth.js';
+import { claudeCodeImplemented } from './capabilities.js';
 import { claudeBinarySpec } from './discovery.js';
 import { InputChannel } from './input-channel.js';
-import { claudeCodeImplemented } from './manifest.js';
 import { assertWorkspaceSandbox } from './posture.js';
 import { SdkProcessBridge } from './process-bridge.js';
 import { claudeEffort, HARNESS } from './query.js';

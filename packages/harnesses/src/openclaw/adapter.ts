@@ -36,11 +36,11 @@ import {
 import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
+import { OPENCLAW_IMPLEMENTED } from './capabilities.js';
 import { GatewayConnection } from './connection.js';
 import { OPENCLAW_BINARY, OPENCLAW_INSTALL } from './discovery.js';
 import { type LocalGateway, startLocalGateway } from './gateway.js';
 import { type GatewayLaunch, type GatewayLease, gatewayLaunchKey, openClawGateways } from './gateways.js';
-import { OPENCLAW_IMPLEMENTED } from './manifest.js';
 import { DEFAULT_OPENCLAW_TIMEOUT_MS, OpenClawSession } from './session.js';
 import { openClawHistoryItems } from './translate.js';
 

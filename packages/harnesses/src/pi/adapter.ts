@@ -37,9 +37,9 @@ import { HarnessProcess } from '../runtime/child-process.js';
 import { workspaceConfinement } from '../runtime/confinement.js';
 import { capabilitiesOfDiscovered } from '../runtime/evidence.js';
 import type { HarnessOptions } from '../runtime/options.js';
+import { PI_IMPLEMENTED } from './capabilities.js';
 import { PiCommandChannel } from './commands.js';
 import { PI_BINARY, PI_INSTALL } from './discovery.js';
-import { PI_IMPLEMENTED } from './manifest.js';
 import {
   DEFAULT_PI_TIMEOUT_MS,
   type PiLaunch,
