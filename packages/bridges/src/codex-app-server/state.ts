@@ -5,6 +5,7 @@
 import type { SessionStatus, TurnCompletedEvent, TurnInput } from '@reins/core';
 import { uuidv7 } from '../ids.js';
 import type { TurnRecord } from '../records.js';
+import { ZERO_BREAKDOWN } from './usage.js';
 import type { ThreadItem, TokenUsageBreakdown, TurnItemsView } from './wire.js';
 
 /** What turn/completed carries: Codex's live view (`summary`: the final message) or every item (`full`). */
@@ -131,21 +132,12 @@ export function createThreadState(init: {
     lastPlan: undefined,
     lastUsage: undefined,
     lastAgentText: undefined,
-    turnsUsage: init.fresh === false ? undefined : ZERO,
+    turnsUsage: init.fresh === false ? undefined : ZERO_BREAKDOWN,
     turnUsage: undefined,
     endedTurns: [],
     compactionAsked: false,
   };
 }
-
-const ZERO: TokenUsageBreakdown = {
-  totalTokens: 0,
-  inputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteInputTokens: 0,
-  outputTokens: 0,
-  reasoningOutputTokens: 0,
-};
 
 /** Reins turn ids remembered per thread for the id mapping. */
 const MAX_TURN_IDS = 1_000;

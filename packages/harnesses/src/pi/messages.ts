@@ -7,11 +7,11 @@ import {
   type Item,
   isRecord,
   isSerialisable,
-  type ProviderErrorKind,
   type ToolCallItem,
   type ToolKind,
   truncatedValue,
 } from '@reins/core';
+import { isRetryableKind, type ProviderWords, providerKindOf } from '../runtime/chassis/provider-failure.js';
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 export const index = (value: unknown): number | undefined =>
@@ -71,34 +71,29 @@ export function fileChanges(name: string, input: unknown, result: unknown, isErr
 // ---- errors ----
 /**
  * Pi 0.73.1 reports provider failures only as text (errorMessage, e.g. "500 fake server error 500" or
- * "429 ..."); there is no structured status field, so the kind is read from the leading HTTP status
- * and well-known words. Unrecognized text keeps kind `unknown`.
+ * "429 ..."); there is no structured status field, so the status is the text's leading HTTP status
+ * and the kind comes from the shared rules (runtime/chassis/provider-failure.ts) with Pi's own words.
+ * The error keeps Pi's text as its message and stays provider_error. Unrecognized text: kind `unknown`.
  */
 export function piProviderError(message: unknown): ErrorInfo {
   const text = typeof message === 'string' && message ? message : 'The model provider reported an error.';
-  const status = /^\s*(\d{3})\b/.exec(text)?.[1];
-  const kind = providerErrorKind(text, status ? Number(status) : undefined);
+  const leading = /^\s*(\d{3})\b/.exec(text)?.[1];
+  const status = leading ? Number(leading) : undefined;
+  const kind = providerKindOf(status, text, PI_WORDS);
   return {
     code: 'provider_error',
     message: text,
-    retryable: kind === 'rate_limited' || kind === 'overloaded' || kind === 'server_error',
-    data: { kind, ...(status ? { status: Number(status) } : {}) },
+    retryable: isRetryableKind(kind),
+    data: { kind, ...(status !== undefined ? { status } : {}) },
   };
 }
 
-function providerErrorKind(text: string, status: number | undefined): ProviderErrorKind {
-  if (/context.{0,20}(length|window|overflow)|maximum context|prompt is too long|too many tokens/i.test(text)) {
-    return 'context_window_exceeded';
-  }
-  if (status === 429 || /rate.?limit|too many requests/i.test(text)) return 'rate_limited';
-  if (status === 529 || /overloaded/i.test(text)) return 'overloaded';
-  if ((status !== undefined && status >= 500) || /server.?error|service.?unavailable/i.test(text)) {
-    return 'server_error';
-  }
-  if (status !== undefined && status >= 400) return 'bad_request';
-  if (/fetch failed|connection|ECONNREFUSED|socket hang up|network/i.test(text)) return 'connection_failed';
-  return 'unknown';
-}
+/** Pi's words beside the shared ones (pi-ai's messages for a full context, a failing or unreachable server). */
+const PI_WORDS: ProviderWords = {
+  context_window_exceeded: /context.{0,20}(length|window|overflow)|prompt is too long/i,
+  server_error: /server.?error|service.?unavailable/i,
+  connection_failed: /connection|network/i,
+};
 
 // ---- history ----
 /** Items for a stored conversation (get_messages), in order; every item completed and marked replayed. */

@@ -330,6 +330,10 @@ describe('piProviderError', () => {
     ['400 fake invalid_request 400', 'bad_request'],
     ['fetch failed', 'connection_failed'],
     ['something odd', 'unknown'],
+    // Pi's own words, beside the shared rules.
+    ['Provider context overflow after 9000 tokens', 'context_window_exceeded'],
+    ['Service Unavailable', 'server_error'],
+    ['connection reset by peer', 'connection_failed'],
   ])('%s -> %s', (message, kind) => {
     expect(piProviderError(message)).toMatchObject({ code: 'provider_error', message, data: { kind } });
   });

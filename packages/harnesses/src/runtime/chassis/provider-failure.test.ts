@@ -16,6 +16,16 @@ describe('provider failures', () => {
     expect(statusIn('no status here, 1200 tokens')).toBeUndefined();
   });
 
+  it("takes a harness's own words as data beside the shared ones, in the shared order", () => {
+    const words = { server_error: /service unavailable/i, connection_failed: /connection lost/i };
+    expect(providerKindOf(undefined, 'Service Unavailable')).toBe('unknown');
+    expect(providerKindOf(undefined, 'Service Unavailable', words)).toBe('server_error');
+    expect(providerKindOf(undefined, 'connection lost', words)).toBe('connection_failed');
+    // A status still comes first: a 429 with the words of another kind is rate limited.
+    expect(providerKindOf(429, 'service unavailable', words)).toBe('rate_limited');
+    expect(providerKindOf(undefined, 'Rate limit reached', words)).toBe('rate_limited');
+  });
+
   it('maps 404 / model-not-found to unsupported_model, 401/403 to auth_required, the rest to provider_error', () => {
     const missing = providerError(providerFailureOf(404, 'not found'), {}, 'gpt-9');
     expect(missing.code).toBe('unsupported_model');

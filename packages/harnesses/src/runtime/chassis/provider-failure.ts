@@ -2,7 +2,8 @@
 // mean (rate limited, overloaded, server error, context window, bad request), and which Reins error a
 // failure becomes (404 or "model not found" -> unsupported_model, 401/403 -> auth_required, the rest
 // provider_error with the kind in data). Adapters only find the status and the words in their own
-// frames, with the harness version they were seen on, and hand them here.
+// frames, with the harness version they were seen on, and hand them here; words only one harness uses
+// come as data (ProviderWords), never as a second set of rules.
 import { type ErrorInfo, type ProviderErrorKind, unsupportedModelError } from '@reins/core';
 
 export interface ProviderFailure {
@@ -18,16 +19,20 @@ export function statusIn(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** A harness's own words for a kind, beside the shared ones (e.g. Pi's "context overflow"). */
+export type ProviderWords = Partial<Record<ProviderErrorKind, RegExp>>;
+
 /** What a status and the provider's words say went wrong. */
-export function providerKindOf(status: number | undefined, text: string): ProviderErrorKind {
-  if (status === 429 || /rate.?limit|too many requests/i.test(text)) return 'rate_limited';
-  if (status === 529 || status === 503 || /overloaded/i.test(text)) return 'overloaded';
-  if (status !== undefined && status >= 500) return 'server_error';
-  if (/context.?(window|length)|too long|too many tokens|maximum context/i.test(text)) {
+export function providerKindOf(status: number | undefined, text: string, words: ProviderWords = {}): ProviderErrorKind {
+  const says = (kind: ProviderErrorKind, shared?: RegExp) => shared?.test(text) || words[kind]?.test(text) === true;
+  if (status === 429 || says('rate_limited', /rate.?limit|too many requests/i)) return 'rate_limited';
+  if (status === 529 || status === 503 || says('overloaded', /overloaded/i)) return 'overloaded';
+  if ((status !== undefined && status >= 500) || says('server_error')) return 'server_error';
+  if (says('context_window_exceeded', /context.?(window|length)|too long|too many tokens|maximum context/i)) {
     return 'context_window_exceeded';
   }
   if (status !== undefined && status >= 400) return 'bad_request';
-  if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|socket hang up|network error/i.test(text)) {
+  if (says('connection_failed', /ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|socket hang up|network error/i)) {
     return 'connection_failed';
   }
   return 'unknown';
@@ -44,6 +49,11 @@ const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
   'server_error',
   'connection_failed',
 ]);
+
+/** Whether trying the same turn again may succeed (the provider was busy, failing or unreachable). */
+export function isRetryableKind(kind: ProviderErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
 
 /**
  * A provider failure as a turn error. A 404 from the model endpoint, or words saying the model was not
@@ -70,7 +80,7 @@ export function providerError(failure: ProviderFailure, data: Record<string, unk
   return {
     code: 'provider_error',
     message: `The model provider failed: ${failure.message}`,
-    retryable: RETRYABLE.has(failure.kind),
+    retryable: isRetryableKind(failure.kind),
     data: details,
   };
 }
