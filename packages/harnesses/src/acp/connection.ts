@@ -1,8 +1,9 @@
 // One ACP agent process and its client connection. The process is a HarnessProcess (own process
 // group, close ladder); the SDK's `client()` app speaks JSON-RPC over it through a message-level
 // Stream built from the process's stdout lines and stdin writes, so the SDK never needs raw pipes.
-// The connection initializes once, authenticates when asked to, and routes every agent -> client
-// message to the session it names (session-router.ts); one process can serve many sessions.
+// The connection initializes once, authenticates when asked to (handshake.ts), turns failed requests
+// into ReinsErrors (rpc-errors.ts), and routes every agent -> client message to the session it names
+// (session-router.ts); one process can serve many sessions.
 //
 // All inbound methods go through the SDK's "*" fallback handlers with raw params: the SDK's typed
 // handlers validate params with zod and log-and-drop a notification that fails, and real agents
@@ -18,9 +19,11 @@ import { type ClientConnection, client, RequestError, type Stream } from '@agent
 import { type HarnessId, isRecord, type PassthroughReason, ReinsError } from '@reins/core';
 import { type Confinement, type FrameTap, HarnessProcess } from '../runtime/index.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
+import { authenticate, type HandshakeOptions, initializeAgent } from './handshake.js';
+import { rpcFailure } from './rpc-errors.js';
 import { SessionRouter } from './session-router.js';
 import { type IdleState, V2Updates, v1AnswerOf, v1InitializeOf, v1PermissionParamsOf } from './v2.js';
-import { type InitializeResponse, PROTOCOL_VERSION, RPC, type SessionUpdate } from './wire.js';
+import type { InitializeResponse, SessionUpdate } from './wire.js';
 
 export interface AcpLaunch {
   harness: HarnessId;
@@ -72,26 +75,8 @@ export type AcpTransport = Pick<
   'onLine' | 'onFault' | 'writeLine' | 'exited' | 'exitStatus' | 'describeExit' | 'close'
 >;
 
-export interface ConnectOptions {
+export interface ConnectOptions extends HandshakeOptions {
   requestTimeoutMs: number;
-  /** Auth method id to use when the agent lists it (harness-specific option). */
-  authMethod?: string;
-  /**
-   * Tell the agent Reins can show terminal sign-in methods (`clientCapabilities.auth.terminal`):
-   * only the sign-in probe asks, since it is what hands the user the command to run.
-   */
-  terminalAuth?: boolean;
-  clientName?: string;
-  clientVersion?: string;
-  /** Ask for ACP v2 (the draft) at initialize; the agent's answer decides (acp/v2.ts). Default 1. */
-  protocolVersion?: 1 | 2;
-}
-
-/** An "Authentication required" answer: ACP's -32000, or the words (Copilot 1.0.102 says them with -32000). */
-export function isAuthRequired(error: unknown): boolean {
-  if (!(error instanceof RequestError) && !ReinsError.isInstance(error)) return false;
-  const code = error instanceof RequestError ? error.code : (error.data?.rpcCode as number | undefined);
-  return code === RPC.authRequired || /auth(entication)? required/i.test(error.message);
 }
 
 export class AcpConnection {
@@ -246,46 +231,18 @@ export class AcpConnection {
     return { readable, writable };
   }
 
+  /** The handshake (handshake.ts); an agent asked for v2 that chose v1 is not authenticated, as before. */
   private async initialize(): Promise<void> {
-    if (this.options.protocolVersion === 2) {
-      const info = { name: this.options.clientName ?? 'reins', version: this.options.clientVersion ?? '0.1.0' };
-      const answer = await this.request<Record<string, unknown>>('initialize', {
-        protocolVersion: 2,
-        info,
-        capabilities: this.options.terminalAuth ? { auth: { terminal: true } } : {},
-      });
-      if (answer.protocolVersion === 2) {
-        this.v2 = new V2Updates();
-        this.initializeResponse = v1InitializeOf(answer);
-        return;
-      }
-      // The agent chose v1: it answered in v1's shape (ACP negotiation), so go on as with any v1 agent.
-      this.initializeResponse = answer as unknown as InitializeResponse;
+    const request = <T>(method: string, params: unknown) => this.request<T>(method, params);
+    const { answer, v2 } = await initializeAgent(request, this.options);
+    if (v2) {
+      this.v2 = new V2Updates();
+      this.initializeResponse = v1InitializeOf(answer);
       return;
     }
-    const response = await this.request<InitializeResponse>('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: {
-        // fs is served inside each session's cwd only; Reins offers no terminal (the agent runs its own).
-        fs: { readTextFile: true, writeTextFile: true },
-        terminal: false,
-        ...(this.options.terminalAuth ? { auth: { terminal: true } } : {}),
-      },
-      clientInfo: { name: this.options.clientName ?? 'reins', version: this.options.clientVersion ?? '0.1.0' },
-    });
-    this.initializeResponse = response;
-    const methods = response.authMethods ?? [];
-    const wanted = this.options.authMethod;
-    if (wanted) {
-      if (!methods.some((method) => method.id === wanted)) {
-        throw new ReinsError(
-          'auth_required',
-          `${this.launch.label} does not offer the auth method "${wanted}"; it offers: ${methods.map((m) => m.id).join(', ') || 'none'}.`,
-          { harness: this.launch.harness, operation: 'authenticate', data: { authMethods: methods } },
-        );
-      }
-      await this.request('authenticate', { methodId: wanted });
-    }
+    this.initializeResponse = answer as unknown as InitializeResponse;
+    if (this.options.protocolVersion === 2) return;
+    await authenticate(request, this.initializeResponse, this.options, this.launch);
   }
 
   /** The auth methods the agent listed in initialize. */
@@ -359,44 +316,8 @@ export class AcpConnection {
   private toReinsError(method: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number): ReinsError {
     if (ReinsError.isInstance(error)) return error;
     if (this.endedWith) return this.endedWith;
-    const harness = this.launch.harness;
-    if (signal?.aborted && error instanceof RequestError && error.code === RPC.requestCancelled) {
-      return new ReinsError('timeout', `${this.launch.label} did not answer ${method} within ${timeoutMs} ms.`, {
-        harness,
-        operation: method,
-      });
-    }
-    if (error instanceof RequestError) {
-      const data = {
-        rpcCode: error.code,
-        rpcMessage: error.message,
-        ...(error.data !== undefined ? { rpcData: error.data } : {}),
-      };
-      if (isAuthRequired(error)) {
-        return new ReinsError(
-          'auth_required',
-          `${this.launch.label} needs authentication (${error.message}). Log in with the agent itself, or configure one of its auth methods: ${this.authMethods.map((m) => m.id).join(', ') || 'none listed'}.`,
-          { harness, operation: method, data: { ...data, authMethods: this.authMethods } },
-        );
-      }
-      if (error.code === RPC.methodNotFound) {
-        return new ReinsError('unsupported_capability', `${this.launch.label} does not implement ${method}.`, {
-          harness,
-          operation: method,
-          data,
-        });
-      }
-      return new ReinsError(
-        'protocol_error',
-        `${this.launch.label} answered ${method} with error ${error.code}: ${error.message}`,
-        {
-          harness,
-          operation: method,
-          data,
-        },
-      );
-    }
-    return ReinsError.from(error, 'protocol_error', { harness, operation: method });
+    const { harness, label } = this.launch;
+    return rpcFailure(method, error, { harness, label, authMethods: this.authMethods, signal, timeoutMs });
   }
 
   register(sessionId: string, sink: SessionSink): void {
