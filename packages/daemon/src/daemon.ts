@@ -32,6 +32,7 @@ import {
   writeDaemonFile,
 } from './daemon-file.js';
 import type { Daemon, DaemonOptions } from './daemon-options.js';
+import { recoverSessions, startWarmProcesses } from './daemon-startup.js';
 import { DEFAULT_MAX_PENDING_CONNECTIONS, headerTimeouts, oldestToEnd } from './doors.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
 import { probeHarness } from './harness-probe.js';
@@ -47,7 +48,6 @@ import {
   reachableAddresses,
 } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
-import { reapProcessGroups } from './processes/reaper.js';
 import { ProcessTracker } from './processes/tracker.js';
 import type { SessionDirectory, SessionSource } from './session-directory.js';
 import { SessionHost } from './session-host.js';
@@ -248,80 +248,22 @@ class ReinsDaemon implements Daemon, DaemonContext {
     return this.source?.location ?? this.local?.store.location ?? '';
   }
 
-  /**
-   * Starts the warm processes options.warm asks for. A harness without warm starts is refused; one
-   * whose processes cannot start now is logged (its sessions start cold, the pool retries on use).
-   */
+  /** Starts the warm processes options.warm asks for (daemon-startup.ts). */
   async warmUp(): Promise<void> {
-    const entries = Object.entries(this.options.warm ?? {}).filter(([, count]) => (count ?? 0) > 0);
-    if (entries.length === 0 || !this.local) return;
-    const make = this.options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions));
-    const made = await Promise.all(
-      entries.map(async ([id, count]) => ({
-        id: id as HarnessId,
-        count: count as number,
-        harness: await make(id as HarnessId, this.options.harnessOptions?.[id as HarnessId] ?? {}),
-      })),
-    );
-    const refused = made.filter((entry) => typeof entry.harness.warm !== 'function').map((entry) => entry.id);
-    if (refused.length > 0) {
-      const able: HarnessId[] = [];
-      for (const id of this.harnesses) {
-        const harness = await make(id, this.options.harnessOptions?.[id] ?? {}).catch(() => undefined);
-        if (typeof harness?.warm === 'function') able.push(id);
-      }
-      throw new ReinsError(
-        'unsupported_capability',
-        `${refused.join(', ')} ${refused.length === 1 ? 'has' : 'have'} no warm starts yet; warm processes work for: ${able.join(', ') || 'none'}.`,
-        { operation: 'warm', data: { field: 'warm', refused, supported: able } },
-      );
-    }
-    const tracker = this.local.tracker;
-    await Promise.all(
-      made.map(async ({ id, count, harness }) => {
-        this.warmed.push(harness);
-        try {
-          await tracker.run(undefined, () => (harness.warm as (count: number) => Promise<void>)(count));
-          this.log.info('warm processes ready', { harness: id, count });
-        } catch (error) {
-          this.log.warn('warm processes could not start', {
-            harness: id,
-            error: ReinsError.from(error, 'harness_unhealthy').message,
-          });
-        }
-      }),
-    );
+    if (!this.local) return;
+    await startWarmProcesses({
+      options: this.options,
+      harnesses: this.harnesses,
+      make: this.options.createHarness ?? ((id, harnessOptions) => createHarness(id, harnessOptions)),
+      tracker: this.local.tracker,
+      log: this.log,
+      warmed: this.warmed,
+    });
   }
 
-  /** Reaps what a crashed daemon left running, then brings every stored session back. */
+  /** Reaps what a crashed daemon left running, then brings every stored session back (daemon-startup.ts). */
   async recover(): Promise<void> {
-    if (!this.local) return;
-    const { store, host } = this.local;
-    const open = await store.openProcessGroups();
-    if (open.length > 0) {
-      const report = await reapProcessGroups(open);
-      // A store that cannot write (a full disk): a group left open is found settled again next start.
-      await Promise.all(report.settled.map((group) => store.endProcessGroup(group.id, Date.now()))).catch((error) =>
-        this.log.warn('could not record reaped process groups as ended', { error: (error as Error).message }),
-      );
-      for (const killed of report.killed) {
-        this.log.warn('reaped a process group left by a daemon that died', {
-          pgid: killed.pgid,
-          processes: killed.members.length,
-          sessionId: killed.sessionId,
-        });
-      }
-      for (const spared of report.spared) {
-        this.log.info('left a recorded process group alone', { pgid: spared.pgid, reason: spared.reason });
-      }
-    }
-    const restored = await host.restore();
-    this.log.info('store opened', {
-      location: store.location,
-      dormant: restored.dormant,
-      closed: restored.closed,
-      reapedGroups: open.length,
-    });
+    if (this.local) await recoverSessions(this.local.store, this.local.host, this.log);
   }
 
   async listen(): Promise<void> {
