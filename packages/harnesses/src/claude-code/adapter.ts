@@ -20,7 +20,6 @@ import { failedProbeHealth } from '../runtime/discovery-health.js';
 import {
   capabilitiesOfDiscovered,
   fingerprintBinary,
-  type HarnessOptions,
   locateBinary,
   mergeEnv,
   overrideVariable,
@@ -28,6 +27,7 @@ import {
 import { claudeAuthStatus, createClaudeAuth } from './auth.js';
 import { claudeCodeImplemented } from './capabilities.js';
 import { claudeBinarySpec } from './discovery.js';
+import type { ClaudeCodeHarnessOptions } from './harness-options.js';
 import { InputChannel } from './input-channel.js';
 import { assertWorkspaceSandbox } from './posture.js';
 import { SdkProcessBridge } from './process-bridge.js';
@@ -37,14 +37,7 @@ import { listTranscripts, readHistory } from './transcripts.js';
 import { claudeSpares, type HostLaunch, warmStartFor } from './warm.js';
 import type { SDKUserMessage } from './wire.js';
 
-export interface ClaudeCodeHarnessOptions extends HarnessOptions {
-  /** How long a permission request waits for `respondToPermission` before it is denied (default 10 min). */
-  permissionTimeoutMs?: number;
-  /** Stream text/reasoning/tool-input deltas (default true). */
-  includePartialMessages?: boolean;
-  /** After interrupt, how long Claude Code has to end the turn before Reins ends it (default 5 s). */
-  interruptGraceMs?: number;
-}
+export type { ClaudeCodeHarnessOptions };
 
 /**
  * Every SessionSpec field, honoured (docs/architecture/contract.md, "Harness and session"): model and

@@ -15,12 +15,12 @@ import {
   type TurnInput,
   withDeadline,
 } from '@reins/core';
-import type { ClaudeCodeHarnessOptions } from './adapter.js';
 import type { ConversationLaunch } from './conversation.js';
+import type { ClaudeCodeHarnessOptions } from './harness-options.js';
 import { InputChannel } from './input-channel.js';
 import { postureOptions } from './posture.js';
 import { SdkProcessBridge } from './process-bridge.js';
-import { claimSpare, type WarmStart } from './warm.js';
+import { type ClaimedQuery, claimEnv, type WarmStart } from './warm.js';
 import type { CanUseTool, Query, SDKMessage, SDKUserMessage, SdkMcpServerStatus, SdkOptions } from './wire.js';
 
 export const HARNESS = 'claude-code';
@@ -321,5 +321,37 @@ export class ClaudeQuery {
     }
     if (this.retiring) return;
     this.hooks.onEnded(this, failure);
+  }
+}
+
+/**
+ * The first launch of a session with a warm start: its spare claimed with the session's settings, or
+ * undefined (no spare, a launch that is no new conversation, a spare that died after it was taken).
+ */
+function claimSpare(
+  context: LaunchContext,
+  settings: LaunchSettings,
+  prompt: AsyncIterable<SDKUserMessage>,
+  hooks: QueryHooks,
+): ClaimedQuery | undefined {
+  const spare = context.warm?.take(settings.conversation, settings.schema);
+  if (!spare) return undefined;
+  const { spec } = context;
+  try {
+    return spare.claim(
+      prompt,
+      {
+        cwd: spec.cwd,
+        bypass: spec.posture !== 'ask',
+        model: settings.model,
+        effort: settings.effort,
+        appendSystemPrompt: spec.systemPrompt?.append,
+        env: claimEnv(context.env),
+      },
+      { onGarbage: hooks.onGarbage, onOversizeLine: hooks.onOversizeLine, canUseTool: context.canUseTool },
+    );
+  } catch {
+    void spare.close(); // it exited after it was taken: the caller starts cold
+    return undefined;
   }
 }

@@ -27,9 +27,8 @@ import { prewarm } from '@anthropic-ai/claude-agent-sdk';
 import { type DiscoveredBinary, ReinsError, type SessionSpec } from '@reins/core';
 import type { FrameTap } from '../runtime/child-process.js';
 import { WarmPools } from '../runtime/warm-pool.js';
-import type { ClaudeCodeHarnessOptions } from './adapter.js';
+import type { ClaudeCodeHarnessOptions } from './harness-options.js';
 import { SdkProcessBridge } from './process-bridge.js';
-import type { LaunchContext, LaunchSettings, QueryHooks } from './query.js';
 import type { CanUseTool, PermissionResult, Query, SDKUserMessage } from './wire.js';
 
 const HARNESS = 'claude-code';
@@ -374,36 +373,4 @@ export function warmStartFor(
   if (coldReason(spec, sessionEnv, host) !== undefined) return undefined;
   const spare = claudeSpares.take(host);
   return spare ? new WarmStart(spare) : undefined;
-}
-
-/**
- * The first launch of a session with a warm start: its spare claimed with the session's settings, or
- * undefined (no spare, a launch that is no new conversation, a spare that died after it was taken).
- */
-export function claimSpare(
-  context: LaunchContext,
-  settings: LaunchSettings,
-  prompt: AsyncIterable<SDKUserMessage>,
-  hooks: QueryHooks,
-): ClaimedQuery | undefined {
-  const spare = context.warm?.take(settings.conversation, settings.schema);
-  if (!spare) return undefined;
-  const { spec } = context;
-  try {
-    return spare.claim(
-      prompt,
-      {
-        cwd: spec.cwd,
-        bypass: spec.posture !== 'ask',
-        model: settings.model,
-        effort: settings.effort,
-        appendSystemPrompt: spec.systemPrompt?.append,
-        env: claimEnv(context.env),
-      },
-      { onGarbage: hooks.onGarbage, onOversizeLine: hooks.onOversizeLine, canUseTool: context.canUseTool },
-    );
-  } catch {
-    void spare.close(); // it exited after it was taken: the caller starts cold
-    return undefined;
-  }
 }

@@ -11,7 +11,7 @@
 import { isRecord, type ReinsError } from '@reins/core';
 import type { CloseOptions } from '../runtime/child-process.js';
 import { JsonRpcHandlerError, type JsonRpcPeer } from '../runtime/json-rpc.js';
-import { type CodexConnection, type ConnectionHooks, codexPeer } from './connection.js';
+import { type CodexConnection, type ConnectionHooks, codexPeer } from './peer.js';
 import { ThreadRouter } from './thread-router.js';
 import type { NotificationFrame } from './translate.js';
 import type { InitializeParams, InitializeResponse } from './wire.js';

@@ -13,8 +13,8 @@ import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
 import { WarmPools } from '../runtime/warm-pool.js';
-import type { CodexConnection, ConnectionHooks } from './connection.js';
 import type { CodexHost } from './host.js';
+import type { CodexConnection, ConnectionHooks } from './peer.js';
 
 export interface LaunchSettings {
   command: string;
