@@ -4,10 +4,11 @@
 // fields the translation left undefined).
 import { readdirSync, readFileSync } from 'node:fs';
 import { validateAgainstSchema } from '@reins/core';
-import { CheckedEventStream, type Fixture, type FixtureFrame } from '@reins/testkit';
+import type { FuzzFixture as Fixture, FuzzFrame as FixtureFrame, FuzzTarget } from '@reins/harnesses';
+import { CheckedEventStream, harnessFuzzTargets } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { FUZZ_TARGETS, type FuzzTarget } from '../test/fuzz/index.js';
 
+const FUZZ_TARGETS = await harnessFuzzTargets();
 const published = JSON.parse(readFileSync(new URL('../../core/schema/events.schema.json', import.meta.url), 'utf8'));
 
 /** The wire problems of every event a replay emits: `seq type: error`, empty when all validate. */

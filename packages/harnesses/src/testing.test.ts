@@ -8,7 +8,9 @@ import { defaultParseVersion } from './runtime/discovery.js';
 
 describe('harness pins', () => {
   it('HARNESS_PINS lists the testing.pin of every manifest that has one, in manifest order', () => {
-    const fromManifests = HARNESS_MANIFESTS.flatMap((manifest) => (manifest.testing ? [manifest.testing.pin] : []));
+    const fromManifests = HARNESS_MANIFESTS.flatMap((manifest) =>
+      manifest.testing?.pin ? [manifest.testing.pin] : [],
+    );
     expect([...HARNESS_PINS]).toEqual(fromManifests);
     expect(HARNESS_PINS.length).toBeGreaterThan(0);
   });

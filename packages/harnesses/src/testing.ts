@@ -162,7 +162,7 @@ export const CONFORMANCE_ALTERNATE_MODEL = 'fake-model-2';
 /** One recorded frame of a reins/v1 fixture (the testkit's FixtureFrame). */
 export interface FuzzFrame {
   /** in: Reins -> harness; out: harness stdout (or socket); err: harness stderr. */
-  dir: string;
+  dir: 'in' | 'out' | 'err';
   frame: unknown;
 }
 

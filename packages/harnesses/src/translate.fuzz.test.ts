@@ -1,26 +1,25 @@
 // The translation fuzzer (docs/architecture/testing.md): every adapter's recorded fixtures, damaged by the
 // testkit's seeded mutation engine, fed through the adapter's PURE translation and a checked core stream
-// the way the adapter does it (packages/harnesses/test/fuzz/). For every case: no exception escapes the
+// the way the adapter does it (each harness folder's testing/fuzz.ts, loaded through its manifest). For every case: no exception escapes the
 // translation, every payload validates against ReinsEventSchema before the stream sees it, no item starts
 // or completes twice, every emitted event validates and serialises, and the stream rules hold.
 // 20,000 cases by default; `npm run fuzz -- --seed S --cases N` runs more, `--case I` one alone,
 // `--adapters codex,pi` only those targets (REINS_FUZZ_ADAPTERS).
+import type { FuzzFixture as Fixture, FuzzFrame as FixtureFrame, FuzzTarget } from '@reins/harnesses';
 import {
   CheckedEventStream,
   describeMutation,
-  type Fixture,
-  type FixtureFrame,
   formatFuzzReport,
   fuzzSelection,
   fuzzSettings,
+  harnessFuzzTargets,
   mutateRecording,
   reproduceWith,
   runFuzz,
   selectByName,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { FUZZ_ADAPTERS } from '../../testkit/bin/fuzz-args.mjs';
-import { FUZZ_TARGETS, type FuzzTarget } from '../test/fuzz/index.js';
+import { fuzzAdapterNames } from '../../testkit/bin/fuzz-targets.mjs';
 
 interface TranslationCase {
   label: string;
@@ -38,12 +37,14 @@ function check(target: FuzzTarget, fixture: Fixture, frames: readonly FixtureFra
 
 const nameOf = (fixture: Fixture) => `${fixture.header.harness}/${fixture.header.behaviour}.${fixture.header.version}`;
 
+const FUZZ_TARGETS = await harnessFuzzTargets();
 const selection = fuzzSelection();
 const targets = selectByName(FUZZ_TARGETS, selection.adapters, 'REINS_FUZZ_ADAPTERS');
 
 describe('translation fuzz targets', () => {
-  it('are the ones `npm run fuzz -- --adapters` knows', () => {
-    expect(FUZZ_TARGETS.map((target) => target.name)).toEqual(FUZZ_ADAPTERS);
+  it('are the ones `npm run fuzz -- --adapters` knows (the harness folders with a testing/fuzz.ts)', () => {
+    expect(FUZZ_TARGETS.map((target) => target.name).sort()).toEqual(fuzzAdapterNames());
+    expect(FUZZ_TARGETS.length).toBeGreaterThan(0);
   });
 
   it.each(targets.map((target) => [target.name, target] as const))(

@@ -1,7 +1,6 @@
 // Types of fuzz-args.mjs (the `npm run fuzz` argument parser), for its unit test and the fuzz tests.
-export declare const FUZZ_ADAPTERS: readonly string[];
 export declare const FUZZ_BRIDGES: readonly string[];
-export declare const FUZZ_HELP: string;
+export declare function fuzzHelp(adapters: readonly string[]): string;
 export declare class FuzzUsageError extends Error {}
 
 export interface FuzzOptions {
@@ -15,7 +14,10 @@ export interface FuzzOptions {
   bridges?: string[];
 }
 
-export declare function parseFuzzArgs(args: readonly string[]): { help: true } | FuzzOptions;
+export declare function parseFuzzArgs(
+  args: readonly string[],
+  adapters: readonly string[],
+): { help: true } | FuzzOptions;
 
 export declare function fuzzPlan(
   options: FuzzOptions,

@@ -1,10 +1,8 @@
 // `npm run fuzz` arguments: parsed into what the run needs (which fuzz test files, and the environment
 // they read through the testkit's fuzzSettings() and fuzzSelection()). Pure: no process, no I/O, so the
-// unit test (src/fuzz/fuzz-args.test.ts) calls it directly. Plain Node ESM with no dependencies, so
+// unit test (src/fuzz/fuzz-args.test.ts) calls it directly; the adapters it knows are handed in
+// (fuzz-targets.mjs reads them from the harness folders). Plain Node ESM with no dependencies, so
 // `npm run fuzz` needs no build; types in fuzz-args.d.mts.
-
-/** The adapters' fuzz targets (packages/harnesses/test/fuzz/index.ts; its test checks the two agree). */
-export const FUZZ_ADAPTERS = ['codex', 'acp', 'claude-code', 'amp', 'pi', 'openclaw'];
 /** The bridges' translators (packages/bridges/src/translate.fuzz.test.ts), by `reins bridge` protocol name. */
 export const FUZZ_BRIDGES = ['codex-app-server', 'acp'];
 
@@ -12,7 +10,10 @@ const ADAPTERS_FILE = 'packages/harnesses/src/translate.fuzz.test.ts';
 const BRIDGES_FILE = 'packages/bridges/src/translate.fuzz.test.ts';
 const DEFAULT_CASES = '200000';
 
-export const FUZZ_HELP = `Usage: npm run fuzz -- [--seed N] [--cases N | --case I] [--adapters LIST] [--bridges LIST]
+/** The help, naming the adapters with a fuzz target. */
+export const fuzzHelp = (
+  adapters,
+) => `Usage: npm run fuzz -- [--seed N] [--cases N | --case I] [--adapters LIST] [--bridges LIST]
 
 Runs every seeded fuzz test (*.fuzz.test.ts, unit tier) with many more cases than the unit tier does:
 recorded native frames, damaged, through each adapter's translation; Reins events, damaged, through
@@ -23,7 +24,7 @@ Options:
   --cases N         cases per fuzz test (default ${DEFAULT_CASES})
   --case I          only case I of the seed (what a failure prints to reproduce it)
   --adapters LIST   only these adapters' translations, comma-separated, or all:
-                    ${FUZZ_ADAPTERS.join(', ')}
+                    ${adapters.join(', ')}
   --bridges LIST    only these bridges, comma-separated, or all: ${FUZZ_BRIDGES.join(', ')}
                     With --adapters or --bridges, only what they name runs (--adapters all: no bridges).
   -h, --help        this help
@@ -57,10 +58,10 @@ function list(name, value, known) {
 }
 
 /**
- * `args` as after `npm run fuzz --`. Returns { help: true } for -h/--help, else the options; throws
- * FuzzUsageError with a sentence to print for anything else.
+ * `args` as after `npm run fuzz --`, and the adapters with a fuzz target. Returns { help: true } for
+ * -h/--help, else the options; throws FuzzUsageError with a sentence to print for anything else.
  */
-export function parseFuzzArgs(args) {
+export function parseFuzzArgs(args, adapters) {
   const options = { help: false, cases: DEFAULT_CASES };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
@@ -74,7 +75,7 @@ export function parseFuzzArgs(args) {
         options[name] = count(name, value());
         break;
       case 'adapters':
-        options.adapters = list(name, value(), FUZZ_ADAPTERS);
+        options.adapters = list(name, value(), adapters);
         break;
       case 'bridges':
         options.bridges = list(name, value(), FUZZ_BRIDGES);

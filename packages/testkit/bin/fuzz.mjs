@@ -6,20 +6,22 @@
 // Plain Node ESM with no dependencies.
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { FUZZ_HELP, FuzzUsageError, fuzzPlan, parseFuzzArgs } from './fuzz-args.mjs';
+import { FuzzUsageError, fuzzHelp, fuzzPlan, parseFuzzArgs } from './fuzz-args.mjs';
+import { fuzzAdapterNames } from './fuzz-targets.mjs';
 
 const EXIT_USAGE = 2;
+const adapters = fuzzAdapterNames();
 
 let parsed;
 try {
-  parsed = parseFuzzArgs(process.argv.slice(2));
+  parsed = parseFuzzArgs(process.argv.slice(2), adapters);
 } catch (error) {
   if (!(error instanceof FuzzUsageError)) throw error;
   process.stderr.write(`fuzz: ${error.message}\n(npm run fuzz -- --help says what it takes)\n`);
   process.exit(EXIT_USAGE);
 }
 if (parsed.help) {
-  process.stdout.write(`${FUZZ_HELP}\n`);
+  process.stdout.write(`${fuzzHelp(adapters)}\n`);
   process.exit(0);
 }
 const plan = fuzzPlan(parsed, parsed.seed ?? String(randomInt(0, 2 ** 32)));

@@ -23,6 +23,7 @@ export {
   type TargetOverrides,
 } from './conformance/index.js';
 export { fakeHarnessIds, fakeHarnessPath } from './fake-harness.js';
+export { fuzzTargetIds, harnessFuzzTargets } from './fuzz/harness-targets.js';
 export {
   CheckedEventStream,
   caseSeed,

@@ -1,7 +1,12 @@
 // `npm run fuzz` arguments (bin/fuzz-args.mjs) and the selection the fuzz tests read back (run.ts).
 import { describe, expect, it } from 'vitest';
-import { FUZZ_ADAPTERS, FUZZ_BRIDGES, FUZZ_HELP, fuzzPlan, parseFuzzArgs } from '../../bin/fuzz-args.mjs';
+import { FUZZ_BRIDGES, fuzzHelp, fuzzPlan, parseFuzzArgs as parseWith } from '../../bin/fuzz-args.mjs';
+import { fuzzAdapterNames } from '../../bin/fuzz-targets.mjs';
 import { fuzzSelection, reproduceWith, selectByName } from './run.js';
+
+const FUZZ_ADAPTERS = fuzzAdapterNames();
+const FUZZ_HELP = fuzzHelp(FUZZ_ADAPTERS);
+const parseFuzzArgs = (args: string[]) => parseWith(args, FUZZ_ADAPTERS);
 
 const usage = (args: string[]) => {
   try {
@@ -11,6 +16,13 @@ const usage = (args: string[]) => {
   }
   return 'accepted';
 };
+
+describe('fuzzAdapterNames', () => {
+  it('reads the harness folders with a testing/fuzz.ts', () => {
+    expect(FUZZ_ADAPTERS).toEqual(expect.arrayContaining(['codex', 'pi']));
+    expect(FUZZ_ADAPTERS).not.toContain('runtime');
+  });
+});
 
 describe('parseFuzzArgs', () => {
   it('takes --help and -h anywhere, and the help names every option and adapter', () => {

@@ -2,21 +2,22 @@
 // events go through translateOpenClawEvent; chat.send starts a turn with its idempotency key as run id,
 // chat.abort marks the interrupt, the translation's terminal completes the turn, usage comes from the
 // chat.history answer (openClawRunUsage), the way openclaw/adapter.ts does.
+import { isRecord } from '@reins/core';
+import { type FuzzTargetBuilder, testingSource } from '../../testing.js';
 import {
   beginOpenClawRun,
   createOpenClawTranslateState,
   openClawRunUsage,
   translateOpenClawEvent,
-} from '../../src/openclaw/translate.js';
-import { type GatewayEvent, GatewayFrameSchema } from '../../src/openclaw/wire.js';
-import { enumFieldsOf, type FuzzTarget, isRecord, loadCorpus, SRC } from './target.js';
+} from '../translate.js';
+import { type GatewayEvent, GatewayFrameSchema } from '../wire.js';
 
 const SOURCE = 'openclaw.gateway';
 
-export const openClawTarget: FuzzTarget = {
+export const buildFuzzTarget: FuzzTargetBuilder = (kit) => ({
   name: 'openclaw',
-  corpus: loadCorpus(`${SRC}openclaw/fixtures`),
-  mutation: { enumFields: enumFieldsOf('openclaw/wire.ts') },
+  corpus: kit.loadCorpus(testingSource(import.meta.url, '../fixtures')),
+  mutation: { enumFields: kit.enumFieldsOf(testingSource(import.meta.url, '../wire.ts')) },
   replay(frames, stream) {
     // The adapter's session key is the one it sent chat.send with (before any damage to the harness side).
     const send = frames.find(({ dir, frame }) => dir === 'in' && isRecord(frame) && frame.method === 'chat.send');
@@ -64,4 +65,4 @@ export const openClawTarget: FuzzTarget = {
       }
     }
   },
-};
+});

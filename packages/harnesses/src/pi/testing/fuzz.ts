@@ -1,23 +1,17 @@
 // Pi RPC: frames that pass the adapter's envelope check (an object with a string type) through
 // translatePiFrame; a prompt starts a turn, an abort marks the interrupt, the get_state answer settles a
 // pending end (settleTurn), the way pi/adapter.ts does.
-import type { EventPayload } from '@reins/core';
-import {
-  beginPiTurn,
-  createPiTranslateState,
-  isTurnEndPending,
-  settleTurn,
-  translatePiFrame,
-} from '../../src/pi/translate.js';
-import { PiFrameSchema } from '../../src/pi/wire.js';
-import { enumFieldsOf, type FuzzTarget, isRecord, loadCorpus, SRC } from './target.js';
+import { type EventPayload, isRecord } from '@reins/core';
+import { type FuzzTargetBuilder, testingSource } from '../../testing.js';
+import { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurn, translatePiFrame } from '../translate.js';
+import { PiFrameSchema } from '../wire.js';
 
 const SOURCE = 'pi.rpc';
 
-export const piTarget: FuzzTarget = {
+export const buildFuzzTarget: FuzzTargetBuilder = (kit) => ({
   name: 'pi',
-  corpus: loadCorpus(`${SRC}pi/fixtures`),
-  mutation: { enumFields: enumFieldsOf('pi/wire.ts') },
+  corpus: kit.loadCorpus(testingSource(import.meta.url, '../fixtures')),
+  mutation: { enumFields: kit.enumFieldsOf(testingSource(import.meta.url, '../wire.ts')) },
   replay(frames, stream) {
     const state = createPiTranslateState();
     let queued = 0;
@@ -63,4 +57,4 @@ export const piTarget: FuzzTarget = {
       emitAll(translatePiFrame(state, parsed.data), native);
     }
   },
-};
+});

@@ -1,16 +1,16 @@
 // Codex app-server: notifications through translateNotification, turn/completed through outcomeOf, the
 // way codex/adapter.ts does (it keeps turn/started and turn/completed for itself). Enum fields come from
 // the generated wire types (codex/wire/generated), so a regenerated wire is fuzzed as it is.
-import type { Usage } from '@reins/core';
+import { isRecord, type Usage } from '@reins/core';
+import { type FuzzTargetBuilder, testingSource } from '../../testing.js';
 import {
   createTranslateState,
   NATIVE_SOURCE,
   type NotificationFrame,
   outcomeOf,
   translateNotification,
-} from '../../src/codex/translate.js';
-import type { Turn } from '../../src/codex/wire.js';
-import { enumFieldsOf, type FuzzTarget, isRecord, loadCorpus, SRC } from './target.js';
+} from '../translate.js';
+import type { Turn } from '../wire.js';
 
 const zero = () => ({
   totalTokens: 0,
@@ -21,10 +21,10 @@ const zero = () => ({
   reasoningOutputTokens: 0,
 });
 
-export const codexTarget: FuzzTarget = {
+export const buildFuzzTarget: FuzzTargetBuilder = (kit) => ({
   name: 'codex',
-  corpus: loadCorpus(`${SRC}codex/fixtures`),
-  mutation: { enumFields: enumFieldsOf('codex/wire/generated') },
+  corpus: kit.loadCorpus(testingSource(import.meta.url, '../fixtures')),
+  mutation: { enumFields: kit.enumFieldsOf(testingSource(import.meta.url, '../wire/generated')) },
   replay(frames, stream) {
     const state = createTranslateState();
     let active: { turnId: string; nativeTurnId?: unknown; usage?: Usage } | undefined;
@@ -93,4 +93,4 @@ export const codexTarget: FuzzTarget = {
       }
     }
   },
-};
+});
