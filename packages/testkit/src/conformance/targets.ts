@@ -10,6 +10,7 @@ import {
   type ConformanceRecipe,
   createHarness,
   HARNESS_MANIFESTS,
+  type HarnessManifest,
 } from '@reins/harnesses';
 import { harnessLaunch, privateTmpWrapper } from '../harness-homes/index.js';
 import { type HarnessBinary, harnessBinary, harnessClisDir, type HarnessId as PinnedId } from '../hermetic/binaries.js';
@@ -17,16 +18,21 @@ import { makeTempHome } from '../hermetic/temp-home.js';
 import type { ConformanceModels, ConformanceTarget } from './target.js';
 
 /** Each harness's recipe, from its manifest's testing part (testing/conformance.ts in its folder). */
-const RECIPES = new Map<HarnessId, ConformanceRecipe>(
-  HARNESS_MANIFESTS.flatMap((manifest) =>
-    manifest.testing?.conformance ? [[manifest.id, manifest.testing.conformance]] : [],
-  ),
-);
+function recipesOf(manifests: readonly HarnessManifest[]): Map<HarnessId, ConformanceRecipe> {
+  return new Map(
+    manifests.flatMap((manifest) =>
+      manifest.testing?.conformance ? [[manifest.id, manifest.testing.conformance] as const] : [],
+    ),
+  );
+}
+
+const RECIPES = recipesOf(HARNESS_MANIFESTS);
 
 const KIT: ConformanceKit = { privateTmpWrapper, harnessClisDir };
 
-export function conformanceTargetIds(): HarnessId[] {
-  return [...RECIPES.keys()];
+/** The harnesses with a conformance target; `manifests` is for a test that adds a harness of its own. */
+export function conformanceTargetIds(manifests: readonly HarnessManifest[] = HARNESS_MANIFESTS): HarnessId[] {
+  return [...recipesOf(manifests).keys()];
 }
 
 export interface TargetOverrides {
