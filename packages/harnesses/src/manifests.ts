@@ -1,15 +1,7 @@
 // Every harness Reins knows, one manifest each, in the order of core's HARNESS_IDS. The registry,
 // discovery's default binary specs, `reins doctor` and the testkit's lists are derived from this.
 import { HARNESS_IDS, type HarnessId } from '@reins/core';
-import { ACP_MANIFESTS } from './acp/manifest.js';
-import {
-  CLAUDE_AGENT_ACP_PIN,
-  CODEX_ACP_PIN,
-  COPILOT_PIN,
-  GEMINI_PIN,
-  OPENCODE_PIN,
-  QWEN_CODE_PIN,
-} from './acp/testing/pins.js';
+import { ACP_MANIFESTS, ACP_PINS } from './acp/manifest.js';
 import { AMP_MANIFEST } from './amp/manifest.js';
 import { CLAUDE_CODE_MANIFEST } from './claude-code/manifest.js';
 import { CLAUDE_CODE_PIN } from './claude-code/testing/pin.js';
@@ -50,12 +42,7 @@ export function defaultBinarySpec(id: HarnessId): BinarySpec | undefined {
 export const HARNESS_PINS = [
   CLAUDE_CODE_PIN,
   CODEX_PIN,
-  GEMINI_PIN,
-  QWEN_CODE_PIN,
-  COPILOT_PIN,
-  OPENCODE_PIN,
-  CLAUDE_AGENT_ACP_PIN,
-  CODEX_ACP_PIN,
+  ...ACP_PINS,
   PI_PIN,
   OPENCLAW_PIN,
 ] as const;

@@ -11,7 +11,8 @@ import type { PermissionRequestedEvent, ReinsEvent, SessionSpec } from '@reins/c
 import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../runtime/index.js';
-import { AcpHarness, type AcpPreset, type AcpQuirks, createAcpHarness, createClaudeAgentAcpHarness } from './index.js';
+import { AcpHarness, type AcpPreset, type AcpQuirks, createAcpHarness } from './index.js';
+import { claudeAgentAcpPreset } from './presets/claude-agent-acp/preset.js';
 import type { AcpSession } from './session.js';
 
 const FAKE = fakeHarnessPath('acp');
@@ -368,7 +369,7 @@ describe('acp session spec: every field honoured or refused', () => {
   });
 
   it('allowedTools reaches claude-agent-acp in its _meta, on session/new and on the reopen after a cancel', async () => {
-    const h = createClaudeAgentAcpHarness({
+    const h = new AcpHarness(claudeAgentAcpPreset, {
       binaryPath: FAKE,
       baseEnv: env({ replies: [{ match: 'slow', steps: [{ text: 'working' }, { waitForCancel: true }] }] }),
       requestTimeoutMs: 5000,

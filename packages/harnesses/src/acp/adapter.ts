@@ -38,7 +38,7 @@ import {
 import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import { type AcpLease, acpHosts, acpLaunchKey } from './hosts.js';
-import { ACP_IMPLEMENTED } from './manifest.js';
+import { ACP_IMPLEMENTED } from './implemented.js';
 import type { AcpPreset } from './preset.js';
 import { AcpSession } from './session.js';
 import { AcpSettings } from './settings.js';

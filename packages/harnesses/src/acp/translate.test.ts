@@ -6,10 +6,10 @@ import type { EventPayload, Item, ToolCallItem } from '@reins/core';
 import { ReinsError } from '@reins/core';
 import { type Fixture, readFixture } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { codexAcpStatusChunk } from './presets/codex-acp.js';
-import { copilotPreset, copilotStatusChunk } from './presets/copilot.js';
-import { geminiPreset, geminiThoughtChunk } from './presets/gemini.js';
-import { opencodeHidesModel } from './presets/opencode.js';
+import { codexAcpStatusChunk } from './presets/codex-acp/preset.js';
+import { copilotPreset, copilotStatusChunk } from './presets/copilot/preset.js';
+import { geminiPreset, geminiThoughtChunk } from './presets/gemini/preset.js';
+import { opencodeHidesModel } from './presets/opencode/preset.js';
 import { classifyPromptError, quotaTokens } from './session.js';
 import {
   beginTurn,

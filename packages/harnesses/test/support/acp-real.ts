@@ -17,27 +17,10 @@ import {
   SessionRecorder,
   type TempHome,
 } from '@reins/testkit';
-import type { AcpHarness, AcpHarnessOptions } from '../../src/acp/index.js';
-import {
-  createClaudeAgentAcpHarness,
-  createCodexAcpHarness,
-  createCopilotHarness,
-  createGeminiHarness,
-  createOpencodeHarness,
-  createQwenCodeHarness,
-} from '../../src/acp/index.js';
+import { AcpHarness, type AcpHarnessOptions, acpPreset } from '../../src/acp/index.js';
 import type { AcpSession } from '../../src/acp/session.js';
 
 export type RealAcpId = 'claude-agent-acp' | 'codex-acp' | 'gemini' | 'qwen-code' | 'opencode' | 'copilot';
-
-const factories: Record<RealAcpId, (options: AcpHarnessOptions) => AcpHarness> = {
-  'claude-agent-acp': createClaudeAgentAcpHarness,
-  'codex-acp': createCodexAcpHarness,
-  gemini: createGeminiHarness,
-  'qwen-code': createQwenCodeHarness,
-  opencode: createOpencodeHarness,
-  copilot: createCopilotHarness,
-};
 
 /** The mode switches our presets add themselves; the testkit's home args repeat them. */
 const PRESET_MODE_ARGS = new Set(['--acp', 'acp']);
@@ -101,7 +84,7 @@ export async function acpRig(
         })
       : undefined;
     if (fixture) fixtures.push(fixture);
-    return factories[id]({
+    return new AcpHarness(acpPreset(id), {
       binaryPath: binary.command,
       binaryArgs: binary.args,
       baseEnv: { ...launch.env, ...options.env },

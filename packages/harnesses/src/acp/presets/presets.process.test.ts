@@ -8,7 +8,9 @@ import type { ReinsEvent } from '@reins/core';
 import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../../runtime/index.js';
-import { createCodexAcpHarness, createHermesHarness } from '../index.js';
+import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
+import { codexAcpPreset } from './codex-acp/preset.js';
+import { hermesPreset } from './hermes/preset.js';
 import type { AcpSession } from '../session.js';
 
 const FAKE = fakeHarnessPath('acp');
@@ -28,11 +30,12 @@ afterEach(async () => {
 const isStatus = (event: ReinsEvent) => event.type === 'session.status';
 
 const presets = [
-  { id: 'codex-acp', create: createCodexAcpHarness, args: [] as string[] },
-  { id: 'hermes', create: createHermesHarness, args: ['acp'] },
+  { id: 'codex-acp', preset: codexAcpPreset, args: [] as string[] },
+  { id: 'hermes', preset: hermesPreset, args: ['acp'] },
 ] as const;
 
-describe.each(presets)('$id preset', ({ id, create, args }) => {
+describe.each(presets)('$id preset', ({ id, preset, args }) => {
+  const create = (options: AcpHarnessOptions) => new AcpHarness(preset, options);
   it('launches with its arguments, runs a tool turn, and resumes in a new process', async () => {
     const log = join(dir, 'argv.log');
     const scenario = {
