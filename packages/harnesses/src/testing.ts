@@ -122,6 +122,23 @@ export interface HomeKit {
   homeOf(id: HarnessId, request: HomeRequest): Promise<BuiltHome>;
   /** Runs a short command of the harness (a catalog dump) inside the loopback-only namespace. */
   runHermetic(command: string, args: readonly string[], env: Record<string, string>): Promise<{ stdout: string }>;
+  /**
+   * CODEX_HOME/config.toml pointing Codex's core at the scripted server (the `fake` provider on the Responses
+   * API, the given model catalog, updates, analytics and plugins off), for every harness that runs that core;
+   * returns its path and the environment variable holding the fake key.
+   */
+  writeCodexConfig(
+    codexHome: string,
+    config: CodexConfigRequest,
+  ): Promise<{ path: string; env: Record<string, string> }>;
+}
+
+/** What a Codex config.toml names: the starting model, its catalog file and the scripted server. */
+export interface CodexConfigRequest {
+  model: string;
+  catalogPath: string;
+  /** The scripted model server, `http://127.0.0.1:PORT` (HomeRequest.modelServerUrl). */
+  modelServerUrl: string;
 }
 
 export type HomeBuilder = (request: HomeRequest, kit: HomeKit) => Promise<BuiltHome>;

@@ -5,6 +5,7 @@
 import type { HarnessId as CoreHarnessId } from '@reins/core';
 import { type BuiltHome, type HomeKit, type HomeRequest, harnessManifest } from '@reins/harnesses';
 import { harnessClisDir } from '../hermetic/binaries.js';
+import { writeCodexConfig } from './codex-config.js';
 import { baseEnvironment, modelList, writeConfig } from './environment.js';
 import { freeLoopbackPort } from './free-port.js';
 import { privateTmpWrapper } from './private-tmp.js';
@@ -22,6 +23,7 @@ export const HOME_KIT: HomeKit = {
   harnessClisDir,
   runHermetic: (command, args, env) => runHermetic(command, args, env),
   homeOf: (id, request) => folderHome(id, request),
+  writeCodexConfig,
 };
 
 /** The home a harness's own folder builds (HarnessTesting.home). */

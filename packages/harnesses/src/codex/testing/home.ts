@@ -12,8 +12,6 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeBuilder, HomeKit, HomeRequest } from '../../testing.js';
 
-const API_KEY_ENV = 'FAKE_OPENAI_API_KEY';
-
 type CatalogEntry = Record<string, unknown> & { slug: string };
 
 const bundledCatalogs = new Map<string, Promise<CatalogEntry[]>>();
@@ -63,56 +61,22 @@ async function modelCatalog(request: HomeRequest, models: readonly string[], kit
   };
 }
 
-const toml = (value: string) => JSON.stringify(value);
-
-/** CODEX_HOME/config.toml for the scripted `fake` provider on the Responses API (docs/harnesses/codex.md). */
-function configToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {
-  return [
-    `model = ${toml(options.model)}`,
-    'model_provider = "fake"',
-    'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
-    'check_for_update_on_startup = false',
-    'web_search = "disabled"',
-    `model_catalog_json = ${toml(options.catalogPath)}`,
-    '',
-    '[model_providers.fake]',
-    'name = "Fake"',
-    `base_url = ${toml(`${options.modelServerUrl}/v1`)}`,
-    `env_key = ${toml(API_KEY_ENV)}`,
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-    '[feedback]',
-    'enabled = false',
-    '',
-    '[features]',
-    'plugins = false',
-    '',
-  ].join('\n');
-}
-
 export const buildHome: HomeBuilder = async (request, kit) => {
   const models = kit.modelList(request.model ?? kit.defaultModel, request.extraModels);
   const [model] = models as [string];
   const codexHome = join(request.tempHome.home, '.codex');
   await mkdir(codexHome, { recursive: true });
   const catalogPath = await kit.writeConfig(join(codexHome, 'models.json'), await modelCatalog(request, models, kit));
-  const config = configToml({ model, catalogPath, modelServerUrl: request.modelServerUrl });
-  const configPath = await kit.writeConfig(join(codexHome, 'config.toml'), config);
+  const config = await kit.writeCodexConfig(codexHome, { model, catalogPath, modelServerUrl: request.modelServerUrl });
   return {
     env: {
       ...kit.baseEnvironment(request.binary, request.tempHome),
       CODEX_HOME: codexHome,
-      [API_KEY_ENV]: kit.fakeApiKey,
+      ...config.env,
     },
     args: ['app-server', '--strict-config'],
     home: request.tempHome.home,
     models,
-    files: [configPath, catalogPath],
+    files: [config.path, catalogPath],
   };
 };

@@ -1,8 +1,8 @@
 // codex-acp: 2.6.0 (@agentclientprotocol/codex-acp, a TypeScript adapter running its own Codex 0.166) and the
 // previous pin 0.16.0 (@zed-industries/codex-acp, Zed's ACP agent around an embedded, older Codex core).
 // The catalog below is 0.16.0's shape; 2.6.0's Codex parses it too (its conformance passes on it).
-// It reads CODEX_HOME/config.toml like Codex, so it gets Codex's `fake` provider config (the config.toml
-// Codex's home writes, codex/testing/home.ts, with this catalog), but it
+// It reads CODEX_HOME/config.toml like Codex, so it gets Codex's `fake` provider config (the HomeKit's
+// writeCodexConfig, which Codex's home calls too, with this catalog), but it
 // needs its OWN model catalog: the catalog cloned from a current Codex (`codex debug models --bundled`)
 // does not parse in its core (docs/harnesses/acp.md).
 //
@@ -54,40 +54,6 @@ export function codexAcpModelCatalog(models: readonly string[]) {
   };
 }
 
-const API_KEY_ENV = 'FAKE_OPENAI_API_KEY';
-const toml = (value: string) => JSON.stringify(value);
-
-/** CODEX_HOME/config.toml: the `fake` provider on the Responses API, as Codex's own home writes it. */
-function configToml(options: { model: string; catalogPath: string; modelServerUrl: string }): string {
-  return [
-    `model = ${toml(options.model)}`,
-    'model_provider = "fake"',
-    'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
-    'check_for_update_on_startup = false',
-    'web_search = "disabled"',
-    `model_catalog_json = ${toml(options.catalogPath)}`,
-    '',
-    '[model_providers.fake]',
-    'name = "Fake"',
-    `base_url = ${toml(`${options.modelServerUrl}/v1`)}`,
-    `env_key = ${toml(API_KEY_ENV)}`,
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-    '[feedback]',
-    'enabled = false',
-    '',
-    '[features]',
-    'plugins = false',
-    '',
-  ].join('\n');
-}
-
 export const buildHome: HomeBuilder = async (options, kit) => {
   const { binary } = options;
   const models = kit.modelList(options.model ?? kit.defaultModel, options.extraModels);
@@ -95,15 +61,12 @@ export const buildHome: HomeBuilder = async (options, kit) => {
   const codexHome = join(options.tempHome.home, '.codex');
   await mkdir(codexHome, { recursive: true });
   const catalogPath = await kit.writeConfig(join(codexHome, 'models.json'), codexAcpModelCatalog(models));
-  const configPath = await kit.writeConfig(
-    join(codexHome, 'config.toml'),
-    configToml({ model, catalogPath, modelServerUrl: options.modelServerUrl }),
-  );
+  const config = await kit.writeCodexConfig(codexHome, { model, catalogPath, modelServerUrl: options.modelServerUrl });
   return {
-    env: { ...kit.baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, [API_KEY_ENV]: kit.fakeApiKey },
+    env: { ...kit.baseEnvironment(binary, options.tempHome), CODEX_HOME: codexHome, ...config.env },
     args: [],
     home: options.tempHome.home,
     models,
-    files: [configPath, catalogPath],
+    files: [config.path, catalogPath],
   };
 };
