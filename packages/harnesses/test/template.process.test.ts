@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { HarnessId, ReinsEvent, Session } from '@reins/core';
 import { HARNESS_MANIFESTS, type HarnessManifest } from '@reins/harnesses';
-import { conformanceTargetIds, fakeHarnessIds, fakeHarnessPath, until } from '@reins/testkit';
+import { conformanceTargetIds, fakeHarnessIds, fakeHarnessPath, harnessToolRecipes, until } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const TEMPLATE = fileURLToPath(new URL('./template/', import.meta.url));
@@ -108,6 +108,12 @@ describe('a harness copied from the template folder under a new id', () => {
     } finally {
       await session.close();
     }
+  });
+
+  it("its shell tool joins the scripted model server's table when its manifest is handed over, and only then", () => {
+    const shell = harnessToolRecipes(withTemplate).shell.find((recipe) => recipe.tool === 'run');
+    expect(shell?.harnesses).toBe('Line template');
+    expect(harnessToolRecipes().shell.map((recipe) => recipe.tool)).not.toContain('run');
   });
 
   it('is a conformance target when its manifest is handed over, and only then', () => {

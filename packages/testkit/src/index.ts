@@ -139,6 +139,7 @@ export {
   defaultReply,
   defaultToolRecipes,
   type FailMode,
+  harnessToolRecipes,
   knownShellTools,
   knownWriteTools,
   type ModelServer,

@@ -5,16 +5,16 @@ export { defaultAuxiliaryRecognizers, defaultReply, valueForSchema } from './aux
 export type { FailMode, ReplyEnding, ReplyInput, ReplyStep, ReplyUsage, ScriptedReply } from './builder.js';
 export { ReplyBuilder, reply } from './builder.js';
 export type { DialectName } from './dialects/dialect.js';
+export { defaultToolRecipes, harnessToolRecipes, knownShellTools, knownWriteTools } from './harness-tools.js';
 export type { RecordedRequest, RequestOutcome, WhenMatcher, WhenOptions } from './script.js';
 export type { ModelServer, ModelServerOptions } from './server.js';
 export { startModelServer } from './server.js';
 export type { OfferedTool, ShellToolRecipe, ToolCallSpec, ToolRecipes, WriteToolRecipe } from './tools.js';
 export {
   addFilePatch,
-  defaultToolRecipes,
-  knownShellTools,
-  knownWriteTools,
   resolveShell,
   resolveWrite,
+  shellToolRecipe,
   ToolResolutionError,
+  writeToolRecipe,
 } from './tools.js';

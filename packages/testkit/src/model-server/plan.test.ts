@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { valueForSchema } from './auxiliary.js';
 import { reply } from './builder.js';
+import { defaultToolRecipes } from './harness-tools.js';
 import { chunkJson, chunkText, IdSource, planReply } from './plan.js';
-import { defaultToolRecipes } from './tools.js';
 
 const context = () => ({
   offered: [],

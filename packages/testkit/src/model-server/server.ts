@@ -15,12 +15,13 @@ import { chatDialect } from './dialects/chat.js';
 import type { Dialect, DialectName } from './dialects/dialect.js';
 import { geminiDialect } from './dialects/gemini.js';
 import { responsesDialect } from './dialects/responses.js';
+import { defaultToolRecipes } from './harness-tools.js';
 import { asRecord, asString, type JsonRecord } from './json.js';
 import { IdSource, planReply } from './plan.js';
 import { type Route, readBody, redactHeaders, redactQuery, route } from './request.js';
 import { type RecordedRequest, Script, type WhenMatcher, type WhenOptions } from './script.js';
 import { ExchangeAborted, sendJson } from './sse.js';
-import { defaultToolRecipes, type ShellToolRecipe, ToolResolutionError, type WriteToolRecipe } from './tools.js';
+import { type ShellToolRecipe, ToolResolutionError, type WriteToolRecipe } from './tools.js';
 
 const dialects: Record<DialectName, Dialect> = {
   anthropic: anthropicDialect,
@@ -36,7 +37,7 @@ export interface ModelServerOptions {
   strict?: boolean;
   /** Replaces the built-in recognizers (pass [] to script every request yourself). */
   auxiliary?: readonly AuxiliaryRecognizer[];
-  /** Extra tool recipes, tried before the built-in table in tools.ts. */
+  /** Extra tool recipes, tried before the harnesses' own (harness-tools.ts). */
   tools?: { shell?: readonly ShellToolRecipe[]; write?: readonly WriteToolRecipe[] };
   /** What unscripted and unmatched requests get; default a short "ok". */
   defaultReply?: ReplyInput;

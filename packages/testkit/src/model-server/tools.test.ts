@@ -6,8 +6,9 @@ import { chatDialect } from './dialects/chat.js';
 import type { Dialect } from './dialects/dialect.js';
 import { geminiDialect } from './dialects/gemini.js';
 import { responsesDialect } from './dialects/responses.js';
+import { defaultToolRecipes } from './harness-tools.js';
 import type { JsonRecord } from './json.js';
-import { addFilePatch, defaultToolRecipes, resolveShell, resolveWrite, ToolResolutionError } from './tools.js';
+import { addFilePatch, resolveShell, resolveWrite, ToolResolutionError } from './tools.js';
 
 const schema = (...keys: string[]) => ({
   type: 'object',

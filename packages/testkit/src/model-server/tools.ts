@@ -1,15 +1,8 @@
-// Which tool a harness offers for "run a shell command" and "write a file", and the exact argument shape
-// each one takes. Builder steps `.shell()` / `.writeFile()` are resolved here at response time against the
-// tools named in the request, so one script drives every harness.
-//
-// Evidence (recorded frames, versions there; docs/harnesses/): Claude Code 2.1.197 Bash {command} (claude-agent-acp
-// frames show rawInput {command, description, timeout}); Codex 0.169.0 exec_command {cmd} as function_call and
-// apply_patch as custom_tool_call (docs/harnesses/codex.md); Gemini CLI 0.61.0 / Qwen Code 0.24.4 run_shell_command
-// (ACP `_meta.toolName`, toolCallId prefix) and write_file {file_path, content} (Qwen rawInput.file_path);
-// Pi 0.73.1 bash {command} (tool_execution_start); OpenCode 1.18.33 bash {command, description}; Copilot CLI
-// 1.0.102 shell rawInput {command, description}, its tool name is not in the frames: `bash` assumed;
-// OpenClaw 2026.9.6 `exec` (command_output name). Write tools for Pi/OpenCode/OpenClaw (`write`) and Copilot
-// (`create` {path, file_text}) are not in the frames: their argument key is read from the offered schema.
+// How the scripted model server calls a harness's tool for "run a shell command" and "write a file": the
+// argument shapes (which tool each harness offers comes from its manifest's testing.tools, gathered in
+// harness-tools.ts). Builder steps `.shell()` / `.writeFile()` are resolved here at response time against
+// the tools named in the request, so one script drives every harness.
+import type { ShellToolArgs, WriteToolArgs } from '@reins/harnesses';
 import { asRecord, type JsonRecord } from './json.js';
 
 export interface OfferedTool {
@@ -78,73 +71,54 @@ export function addFilePatch(path: string, content: string): string {
   return `*** Begin Patch\n*** Add File: ${path}\n${lines.join('\n')}\n*** End Patch\n`;
 }
 
-/** Order matters only when a request offers several known tools: the first match wins. */
-export const knownShellTools: readonly ShellToolRecipe[] = [
-  plainShell('Bash', 'Claude Code, claude-agent-acp'),
-  {
-    tool: 'exec_command',
-    harnesses: 'Codex',
-    build: (command) => ({ name: 'exec_command', input: { cmd: command }, custom: false }),
-  },
-  plainShell('run_shell_command', 'Gemini CLI, Qwen Code'),
-  plainShell('bash', 'Pi, OpenCode, Copilot CLI'),
-  plainShell('exec', 'OpenClaw'),
-  {
-    // Older Codex builds offered `shell` with an argv array; only used when the schema says so.
-    tool: 'shell',
-    harnesses: 'Codex (older)',
+/** The recipe for a shell tool named `tool` that takes its command as `args` (a harness's testing.tools). */
+export function shellToolRecipe(tool: string, args: ShellToolArgs, harnesses: string): ShellToolRecipe {
+  if (args === 'command') return plainShell(tool, harnesses);
+  if (args === 'cmd')
+    return { tool, harnesses, build: (command) => ({ name: tool, input: { cmd: command }, custom: false }) };
+  return {
+    // An argv array: only used when the offered schema says so.
+    tool,
+    harnesses,
     build: (command, offered) =>
       asRecord(offered.properties?.command)?.type === 'array'
-        ? { name: 'shell', input: { command: ['bash', '-lc', command] }, custom: false }
+        ? { name: tool, input: { command: ['bash', '-lc', command] }, custom: false }
         : undefined,
-  },
-];
+  };
+}
 
-export const knownWriteTools: readonly WriteToolRecipe[] = [
-  {
-    tool: 'Write',
-    harnesses: 'Claude Code, claude-agent-acp',
-    build: (path, content) => ({ name: 'Write', input: { file_path: path, content }, custom: false }),
-  },
-  {
-    tool: 'apply_patch',
-    harnesses: 'Codex',
-    build: (path, content, offered) =>
-      offered.kind === 'custom'
-        ? { name: 'apply_patch', input: addFilePatch(path, content), custom: true }
-        : { name: 'apply_patch', input: { input: addFilePatch(path, content) }, custom: false },
-  },
-  {
-    tool: 'write_file',
-    harnesses: 'Gemini CLI, Qwen Code',
+/** The recipe for a write tool named `tool` that takes a file as `args` (a harness's testing.tools). */
+export function writeToolRecipe(tool: string, args: WriteToolArgs, harnesses: string): WriteToolRecipe {
+  if (args.kind === 'patch')
+    return {
+      tool,
+      harnesses,
+      build: (path, content, offered) =>
+        offered.kind === 'custom'
+          ? { name: tool, input: addFilePatch(path, content), custom: true }
+          : { name: tool, input: { input: addFilePatch(path, content) }, custom: false },
+    };
+  if (args.kind === 'file_text')
+    return {
+      tool,
+      harnesses,
+      build: (path, content) => ({ name: tool, input: { path, file_text: content }, custom: false }),
+    };
+  return {
+    tool,
+    harnesses,
     build: (path, content, offered) => ({
-      name: 'write_file',
-      input: { [pathKey(offered, 'file_path')]: path, content },
+      name: tool,
+      input: { [pathKey(offered, args.pathKey)]: path, content },
       custom: false,
     }),
-  },
-  {
-    tool: 'write',
-    harnesses: 'Pi, OpenCode, OpenClaw',
-    build: (path, content, offered) => ({
-      name: 'write',
-      input: { [pathKey(offered, 'path')]: path, content },
-      custom: false,
-    }),
-  },
-  {
-    tool: 'create',
-    harnesses: 'Copilot CLI (unverified)',
-    build: (path, content) => ({ name: 'create', input: { path, file_text: content }, custom: false }),
-  },
-];
+  };
+}
 
 export interface ToolRecipes {
   shell: readonly ShellToolRecipe[];
   write: readonly WriteToolRecipe[];
 }
-
-export const defaultToolRecipes: ToolRecipes = { shell: knownShellTools, write: knownWriteTools };
 
 /** Raised when a reply needs a shell or write tool and the request offers none we know. */
 export class ToolResolutionError extends Error {
@@ -155,7 +129,7 @@ export class ToolResolutionError extends Error {
   ) {
     super(
       `scripted ${step}() found no known tool in the request: it offered [${offered.join(', ') || 'no tools'}]; ` +
-        `known ${step === 'shell' ? 'shell' : 'write'} tools are [${known.join(', ')}] (extend tools.ts)`,
+        `known ${step === 'shell' ? 'shell' : 'write'} tools are [${known.join(', ')}] (a harness's manifest names its tools in testing.tools)`,
     );
     this.name = 'ToolResolutionError';
   }

@@ -12,5 +12,9 @@ export const CLAUDE_AGENT_ACP_MANIFEST = presetManifest(claudeAgentAcpPreset, {
     pin: CLAUDE_AGENT_ACP_PIN,
     conformance: CLAUDE_AGENT_ACP_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    tools: {
+      shell: [{ name: 'Bash', args: 'command' }],
+      write: [{ name: 'Write', args: { kind: 'content', pathKey: 'file_path' } }],
+    },
   },
 });

@@ -11,5 +11,10 @@ export const COPILOT_MANIFEST = presetManifest(copilotPreset, {
     pin: COPILOT_PIN,
     conformance: COPILOT_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    // Its shell tool's name is not in the recorded frames (`bash` assumed), nor its write tool.
+    tools: {
+      shell: [{ name: 'bash', args: 'command' }],
+      write: [{ name: 'create', args: { kind: 'file_text' } }],
+    },
   },
 });

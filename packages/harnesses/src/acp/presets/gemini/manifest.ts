@@ -11,5 +11,9 @@ export const GEMINI_MANIFEST = presetManifest(geminiPreset, {
     pin: GEMINI_PIN,
     conformance: GEMINI_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    tools: {
+      shell: [{ name: 'run_shell_command', args: 'command' }],
+      write: [{ name: 'write_file', args: { kind: 'content', pathKey: 'file_path' } }],
+    },
   },
 });

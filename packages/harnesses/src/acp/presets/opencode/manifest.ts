@@ -11,5 +11,9 @@ export const OPENCODE_MANIFEST = presetManifest(opencodePreset, {
     pin: OPENCODE_PIN,
     conformance: OPENCODE_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    tools: {
+      shell: [{ name: 'bash', args: 'command' }],
+      write: [{ name: 'write', args: { kind: 'content', pathKey: 'path' } }],
+    },
   },
 });

@@ -11,5 +11,9 @@ export const QWEN_CODE_MANIFEST = presetManifest(qwenCodePreset, {
     pin: QWEN_CODE_PIN,
     conformance: QWEN_CODE_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
+    tools: {
+      shell: [{ name: 'run_shell_command', args: 'command' }],
+      write: [{ name: 'write_file', args: { kind: 'content', pathKey: 'file_path' } }],
+    },
   },
 });
