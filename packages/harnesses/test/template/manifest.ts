@@ -1,5 +1,5 @@
 // The template harness (a line protocol, wire.ts): what Reins knows without loading the adapter. Its id is
-// written here once; a copy under a new id changes only this line (template.test.ts).
+// written here once; a copy under a new id changes only this line (template.process.test.ts).
 import type { HarnessId } from '@reins/core';
 import type { HarnessManifest } from '../../src/manifest.js';
 import { testingSource } from '../../src/testing.js';
