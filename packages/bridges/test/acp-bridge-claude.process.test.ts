@@ -9,17 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeHarnessPath } from '@reins/testkit';
+import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpViolations } from './support/acp-schema.js';
-import {
-  HARNESS_FIXTURES,
-  JsonLinesPeer,
-  type Message,
-  processesWithMarker,
-  REINS,
-  until,
-} from './support/processes.js';
+import { HARNESS_FIXTURES, JsonLinesPeer, type Message, processesWithMarker, REINS } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 
@@ -218,6 +211,6 @@ describe('reins bridge acp -H claude-code over raw stdio', () => {
     expect(created.result).toMatchObject({ sessionId: expect.any(String) });
     expect(peer.stderr).toMatch(/skipped an input line of \d+ bytes/);
     await peer.close();
-    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end');
+    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end', 15_000);
   });
 });

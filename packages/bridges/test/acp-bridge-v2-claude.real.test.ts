@@ -7,10 +7,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
-import { reply } from '@reins/testkit';
+import { reply, until } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { acpV2Violations } from './support/acp-schema.js';
-import { REINS, until } from './support/processes.js';
+import { REINS } from './support/processes.js';
 import { type RealBridgeHome, realBridgeHome } from './support/real-bridge.js';
 
 type Update = Record<string, unknown> & { sessionUpdate: string };

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { ReinsEvent } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { assertStreamInvariants, fakeHarnessPath, SessionRecorder } from '@reins/testkit';
+import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpV2Violations } from './support/acp-schema.js';
 
@@ -82,14 +82,6 @@ async function bridgeV2(transcript: string) {
   return { connection, updates, init };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const idle = (updates: Update[]) =>
   updates.filter((update) => update.sessionUpdate === 'state_update' && update.state === 'idle');
 
@@ -103,7 +95,7 @@ describe('reins bridge acp in front of the fake Codex, driven by the SDK v2 clie
       prompt: [{ type: 'text', text: 'Run echo.' }],
     });
     expect(typeof ack.messageId).toBe('string');
-    await until(() => idle(updates).length > 0, 'the idle state');
+    await until(() => idle(updates).length > 0, 'the idle state', 20_000);
     const states = updates.filter((update) => update.sessionUpdate === 'state_update').map((update) => update.state);
     expect(states).toEqual(['running', 'idle']);
     expect(idle(updates)[0]).toMatchObject({ stopReason: 'end_turn' });
@@ -124,12 +116,12 @@ describe('reins bridge acp in front of the fake Codex, driven by the SDK v2 clie
     const { connection, updates } = await bridgeV2('interrupt');
     const { sessionId } = await connection.agent.request('session/new', { cwd });
     await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count slowly.' }] });
-    await until(() => updates.some((update) => update.sessionUpdate === 'agent_message_chunk'), 'a chunk');
+    await until(() => updates.some((update) => update.sessionUpdate === 'agent_message_chunk'), 'a chunk', 20_000);
     await connection.agent.notify('session/cancel', { sessionId });
-    await until(() => idle(updates).length > 0, 'the idle state');
+    await until(() => idle(updates).length > 0, 'the idle state', 20_000);
     expect(idle(updates)[0]).toMatchObject({ stopReason: 'cancelled' });
     await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Are you there?' }] });
-    await until(() => idle(updates).length > 1, 'the second idle state');
+    await until(() => idle(updates).length > 1, 'the second idle state', 20_000);
     expect(idle(updates)[1]).toMatchObject({ stopReason: 'end_turn' });
     connection.close();
   }, 60_000);

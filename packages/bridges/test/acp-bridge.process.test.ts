@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, ReinsEvent, Session } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
-import { assertStreamInvariants, fakeHarnessPath, SessionRecorder } from '@reins/testkit';
+import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
@@ -44,14 +44,6 @@ function processesWithMarker(marker: string): number[] {
     }
   }
   return found;
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function bridgeEnv(transcript: string, marker: string): Record<string, string> {

@@ -9,17 +9,10 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
-import { fakeHarnessPath } from '@reins/testkit';
+import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import {
-  HARNESS_FIXTURES,
-  JsonLinesPeer,
-  type Message,
-  processesWithMarker,
-  REINS,
-  until,
-} from './support/processes.js';
+import { HARNESS_FIXTURES, JsonLinesPeer, type Message, processesWithMarker, REINS } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) => join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${name}.2.1.197.jsonl`);
@@ -232,7 +225,7 @@ describe('codex app-server --listen stdio://, as a Codex client launches it', ()
     await peer.waitFor((frame) => frame.method === 'turn/completed', 'turn/completed');
     expect(checkTurn(peer.frames(), turnId).status).toBe('completed');
     await peer.close();
-    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end');
+    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end', 15_000);
   });
 
   it('forks a thread (Claude Code implements fork): a new id, forkedFromId, the fork’s turn sent with the source’s conversation', async () => {

@@ -10,10 +10,10 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeHarnessPath } from '@reins/testkit';
+import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { HARNESS_FIXTURES, processesWithMarker, REINS, until } from './support/processes.js';
+import { HARNESS_FIXTURES, processesWithMarker, REINS } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const TOKEN = 'capability-token-for-the-test';
@@ -65,7 +65,7 @@ afterEach(async () => {
   for (const bridge of running.splice(0)) {
     bridge.child.kill('SIGTERM');
     expect(await bridge.exited).toBe(0);
-    await until(() => processesWithMarker(bridge.marker).length === 0, 'no process of the bridge left');
+    await until(() => processesWithMarker(bridge.marker).length === 0, 'no process of the bridge left', 15_000);
   }
 });
 
@@ -139,7 +139,11 @@ class SocketClient {
   async request(method: string, params: unknown): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     this.ws.send(JSON.stringify({ id, method, params }));
-    await until(() => this.messages.some((message) => message.id === id && !message.method), `the answer to ${method}`);
+    await until(
+      () => this.messages.some((message) => message.id === id && !message.method),
+      `the answer to ${method}`,
+      15_000,
+    );
     const answer = this.messages.find((message) => message.id === id && !message.method) as Message;
     if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
     return answer.result as Record<string, unknown>;
@@ -179,7 +183,7 @@ describe('reins bridge codex-app-server --listen ws:// (fake Claude Code)', () =
     const threadId = (started.thread as { id: string }).id;
     await first.request('turn/start', { threadId, input: [{ type: 'text', text: 'Say hello', text_elements: [] }] });
     for (const client of [first, second]) {
-      await until(() => client.notifications('turn/completed').length === 1, 'turn/completed on both clients');
+      await until(() => client.notifications('turn/completed').length === 1, 'turn/completed on both clients', 15_000);
     }
     const read = await second.request('thread/read', { threadId, includeTurns: true });
     expect((read.thread as { id: string }).id).toBe(threadId);

@@ -7,10 +7,10 @@
 // Every message of every process is validated against the pinned Codex's JSON Schema; Centaur's
 // invariants are checked on every turn.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-app-server-transcripts.real.test.ts
-import { reply } from '@reins/testkit';
+import { reply, until } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import { JsonLinesPeer, type Message, until } from './support/processes.js';
+import { JsonLinesPeer, type Message } from './support/processes.js';
 import {
   codexShim,
   type RealBridgeHome,
@@ -157,6 +157,7 @@ async function transcript(target: RealTarget): Promise<void> {
     await until(
       () => server.requests.some((request) => JSON.stringify(request.body).includes('Second question')),
       'the steer text to reach the model',
+      15_000,
     );
 
     // An interrupt.

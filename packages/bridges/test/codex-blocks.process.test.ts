@@ -7,17 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeHarnessPath } from '@reins/testkit';
+import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codexSchema } from './support/codex-schema.js';
-import {
-  HARNESS_FIXTURES,
-  JsonLinesPeer,
-  type Message,
-  processesWithMarker,
-  REINS,
-  until,
-} from './support/processes.js';
+import { HARNESS_FIXTURES, JsonLinesPeer, type Message, processesWithMarker, REINS } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const FAKE_PI = fakeHarnessPath('pi');
@@ -145,7 +138,7 @@ describe('blocks mode in front of the fake Claude Code', () => {
       { type: 'image', url: `data:image/png;base64,${image}` },
     ]);
     expect(done.every((turn) => turn.items.some((item) => item.type === 'agentMessage'))).toBe(true);
-    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end');
+    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end', 15_000);
   });
 
   it('interrupts the running turn; the next block runs as its own turn', async () => {

@@ -4,10 +4,10 @@
 // notifications, each validated against the pinned Codex's JSON Schema; every turn has its userMessage
 // and exactly one turn/completed holding all of its items.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-blocks.real.test.ts
-import { reply } from '@reins/testkit';
+import { reply, until } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { codexSchema } from './support/codex-schema.js';
-import { JsonLinesPeer, type Message, REINS, until } from './support/processes.js';
+import { JsonLinesPeer, type Message, REINS } from './support/processes.js';
 import { type RealBridgeHome, realBridgeHome, scriptedRequests } from './support/real-bridge.js';
 
 // A 1x1 PNG.

@@ -16,10 +16,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { harnessBinary, reply } from '@reins/testkit';
+import { harnessBinary, reply, until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import { REINS, until } from './support/processes.js';
+import { REINS } from './support/processes.js';
 import { type RealBridgeHome, realBridgeHome } from './support/real-bridge.js';
 import { RecordingProxy, TmuxPane, tuiCodexHome } from './support/tui.js';
 
@@ -365,7 +365,7 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     );
     pane.key('y');
     await pane.waitFor(/The approved command ran/, 'the answer after the approval');
-    await until(() => existsSync(join(home.cwd, 'approved-in-tui.txt')), 'the approved file');
+    await until(() => existsSync(join(home.cwd, 'approved-in-tui.txt')), 'the approved file', 15_000);
     expect(proxy.fromClient).toContainEqual(expect.objectContaining({ result: { decision: 'accept' } }));
     const violations = transcriptViolations(proxy.fromClient, proxy.fromServer);
     expect(violations.filter((violation) => !UNTYPED.test(violation.errors))).toEqual([]);
@@ -403,7 +403,11 @@ describe('the official Codex TUI 0.171.0 over ws:// (tmux)', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     pane.key('Enter');
     // A model with efforts asks for one next; Enter takes its default.
-    await until(() => /Select Reasoning Level|Failed to save|Model changed/.test(pane.screen()), 'the next step');
+    await until(
+      () => /Select Reasoning Level|Failed to save|Model changed/.test(pane.screen()),
+      'the next step',
+      15_000,
+    );
     if (/Select Reasoning Level/.test(pane.screen())) pane.key('Enter');
     // The thread switches (thread/settings/update); saving it as the default has no config file to go to.
     await pane.waitFor(/keeps no Codex config file/, 'the readable refusal to save the default');

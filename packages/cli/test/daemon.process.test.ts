@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
-import { fakeHarnessPath } from '@reins/testkit';
+import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningCli, runCli, startCli } from './cli.js';
@@ -97,14 +97,6 @@ afterEach(async () => {
   running = undefined;
   await rm(home, { recursive: true, force: true });
 });
-
-async function until(probe: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Starts `reins daemon` and connects a client to it. */
 async function daemon(
@@ -270,16 +262,16 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
     if (signal === 'SIGTERM') {
       expect(stopped.code).toBe(0);
       // The groups are killed as the daemon exits; their deaths follow a few milliseconds later.
-      await until(() => aliveIn(groups).length === 0, 'the killed groups to be gone');
+      await until(() => aliveIn(groups).length === 0, 'the killed groups to be gone', 15_000);
     } else {
       expect(stopped.signal).toBe('SIGKILL');
       // A daemon killed outright: its child watcher ends the harnesses' groups, tools included.
-      await until(() => aliveIn(groups).length === 0, 'the watcher to end the groups');
+      await until(() => aliveIn(groups).length === 0, 'the watcher to end the groups', 15_000);
     }
     for (const reins of clients.splice(0)) reins.close();
 
     const second = await daemon(env);
-    await until(() => aliveIn(groups).length === 0, 'the orphans to be reaped');
+    await until(() => aliveIn(groups).length === 0, 'the orphans to be reaped', 15_000);
     expect(tools.filter(isAlive)).toEqual([]);
 
     const listed = await second.reins.listSessions();
@@ -308,9 +300,9 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('reins daemon restart after %s', 
     const resumedGroups = descendantGroups(second.cli.child.pid as number);
     second.cli.child.kill('SIGTERM');
     expect((await second.cli.done).code).toBe(0);
-    await until(() => aliveIn(resumedGroups).length === 0, "the resumed session's groups to be gone");
+    await until(() => aliveIn(resumedGroups).length === 0, "the resumed session's groups to be gone", 15_000);
     const resumedTools = await grandchildren();
-    await until(() => resumedTools.filter(isAlive).length === 0, 'the tool processes to be gone');
+    await until(() => resumedTools.filter(isAlive).length === 0, 'the tool processes to be gone', 15_000);
   });
 });
 

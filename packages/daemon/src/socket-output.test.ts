@@ -3,6 +3,7 @@
 // byte for byte; a close never overtakes them; an event's frame is made once for every client.
 import type { AddressInfo } from 'node:net';
 import type { ReinsEvent } from '@reins/core';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { PublishedEvent } from './session-log.js';
@@ -43,14 +44,6 @@ async function pair(count = 1): Promise<Peer[]> {
     const socket = accepted[index] as WebSocket;
     return { ...peer, server: socket, output: new SocketOutput(socket, 16 * 1024 * 1024, () => {}) };
   });
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 function published(seq: number, text: string): PublishedEvent {

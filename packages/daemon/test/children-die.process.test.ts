@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DaemonInfoSchema, type ReinsClient } from '@reins/client';
+import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WATCHER_TITLE } from '../src/processes/child-watcher.js';
 import { claudeFixture, client, EventReader, FAKE_CLAUDE, LOGGING_FAKE } from './helpers.js';
@@ -87,14 +88,6 @@ function kill(pid: number): void {
     process.kill(pid, 'SIGKILL');
   } catch {
     // gone
-  }
-}
-
-async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

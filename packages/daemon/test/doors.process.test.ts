@@ -10,6 +10,7 @@ import { type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { RawSocket } from './helpers.js';
@@ -33,14 +34,6 @@ afterEach(async () => {
   daemon = undefined;
   if (home) await rm(home, { recursive: true, force: true });
 });
-
-async function until(probe: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function startReinsDaemon(): Promise<{ url: string; token: string; port: number }> {
   home = await mkdtemp(join(tmpdir(), 'reins-doors-'));

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
+import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
@@ -107,14 +108,6 @@ class Watcher {
 
   has(sessionId: string, lastSeq: number): boolean {
     return (this.seqs.get(sessionId)?.at(-1) ?? 0) >= lastSeq;
-  }
-}
-
-async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -16,6 +16,7 @@ import {
   V1SubscribeResultSchema,
 } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
+import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
@@ -54,16 +55,6 @@ async function connected(target: Daemon): Promise<ReinsClient> {
   const reins = await client(target.url, target.token);
   clients.push(reins);
   return reins;
-}
-
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('version 2', () => {

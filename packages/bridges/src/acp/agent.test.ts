@@ -15,6 +15,7 @@ import {
   type SessionSpec,
   type TurnInput,
 } from '@reins/core';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acpViolations } from '../../test/support/acp-schema.js';
 import { memoryRecords, type RecordStore } from '../records.js';
@@ -180,14 +181,6 @@ function connect(
     return answer;
   };
   return { bridge, connection, received, request };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`never saw ${what}`);
 }
 
 async function started(

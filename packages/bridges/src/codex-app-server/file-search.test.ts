@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from './clients.js';
 import { RpcError } from './connection.js';
@@ -137,12 +138,6 @@ describe('fuzzyFileSearch sessions (experimental)', () => {
     } as unknown as Client;
     return { client, notified };
   };
-  const until = async (check: () => boolean) => {
-    for (const deadline = Date.now() + 5_000; !check(); ) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
 
   it('answers each update with sessionUpdated (the files) then sessionCompleted; a newer update cancels an older one', async () => {
     const handlers = new FileSearches(() => root).handlers();
@@ -150,7 +145,7 @@ describe('fuzzyFileSearch sessions (experimental)', () => {
     expect(await handlers['fuzzyFileSearch/sessionStart']?.({ sessionId: 's1', roots: [root] }, client)).toEqual({});
     await handlers['fuzzyFileSearch/sessionUpdate']?.({ sessionId: 's1', query: 'zeb' }, client);
     await handlers['fuzzyFileSearch/sessionUpdate']?.({ sessionId: 's1', query: 'zebra-find' }, client);
-    await until(() => notified.some((note) => note.method === 'fuzzyFileSearch/sessionCompleted'));
+    await until(() => notified.some((note) => note.method === 'fuzzyFileSearch/sessionCompleted'), 'sessionCompleted');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(notified.map((note) => note.method)).toEqual([
       'fuzzyFileSearch/sessionUpdated',
@@ -171,7 +166,7 @@ describe('fuzzyFileSearch sessions (experimental)', () => {
     await handlers['fuzzyFileSearch/sessionStart']?.({ sessionId: 's2', roots: [root] }, owner.client);
     await expect(update(other.client)).rejects.toThrow(RpcError);
     await update(owner.client);
-    await until(() => owner.notified.length > 0);
+    await until(() => owner.notified.length > 0, 'a notification to the owner');
     expect(owner.notified.map((note) => note.method)).toEqual(['fuzzyFileSearch/sessionCompleted']);
     expect(await handlers['fuzzyFileSearch/sessionStop']?.({ sessionId: 's2' }, owner.client)).toEqual({});
     await expect(update(owner.client)).rejects.toThrow('fuzzy file search session not found: s2');

@@ -1,21 +1,14 @@
 // What the bridges' process and real tests share: a bridge (or anything speaking JSON lines) as a
 // bare subprocess, every line it wrote and every message sent to it kept for schema checks; the
-// processes a test started, found by a marker in their environment; and polling with a deadline.
+// processes a test started, found by a marker in their environment (polling: the testkit's until).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { until } from '@reins/testkit';
 
 /** The reins CLI of this checkout (its dist: build first). */
 export const REINS = fileURLToPath(new URL('../../../cli/bin/reins.js', import.meta.url));
 export const HARNESS_FIXTURES = fileURLToPath(new URL('../../../harnesses/src/', import.meta.url));
-
-export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Live processes whose environment carries the marker (the bridge and everything it started). */
 export function processesWithMarker(marker: string): number[] {
@@ -107,32 +100,19 @@ export class JsonLinesPeer {
     return this.answerTo(id, method, timeoutMs);
   }
 
-  async answerTo(id: unknown, what: string, timeoutMs = 15_000): Promise<Message> {
-    let answer: Message | undefined;
-    await until(
-      () => {
-        answer = this.parsed.find(
+  answerTo(id: unknown, what: string, timeoutMs = 15_000): Promise<Message> {
+    return until(
+      () =>
+        this.parsed.find(
           (frame) => frame.id === id && frame.method === undefined && ('result' in frame || 'error' in frame),
-        );
-        return answer !== undefined;
-      },
+        ),
       `the answer to ${what}`,
       timeoutMs,
     );
-    return answer as Message;
   }
 
-  async waitFor(match: (frame: Message) => boolean, what: string, timeoutMs = 15_000): Promise<Message> {
-    let found: Message | undefined;
-    await until(
-      () => {
-        found = this.parsed.find(match);
-        return found !== undefined;
-      },
-      what,
-      timeoutMs,
-    );
-    return found as Message;
+  waitFor(match: (frame: Message) => boolean, what: string, timeoutMs = 15_000): Promise<Message> {
+    return until(() => this.parsed.find(match), what, timeoutMs);
   }
 
   async close(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

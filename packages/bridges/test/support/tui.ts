@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { until } from '@reins/testkit';
 import WebSocket, { WebSocketServer } from 'ws';
-import { type Message, until } from './processes.js';
+import type { Message } from './processes.js';
 
 /** The TUI's own home: no model config at all (the model is the server's), nothing phoning home. */
 export async function tuiCodexHome(dir: string): Promise<string> {

@@ -11,11 +11,12 @@ import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
+import { until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningCli, runCli, startCli } from '../../../cli/test/cli.js';
 import { EventReader, fakeClaudeEnv, LOGGING_FAKE } from '../helpers.js';
-import { ClusterRig, noticeWith, until } from './rig.js';
+import { ClusterRig, noticeWith } from './rig.js';
 
 let rig: ClusterRig | undefined;
 const processes: RunningCli[] = [];

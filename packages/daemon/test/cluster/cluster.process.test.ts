@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
+import { until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codexTranscript, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from '../helpers.js';
-import { ClusterRig, noticeWith, problems, storedSeqs, until, WireWatcher } from './rig.js';
+import { ClusterRig, noticeWith, problems, storedSeqs, WireWatcher } from './rig.js';
 
 const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 
@@ -186,7 +187,7 @@ describe('cluster on fake harnesses', () => {
     expect((await client.listSessions())[0]).toMatchObject({ status: 'lost', worker: holder });
     // Clients heard of it all as from a single daemon: created, then its states.
     expect(changes[0]).toBe('created');
-    await until(() => changes.filter((change) => change === 'updated').length >= 2, 'sessions/changed updates');
+    await until(() => changes.filter((change) => change === 'updated').length >= 2, 'sessions/changed updates', 20_000);
 
     const again = await session.send('Say hi');
     await reader.waitFor(turnEnd(again.turnId), 'the turn after the resume');
@@ -247,7 +248,7 @@ describe('cluster on fake harnesses', () => {
     expect(ended).toMatchObject({ outcome: { status: 'failed', error: { code: 'process_exited' } } });
     await reader.waitFor(noticeWith('lost'), 'the lost notice');
     // The cut-off worker stopped its harness (and the tool process in its group) on its own.
-    await until(() => !isAlive(tool), 'the cut-off worker to stop its harness');
+    await until(() => !isAlive(tool), 'the cut-off worker to stop its harness', 20_000);
     proxy.restore();
 
     const third = await session.send('Say it again.');
@@ -270,7 +271,7 @@ describe('cluster on fake harnesses', () => {
     const onA = await watch(gatewayA.daemon);
     await onA.subscribe(session.id);
     const sent = await session.send('go');
-    await until(() => onA.last(session.id) > 500, 'events through gateway A');
+    await until(() => onA.last(session.id) > 500, 'events through gateway A', 20_000);
     await gatewayA.close();
     await onA.closed;
     const onB = await watch(gatewayB.daemon);
@@ -278,7 +279,7 @@ describe('cluster on fake harnesses', () => {
     const reader = new EventReader(session.events);
     await reader.waitFor(turnEnd(sent.turnId), 'the end of the turn', 30_000);
     const lastSeq = (await driver.listSessions())[0]?.lastSeq ?? 0;
-    await until(() => onB.last(session.id) === lastSeq, 'gateway B to catch up');
+    await until(() => onB.last(session.id) === lastSeq, 'gateway B to catch up', 20_000);
     const all = [...(onA.seqs.get(session.id) ?? []), ...(onB.seqs.get(session.id) ?? [])];
     expect(problems(all, lastSeq)).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0 });
   });
@@ -296,7 +297,7 @@ describe('cluster on fake harnesses', () => {
     await Promise.all([onA.subscribe(session.id), onB.subscribe(session.id)]);
     const reader = new EventReader(session.events);
     const sent = await session.send('go');
-    await until(() => onA.last(session.id) > 300, 'the stream to flow');
+    await until(() => onA.last(session.id) > 300, 'the stream to flow', 20_000);
     await rig.nats.stop();
     await new Promise((resolve) => setTimeout(resolve, 500));
     await rig.nats.start();
@@ -306,7 +307,7 @@ describe('cluster on fake harnesses', () => {
     });
     const lastSeq = (await driver.listSessions())[0]?.lastSeq ?? 0;
     expect(lastSeq).toBeGreaterThan(4_000);
-    await until(() => onA.last(session.id) === lastSeq && onB.last(session.id) === lastSeq, 'both gateways');
+    await until(() => onA.last(session.id) === lastSeq && onB.last(session.id) === lastSeq, 'both gateways', 20_000);
     for (const watcher of [onA, onB]) {
       expect(problems(watcher.seqs.get(session.id) ?? [], lastSeq)).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0 });
     }

@@ -21,6 +21,7 @@ import {
   reply,
   startModelServer,
   type TempHome,
+  until,
 } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -28,7 +29,7 @@ import { type RunningCli, startCli } from '../../../cli/test/cli.js';
 import { openNats } from '../../src/cluster/nats.js';
 import { EventReader } from '../helpers.js';
 import { type NatsServer, startNatsServer } from './nats-server.js';
-import { problems, silent, storedSeqs, until, WireWatcher } from './rig.js';
+import { problems, silent, storedSeqs, WireWatcher } from './rig.js';
 
 let server: ModelServer | undefined;
 let tempHome: TempHome | undefined;
@@ -158,6 +159,7 @@ describe('cluster real: Codex and Claude Code across workers and gateways', () =
     await until(
       async () => (await two.listSessions()).find((e) => e.sessionId === codexSession.id)?.status === 'lost',
       'lost',
+      20_000,
     );
 
     // The next send resumes the same Codex conversation on worker b.
@@ -194,7 +196,7 @@ describe('cluster real: Codex and Claude Code across workers and gateways', () =
     await claudeEvents.waitFor(turnEnd(facts.turnId), 'the slow answer to end', 90_000);
     expect(claudeEvents.events.find(turnEnd(facts.turnId))).toMatchObject({ outcome: { status: 'completed' } });
     const claudeLast = claudeEvents.events.at(-1)?.seq ?? 0;
-    await until(() => wire.last(claudeSession.id) >= claudeLast, 'gateway 2 to have every event');
+    await until(() => wire.last(claudeSession.id) >= claudeLast, 'gateway 2 to have every event', 20_000);
     expect(problems(wire.seqs.get(claudeSession.id) ?? [], claudeLast)).toEqual({
       lost: 0,
       duplicated: 0,

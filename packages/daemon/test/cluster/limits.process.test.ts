@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_STREAM, SESSIONS_BUCKET } from '../../src/cluster/layout.js';
 import { openNats } from '../../src/cluster/nats.js';
 import { EventReader, FAKE_CODEX, fakeCodexOptions } from '../helpers.js';
-import { ClusterRig, silent, storedSeqs, until } from './rig.js';
+import { ClusterRig, silent, storedSeqs } from './rig.js';
 
 const STDIN_LOG_FAKE = fileURLToPath(new URL('./fixtures/stdin-log-fake.mjs', import.meta.url));
 
@@ -59,6 +60,7 @@ describe('cluster limits and durability', () => {
     await until(
       async () => (await readFile(stdinLog, 'utf8').catch(() => '')).includes(image),
       'the image at the harness',
+      20_000,
     );
 
     // Replayed whole to a new client from seq 0, while a second session on that client's connection
@@ -103,10 +105,14 @@ describe('cluster limits and durability', () => {
     // A fresh connection after the restart finds the same log and the session's record.
     const nats = rig.nats;
     let after: number[] = [];
-    await until(async () => {
-      after = await storedSeqs(nats.url, session.id).catch(() => []);
-      return after.length >= before.length;
-    }, 'the events back after the restart');
+    await until(
+      async () => {
+        after = await storedSeqs(nats.url, session.id).catch(() => []);
+        return after.length >= before.length;
+      },
+      'the events back after the restart',
+      20_000,
+    );
     expect(after).toEqual(before);
     const check = await openNats([nats.url], { name: 'check', log: silent });
     try {

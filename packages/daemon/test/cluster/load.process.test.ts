@@ -7,9 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codexTranscript } from '../helpers.js';
-import { ClusterRig, problems, until, WireWatcher } from './rig.js';
+import { ClusterRig, problems, WireWatcher } from './rig.js';
 
 const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 const SESSIONS = 200;

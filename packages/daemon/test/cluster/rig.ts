@@ -75,14 +75,6 @@ export class ClusterRig {
   }
 }
 
-export async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /**
  * A bare JSON-RPC client that records every event seq of every session as it arrives on the wire
  * (a RemoteSession would drop a duplicate silently), so tests can count lost, duplicated and out

@@ -5,6 +5,7 @@
 import { ReinsError, type ReinsEvent, type SessionSpec } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { streamViolations } from '../../../testkit/src/conformance/invariants.js';
+import { until } from '../../../testkit/src/polling/until.js';
 import type { Connect } from './connection.js';
 import { CodexHost, type HostTransport } from './host.js';
 import { CodexHosts } from './hosts.js';
@@ -168,14 +169,10 @@ async function open(connect: Connect, spec: Partial<SessionSpec> = {}) {
     for await (const event of session.events) events.push(event);
   })();
   await session.start();
-  const until = async (predicate: (event: ReinsEvent) => boolean): Promise<ReinsEvent> => {
-    for (;;) {
-      const found = events.find(predicate);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
-  return { session, events, until, done };
+  /** The first event the predicate matches (a predicate may also poll what the fake received). */
+  const untilEvent = (predicate: (event: ReinsEvent) => boolean) =>
+    until(() => events.find(predicate), 'a matching event');
+  return { session, events, untilEvent, done };
 }
 
 const terminalOf = (turnId: string) => (event: ReinsEvent) =>
@@ -192,7 +189,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     expect(servers).toHaveLength(1);
     expect(a.session.nativeSessionId).not.toBe(b.session.nativeSessionId);
     const [sentA, sentB] = await Promise.all([a.session.send('one'), b.session.send('two')]);
-    await Promise.all([a.until(terminalOf(sentA.turnId)), b.until(terminalOf(sentB.turnId))]);
+    await Promise.all([a.untilEvent(terminalOf(sentA.turnId)), b.untilEvent(terminalOf(sentB.turnId))]);
     expect(texts(a.events)).toEqual([`reply to one on ${a.session.nativeSessionId}`]);
     expect(texts(b.events)).toEqual([`reply to two on ${b.session.nativeSessionId}`]);
     const server = servers[0] as MemoryAppServer;
@@ -238,7 +235,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     await settle();
     expect(a.events.some((event) => event.type === 'notice' && /still delivered/.test(event.message))).toBe(true);
     const sent = await a.session.send('after the bug');
-    await a.until(terminalOf(sent.turnId));
+    await a.untilEvent(terminalOf(sent.turnId));
     expect(server.closed).toBe(false);
     await broken.close();
   });
@@ -268,7 +265,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     // A late frame of the closed session's thread reaches nobody, not the session still open.
     server.notify('item/agentMessage/delta', { threadId: threadA, turnId: 'x', itemId: 'm', delta: 'late of a' });
     const sent = await b.session.send('still here');
-    await b.until(terminalOf(sent.turnId));
+    await b.untilEvent(terminalOf(sent.turnId));
     expect(texts(b.events)).toEqual([`reply to still here on ${b.session.nativeSessionId}`]);
     await b.session.close();
     expect(server.closed).toBe(true);
@@ -281,7 +278,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const server = servers[0] as MemoryAppServer;
     server.holdTurns.add(a.session.nativeSessionId as string);
     await a.session.send('long work');
-    await a.until((event) => event.type === 'turn.started');
+    await a.untilEvent((event) => event.type === 'turn.started');
     await settle();
     await a.session.close();
     expect(server.sent('turn/interrupt')).toEqual([{ threadId: a.session.nativeSessionId, turnId: 'turn_1' }]);
@@ -298,14 +295,14 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     server.holdTurns.add(b.session.nativeSessionId as string);
     const sentA = await a.session.send('stop me');
     const sentB = await b.session.send('finish me');
-    await a.until((event) => event.type === 'turn.started');
-    await b.until((event) => event.type === 'turn.started');
+    await a.untilEvent((event) => event.type === 'turn.started');
+    await b.untilEvent((event) => event.type === 'turn.started');
     await settle();
     await a.session.interrupt();
-    expect(await a.until(terminalOf(sentA.turnId))).toMatchObject({ outcome: { status: 'cancelled' } });
+    expect(await a.untilEvent(terminalOf(sentA.turnId))).toMatchObject({ outcome: { status: 'cancelled' } });
     expect(b.events.some(terminalOf(sentB.turnId))).toBe(false);
     server.finishTurn(b.session.nativeSessionId as string, 'turn_2', 'done');
-    expect(await b.until(terminalOf(sentB.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+    expect(await b.untilEvent(terminalOf(sentB.turnId))).toMatchObject({ outcome: { status: 'completed' } });
     expect(server.sent('turn/interrupt')).toEqual([{ threadId: a.session.nativeSessionId, turnId: 'turn_1' }]);
   });
 
@@ -318,8 +315,8 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     server.holdTurns.add(b.session.nativeSessionId as string);
     const sentA = await a.session.send('one');
     const sentB = await b.session.send('two');
-    await a.until((event) => event.type === 'turn.started');
-    await b.until((event) => event.type === 'turn.started');
+    await a.untilEvent((event) => event.type === 'turn.started');
+    await b.untilEvent((event) => event.type === 'turn.started');
     server.crash();
     await Promise.all([a.done, b.done]);
     for (const [{ events }, sent] of [
@@ -339,7 +336,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const c = await open(connect);
     expect(servers).toHaveLength(2);
     const sent = await c.session.send('after the crash');
-    await c.until(terminalOf(sent.turnId));
+    await c.untilEvent(terminalOf(sent.turnId));
     expect(texts(c.events)).toEqual([`reply to after the crash on ${c.session.nativeSessionId}`]);
   });
 
@@ -350,7 +347,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const server = servers[0] as MemoryAppServer;
     server.holdTurns.add(b.session.nativeSessionId as string);
     await b.session.send('run something');
-    await b.until((event) => event.type === 'turn.started');
+    await b.untilEvent((event) => event.type === 'turn.started');
     server.emit({
       id: 900,
       method: 'item/commandExecution/requestApproval',
@@ -361,7 +358,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
       method: 'item/commandExecution/requestApproval',
       params: { threadId: 'thr_stranger', turnId: 't', itemId: 'c', command: 'rm -rf /', cwd: '/' },
     });
-    const asked = await b.until((event) => event.type === 'permission.requested');
+    const asked = await b.untilEvent((event) => event.type === 'permission.requested');
     expect(a.events.some((event) => event.type === 'permission.requested')).toBe(false);
     await settle();
     expect(server.answers.get(901)).toMatchObject({ code: -32603 });
@@ -379,7 +376,7 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     const threadA = a.session.nativeSessionId as string;
     server.holdTurns.add(threadA);
     await a.session.send('spawn a helper');
-    await a.until((event) => event.type === 'turn.started');
+    await a.untilEvent((event) => event.type === 'turn.started');
     const collab = {
       type: 'collabAgentToolCall',
       id: 'collab_1',

@@ -5,6 +5,7 @@
 import type { ReinsEvent, SessionSpec } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { streamViolations } from '../../../testkit/src/conformance/invariants.js';
+import { until } from '../../../testkit/src/polling/until.js';
 import { type CodexConnection, type Connect, type ConnectionHooks, codexPeer } from './connection.js';
 import { CodexSession } from './session.js';
 
@@ -110,28 +111,17 @@ async function open(spec: Partial<SessionSpec> = {}, options: { interruptGraceMs
   const session = new CodexSession({ cwd: '/work', ...spec }, { connect: codex.connect, ...options });
   sessions.push(session);
   const events: ReinsEvent[] = [];
-  const waiters: Array<() => void> = [];
   void (async () => {
     for await (const event of session.events) {
       events.push(event);
-      for (const wake of waiters.splice(0)) wake();
     }
   })();
   await session.start();
-  /** Resolves once the condition holds (every test here has a bounded script, and vitest a deadline). */
-  const until = async (predicate: (event: ReinsEvent) => boolean): Promise<ReinsEvent> => {
-    for (;;) {
-      const found = events.find(predicate);
-      if (found) return found;
-      // The next event, or a moment later for conditions that are not events (what Codex received).
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 5);
-      });
-    }
-  };
+  /** The first event the predicate matches (a predicate may also poll what the fake received). */
+  const untilEvent = (predicate: (event: ReinsEvent) => boolean) =>
+    until(() => events.find(predicate), 'a matching event');
   const settle = () => new Promise((resolve) => setImmediate(resolve));
-  return { codex, session, events, until, settle };
+  return { codex, session, events, untilEvent, settle };
 }
 
 const terminalOf = (turnId: string) => (event: ReinsEvent) =>
@@ -139,23 +129,23 @@ const terminalOf = (turnId: string) => (event: ReinsEvent) =>
 
 describe('codex session (in-memory app-server)', () => {
   it('a stalled turn ends failed; the next queued turn waits for Codex to end it, and its late terminal ends nothing', async () => {
-    const { codex, session, events, until, settle } = await open({ stallTimeoutMs: 50 });
+    const { codex, session, events, untilEvent, settle } = await open({ stallTimeoutMs: 50 });
     const first = await session.send('one');
     await settle();
     codex.turnStarted('native_1');
     const second = await session.send('two');
     expect(second.delivery).toBe('queued');
-    const stalled = await until(terminalOf(first.turnId));
+    const stalled = await untilEvent(terminalOf(first.turnId));
     expect(stalled).toMatchObject({ outcome: { status: 'failed', error: { code: 'timeout' } } });
     // Codex was told to stop the abandoned turn, and the next turn/start waits for its end
     // (a turn/start during an active Codex turn is taken as a steer).
-    await until(() => codex.sent('turn/interrupt').length === 1);
+    await untilEvent(() => codex.sent('turn/interrupt').length === 1);
     expect(codex.sent('turn/interrupt')).toEqual([{ threadId: THREAD, turnId: 'native_1' }]);
     await settle();
     expect(codex.sent('turn/start')).toHaveLength(1);
     codex.agentMessage('native_1', 'late_item', 'late text of the abandoned turn');
     codex.turnCompleted('native_1', 'interrupted');
-    await until(() => codex.sent('turn/start').length === 2);
+    await untilEvent(() => codex.sent('turn/start').length === 2);
     await settle();
     codex.turnStarted('native_2');
     // Another late terminal for the abandoned turn while the second one runs: it ends nothing.
@@ -164,7 +154,7 @@ describe('codex session (in-memory app-server)', () => {
     await settle();
     expect(events.some(terminalOf(second.turnId))).toBe(false);
     codex.turnCompleted('native_2');
-    expect(await until(terminalOf(second.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+    expect(await untilEvent(terminalOf(second.turnId))).toMatchObject({ outcome: { status: 'completed' } });
     const late = events.filter(
       (event) => event.type === 'passthrough' && (event.frame as { method?: string }).method === 'turn/completed',
     );
@@ -176,7 +166,7 @@ describe('codex session (in-memory app-server)', () => {
   });
 
   it('one user_message per message, with the clientMessageId; Codex echo stays native', async () => {
-    const { codex, session, events, until, settle } = await open();
+    const { codex, session, events, untilEvent, settle } = await open();
     const sent = await session.send('Say hello.', { clientMessageId: 'bubble-1' });
     await settle();
     expect(codex.sent('turn/start')[0]).toMatchObject({ clientUserMessageId: 'bubble-1' });
@@ -189,7 +179,7 @@ describe('codex session (in-memory app-server)', () => {
     codex.userEcho('native_1', 'and more', null);
     codex.agentMessage('native_1', 'a1', 'Hello.');
     codex.turnCompleted('native_1');
-    await until(terminalOf(sent.turnId));
+    await untilEvent(terminalOf(sent.turnId));
     const users = events.flatMap((event) =>
       event.type === 'item.completed' && event.item.kind === 'user_message' ? [event.item] : [],
     );
@@ -208,7 +198,7 @@ describe('codex session (in-memory app-server)', () => {
   });
 
   it('native structured output: the strict schema goes on turn/start and the reply is restored and validated', async () => {
-    const { codex, session, until, settle } = await open();
+    const { codex, session, untilEvent, settle } = await open();
     const schema = {
       type: 'object',
       properties: { answer: { type: 'string' }, n: { type: 'number' } },
@@ -223,7 +213,7 @@ describe('codex session (in-memory app-server)', () => {
     codex.turnStarted('native_1');
     codex.agentMessage('native_1', 'a1', '{"answer": "yes", "n": null}');
     codex.turnCompleted('native_1');
-    expect(await until(terminalOf(sent.turnId))).toMatchObject({
+    expect(await untilEvent(terminalOf(sent.turnId))).toMatchObject({
       outcome: { status: 'completed' },
       structuredOutput: { answer: 'yes' },
     });
@@ -237,12 +227,12 @@ describe('codex session (in-memory app-server)', () => {
   });
 
   it('a turn/completed with a status Reins does not know still ends the turn, failed with protocol_error', async () => {
-    const { codex, session, until, settle } = await open();
+    const { codex, session, untilEvent, settle } = await open();
     const sent = await session.send('one');
     await settle();
     codex.turnStarted('native_1');
     codex.turnCompleted('native_1', 'futureStatus');
-    expect(await until(terminalOf(sent.turnId))).toMatchObject({
+    expect(await untilEvent(terminalOf(sent.turnId))).toMatchObject({
       outcome: {
         status: 'failed',
         error: { code: 'protocol_error', message: expect.stringContaining('futureStatus') },
@@ -252,11 +242,11 @@ describe('codex session (in-memory app-server)', () => {
     await settle();
     codex.turnStarted('native_2');
     codex.turnCompleted('native_2');
-    expect(await until(terminalOf(next.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+    expect(await untilEvent(terminalOf(next.turnId))).toMatchObject({ outcome: { status: 'completed' } });
   });
 
   it('a pending approval holds the stall watchdog; the decision goes back as Codex decision string', async () => {
-    const { codex, session, events, until, settle } = await open({ stallTimeoutMs: 300, posture: 'ask' });
+    const { codex, session, events, untilEvent, settle } = await open({ stallTimeoutMs: 300, posture: 'ask' });
     const sent = await session.send('touch a file');
     await settle();
     codex.turnStarted('native_1');
@@ -265,15 +255,15 @@ describe('codex session (in-memory app-server)', () => {
       method: 'item/commandExecution/requestApproval',
       params: { threadId: THREAD, turnId: 'native_1', itemId: 'cmd_1', command: 'touch f' },
     });
-    const asked = await until((event) => event.type === 'permission.requested');
+    const asked = await untilEvent((event) => event.type === 'permission.requested');
     expect(asked).toMatchObject({ requestId: 'req_1', itemId: 'cmd_1', tool: { kind: 'command', title: 'touch f' } });
     // Far longer than stallTimeoutMs: a turn waiting for a person is not stalled.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(events.some(terminalOf(sent.turnId))).toBe(false);
     await session.respondToPermission('req_1', { behavior: 'allow', scope: 'session' });
     codex.turnCompleted('native_1');
-    expect(await until(terminalOf(sent.turnId))).toMatchObject({ outcome: { status: 'completed' } });
-    await until(() => codex.answers.has('req_1'));
+    expect(await untilEvent(terminalOf(sent.turnId))).toMatchObject({ outcome: { status: 'completed' } });
+    await untilEvent(() => codex.answers.has('req_1'));
     expect(codex.answers.get('req_1')).toEqual({ decision: 'acceptForSession' });
     await expect(session.respondToPermission('req_1', { behavior: 'deny' })).rejects.toMatchObject({
       code: 'invalid_input',
@@ -281,9 +271,9 @@ describe('codex session (in-memory app-server)', () => {
   });
 
   it('a server request Reins has no event for is refused with an error answer and stays visible', async () => {
-    const { codex, events, until } = await open();
+    const { codex, events, untilEvent } = await open();
     codex.send({ id: 7, method: 'item/tool/requestUserInput', params: { threadId: THREAD, questions: [] } });
-    await until(() => codex.answers.has(7));
+    await untilEvent(() => codex.answers.has(7));
     expect(codex.answers.get(7)).toMatchObject({
       error: { message: expect.stringContaining('item/tool/requestUserInput') },
     });
@@ -298,22 +288,22 @@ describe('codex session (in-memory app-server)', () => {
   });
 
   it('model and effort changes go on the next turn/start, and only that one', async () => {
-    const { codex, session, until, settle } = await open({ effort: 'low' });
+    const { codex, session, untilEvent, settle } = await open({ effort: 'low' });
     const one = await session.send('one');
     await settle();
     codex.turnCompleted('native_1');
-    await until(terminalOf(one.turnId));
+    await untilEvent(terminalOf(one.turnId));
     expect(await session.setModel('fake-model-2')).toEqual({ applied: 'next_turn' });
     expect(await session.setEffort('high')).toEqual({ applied: 'next_turn' });
     await expect(session.setEffort('enormous' as never)).rejects.toMatchObject({ code: 'invalid_input' });
     const two = await session.send('two');
     await settle();
     codex.turnCompleted('native_2');
-    await until(terminalOf(two.turnId));
+    await untilEvent(terminalOf(two.turnId));
     const three = await session.send('three');
     await settle();
     codex.turnCompleted('native_3');
-    await until(terminalOf(three.turnId));
+    await untilEvent(terminalOf(three.turnId));
     const starts = codex.sent('turn/start');
     expect(starts.map((params) => [params.model, params.effort])).toEqual([
       [undefined, 'low'],

@@ -14,6 +14,7 @@ import {
   type SessionSpec,
   type TurnInput,
 } from '@reins/core';
+import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acpV2Violations, acpViolations } from '../../../test/support/acp-schema.js';
 import { memoryRecords, type RecordStore } from '../../records.js';
@@ -163,14 +164,6 @@ async function v2Client(harness: FakeHarness, records: RecordStore = memoryRecor
     info: { name: 'v2-test-client', version: '1.0.0' },
   });
   return { bridge, connection, updates, init };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`never saw ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const states = (updates: Update[]) => updates.filter((update) => update.sessionUpdate === 'state_update');

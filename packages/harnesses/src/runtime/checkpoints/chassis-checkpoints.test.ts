@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type ReinsEvent, ReinsEventSchema } from '@reins/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertStreamInvariants } from '../../../../testkit/src/conformance/invariants.js';
+import { until } from '../../../../testkit/src/polling/until.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from '../chassis/session-chassis.js';
 import { filesOnly, sessionDiff, sessionRevert } from './session-methods.js';
 import { makeTestRepo, type TestRepo } from './test-repo.js';
@@ -36,13 +37,13 @@ function start(cwd: string, { checkpoints }: { checkpoints?: boolean } = { check
   return { chassis, events };
 }
 
-async function until(events: ReinsEvent[], done: (events: ReinsEvent[]) => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!done(events)) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting; saw ${events.map((event) => event.type).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Waits for `done` over the events so far; a failure lists the event types seen. */
+const untilEvents = (events: ReinsEvent[], done: (events: ReinsEvent[]) => boolean) =>
+  until(
+    () => done(events),
+    () => `the events; saw ${events.map((event) => event.type).join(', ')}`,
+    15_000,
+  );
 
 const checkpoints = (events: ReinsEvent[]) => events.filter((event) => event.type === 'checkpoint');
 
@@ -66,7 +67,7 @@ describe('the chassis takes a checkpoint around every turn', () => {
     const { chassis, events } = start(repo.dir);
     await chassis.send('echo one >> a.txt');
     await chassis.send('echo two > two.txt'); // queued: its "before" must follow turn_1's "after"
-    await until(events, (seen) => checkpoints(seen).length === 2);
+    await untilEvents(events, (seen) => checkpoints(seen).length === 2);
     const [first, second] = checkpoints(events);
     expect(first).toMatchObject({ turnId: 'turn_1', changes: [{ path: 'a.txt', kind: 'modified' }] });
     expect(second).toMatchObject({ turnId: 'turn_2', changes: [{ path: 'two.txt', kind: 'added' }] });
@@ -81,7 +82,7 @@ describe('the chassis takes a checkpoint around every turn', () => {
     repo = makeTestRepo();
     const { chassis, events } = start(repo.dir);
     await chassis.send('echo agent > b.txt');
-    await until(events, (seen) => checkpoints(seen).length === 1);
+    await untilEvents(events, (seen) => checkpoints(seen).length === 1);
     expect((await sessionDiff(chassis, 'codex', 'turn_1')).changes[0]?.diff).toContain('+agent');
     const result = await sessionRevert(chassis, 'codex', 'turn_1', {}, filesOnly);
     expect(result).toEqual({ turnId: 'turn_1', files: ['b.txt'], conversation: 'unchanged' });
@@ -101,7 +102,7 @@ describe('the chassis takes a checkpoint around every turn', () => {
     try {
       const { chassis, events } = start(dir, {});
       await chassis.send('echo x > x.txt');
-      await until(events, (seen) => seen.some((event) => event.type === 'turn.completed'));
+      await untilEvents(events, (seen) => seen.some((event) => event.type === 'turn.completed'));
       await chassis.checkpoints?.settled();
       expect(checkpoints(events)).toEqual([]);
       await expect(sessionDiff(chassis, 'codex')).rejects.toMatchObject({ code: 'unsupported_capability' });
