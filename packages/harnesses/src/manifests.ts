@@ -39,13 +39,7 @@ export function defaultBinarySpec(id: HarnessId): BinarySpec | undefined {
  * The pinned CLIs (harness-clis/package.json), in HARNESS_IDS order: the `testing.pin` of every manifest
  * that has one (manifests.test.ts checks the two agree), listed here so the testkit's ids keep literal types.
  */
-export const HARNESS_PINS = [
-  CLAUDE_CODE_PIN,
-  CODEX_PIN,
-  ...ACP_PINS,
-  PI_PIN,
-  OPENCLAW_PIN,
-] as const;
+export const HARNESS_PINS = [CLAUDE_CODE_PIN, CODEX_PIN, ...ACP_PINS, PI_PIN, OPENCLAW_PIN] as const;
 
 /** A harness with a pinned CLI. */
 export type PinnedHarnessId = (typeof HARNESS_PINS)[number]['id'];

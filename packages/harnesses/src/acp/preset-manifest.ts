@@ -7,8 +7,10 @@ import { ACP_IMPLEMENTED } from './implemented.js';
 import type { AcpPreset } from './preset.js';
 
 /** The manifest of an ACP agent Reins knows, with the preset it was made from. */
-export type AcpPresetManifest<Testing extends HarnessTesting | undefined = HarnessTesting | undefined> =
-  Omit<HarnessManifest, 'testing'> & { preset: AcpPreset; testing: Testing };
+export type AcpPresetManifest<Testing extends HarnessTesting | undefined = HarnessTesting | undefined> = Omit<
+  HarnessManifest,
+  'testing'
+> & { preset: AcpPreset; testing: Testing };
 
 export function presetManifest<Testing extends HarnessTesting | undefined = undefined>(
   preset: AcpPreset,
