@@ -362,4 +362,25 @@ describe('one folder per harness', () => {
     const naming = new Set(await namingFiles());
     expect([...NAMES_A_HARNESS.keys()].filter((name) => !naming.has(name))).toEqual([]);
   });
+
+  // The same rule one level down: each ACP agent is one folder, acp/presets/<id>/ (`acp` there is the
+  // generic harness, which the whole acp/ folder is).
+  it('no production file of acp/ outside presets/<id>/ names that ACP agent', async () => {
+    const { HARNESS_IDS } = await import('@reins/core');
+    const presets = join(harnessSource, 'acp', 'presets');
+    const agents = readdirSync(presets).filter((name) => statSync(join(presets, name)).isDirectory() && name !== 'acp');
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.filter((agent) => !(HARNESS_IDS as readonly string[]).includes(agent))).toEqual([]);
+    const offending: string[] = [];
+    for (const file of sourceFiles(join(harnessSource, 'acp')).filter((f) => !isTest(f))) {
+      const home = relative(presets, file).split(/[\\/]/)[0];
+      const others = agents.filter((agent) => agent !== home);
+      const quoted = new RegExp(`['"\`](${others.join('|')})['"\`]`);
+      const code = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line));
+      if (code.some((line) => quoted.test(line))) offending.push(relative(packages, file));
+    }
+    expect(offending).toEqual([]);
+  });
 });
