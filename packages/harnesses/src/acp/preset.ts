@@ -34,7 +34,7 @@ export interface AcpPreset {
   /**
    * Whether one process may serve several sessions (shared per launch settings, acp/hosts.ts). Off only
    * for an agent that keeps state per process rather than per session (a model, a mode): every pinned
-   * agent keeps its own per session (presets/shared.real.test.ts).
+   * agent keeps its own per session (presets/presets.real.test.ts).
    */
   multiSession: boolean;
   /**
