@@ -11,12 +11,11 @@
 // gets a bridge-made `reins-<uuid>` (a Codex thread id cannot change); the records map it to the
 // native id for thread/resume, in this process and the next. A fork's thread id is the id the harness
 // gives the NEW conversation (Claude Code: a uuid Reins picks; Codex: the forked thread's id).
-import { randomUUID } from 'node:crypto';
-import { type CapabilityKey, type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
+import { type CapabilityKey, type Effort, type Harness, type Posture, ReinsError } from '@reins/core';
 import { HarnessFacts } from '../harness-facts.js';
-import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, withDeadline } from '../lifecycle.js';
+import { DEFAULT_PERMISSION_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../lifecycle.js';
 import { memoryRecords, type RecordStore, type TurnRecord } from '../records.js';
-import { liveThreadFacts, type ThreadFacts, threadObject, threadRecordOf } from './catalog.js';
+import { liveThreadFacts, type ThreadFacts, threadRecordOf } from './catalog.js';
 import { clientSurfaceHandlers } from './client-surface.js';
 import { type Client, Clients, initializeClient } from './clients.js';
 import { CommandProcesses } from './command-exec.js';
@@ -36,19 +35,12 @@ import {
   turnsOf,
 } from './reads.js';
 import { REFUSED_METHODS, refusalHandlers } from './refusals.js';
-import {
-  approvalPolicyOf,
-  checkToolsNetwork,
-  paramsObject,
-  requiredString,
-  sandboxPolicyOf,
-  type ThreadRequest,
-  threadRequestOf,
-} from './requests.js';
+import { checkToolsNetwork, paramsObject, requiredString, type ThreadRequest, threadRequestOf } from './requests.js';
 import { runShellCommand } from './shell-command.js';
-import { type CompletedItemsView, createThreadState } from './state.js';
-import { BridgeThread } from './thread.js';
+import type { CompletedItemsView } from './state.js';
+import type { BridgeThread } from './thread.js';
 import { type ThreadsContext, threadAdminHandlers } from './thread-admin.js';
+import { type OpenHow, openThread, threadAnswerOf } from './thread-open.js';
 import { interruptTurn, startTurn, steerTurn, type TurnRequestContext, updateThreadSettings } from './turn-requests.js';
 import {
   type InitializeResponse,
@@ -286,77 +278,26 @@ export class CodexAppServerBridge {
     );
   }
 
-  /** Opens a thread: new, resumed (`resume`, under `threadId`) or forked (`resume.fork`, from `forkedFromId`). */
-  private async open(
-    request: ThreadRequest,
-    how: { resume?: SessionSpec['resume']; threadId?: string; forkedFromId?: string } = {},
-  ) {
-    const { resume, threadId, forkedFromId } = how;
-    const effort = this.options.defaults?.effort;
-    const spec: SessionSpec = {
-      cwd: request.cwd,
-      posture: request.posture,
-      ...(request.model ? { model: request.model } : {}),
-      ...(effort ? { effort } : {}),
-      ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
-      ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
-      ...(request.ephemeral ? { ephemeral: true } : {}),
-      ...(resume ? { resume } : {}),
-    };
-    const session = await withDeadline(
-      this.harness.createSession(spec),
-      this.requestTimeoutMs,
-      'createSession',
-      (late) => void late.close(),
-    );
-    if (this.closing) {
-      await session.close();
-      throw new ReinsError('process_exited', 'The bridge is shutting down.');
-    }
-    if (resume?.fork && session.nativeSessionId === resume.nativeSessionId) {
-      // Never two threads on one conversation: a "fork" on the source's id would write into it.
-      await session.close();
-      throw new ReinsError(
-        'resume_failed',
-        `The ${this.harness.id} harness reopened conversation ${resume.nativeSessionId} instead of forking it.`,
-        { operation: 'thread/fork' },
-      );
-    }
-    const id = threadId ?? session.nativeSessionId ?? `reins-${randomUUID()}`;
-    const state = createThreadState({
-      threadId: id,
-      cwd: request.cwd,
-      ...(request.model ? { model: request.model } : {}),
-      ...(effort ? { effort } : {}),
-      ...(this.options.itemsView ? { itemsView: this.options.itemsView } : {}),
-      fresh: resume === undefined,
-      ...(forkedFromId ? { forkedFromId } : {}),
-    });
-    if (resume && !resume.fork) state.nativeSessionId = resume.nativeSessionId;
-    const thread = new BridgeThread(id, session, state, request, {
-      out: this.clients,
-      requestTimeoutMs: this.requestTimeoutMs,
-      permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
-      // Each client's opt-outs apply to it alone (clients.ts).
-      optedOut: new Set(),
-      log: this.log,
-      turnEnded: (ended, turn) => void this.remember(ended, turn),
-      ended: (ended) => {
-        // A thread whose harness went away is gone: requests naming it get "thread not found".
-        if (this.threads.get(ended.id) === ended) this.threads.delete(ended.id);
-        const native = ended.state.nativeSessionId ?? ended.session.nativeSessionId;
-        if (native && native !== ended.id) this.nativeIds.set(ended.id, native);
+  /** Opens a thread: new, resumed or forked (thread-open.ts). */
+  private open(request: ThreadRequest, how?: OpenHow) {
+    return openThread(
+      {
+        harness: this.harness,
+        requestTimeoutMs: this.requestTimeoutMs,
+        permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+        effort: this.options.defaults?.effort,
+        itemsView: this.options.itemsView,
+        threads: this.threads,
+        nativeIds: this.nativeIds,
+        out: this.clients,
+        log: this.log,
+        closing: () => this.closing !== undefined,
+        remember: (thread, turn) => this.remember(thread, turn),
+        followMcpStartup: (thread) => this.followMcpStartup(thread),
       },
-    });
-    this.threads.set(id, thread);
-    const release = thread.hold();
-    // The session's first events (model, native id) are already queued: let the pump take them in
-    // before the answer is built from its state.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!session.nativeSessionId) this.log(`thread ${id}: the harness has no native session id yet`);
-    void this.remember(thread);
-    void this.followMcpStartup(thread);
-    return { thread, release };
+      request,
+      how,
+    );
   }
 
   /**
@@ -371,21 +312,7 @@ export class CodexAppServerBridge {
   }
 
   private async threadAnswer(thread: BridgeThread, turns: Turn[] = []): Promise<ThreadStartResponse> {
-    const model = await this.modelOf(thread);
-    return {
-      thread: threadObject({ ...this.liveFacts(thread), ...(model ? { model } : {}) }, turns),
-      model,
-      modelProvider: this.harness.id,
-      serviceTier: null,
-      disabledPluginIds: [],
-      cwd: thread.state.cwd,
-      instructionSources: [],
-      approvalPolicy: approvalPolicyOf(thread.request.posture),
-      approvalsReviewer: 'user',
-      // What is enforced (requests.ts sandboxPosture).
-      sandbox: sandboxPolicyOf(thread.request.posture),
-      reasoningEffort: thread.state.effort ?? null,
-    };
+    return threadAnswerOf(thread, turns, await this.modelOf(thread), this.harness.id);
   }
 
   private async startThread(params: Record<string, unknown>): Promise<ThreadStartResponse> {
