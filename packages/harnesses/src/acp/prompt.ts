@@ -4,7 +4,7 @@
 // error, Gemini's token counts in `_meta`). The rules for what a provider failure is live in
 // runtime/chassis/provider-failure.ts; only where each agent puts the status and words is here.
 import { readFile } from 'node:fs/promises';
-import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import {
   type ErrorInfo,
   ErrorInfoSchema,
@@ -17,18 +17,11 @@ import {
   type TurnOutcome,
 } from '@reins/core';
 import { type ProviderFailure, providerError, providerFailureOf, statusIn } from '../runtime/chassis/index.js';
+import { imageTypeOfPath } from '../runtime/image-types.js';
 import { outcomeOf, turnTokens } from './translate.js';
 import { type ContentBlock, RPC, type StopReason } from './wire.js';
 
 export type Completion = Omit<PayloadOf<'turn.completed'>, 'type'>;
-
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-};
 
 /** The stop reasons of the pinned SDK's schema; any other value is from a newer agent. */
 const STOP_REASONS: Record<StopReason, true> = {
@@ -77,7 +70,7 @@ export async function promptBlocks(input: TurnInput, context: PromptContext, pre
               operation: 'send',
             });
           });
-        const mimeType = image.mediaType ?? IMAGE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+        const mimeType = image.mediaType ?? imageTypeOfPath(path) ?? 'application/octet-stream';
         blocks.push({ type: 'image', data, mimeType, uri: `file://${path}` });
       } else {
         throw new ReinsError('invalid_input', 'An image needs inline data or a path.', {

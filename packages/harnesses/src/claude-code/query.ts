@@ -3,7 +3,6 @@
 // the whole merged environment goes in), how a turn's message reaches it, how it is read, and how it
 // is retired. The session replaces it to apply launch-time settings (effort, output schema).
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import {
   type DiscoveredBinary,
@@ -15,6 +14,7 @@ import {
   type TurnInput,
   withDeadline,
 } from '@reins/core';
+import { imageTypeOfPath } from '../runtime/image-types.js';
 import type { ConversationLaunch } from './conversation.js';
 import type { ClaudeCodeHarnessOptions } from './harness-options.js';
 import { InputChannel } from './input-channel.js';
@@ -96,14 +96,6 @@ export interface QueryHooks {
   onEnded(query: ClaudeQuery, failure: unknown): void;
 }
 
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-};
-
 /** The user message for a turn: text, @-mentions for file references, images inline as base64. */
 export async function userMessage(input: TurnInput): Promise<SDKUserMessage> {
   const mentions = (input.files ?? []).map((file) => {
@@ -121,7 +113,7 @@ export async function userMessage(input: TurnInput): Promise<SDKUserMessage> {
     if (image.source === 'path') {
       if (!image.path) throw new ReinsError('invalid_input', 'An image with source "path" needs a path.');
       data = (await readFile(image.path)).toString('base64');
-      mediaType ??= IMAGE_TYPES[extname(image.path).toLowerCase()];
+      mediaType ??= imageTypeOfPath(image.path);
     }
     if (!data || !mediaType) {
       throw new ReinsError('invalid_input', 'An image needs its data (or a readable path) and a media type.', {

@@ -2,6 +2,7 @@
 // text with file references appended, and the images inline.
 import { readFile } from 'node:fs/promises';
 import { ReinsError, type TurnInput } from '@reins/core';
+import { imageTypeOfPath } from '../runtime/image-types.js';
 import type { PiImageContent } from './wire.js';
 
 /** The turn's images as Pi takes them (inline base64), read from disk where given by path. */
@@ -16,19 +17,15 @@ export async function imageContent(input: TurnInput): Promise<PiImageContent[] |
         const data = await readFile(image.path).catch((cause: unknown) => {
           throw new ReinsError('invalid_input', `Could not read the image ${image.path}.`, { harness: 'pi', cause });
         });
-        return { type: 'image', data: data.toString('base64'), mimeType: image.mediaType ?? mediaTypeOf(image.path) };
+        return {
+          type: 'image',
+          data: data.toString('base64'),
+          mimeType: image.mediaType ?? imageTypeOfPath(image.path) ?? 'image/png',
+        };
       }
       throw new ReinsError('invalid_input', 'An image needs inline data or a path.', { harness: 'pi' });
     }),
   );
-}
-
-function mediaTypeOf(path: string): string {
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
-  if (lower.endsWith('.gif')) return 'image/gif';
-  if (lower.endsWith('.webp')) return 'image/webp';
-  return 'image/png';
 }
 
 /** Pi's prompt is plain text: file references become a trailing list the model can read. */
