@@ -324,11 +324,6 @@ describe('one folder per harness', () => {
     ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
     ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
     ['console/src/model/test-events.ts', "the console's sample events"],
-    // The model server's `gemini` is the Gemini API dialect, not the harness.
-    ['testkit/src/model-server/request.ts', 'the Gemini API dialect'],
-    ['testkit/src/model-server/auxiliary.ts', 'the Gemini API dialect'],
-    ['testkit/src/model-server/dialects/dialect.ts', 'the Gemini API dialect'],
-    ['testkit/src/model-server/dialects/gemini.ts', 'the Gemini API dialect'],
   ]);
   const harnessFolders = readdirSync(harnessSource).filter(
     (name) => statSync(join(harnessSource, name)).isDirectory() && !SHARED.has(name),

@@ -120,14 +120,14 @@ export const defaultAuxiliaryRecognizers: readonly AuxiliaryRecognizer[] = [
       'harnesses/acp.md: Gemini CLI with model `auto` calls :generateContent for routing; its router and ' +
       'next-speaker checks are non-streaming calls with a response schema (inferred)',
     matches: (request) =>
-      request.dialect === 'gemini' && !request.streaming && geminiJsonSchema(request.body) !== undefined,
+      request.dialect === 'gemini-api' && !request.streaming && geminiJsonSchema(request.body) !== undefined,
     reply: (request) => reply().text(JSON.stringify(valueForSchema(geminiJsonSchema(request.body)))),
   },
   {
     name: 'gemini-cli.compress',
     evidence: "inferred: Gemini CLI and Qwen Code's history compression asks for a <state_snapshot>",
     matches: (request) =>
-      (request.dialect === 'gemini' || request.dialect === 'chat') && /state_snapshot/.test(request.systemText),
+      (request.dialect === 'gemini-api' || request.dialect === 'chat') && /state_snapshot/.test(request.systemText),
     reply: () => reply().text(`<state_snapshot>${summary}</state_snapshot>`),
   },
   {

@@ -79,7 +79,7 @@ describe('gemini dialect', () => {
     });
     expect(chunks.slice(0, -1).every((chunk) => chunk.usageMetadata === undefined)).toBe(true);
     expect(server.requests[0]).toMatchObject({
-      dialect: 'gemini',
+      dialect: 'gemini-api',
       path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
       query: { alt: 'sse' },
       model: 'gemini-2.5-flash',
@@ -127,6 +127,6 @@ describe('gemini dialect', () => {
     const counted = await client.models.countTokens({ model: 'gemini-2.5-flash', contents: 'count me' });
     expect(counted.totalTokens).toBeGreaterThan(0);
     expect(server.pending).toBe(1);
-    expect(server.requests[0]).toMatchObject({ scripted: false, auxiliary: 'gemini.count-tokens' });
+    expect(server.requests[0]).toMatchObject({ scripted: false, auxiliary: 'gemini-api.count-tokens' });
   });
 });

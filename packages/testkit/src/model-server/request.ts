@@ -7,7 +7,7 @@ import type { DialectName } from './dialects/dialect.js';
 
 export type Route =
   | { kind: 'dialect'; dialect: DialectName; streaming: 'body' | 'always' | 'never'; model?: string }
-  | { kind: 'count-tokens'; dialect: 'anthropic' | 'gemini'; model?: string }
+  | { kind: 'count-tokens'; dialect: 'anthropic' | 'gemini-api'; model?: string }
   | { kind: 'models' }
   | { kind: 'probe' }
   | { kind: 'unknown' };
@@ -26,9 +26,9 @@ export function route(method: string, path: string): Route {
   const gemini = geminiPath.exec(path);
   if (gemini) {
     const model = decodeURIComponent(gemini[1] ?? '');
-    if (gemini[2] === 'countTokens') return { kind: 'count-tokens', dialect: 'gemini', model };
+    if (gemini[2] === 'countTokens') return { kind: 'count-tokens', dialect: 'gemini-api', model };
     const streaming = gemini[2] === 'streamGenerateContent' ? 'always' : 'never';
-    return { kind: 'dialect', dialect: 'gemini', streaming, model };
+    return { kind: 'dialect', dialect: 'gemini-api', streaming, model };
   }
   return { kind: 'unknown' };
 }

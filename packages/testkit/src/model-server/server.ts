@@ -27,7 +27,7 @@ const dialects: Record<DialectName, Dialect> = {
   anthropic: anthropicDialect,
   responses: responsesDialect,
   chat: chatDialect,
-  gemini: geminiDialect,
+  'gemini-api': geminiDialect,
 };
 
 export interface ModelServerOptions {

@@ -5,7 +5,8 @@ import type { IdSource, ResponsePlan } from '../plan.js';
 import { destroySocket, type Exchange, ExchangeAborted, holdOpen, type SseWriter } from '../sse.js';
 import type { OfferedTool } from '../tools.js';
 
-export type DialectName = 'anthropic' | 'responses' | 'chat' | 'gemini';
+/** The wire dialects by API; `gemini-api` is Google's Gemini API (which more than one harness speaks), not a harness id. */
+export type DialectName = 'anthropic' | 'responses' | 'chat' | 'gemini-api';
 
 export interface DialectRequest {
   body: JsonRecord;

@@ -84,7 +84,7 @@ function wireParts(part: PlanPart, streaming: boolean): JsonRecord[] {
 }
 
 async function write(exchange: Exchange, request: DialectRequest, plan: ResponsePlan): Promise<void> {
-  const responseId = request.ids.next('gemini');
+  const responseId = request.ids.next('gemini-api');
   const response = (parts: JsonRecord[], final: boolean): JsonRecord => ({
     candidates: [
       {
@@ -118,7 +118,7 @@ async function write(exchange: Exchange, request: DialectRequest, plan: Response
 }
 
 export const geminiDialect: Dialect = {
-  name: 'gemini',
+  name: 'gemini-api',
   callIdPrefix: 'call',
   offeredTools,
   latestUserText,
