@@ -1,5 +1,5 @@
 // Command dispatch and the one place errors become exit codes and messages.
-import { ReinsError } from '@reins/core';
+import type { ReinsError } from '@reins/core';
 import { usageFromParseError } from './args.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { REINS_VERSION } from './version.js';
@@ -87,8 +87,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    const code = report(error, name, io);
-    if (JSON_COMMANDS.has(name) && wantsJson(rest)) io.stdout.write(`${JSON.stringify(jsonError(error, code))}\n`);
+    // @reins/core (its schemas) loads here, not at start: `reins --version` and `--help` need none of it.
+    const reinsError = (await import('@reins/core')).ReinsError;
+    const code = report(error, name, io, reinsError);
+    if (JSON_COMMANDS.has(name) && wantsJson(rest)) {
+      io.stdout.write(`${JSON.stringify(jsonError(error, code, reinsError))}\n`);
+    }
     return code;
   }
 }
@@ -108,6 +112,7 @@ function wantsJson(argv: string[]): boolean {
 export function jsonError(
   thrown: unknown,
   exitCode: number,
+  reinsError: typeof ReinsError,
 ): { type: 'cli.error'; code: string; message: string; hint?: string; exitCode: number } {
   const error = usageFromParseError(thrown) ?? thrown;
   if (error instanceof UsageError) {
@@ -119,7 +124,7 @@ export function jsonError(
       exitCode,
     };
   }
-  if (ReinsError.isInstance(error)) return { type: 'cli.error', code: error.code, message: error.message, exitCode };
+  if (reinsError.isInstance(error)) return { type: 'cli.error', code: error.code, message: error.message, exitCode };
   return {
     type: 'cli.error',
     code: 'unexpected',
@@ -128,7 +133,7 @@ export function jsonError(
   };
 }
 
-function report(thrown: unknown, command: string, io: CliIo): number {
+function report(thrown: unknown, command: string, io: CliIo, reinsError: typeof ReinsError): number {
   const error = usageFromParseError(thrown) ?? thrown;
   if (error instanceof UsageError) {
     io.stderr.write(`reins ${command}: ${error.message}\n`);
@@ -136,7 +141,7 @@ function report(thrown: unknown, command: string, io: CliIo): number {
     io.stderr.write(`See \`reins ${command} --help\`.\n`);
     return EXIT.usage;
   }
-  if (ReinsError.isInstance(error)) {
+  if (reinsError.isInstance(error)) {
     io.stderr.write(`reins ${command}: ${error.code}: ${error.message}\n`);
     return error.code === 'invalid_input' ? EXIT.usage : EXIT.failed;
   }

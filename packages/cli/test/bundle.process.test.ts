@@ -83,7 +83,9 @@ describe('bin/reins.js', () => {
       },
       runs: async (env: NodeJS.ProcessEnv = {}) =>
         (
-          await run(process.execPath, [join(root, 'bin', 'reins.js')], { env: { ...process.env, ...env } })
+          await run(process.execPath, [join(root, 'bin', 'reins.js')], {
+            env: { ...process.env, REINS_BUNDLE: undefined, ...env },
+          })
         ).stdout.trim(),
     };
   }

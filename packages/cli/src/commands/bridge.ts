@@ -23,8 +23,12 @@ const PROTOCOLS = ['acp', 'codex-app-server'] as const;
 type Protocol = (typeof PROTOCOLS)[number];
 const MODES = ['app-server', 'blocks'] as const;
 
-/** Both bridges and the wire facts the help names: loaded only once the harness is starting. */
-const loadBridges = () => import('@reins/bridges');
+/**
+ * What both bridges take at start-up and the wire facts the help names: loaded only once the harness
+ * is starting. Each protocol's server is its own module, so the bundle loads only the one asked for
+ * (the ACP SDK's schemas are ~100 ms of CPU the Codex bridge does not need): bridge-acp.ts, bridge-codex.ts.
+ */
+const loadBridges = () => import('./bridge-shared.js');
 
 /**
  * Harnesses whose warm process a bridge starts with itself. A warm Codex app-server is a host with no
@@ -338,14 +342,15 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     if (exec) {
       if (exec.ignored.length > 0) log(`exec: ignored Codex-only options: ${exec.ignored.join(', ')}`);
       const { stdin, stdout, ...rest } = common;
-      return await bridges.runCodexExec({ ...rest, request: exec, stdin, stdout, stderr: io.stderr, cwd: io.cwd });
+      const { runCodexExec } = await import('./bridge-codex.js');
+      return await runCodexExec({ ...rest, request: exec, stdin, stdout, stderr: io.stderr, cwd: io.cwd });
     }
     let reason: string;
-    if (protocol === 'acp') reason = await bridges.serveAcpStdio(common);
+    if (protocol === 'acp') reason = await (await import('./bridge-acp.js')).serveAcpStdio(common);
     else if (listen.kind === 'off') reason = 'eof';
     else if (listen.kind === 'ws' || listen.kind === 'unix') {
       const { stdin: _stdin, stdout: _stdout, ...rest } = common;
-      reason = await bridges.serveCodexAppServerSocket({
+      reason = await (await import('./bridge-codex.js')).serveCodexAppServerSocket({
         ...rest,
         plan: listen,
         cwd: io.cwd,
@@ -354,13 +359,13 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
         announce: (lines) => io.stderr.write(`${lines.join('\n')}\n`),
       });
     } else if (mode === 'blocks') {
-      reason = await bridges.serveBlocksStdio({
+      reason = await (await import('./bridge-codex.js')).serveBlocksStdio({
         ...common,
         cwd: io.cwd,
         ...(values.resume ? { resume: values.resume } : {}),
       });
     } else {
-      reason = await bridges.serveCodexAppServerStdio({
+      reason = await (await import('./bridge-codex.js')).serveCodexAppServerStdio({
         ...common,
         cwd: io.cwd,
         ...(harnessVersion ? { harnessVersion } : {}),
