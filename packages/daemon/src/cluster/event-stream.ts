@@ -34,6 +34,16 @@ export interface StoredEvent {
   writer: string;
 }
 
+/** When a stored event happened (its `at`), or undefined when its JSON does not say. */
+export function eventAtOf(json: string): number | undefined {
+  try {
+    const at = (JSON.parse(json) as { at?: unknown }).at;
+    return typeof at === 'number' ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The newest message of a session: the highest seq it completes, where it is, who wrote it. */
 export interface Newest {
   seq: number;

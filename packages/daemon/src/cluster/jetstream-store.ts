@@ -12,7 +12,7 @@ import type { HostedSessionStatus } from '@reins/protocol';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { DaemonStore, LoadedSession, ProcessGroupRecord, SessionPatch, StoredSession } from '../store/store.js';
-import { type EventStream, isFenced } from './event-stream.js';
+import { type EventStream, eventAtOf, isFenced } from './event-stream.js';
 import { processKey } from './layout.js';
 import { casPut, isWrongLastSequence, type NatsCluster, type RetryOptions, retrying } from './nats.js';
 import { type ClusterSessionRecord, decodeJson, decodeRecord, isAdoptable, notHereError } from './records.js';
@@ -139,7 +139,7 @@ export class JetStreamStore implements DaemonStore {
       writing: undefined,
     };
     this.held.set(sessionId, held);
-    const at = newest?.json ? atOf(newest.json) : undefined;
+    const at = newest?.json ? eventAtOf(newest.json) : undefined;
     const session = { ...record.session };
     if (at !== undefined) session.updatedAt = Math.max(session.updatedAt, at);
     return { ...session, lastSeq: held.lastSeq };
@@ -313,14 +313,5 @@ export class JetStreamStore implements DaemonStore {
   async close(): Promise<void> {
     await Promise.allSettled([...this.held.values()].map((held) => held.writing));
     this.closed = true;
-  }
-}
-
-function atOf(json: string): number | undefined {
-  try {
-    const at = (JSON.parse(json) as { at?: unknown }).at;
-    return typeof at === 'number' ? at : undefined;
-  } catch {
-    return undefined;
   }
 }

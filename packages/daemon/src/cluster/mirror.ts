@@ -24,7 +24,7 @@ import { EventBuffer } from '../event-buffer.js';
 import type { Logger } from '../logger.js';
 import type { SessionHandle } from '../session-directory.js';
 import type { EventSink, PublishedEvent } from '../session-log.js';
-import type { StoredEvent } from './event-stream.js';
+import { eventAtOf, type StoredEvent } from './event-stream.js';
 import type { ClusterSessionRecord } from './records.js';
 
 /** What a mirror needs of its gateway. */
@@ -84,7 +84,7 @@ export class SessionMirror implements SessionHandle {
     try {
       const newest = await this.host.newestStored(this.id);
       this.published = Math.max(this.published, newest?.seq ?? 0);
-      if (newest?.json) this.newestAt = atOf(newest.json) ?? 0;
+      if (newest?.json) this.newestAt = eventAtOf(newest.json) ?? 0;
       this.tail.reset(this.published);
     } finally {
       this.initialized = true;
@@ -330,14 +330,5 @@ export class SessionMirror implements SessionHandle {
 
   async close(): Promise<void> {
     await this.host.route(this, 'session/close', { sessionId: this.id });
-  }
-}
-
-function atOf(json: string): number | undefined {
-  try {
-    const at = (JSON.parse(json) as { at?: unknown }).at;
-    return typeof at === 'number' ? at : undefined;
-  } catch {
-    return undefined;
   }
 }
