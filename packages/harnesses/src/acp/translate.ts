@@ -18,7 +18,9 @@
 // nothing here throws on what an agent sends. An update kind or enum value newer than the pinned SDK
 // passes through with reason `unknown` (a tool kind becomes `other`); an update whose fields lack the
 // schema's types passes through with reason `unparsable`; fields of the wrong type are left out, never
-// guessed (absent is not zero). Tool calls and permissions: tool-calls.ts.
+// guessed (absent is not zero). This file dispatches and keeps the turn's lifecycle; the parts: text
+// items in message-chunks.ts, tool calls and permissions in tool-calls.ts, plans.ts, compactions.ts,
+// reported-settings.ts, usage.ts, and the state they share in translate-state.ts.
 import { type ErrorInfo, type EventPayload, isRecord, type TurnOutcome } from '@reins/core';
 import { providerError } from '../runtime/chassis/provider-failure.js';
 import { compaction } from './compactions.js';
