@@ -319,8 +319,6 @@ describe('one folder per harness', () => {
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', '`acp` is also a bridge protocol (FUZZ_BRIDGES)'],
     ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol; Codex is warmed at start'],
-    ['cli/src/commands/doctor-postures.ts', "the posture check's switch on two harnesses"],
-    ['cli/src/commands/doctor.ts', "an example in doctor's help"],
     ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
     ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
     ['console/src/model/test-events.ts', "the console's sample events"],

@@ -21,6 +21,18 @@ export interface HarnessManifest {
   testedVersions: readonly string[];
   /** Its test side, for harnesses pinned in harness-clis/ (testing.ts): the pin, and what the testkit loads. */
   testing?: HarnessTesting;
+  /** How `reins doctor` checks, on Linux, that the harness's own sandbox runs here; absent: doctor has no check. */
+  ownSandbox?: OwnSandboxCheck;
   /** Loads the adapter (a dynamic import, so one harness never loads another's SDK) and makes the harness. */
   load(options: HarnessOptions & Record<string, unknown>): Promise<Harness>;
 }
+
+/** A harness's own sandbox (capability sandbox, implemented by the harness), as `reins doctor` probes it. */
+export type OwnSandboxCheck =
+  /** Made of tools found on PATH: which are missing, and the command that installs them. */
+  | { kind: 'tools-on-path'; missing(path: string | undefined): string[]; install: string }
+  /**
+   * The harness runs a command in its sandbox (`<binary> ...args sh -c <probe>`). Its sandbox lets
+   * commands write the temp folders, so a probe there would prove nothing.
+   */
+  | { kind: 'write-probe'; args: readonly string[] };

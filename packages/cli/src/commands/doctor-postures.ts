@@ -1,13 +1,14 @@
 // `reins doctor`'s postures: which of bypass, ask and workspace a found harness can take on this machine
 // (docs/architecture/contract.md, "Postures"). What the adapter implements comes from its capability
 // matrix (approvals: ask, sandbox: workspace, 'reins-bubblewrap' where Reins confines the harness);
-// whether the sandbox can run here is checked per harness, and a workspace that can says what it holds.
+// whether the sandbox can run here is checked as the harness's manifest says (ownSandbox), and a workspace
+// that can says what it holds.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CapabilityMatrix, HarnessId, Posture } from '@reins/core';
-import { confinedArgv, findBwrap, missingSandboxTools, reinsHome } from '@reins/harnesses';
+import { assertNever, type CapabilityMatrix, type HarnessId, type Posture } from '@reins/core';
+import { confinedArgv, findBwrap, harnessManifest, reinsHome } from '@reins/harnesses';
 
 export interface PostureCheck {
   state: 'yes' | 'no' | 'unknown';
@@ -45,36 +46,39 @@ export async function checkPostures(context: PostureContext): Promise<PostureRep
 
 async function workspaceHere(context: PostureContext): Promise<PostureCheck> {
   if (context.capabilities.sandbox.implemented.how === 'reins-bubblewrap') return probeReinsConfinement(context);
-  switch (context.id) {
-    case 'claude-code': {
-      if (process.platform !== 'linux') return OWN_SANDBOX;
-      const missing = missingSandboxTools(context.env.PATH);
+  const manifest = harnessManifest(context.id);
+  const check = manifest?.ownSandbox;
+  if (!manifest || !check) return { state: 'unknown', reason: `doctor has no check for ${context.id}'s sandbox.` };
+  if (process.platform !== 'linux') return OWN_SANDBOX;
+  switch (check.kind) {
+    case 'tools-on-path': {
+      const missing = check.missing(context.env.PATH);
       if (missing.length === 0) return OWN_SANDBOX;
       return {
         state: 'no',
-        reason: `Claude Code's sandbox needs ${missing.join(' and ')} on PATH (apt install bubblewrap socat).`,
+        reason: `${manifest.displayName}'s sandbox needs ${missing.join(' and ')} on PATH (${check.install}).`,
       };
     }
-    case 'codex':
-      return process.platform === 'linux' ? probeCodexSandbox(context) : OWN_SANDBOX;
+    case 'write-probe':
+      return probeOwnSandbox(context, manifest.displayName, check.args);
     default:
-      return { state: 'unknown', reason: `doctor has no check for ${context.id}'s sandbox.` };
+      return assertNever(check);
   }
 }
 
 /**
- * Runs Codex's own Linux sandbox (`codex sandbox`, workspace-write) on the write probe. The probe folder
- * is under REINS_HOME, since Codex's workspace-write also lets commands write /tmp and $TMPDIR (a write
- * there proves nothing).
+ * Runs the harness's own sandbox command (e.g. `codex sandbox`, workspace-write) on the write probe. The
+ * probe folder is under REINS_HOME, since such a sandbox also lets commands write /tmp and $TMPDIR (a
+ * write there proves nothing).
  */
-async function probeCodexSandbox(context: PostureContext): Promise<PostureCheck> {
+async function probeOwnSandbox(context: PostureContext, name: string, args: readonly string[]): Promise<PostureCheck> {
   const home = reinsHome(context.env);
   const tmp = [context.env.TMPDIR, '/tmp'].filter((dir): dir is string => Boolean(dir));
   if (tmp.some((dir) => home === dir || home.startsWith(`${dir.replace(/\/$/, '')}/`))) {
-    return { state: 'unknown', reason: `REINS_HOME (${home}) is under a temp folder Codex lets commands write.` };
+    return { state: 'unknown', reason: `REINS_HOME (${home}) is under a temp folder ${name} lets commands write.` };
   }
-  const args = ['sandbox', '-c', 'sandbox_mode=workspace-write', '--', 'sh', '-c', PROBE_WRITES];
-  return probeWrites(context, "Codex's sandbox", () => ({ command: context.binaryPath, args }), OWN_SANDBOX);
+  const argv = [...args, 'sh', '-c', PROBE_WRITES];
+  return probeWrites(context, `${name}'s sandbox`, () => ({ command: context.binaryPath, args: argv }), OWN_SANDBOX);
 }
 
 /**

@@ -54,7 +54,7 @@ JSON shape (stable; fields are only ever added):
     "reinsVersion": "0.1.0",
     "evidence": { "path": string, "records": number, "skipped": [{ "line": number, "reason": string }] },
     "harnesses": [{
-      "id": "codex",
+      "id": string,                        // a harness id
       "adapter": boolean,                  // an adapter for this id is in this build
       "reinsTestedVersions": [string],     // the CLI versions Reins' own test suite runs this adapter on
       "discovery": { "found": true, "binary": { "path", "version"?, "sha256", "source" } }

@@ -4,6 +4,7 @@ import type { HarnessManifest } from '../manifest.js';
 import { testingSource } from '../testing.js';
 import { claudeCodeImplemented } from './capabilities.js';
 import { claudeBinarySpec } from './discovery.js';
+import { missingSandboxTools } from './posture.js';
 import { CLAUDE_CODE_CONFORMANCE } from './testing/conformance.js';
 import { CLAUDE_CODE_PIN } from './testing/pin.js';
 
@@ -15,12 +16,13 @@ export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
   npmPackage: '@anthropic-ai/claude-code',
   implemented: claudeCodeImplemented,
   testedVersions: ['2.1.197', '2.1.332'],
+  // Its sandbox on Linux (posture.ts).
+  ownSandbox: { kind: 'tools-on-path', missing: missingSandboxTools, install: 'apt install bubblewrap socat' },
   testing: {
     pin: CLAUDE_CODE_PIN,
     conformance: CLAUDE_CODE_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
     fake: testingSource(import.meta.url, './testing/fake.mjs'),
-    fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
     fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
     tools: {
       shell: [{ name: 'Bash', args: 'command' }],

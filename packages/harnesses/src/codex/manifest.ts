@@ -14,12 +14,13 @@ export const CODEX_MANIFEST: HarnessManifest = {
   npmPackage: '@openai/codex',
   implemented: CODEX_IMPLEMENTED,
   testedVersions: ['0.169.0', '0.171.0'],
+  // `codex sandbox` runs a command under its Linux sandbox; workspace-write also lets it write /tmp and $TMPDIR.
+  ownSandbox: { kind: 'write-probe', args: ['sandbox', '-c', 'sandbox_mode=workspace-write', '--'] },
   testing: {
     pin: CODEX_PIN,
     conformance: CODEX_CONFORMANCE,
     home: async () => (await import('./testing/home.js')).buildHome,
     fake: testingSource(import.meta.url, './testing/fake.mjs'),
-    fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
     fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
     tools: {
       // Older Codex builds offered `shell` with an argv array.
