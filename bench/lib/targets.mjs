@@ -230,9 +230,11 @@ function daemonTargets(daemon, out) {
     out.push(
       judge(
         `Daemon RSS per ${label} <= ${limit} MB`,
-        entry?.rssPerSessionMB ?? null,
-        entry?.rssPerSessionMB <= limit,
-        entry ? `${entry.rssPerSessionMB} MB at ${entry.sessions} sessions` : '',
+        entry?.rssBeyondYoungPerSessionMB ?? null,
+        entry?.rssBeyondYoungPerSessionMB <= limit,
+        entry
+          ? `${entry.rssBeyondYoungPerSessionMB} MB at ${entry.sessions} sessions without V8's young generation's growth (${entry.rssPerSessionMB} MB with it; heap ${entry.heapPerSessionMB} MB)`
+          : '',
       ),
     );
   }
