@@ -19,13 +19,38 @@ import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from './turns.mjs';
 const now = () => performance.now();
 const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
 
-/** The four paths: two of figure 1's, and the same clients on `reins bridge`. */
+/**
+ * The bridge runs from the CLI's bundle (REINS_BUNDLE=1: even where a `tsc --build` during the run made
+ * bin/reins.js prefer dist/), or, for the unbundled reference, from dist/ (REINS_BUNDLE=0).
+ */
+const withBundle = (launch, bundle) => ({ ...launch, env: { ...launch.env, REINS_BUNDLE: bundle ? '1' : '0' } });
+
+/** The four paths: two of figure 1's, and the same clients on `reins bridge`; the unbundled bridge for reference. */
 function bridgePaths(root) {
   const reins = join(root, 'packages/cli/bin/reins.js');
   const figure1 = turnPaths({ loadCodexSdk: async () => ({}) });
   const codexRaw = figure1.find((path) => path.id === 'codex.raw-app-server');
   const acpPeer = figure1.find((path) => path.id === 'claude.acp-peer');
   const library = (id, label) => ({ ...figure1.find((path) => path.id === id), role: 'reference', label });
+  const codexBridge = (context, bundle) =>
+    codexRaw.open({
+      ...context,
+      launch: {
+        ...withBundle(context.launch, bundle),
+        command: process.execPath,
+        args: [
+          reins,
+          'bridge',
+          'codex-app-server',
+          '-H',
+          'codex',
+          '--binary',
+          context.binary.command,
+          'app-server',
+          '--strict-config',
+        ],
+      },
+    });
   return [
     { ...codexRaw, label: 'codex app-server (raw)' },
     library('codex.reins', 'Reins codex in-process (reference)'),
@@ -34,25 +59,14 @@ function bridgePaths(root) {
       harness: 'codex',
       role: 'bridge',
       label: 'reins bridge codex-app-server -H codex',
-      open: (context) =>
-        codexRaw.open({
-          ...context,
-          launch: {
-            ...context.launch,
-            command: process.execPath,
-            args: [
-              reins,
-              'bridge',
-              'codex-app-server',
-              '-H',
-              'codex',
-              '--binary',
-              context.binary.command,
-              'app-server',
-              '--strict-config',
-            ],
-          },
-        }),
+      open: (context) => codexBridge(context, true),
+    },
+    {
+      id: 'codex.bridge-unbundled',
+      harness: 'codex',
+      role: 'reference',
+      label: 'the same, unbundled dist/ (reference)',
+      open: (context) => codexBridge(context, false),
     },
     { ...acpPeer, label: 'claude-agent-acp (ACP)' },
     library('claude.reins', 'Reins claude-code in-process (reference)'),
@@ -78,7 +92,7 @@ function bridgePaths(root) {
               context.model,
             ],
           },
-          launch: { ...context.launch, home: { ...context.launch.home, args: [] } },
+          launch: { ...withBundle(context.launch, true), home: { ...context.launch.home, args: [] } },
         }),
     },
   ];
