@@ -1,32 +1,31 @@
 // One Reins session over one ACP session, on the session chassis (docs/architecture/contract.md,
 // "Turn rules"): the chassis owns the turn queue, send guards, the `user_message` item of every
 // turn, interrupt semantics, the stall watchdog, emulated structured output and the closed-session
-// error. What is ACP's own stays here: opening, loading, resuming or forking the native session,
-// a turn as one `session/prompt`, `session/cancel`, reading the prompt's answer, and the client
-// half of fs. Settings live in settings.ts, permission requests in approvals.ts, prompt blocks and
-// answer rules in prompt.ts, opening, resuming and closing the native session in native-session.ts,
-// session params and session/fork in session-params.ts. The AcpConnection (one agent process) may be shared with other sessions.
+// error. What is ACP's own is composed here: the native session opened, loaded, resumed, forked and
+// closed (native-session.ts), a turn as one `session/prompt` (prompt-turn.ts; prompt blocks and answer
+// rules in prompt.ts), settings (settings.ts), permission requests (approvals.ts), the client half of
+// fs (client-fs.ts), and the agent's traffic routed in. The AcpConnection (one agent process) may be
+// shared with other sessions.
 import { RequestError } from '@agentclientprotocol/sdk';
-import {
-  type Effort,
-  type EmitMeta,
-  type EventPayload,
-  type HarnessId,
-  isRecord,
-  type NativeFrame,
-  type PassthroughReason,
-  type PermissionDecision,
+import type {
+  Effort,
+  EmitMeta,
+  EventPayload,
+  HarnessId,
+  NativeFrame,
+  PassthroughReason,
+  PermissionDecision,
   ReinsError,
-  type ReinsEvent,
-  type RevertOptions,
-  type RevertResult,
-  type SendOptions,
-  type SendResult,
-  type Session,
-  type SessionDiff,
-  type SessionSpec,
-  type SettingChange,
-  type TurnInput,
+  ReinsEvent,
+  RevertOptions,
+  RevertResult,
+  SendOptions,
+  SendResult,
+  Session,
+  SessionDiff,
+  SessionSpec,
+  SettingChange,
+  TurnInput,
 } from '@reins/core';
 import {
   type ChassisTurn,
@@ -38,14 +37,12 @@ import { filesOnly, sessionDiff, sessionRevert } from '../runtime/checkpoints/in
 import { AcpApprovals } from './approvals.js';
 import { ConfinedFs } from './client-fs.js';
 import type { AcpConnection, SessionSink } from './connection.js';
-import { closeNativeSession, createNativeSession, nativeSessionParams, resumeNativeSession } from './native-session.js';
+import { closeNativeSession, createNativeSession, resumeNativeSession } from './native-session.js';
 import type { AcpQuirks } from './preset.js';
-import { assertAcceptsImages, type Completion, promptBlocks, readPromptAnswer, readPromptFailure } from './prompt.js';
+import { PromptTurns } from './prompt-turn.js';
 import { AcpSettings } from './settings.js';
 import {
-  beginTurn,
   createTranslateState,
-  endTurn,
   finishReplay,
   type TranslateState,
   translatePermission,
@@ -86,9 +83,6 @@ const KNOWN_EXTENSIONS = new Set([
   'qwen/notify/session/mode-update',
 ]);
 
-/** The prompt was never sent (the turn was cancelled before it could be). */
-const NOT_SENT = Symbol('not sent');
-
 let sessionCounter = 0;
 
 export class AcpSession implements Session, TurnHost {
@@ -101,22 +95,14 @@ export class AcpSession implements Session, TurnHost {
   private readonly settings: AcpSettings;
   private readonly approvals: AcpApprovals;
   private readonly sink: SessionSink;
-  /** Turns Reins asked the agent to cancel (interrupt, or the stall watchdog). */
-  private readonly cancelRequested = new WeakSet<ChassisTurn>();
-  /** Each begun turn's prompt request, so an abandoned one can be waited for. */
-  private readonly prompts = new WeakMap<ChassisTurn, Promise<unknown>>();
-  private readonly interruptGraceMs: number;
-  private needsReopen = false;
-  /** The previous turn was cancelled (for the empty-answer check below). */
-  private afterCancel = false;
-  private firstTurn = true;
+  private readonly turns: PromptTurns;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly context: AcpSessionContext) {
     this.harness = context.harness;
     this.id = `${context.harness}-${process.pid}-${Date.now().toString(36)}-${++sessionCounter}`;
     this.state = createTranslateState(context.quirks.translate);
-    this.interruptGraceMs = Math.min(context.requestTimeoutMs, DEFAULT_INTERRUPT_GRACE_MS);
+    const interruptGraceMs = Math.min(context.requestTimeoutMs, DEFAULT_INTERRUPT_GRACE_MS);
     const { spec } = context;
     this.chassis = new SessionChassis(this, {
       harness: context.harness,
@@ -124,7 +110,7 @@ export class AcpSession implements Session, TurnHost {
       sessionId: this.id,
       // ACP has no structured output: the chassis asks for JSON and validates the last answer.
       structuredOutput: 'emulated',
-      interruptGraceMs: this.interruptGraceMs,
+      interruptGraceMs,
       spec,
     });
     this.fs = new ConfinedFs(spec.cwd, { missingFileReadsEmpty: context.quirks.missingFileReadsEmpty ?? false });
@@ -146,7 +132,7 @@ export class AcpSession implements Session, TurnHost {
         this.chassis.translate(native, Date.now(), () => [
           ...translatePermission(this.state, requestId, toolCall, options).payloads,
         ]),
-      cancelling: () => this.chassis.running !== undefined && this.cancelRequested.has(this.chassis.running),
+      cancelling: () => this.chassis.running !== undefined && this.turns.cancelling(this.chassis.running),
       inTurn: () => this.chassis.running !== undefined,
       holdStallWatchdog: () => this.chassis.holdStallWatchdog(),
     });
@@ -157,6 +143,22 @@ export class AcpSession implements Session, TurnHost {
       warn: (message, data) => this.emit({ type: 'notice', kind: 'warning', message, ...(data ? { data } : {}) }),
       ended: (error) => this.onEnded(error),
     };
+    this.turns = new PromptTurns({
+      harness: context.harness,
+      label: context.label,
+      spec,
+      quirks: context.quirks,
+      connection: context.connection,
+      native: context,
+      nativeSessionId: () => this.native,
+      chassis: this.chassis,
+      state: this.state,
+      settings: this.settings,
+      approvals: this.approvals,
+      interruptGraceMs,
+      emit: (payload, meta) => this.emit(payload, meta),
+      emitAll: (payloads, meta) => this.emitAll(payloads, meta),
+    });
   }
 
   get nativeSessionId(): string | undefined {
@@ -180,10 +182,6 @@ export class AcpSession implements Session, TurnHost {
 
   private get connection(): AcpConnection {
     return this.context.connection;
-  }
-
-  private get agentCapabilities() {
-    return this.connection.initializeResponse?.agentCapabilities ?? {};
   }
 
   // ---- opening -----------------------------------------------------------------------------------
@@ -280,124 +278,22 @@ export class AcpSession implements Session, TurnHost {
     void this.context.release().catch(() => {});
   }
 
-  // ---- TurnHost: a turn is one session/prompt ------------------------------------------------
+  // ---- TurnHost: a turn is one session/prompt (prompt-turn.ts) -------------------------------
 
-  async beginTurn(turn: ChassisTurn): Promise<void> {
-    this.emitAll(beginTurn(this.state));
-    this.emit({ type: 'session.status', status: 'running' });
-    const prompt = this.prompt(turn);
-    this.prompts.set(turn, prompt);
-    let response: unknown;
-    let failure: ReinsError | undefined;
-    try {
-      response = await prompt;
-    } catch (error) {
-      failure = ReinsError.from(error, 'protocol_error', { harness: this.harness, operation: 'session/prompt' });
-    }
-    // Updates read before the answer may still be in the SDK's dispatch: let them land first.
-    await new Promise((resolve) => setImmediate(resolve));
-    const at = Date.now();
-    const native: NativeFrame = {
-      source: 'acp',
-      method: 'session/prompt',
-      frame: response === NOT_SENT ? null : (response ?? null),
-    };
-    if (this.chassis.running !== turn) {
-      // The chassis ended this turn already (stall, interrupt grace, close): the agent's late
-      // answer stays visible but ends nothing.
-      if (response !== undefined && response !== NOT_SENT)
-        this.emit({ type: 'passthrough', frame: response }, { native, at });
-      return;
-    }
-    this.emitAll(endTurn(this.state));
-    const context = {
-      label: this.context.label,
-      cancelRequested: this.cancelRequested.has(turn),
-      afterCancel: this.afterCancel,
-      turnUpdates: this.state.turnUpdates,
-      providerError: this.state.providerError,
-      model: this.state.current.model,
-    };
-    let completion: Completion;
-    if (failure || response === NOT_SENT) {
-      completion = failure ? readPromptFailure(failure, context) : { outcome: { status: 'cancelled' } };
-    } else {
-      completion = this.chassis.translate(native, at, () => {
-        const read = readPromptAnswer(response, context);
-        this.emitAll(read.before, { native, at });
-        return [read.completion];
-      })[0] ?? { outcome: { status: 'completed' } };
-    }
-    this.afterCancel = completion.outcome.status === 'cancelled';
-    this.chassis.complete(turn, completion, failure || response === NOT_SENT ? {} : { native, at });
-    this.emit({ type: 'session.status', status: 'idle' });
+  beginTurn(turn: ChassisTurn): Promise<void> {
+    return this.turns.begin(turn);
   }
 
-  private promptContext() {
-    return { harness: this.harness, label: this.context.label, cwd: this.context.spec.cwd };
-  }
-
-  /** Refuses at send time what the agent cannot take (images without promptCapabilities.image). */
   planTurn(input: TurnInput): undefined {
-    assertAcceptsImages(input, this.agentCapabilities.promptCapabilities?.image === true, this.promptContext());
-    return undefined;
+    return this.turns.plan(input);
   }
 
-  /** Reopens when a quirk asks, builds the blocks, sends the prompt; resolves with the agent's answer. */
-  private async prompt(turn: ChassisTurn): Promise<unknown> {
-    if (this.needsReopen) await this.reopen();
-    const prefix = this.firstTurn ? this.context.spec.systemPrompt?.append : undefined;
-    this.firstTurn = false;
-    const blocks = await promptBlocks(turn.prompt, this.promptContext(), prefix);
-    // Interrupted while reopening: nothing to send, nothing for the agent to answer.
-    if (this.cancelRequested.has(turn)) return NOT_SENT;
-    // No deadline on a prompt: turns run as long as the work takes; interrupt and the stall watchdog end them.
-    return this.connection.request<unknown>(
-      'session/prompt',
-      { sessionId: this.native, prompt: blocks },
-      { timeoutMs: 0 },
-    );
+  interruptTurn(turn: ChassisTurn): Promise<void> {
+    return this.turns.interrupt(turn);
   }
 
-  /** claude-agent-acp 0.23.1 off-by-one after cancel: a fresh native session drops the stale queue. */
-  private async reopen(): Promise<void> {
-    this.needsReopen = false;
-    const sessionId = this.native as string;
-    const model = this.state.current.model;
-    await this.connection.request('session/close', { sessionId });
-    const setup = await this.connection.request<SessionSetupResponse | null>('session/resume', {
-      ...nativeSessionParams(this.context),
-      sessionId,
-    });
-    this.settings.take(isRecord(setup) ? setup : {});
-    // The agent reverts to its default model on resume; put the session's model back.
-    if (model && this.settings.reportedModel() !== model) await this.settings.applyModel(model);
-  }
-
-  /** ACP's session/cancel; pending permission requests are answered `cancelled`, as ACP asks. */
-  async interruptTurn(turn: ChassisTurn): Promise<void> {
-    this.cancelRequested.add(turn);
-    this.approvals.cancelAll(true);
-    if (this.context.quirks.reopenAfterCancel) this.needsReopen = true;
-    this.connection.notify('session/cancel', { sessionId: this.native });
-  }
-
-  /** The chassis ended `turn` itself; the next turn waits (bounded) until its prompt settled. */
   turnAbandoned(turn: ChassisTurn, why: 'stalled' | 'interrupt_grace'): Promise<void> {
-    if (why === 'interrupt_grace') {
-      this.emit({
-        type: 'notice',
-        kind: 'warning',
-        message: `${this.context.label} did not confirm the cancel within ${this.interruptGraceMs} ms; the turn was ended by Reins.`,
-      });
-    }
-    this.emitAll(endTurn(this.state));
-    this.emit({ type: 'session.status', status: 'idle' });
-    const prompt = this.prompts.get(turn) ?? Promise.resolve();
-    return prompt.then(
-      () => undefined,
-      () => undefined,
-    );
+    return this.turns.abandoned(turn, why);
   }
 
   // ---- Session -----------------------------------------------------------------------------------
