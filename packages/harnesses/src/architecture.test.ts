@@ -318,7 +318,7 @@ describe('one folder per harness', () => {
     ['testkit/src/harness-homes/named.ts', 'the named home builders kept for existing tests'],
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', '`acp` is also a bridge protocol (FUZZ_BRIDGES)'],
-    ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol; Codex is warmed at start'],
+    ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol'],
     ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
     ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
     ['console/src/model/test-events.ts', "the console's sample events"],

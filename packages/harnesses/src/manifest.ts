@@ -23,6 +23,12 @@ export interface HarnessManifest {
   testing?: HarnessTesting;
   /** How `reins doctor` checks, on Linux, that the harness's own sandbox runs here; absent: doctor has no check. */
   ownSandbox?: OwnSandboxCheck;
+  /**
+   * A session opened while the harness's warm process still starts waits for it and takes it, so a bridge
+   * warms one as it starts (cli bridge.ts). Absent: a session beside a warm process still starting would
+   * start cold, and the warm one is wasted.
+   */
+  sessionsWaitForWarm?: boolean;
   /** Loads the adapter (a dynamic import, so one harness never loads another's SDK) and makes the harness. */
   load(options: HarnessOptions & Record<string, unknown>): Promise<Harness>;
 }

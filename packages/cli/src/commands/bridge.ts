@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import type { Harness } from '@reins/core';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
-import { createHarness, reinsHome } from '@reins/harnesses';
+import { createHarness, harnessManifest, reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { wrapIndented } from '../render/wrap.js';
 import { harnessFlags, usageFromReinsError } from '../session-options.js';
@@ -29,15 +29,6 @@ const MODES = ['app-server', 'blocks'] as const;
  * (the ACP SDK's schemas are ~100 ms of CPU the Codex bridge does not need): bridge-acp.ts, bridge-codex.ts.
  */
 const loadBridges = () => import('./bridge-shared.js');
-
-/**
- * Harnesses whose warm process a bridge starts with itself. A warm Codex app-server is a host with no
- * thread yet, so whatever thread the client opens takes it (and a session that comes while it is
- * still starting waits for it: codex/hosts.ts). A Claude Code spare is taken only when it is ready, so
- * a client's session/new right after initialize would start cold beside a spare still starting:
- * not warmed here until a session can wait for one.
- */
-const WARMED_AT_START: readonly string[] = ['codex'];
 
 export const bridgeHelp = (codexProtocolVersion: string) => `Usage: reins bridge acp -H <harness> [options]
        reins bridge codex-app-server -H <harness> [codex app-server options] [options]
@@ -86,7 +77,7 @@ Examples:
     then: codex --remote ws://127.0.0.1:4500 --remote-auth-token-env TOKEN_VAR
   echo '{"type":"user","text":"hi"}' | reins bridge codex-app-server --mode blocks -H pi
   A Codex client's codex binary: #!/bin/sh + exec reins bridge codex-app-server -H claude-code "$@"
-  Zed settings.json: "agent_servers": { "Reins Codex": { "command": "reins", "args": ["bridge", "acp", "-H", "codex"] } }`;
+  Zed settings.json: "agent_servers": { "Reins": { "command": "reins", "args": ["bridge", "acp", "-H", "<harness>"] } }`;
 
 /** Codex's signed-bearer-token flags: taken so that the refusal names the mode, not a flag. */
 const SIGNED_BEARER_FLAGS = ['ws-shared-secret-file', 'ws-issuer', 'ws-audience', 'ws-max-clock-skew-seconds'] as const;
@@ -241,8 +232,10 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
     throw usageFromReinsError(error, id) ?? error;
   }
   // The harness's process starts now, beside the rest of the start-up (a failure here is the first
-  // session's to report, or discovery's below: the bridge still serves).
-  const warming = WARMED_AT_START.includes(id) && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
+  // session's to report, or discovery's below: the bridge still serves). Only where a session waits for
+  // it (the manifest's sessionsWaitForWarm): elsewhere a session/new right after initialize starts cold.
+  const waits = harnessManifest(id)?.sessionsWaitForWarm === true;
+  const warming = waits && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
   try {
     return await serve(harness, {
       values,

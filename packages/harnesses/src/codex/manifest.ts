@@ -16,6 +16,8 @@ export const CODEX_MANIFEST: HarnessManifest = {
   testedVersions: ['0.169.0', '0.171.0'],
   // `codex sandbox` runs a command under its Linux sandbox; workspace-write also lets it write /tmp and $TMPDIR.
   ownSandbox: { kind: 'write-probe', args: ['sandbox', '-c', 'sandbox_mode=workspace-write', '--'] },
+  // A warm app-server is a host with no thread yet: the next thread takes it, or waits for it (hosts.ts).
+  sessionsWaitForWarm: true,
   testing: {
     pin: CODEX_PIN,
     conformance: CODEX_CONFORMANCE,
