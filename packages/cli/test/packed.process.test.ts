@@ -6,7 +6,7 @@
 // Run after `npm run build` (as `npm test` does). Install scripts are skipped: better-sqlite3 would
 // compile SQLite offline, and nothing here opens a store.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +116,12 @@ describe('the packed tarballs, installed into an empty folder', () => {
     const { stdout } = await reins(['--help']);
     expect(stdout).toMatch(/^Usage: reins <command>/m);
     expect(stdout).toMatch(/^\s+doctor\b/m);
+  }, 60_000);
+
+  it('reins runs from its bundle there: a bridge answers --version', async () => {
+    expect(existsSync(join(app, 'node_modules', '@reins', 'cli', 'dist', 'bundle', 'reins.mjs'))).toBe(true);
+    const { stdout } = await reins(['bridge', 'codex-app-server', '--version']);
+    expect(stdout).toMatch(/^reins-bridge \d+\.\d+\.\d+ \(codex app-server protocol of Codex /);
   }, 60_000);
 
   it('reins doctor lists every harness (none installed on this PATH-less home)', async () => {
