@@ -9,9 +9,9 @@ import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveProcessCount } from '../../runtime/index.js';
 import { AcpHarness, type AcpHarnessOptions } from '../adapter.js';
+import type { AcpSession } from '../session.js';
 import { codexAcpPreset } from './codex-acp/preset.js';
 import { hermesPreset } from './hermes/preset.js';
-import type { AcpSession } from '../session.js';
 
 const FAKE = fakeHarnessPath('acp');
 

@@ -1,18 +1,10 @@
 // codex-acp (the current pin, 2.6.0; written on 0.16.0, now the previous pin) through the Reins ACP adapter, against the
-// scripted model server inside the loopback-only namespace. Its home (testkit harness-homes/codex-acp.ts)
-// carries its own model catalog: the older Codex core inside 0.16.0 rejects a current Codex's catalog.
+// scripted model server inside the loopback-only namespace: what only codex-acp does (the scenarios every agent
+// shares are presets/presets.real.test.ts). Its home (testing/home.ts) carries its own model catalog: the
+// older Codex core inside 0.16.0 rejects a current Codex's catalog.
 import { assertHermetic, type ModelServer, pinnedVersion, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig, of } from '../../../../test/support/acp-real.js';
-import {
-  cancelTurn,
-  modelSwitch,
-  providerError,
-  resumeInNewProcess,
-  shellTurn,
-  textTurn,
-  writeTurn,
-} from '../../../../test/support/acp-scenarios.js';
 import { liveProcessCount } from '../../../runtime/index.js';
 
 let server: ModelServer;
@@ -36,7 +28,6 @@ afterEach(async () => {
 });
 
 describe(`codex-acp ${pinnedVersion('codex-acp')}`, () => {
-  it('text turn', () => textTurn(rig));
   // 0.16.0 (the previous pin, a native binary) refuses --version: discovery, health and the session all
   // read initialize's agentInfo.version. (2.6.0 is a Node script run with binaryArgs: not probed here.)
   it('reports the version initialize names', async () => {
@@ -55,11 +46,4 @@ describe(`codex-acp ${pinnedVersion('codex-acp')}`, () => {
       await previous.cleanup();
     }
   });
-  it('shell tool turn', () => shellTurn(rig));
-  it('file write turn', () => writeTurn(rig));
-  it('cancel mid-turn, and the next turn gets its own answer', () => cancelTurn(rig));
-  it('resume in a new process', () => resumeInNewProcess(rig));
-  // The catalog's ids are the model option's values as they are.
-  it('model switch', () => modelSwitch(rig, 'fake-model-2', 'fake-model-2'));
-  it('provider error', () => providerError(rig));
 });

@@ -1,17 +1,9 @@
-// OpenCode 1.18.33 (pinned in harness-clis) through the Reins ACP adapter, against the
-// scripted model server inside the loopback-only namespace.
+// OpenCode 1.18.33 (pinned in harness-clis) through the Reins ACP adapter, against the scripted model server
+// inside the loopback-only namespace: what only OpenCode does (the scenarios every agent shares are
+// presets/presets.real.test.ts).
 import { assertHermetic, type ModelServer, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig } from '../../../../test/support/acp-real.js';
-import {
-  cancelTurn,
-  modelSwitch,
-  providerError,
-  resumeInNewProcess,
-  shellTurn,
-  textTurn,
-  writeTurn,
-} from '../../../../test/support/acp-scenarios.js';
 import { liveProcessCount } from '../../../runtime/index.js';
 
 let server: ModelServer;
@@ -35,13 +27,6 @@ afterEach(async () => {
 });
 
 describe('opencode 1.18.33', () => {
-  it('text turn', () => textTurn(rig));
-  it('shell tool turn', () => shellTurn(rig));
-  it('file write turn', () => writeTurn(rig));
-  it('cancel mid-turn', () => cancelTurn(rig));
-  it('resume in a new process', () => resumeInNewProcess(rig));
-  it('model switch', () => modelSwitch(rig, 'fake/fake-model-2', 'fake-model-2'));
-  it('provider error', () => providerError(rig));
   // 1.18.33 lists its OpenCode Zen cloud models even offline; Reins hides them when models fetch is off.
   it('hides the offline cloud models', async () => {
     const { session } = await rig.open();
