@@ -7,11 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ALLOWED = new Set(['@reins/client', '@reins/core', 'react', 'react-dom/client', 'zod']);
 const root = new URL('.', import.meta.url).pathname;
 const sources = (dir: string) =>
-  sourceFiles(
-    dir,
-    (path) =>
-      (path.endsWith('.ts') || path.endsWith('.tsx')) && !path.endsWith('.test.ts') && !path.endsWith('test-events.ts'),
-  );
+  sourceFiles(dir, (path) => (path.endsWith('.ts') || path.endsWith('.tsx')) && !path.endsWith('.test.ts'));
 
 describe('the console stays a browser app on @reins/client', () => {
   const files = sources(root);

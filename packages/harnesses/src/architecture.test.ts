@@ -321,7 +321,6 @@ describe('one folder per harness', () => {
     ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol'],
     ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
     ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
-    ['console/src/model/test-events.ts', "the console's sample events"],
   ]);
   const harnessFolders = readdirSync(harnessSource).filter(
     (name) => statSync(join(harnessSource, name)).isDirectory() && !SHARED.has(name),

@@ -1,9 +1,9 @@
 import type { SessionListing, SessionsChangedParams, StatusSnapshotParams } from '@reins/client';
 import { AsyncQueue, ReinsError, type ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
+import { eventStream } from '../../test/events.js';
 import { type AttachedSession, ConsoleConnection, type DaemonLink, type Timers } from './connection.js';
 import { SessionModel } from './session-model.js';
-import { eventStream } from './test-events.js';
 
 /** The daemon side of one fake connection: a session's whole log, served after afterSeq. */
 class FakeLink implements DaemonLink {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { eventStream } from '../../test/events.js';
 import { SessionModel } from './session-model.js';
-import { eventStream } from './test-events.js';
 
 /** A frame scheduler flushed by hand. */
 function manualFrames() {

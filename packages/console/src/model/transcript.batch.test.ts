@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
+import { eventStream } from '../../test/events.js';
 import { SessionModel } from './session-model.js';
-import { eventStream } from './test-events.js';
 import { Transcript } from './transcript.js';
 
 const recorded: ReinsEvent[] = readFileSync(

@@ -1,6 +1,6 @@
 // Rate-limit reports are a status of the session, not transcript rows, until one says a limit was hit.
 import { describe, expect, it } from 'vitest';
-import { eventStream } from './test-events.js';
+import { eventStream } from '../../test/events.js';
 import { Transcript } from './transcript.js';
 
 const windows = (usedPercent: number) => ({ primary: { usedPercent, windowMinutes: 300 }, secondary: null });

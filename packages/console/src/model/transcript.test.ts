@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventStream } from './test-events.js';
+import { eventStream } from '../../test/events.js';
 import { type Row, type ToolRow, Transcript } from './transcript.js';
 
 function kinds(rows: Row[]): string[] {

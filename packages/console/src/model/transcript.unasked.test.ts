@@ -2,8 +2,8 @@
 // is told apart from one the user approved, whichever of the request and the call's row comes first.
 import type { ToolCallItem } from '@reins/core';
 import { describe, expect, it } from 'vitest';
+import { eventStream } from '../../test/events.js';
 import { ranWithoutAsking, type ToolRow } from './rows.js';
-import { eventStream } from './test-events.js';
 import { Transcript } from './transcript.js';
 
 const t = { turnId: 't1' };

@@ -1,4 +1,4 @@
-// Builds envelope-complete events for the console's unit tests: each call gets the next seq.
+// Builds envelope-complete events for the console's unit tests (src/model/*.test.ts): each call gets the next seq.
 import type { EventPayload, ReinsEvent } from '@reins/core';
 
 export function eventStream(sessionId = 's1', harness = 'codex') {
