@@ -10,9 +10,9 @@
 // and the bridge's records map the made-up id to it for `session/load`, in this process and the next.
 // The records also keep each session's model, effort and mode, so a resumed session runs as it ran.
 // A fork (unstable session/fork, only where the harness implements fork) is a NEW session under the
-// id the harness gives the copied conversation, never the source's. Settings and modes are
-// settings.ts's; session/list (only where the harness lists its conversations) is listing.ts's.
-import { randomUUID } from 'node:crypto';
+// id the harness gives the copied conversation, never the source's. Opening a session is
+// session-open.ts's, settings and modes settings.ts's, session/list (only where the harness lists its
+// conversations) listing.ts's.
 import { agentProtocolRouter } from '@agentclientprotocol/sdk/experimental/v2';
 import { type AgentApp, agent, RequestError, type Stream } from '@agentclientprotocol/sdk/unstable';
 import { type Effort, type Harness, type Posture, ReinsError, type SessionSpec } from '@reins/core';
@@ -29,9 +29,10 @@ import { type ListingContext, listAcpSessions } from './listing.js';
 import { HARNESS_DEFAULT, modesOf } from './options.js';
 import { type ClientPort, v1Port } from './port.js';
 import { parseSetModel, promptInput, type SavedSettings, sessionSpecOf, settingRequestOf } from './requests.js';
-import { BridgeSession } from './session.js';
+import type { BridgeSession } from './session.js';
+import { openBridgeSession } from './session-open.js';
 import { applySetting, type SettingsContext, setMode } from './settings.js';
-import { createBridgeState, historyUpdates, takeConfigOptions } from './translate.js';
+import { historyUpdates, takeConfigOptions } from './translate.js';
 import { v2App } from './v2/agent.js';
 import {
   type ClientCapabilities,
@@ -270,65 +271,25 @@ export class AcpBridge {
     });
   }
 
-  private async open(spec: SessionSpec, acpId: string | undefined, announced: boolean): Promise<BridgeSession> {
-    if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
-    const catalog = this.facts.catalog();
-    const matrix = await this.facts.capabilities();
-    const session = await withDeadline(
-      this.harness.createSession(spec),
-      this.requestTimeoutMs,
-      'createSession',
-      (late) => void late.close(),
-    );
-    if (this.closing) {
-      await session.close();
-      throw new ReinsError('process_exited', 'The bridge is shutting down.');
-    }
-    if (spec.resume?.fork && session.nativeSessionId === spec.resume.nativeSessionId) {
-      // Never two sessions on one conversation: a "fork" on the source's id would write into it.
-      await session.close();
-      throw new ReinsError(
-        'resume_failed',
-        `The harness reopened ${spec.resume.nativeSessionId} instead of forking it.`,
-        {
-          operation: 'session/fork',
-        },
-      );
-    }
-    const id = acpId ?? session.nativeSessionId ?? `reins-${randomUUID()}`;
-    const state = createBridgeState(
+  /** Opens a session (session-open.ts). */
+  private open(spec: SessionSpec, acpId: string | undefined, announced: boolean): Promise<BridgeSession> {
+    return openBridgeSession(
       {
-        effortSwitch: isImplemented(matrix, 'liveEffortSwitch'),
-        posture: spec.posture ?? 'bypass',
-        // Modes are postures: switching one restarts the harness on the same conversation.
-        modes: isImplemented(matrix, 'approvals') && isImplemented(matrix, 'resume'),
-        ...(spec.model ? { model: spec.model } : {}),
-        ...(spec.effort ? { effort: spec.effort } : {}),
-      },
-      { notices: this.clientNotices },
-    );
-    const models = await catalog;
-    if (models) state.settings.catalog = models;
-    const bridged = new BridgeSession(
-      id,
-      session,
-      state,
-      spec,
-      {
-        connection: () => this.connection,
+        harness: this.harness,
+        facts: this.facts,
+        requestTimeoutMs: this.requestTimeoutMs,
         permissionTimeoutMs: this.options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+        sessions: this.sessions,
+        connection: () => this.connection,
+        clientNotices: () => this.clientNotices,
+        closing: () => this.closing !== undefined,
         log: this.log,
-        changed: (changed) => void this.remember(changed),
+        remember: (bridged) => this.remember(bridged),
       },
-      { announced },
+      spec,
+      acpId,
+      announced,
     );
-    this.sessions.set(id, bridged);
-    // The session's first events (model, native id, replayed history) are already queued: let the
-    // pump take them in before the answer is built from its state.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!session.nativeSessionId) this.log(`session ${id}: the harness has no native session id yet`);
-    void this.remember(bridged);
-    return bridged;
   }
 
   private answerOf(bridged: BridgeSession): SessionAnswer {
