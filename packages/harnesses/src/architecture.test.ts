@@ -315,7 +315,6 @@ describe('one folder per harness', () => {
    */
   const NAMES_A_HARNESS = new Map([
     ['core/src/harness-ids.ts', 'the list of ids itself'],
-    ['testkit/src/harness-homes/named.ts', 'the named home builders kept for existing tests'],
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', '`acp` is also a bridge protocol (FUZZ_BRIDGES)'],
     ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol'],

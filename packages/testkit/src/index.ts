@@ -73,17 +73,7 @@ export {
 } from './fuzz/index.js';
 export {
   baseEnvironment,
-  buildClaudeAgentAcpHome,
-  buildClaudeCodeHome,
-  buildCodexAcpHome,
-  buildCodexHome,
-  buildCopilotHome,
-  buildGeminiHome,
   buildHarnessHome,
-  buildOpenClawHome,
-  buildOpenCodeHome,
-  buildPiHome,
-  buildQwenCodeHome,
   DEFAULT_FAKE_MODEL,
   FAKE_API_KEY,
   freeLoopbackPort,

@@ -9,9 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   assertHermetic,
-  buildClaudeCodeHome,
-  buildCodexAcpHome,
-  buildCodexHome,
+  buildHarnessHome,
   harnessBinary,
   type ModelServer,
   makeTempHome,
@@ -34,8 +32,8 @@ beforeAll(async () => {
   if (!existsSync(BUILT)) throw new Error(`The CLI is not built (${BUILT} is missing): run \`npx tsc -b\` first.`);
   server = await startModelServer();
   home = await makeTempHome('reins-doctor-real-');
-  const codex = await buildCodexHome({ modelServerUrl: server.url, tempHome: home });
-  const claude = await buildClaudeCodeHome({ modelServerUrl: server.url, tempHome: home });
+  const codex = await buildHarnessHome('codex', { modelServerUrl: server.url, tempHome: home });
+  const claude = await buildHarnessHome('claude-code', { modelServerUrl: server.url, tempHome: home });
   const pinned = [harnessBinary('codex').command, harnessBinary('claude-code').command].map((path) => dirname(path));
   env = {
     ...codex.env,
@@ -96,7 +94,7 @@ describe('reins doctor with the pinned CLIs', () => {
     const acpHome = await makeTempHome('reins-doctor-codex-acp-');
     try {
       const binary = harnessBinary('codex-acp', undefined, 'previous');
-      const built = await buildCodexAcpHome({ modelServerUrl: server.url, tempHome: acpHome, binary });
+      const built = await buildHarnessHome('codex-acp', { modelServerUrl: server.url, tempHome: acpHome, binary });
       const acpEnv = {
         ...built.env,
         PATH: [dirname(binary.command), built.env.PATH ?? ''].join(':'),

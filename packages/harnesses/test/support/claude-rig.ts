@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Harness, Session, SessionSpec } from '@reins/core';
 import {
   assertHermetic,
-  buildClaudeCodeHome,
+  buildHarnessHome,
   fakeHarnessPath,
   fixtureRecorder,
   type HarnessBinary,
@@ -55,7 +55,7 @@ export async function claudeRig(
   const binary = harnessBinary('claude-code', undefined, options.pin ?? 'current');
   const server = await startModelServer({ strict: options.strict ?? false });
   const tempHome = await makeTempHome('reins-cc-');
-  const home = await buildClaudeCodeHome({ modelServerUrl: server.url, tempHome, binary });
+  const home = await buildHarnessHome('claude-code', { modelServerUrl: server.url, tempHome, binary });
   const workdir = join(tempHome.dir, 'work');
   await mkdir(workdir);
   const fixtures =

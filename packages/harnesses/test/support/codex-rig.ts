@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Harness, Session, SessionSpec } from '@reins/core';
 import {
   assertHermetic,
-  buildCodexHome,
+  buildHarnessHome,
   fixtureRecorder,
   type HarnessHome,
   harnessBinary,
@@ -54,7 +54,7 @@ export async function codexRig(
   const binary = harnessBinary('codex');
   const server = await startModelServer({ strict: true });
   const tempHome = await makeTempHome('reins-codex-');
-  const home = await buildCodexHome({
+  const home = await buildHarnessHome('codex', {
     modelServerUrl: server.url,
     tempHome,
     binary,

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessBinary } from '../hermetic/binaries.js';
 import { makeTempHome, type TempHome } from '../hermetic/temp-home.js';
-import { buildClaudeAgentAcpHome, buildCodexAcpHome, buildOpenClawHome, buildPiHome } from './named.js';
+import { buildHarnessHome } from './build.js';
+import type { HarnessHomeOptions } from './types.js';
 
 const standIn = (id: HarnessBinary['id']): HarnessBinary => ({
   id,
@@ -26,9 +27,9 @@ afterEach(async () => {
 
 const modelServerUrl = 'http://127.0.0.1:1';
 
-describe('buildPiHome', () => {
-  async function piModels(options: Partial<Parameters<typeof buildPiHome>[0]> = {}) {
-    const home = await buildPiHome({ modelServerUrl, tempHome, binary: standIn('pi'), ...options });
+describe("buildHarnessHome('pi')", () => {
+  async function piModels(options: Partial<HarnessHomeOptions> = {}) {
+    const home = await buildHarnessHome('pi', { modelServerUrl, tempHome, binary: standIn('pi'), ...options });
     const modelsJson = home.files.find((file) => file.endsWith('models.json')) as string;
     const config = JSON.parse(await readFile(modelsJson, 'utf8'));
     return config.providers.fake.models as Array<{ id: string; cost: Record<string, number> }>;
@@ -48,9 +49,9 @@ describe('buildPiHome', () => {
   });
 });
 
-describe('buildClaudeAgentAcpHome', () => {
+describe("buildHarnessHome('claude-agent-acp')", () => {
   it('lists one extra model through ANTHROPIC_CUSTOM_MODEL_OPTION', async () => {
-    const home = await buildClaudeAgentAcpHome({
+    const home = await buildHarnessHome('claude-agent-acp', {
       modelServerUrl,
       tempHome,
       binary: standIn('claude-agent-acp'),
@@ -61,13 +62,17 @@ describe('buildClaudeAgentAcpHome', () => {
   });
 
   it('sets no custom model without extra models', async () => {
-    const home = await buildClaudeAgentAcpHome({ modelServerUrl, tempHome, binary: standIn('claude-agent-acp') });
+    const home = await buildHarnessHome('claude-agent-acp', {
+      modelServerUrl,
+      tempHome,
+      binary: standIn('claude-agent-acp'),
+    });
     expect(home.env).not.toHaveProperty('ANTHROPIC_CUSTOM_MODEL_OPTION');
   });
 
   it('refuses more extra models than claude-agent-acp can list, saying how many it takes', async () => {
     await expect(
-      buildClaudeAgentAcpHome({
+      buildHarnessHome('claude-agent-acp', {
         modelServerUrl,
         tempHome,
         binary: standIn('claude-agent-acp'),
@@ -77,9 +82,9 @@ describe('buildClaudeAgentAcpHome', () => {
   });
 });
 
-describe('buildOpenClawHome', () => {
+describe("buildHarnessHome('openclaw')", () => {
   it('prices every model with modelPrice, so OpenClaw can report a cost', async () => {
-    const home = await buildOpenClawHome({
+    const home = await buildHarnessHome('openclaw', {
       modelServerUrl,
       tempHome,
       binary: standIn('openclaw'),
@@ -95,9 +100,9 @@ describe('buildOpenClawHome', () => {
   });
 });
 
-describe('buildCodexAcpHome', () => {
+describe("buildHarnessHome('codex-acp')", () => {
   it("writes a catalog codex-acp 0.16.0's older Codex core parses, and the fake provider config", async () => {
-    const home = await buildCodexAcpHome({
+    const home = await buildHarnessHome('codex-acp', {
       modelServerUrl,
       tempHome,
       binary: standIn('codex-acp'),

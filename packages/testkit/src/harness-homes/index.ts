@@ -5,18 +5,6 @@
 export { buildHarnessHome, type HarnessLaunch, harnessHomeBuilders, harnessLaunch } from './build.js';
 export { baseEnvironment, harnessPath } from './environment.js';
 export { freeLoopbackPort } from './free-port.js';
-export {
-  buildClaudeAgentAcpHome,
-  buildClaudeCodeHome,
-  buildCodexAcpHome,
-  buildCodexHome,
-  buildCopilotHome,
-  buildGeminiHome,
-  buildOpenClawHome,
-  buildOpenCodeHome,
-  buildPiHome,
-  buildQwenCodeHome,
-} from './named.js';
 export { privateTmpDir, privateTmpWrapper } from './private-tmp.js';
 export type { HarnessHome, HarnessHomeBuilder, HarnessHomeOptions, ModelPrice } from './types.js';
 export { DEFAULT_FAKE_MODEL, FAKE_API_KEY } from './types.js';
