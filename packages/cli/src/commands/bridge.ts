@@ -10,6 +10,7 @@
 // discovery before the harness even starts. So the harness's process is started first, where the
 // harness keeps one warm (`warm(1)`; Codex only for now, below), and @reins/bridges (its module
 // graph: the ACP SDK's zod schemas alone are ~100 ms of CPU) loads while that process starts up.
+import module from 'node:module';
 import { parseArgs } from 'node:util';
 import type { Harness } from '@reins/core';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
@@ -316,6 +317,11 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
 
   const log = (message: string) => io.stderr.write(`reins bridge: ${message}\n`);
   if (launch.ignored.length > 0) log(`ignored Codex-only settings: ${launch.ignored.join(', ')}`);
+
+  // What a first turn runs has loaded once the protocol's server has: the compile cache (bin/reins.js) is
+  // written now, since Node writes it only at a normal exit and a client may kill its bridge instead.
+  await (protocol === 'acp' ? import('./bridge-acp.js') : import('./bridge-codex.js'));
+  (module as { flushCompileCache?: () => void }).flushCompileCache?.();
 
   // stdout is the protocol channel: anything a library logs goes to stderr instead.
   const restore = routeConsoleToStderr();
