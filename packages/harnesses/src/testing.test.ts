@@ -1,10 +1,12 @@
 // The harnesses' test side agrees with their manifests: HARNESS_PINS is exactly the manifests' pins, each
 // pin names the npm package the manifest installs, every pin tells the tests how to check its version, and
 // the SDKs pins name are the adapters' own dependencies; what a pin says --version prints, discovery parses back.
-import { readFileSync } from 'node:fs';
+// A manifest's fake is an executable where it says, also when the manifest runs from the built dist/.
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_MANIFESTS, HARNESS_PINS } from './manifests.js';
 import { defaultParseVersion } from './runtime/discovery.js';
+import { testingSource } from './testing.js';
 
 describe('harness pins', () => {
   it('HARNESS_PINS lists the testing.pin of every manifest that has one, in manifest order', () => {
@@ -45,5 +47,22 @@ describe('what --version prints', () => {
     const parse = manifest?.binary?.parseVersion ?? defaultParseVersion;
     expect(manifest?.testedVersions.length).toBeGreaterThan(0);
     for (const version of manifest?.testedVersions ?? []) expect(parse(pin.versionOutput(version))).toBe(version);
+  });
+});
+
+describe("a harness folder's test side", () => {
+  it('testingSource reads a file beside the module, and the same file in src/ from a built dist/', () => {
+    expect(testingSource('file:///r/packages/harnesses/src/pi/manifest.js', './testing/fake.mjs')).toBe(
+      '/r/packages/harnesses/src/pi/testing/fake.mjs',
+    );
+    expect(testingSource('file:///r/packages/harnesses/dist/pi/manifest.js', './testing/fake.mjs')).toBe(
+      '/r/packages/harnesses/src/pi/testing/fake.mjs',
+    );
+  });
+
+  it.each(
+    HARNESS_MANIFESTS.flatMap((manifest) => (manifest.testing?.fake ? [[manifest.id, manifest.testing.fake]] : [])),
+  )('%s: its fake is an executable file', (_id, fake) => {
+    expect(() => accessSync(fake, constants.X_OK)).not.toThrow();
   });
 });
