@@ -20,7 +20,6 @@ export const PI_MANIFEST: HarnessManifest = {
     home: async () => (await import('./testing/home.js')).buildHome,
     fake: testingSource(import.meta.url, './testing/fake.mjs'),
     fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
-    fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
     tools: {
       shell: [{ name: 'bash', args: 'command' }],
       write: [{ name: 'write', args: { kind: 'content', pathKey: 'path' } }],
