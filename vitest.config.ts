@@ -21,9 +21,8 @@ const slowTiers = ['**/*.process.test.ts', '**/*.real.test.ts'];
 process.env.REINS_CHECKPOINTS ??= 'off';
 
 // The real tier's longest files (each conformance lane group and the ACP presets' table: minutes of CLI
-// start-ups; OpenClaw's gateway
-// starts in 15-40 s) start first, so the two workers finish together. Vitest orders by the last run's
-// durations, but a fresh checkout (CI) has none and would take these small files last.
+// start-ups; OpenClaw's gateway starts in 15-40 s) start first, so the two workers finish together. Vitest
+// orders by the last run's durations, but a fresh checkout (CI) has none and would take these files last.
 const LONGEST_FIRST = [/conformance-openclaw/, /presets\.real/, /conformance-/, /openclaw/];
 
 class LongestFirst extends BaseSequencer {
