@@ -15,8 +15,8 @@ import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acpV2Violations } from './support/acp-schema.js';
+import { REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CODEX = fakeHarnessPath('codex');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));

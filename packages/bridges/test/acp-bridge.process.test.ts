@@ -5,7 +5,6 @@
 // process left after stdin EOF or SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,8 @@ import type { Harness, ReinsEvent, Session } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { processesWithMarker, REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CODEX = fakeHarnessPath('codex');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/codex/fixtures/${name}.0.169.0.jsonl`, import.meta.url));
@@ -27,24 +26,6 @@ beforeAll(async () => {
   cwd = await mkdtemp(join(tmpdir(), 'reins-bridge-'));
   return () => rm(cwd, { recursive: true, force: true });
 });
-
-/** Live processes whose environment carries the marker (the bridge and everything it started). */
-function processesWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').includes(`REINS_BRIDGE_TEST_MARKER=${marker}`)) {
-        found.push(Number(name));
-      }
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
 
 function bridgeEnv(transcript: string, marker: string): Record<string, string> {
   return {

@@ -3,7 +3,6 @@
 // unchanged (a custom target builds the `acp` harness around the bridge command, with the launch
 // environment of Codex's hermetic home), so every behaviour crosses two protocols and back.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/acp-bridge.real.test.ts
-import { fileURLToPath } from 'node:url';
 import { createHarness } from '@reins/harnesses';
 import {
   assertHermetic,
@@ -15,8 +14,8 @@ import {
   runConformance,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
+import { REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const ALTERNATE_MODEL = 'fake-model-2';
 
 const codexBehindBridge: ConformanceTarget = {

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CODEX = fakeHarnessPath('codex');
 const TRANSCRIPT = fileURLToPath(
   new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),

@@ -7,7 +7,6 @@
 // no harness process left after stdin EOF or SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +16,8 @@ import type { ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { processesWithMarker, REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../harnesses/src/claude-code/fixtures/${name}.2.1.197.jsonl`, import.meta.url));
@@ -37,24 +36,6 @@ beforeAll(async () => {
   await chmod(launcher, 0o755);
   return () => rm(workdir, { recursive: true, force: true });
 });
-
-/** Live processes whose environment carries the marker (the bridge and everything it started). */
-function processesWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').includes(`REINS_BRIDGE_TEST_MARKER=${marker}`)) {
-        found.push(Number(name));
-      }
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
 
 function bridgeEnv(transcript: string, marker: string, knobs: Record<string, string> = {}): Record<string, string> {
   return {

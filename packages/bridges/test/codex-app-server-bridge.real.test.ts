@@ -6,7 +6,6 @@
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-app-server-bridge.real.test.ts
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createHarness } from '@reins/harnesses';
 import {
   assertHermetic,
@@ -18,8 +17,8 @@ import {
   runConformance,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
+import { REINS } from './support/processes.js';
 
-const REINS = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
 const ALTERNATE_MODEL = 'fake-model-2';
 
 const claudeBehindBridge: ConformanceTarget = {
