@@ -278,6 +278,8 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
       (error: unknown) => ({ error }),
     ),
     loadBridges(),
+    // The protocol's server too (its module graph is most of the bridge's), beside discovery.
+    protocol === 'acp' ? import('./bridge-acp.js') : import('./bridge-codex.js'),
   ]);
   let launch: ReturnType<typeof bridges.launchOptionsOf>;
   let listen: ReturnType<typeof bridges.listenPlanOf>;
@@ -318,9 +320,9 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
   const log = (message: string) => io.stderr.write(`reins bridge: ${message}\n`);
   if (launch.ignored.length > 0) log(`ignored Codex-only settings: ${launch.ignored.join(', ')}`);
 
-  // What a first turn runs has loaded once the protocol's server has: the compile cache (bin/reins.js) is
-  // written now, since Node writes it only at a normal exit and a client may kill its bridge instead.
-  await (protocol === 'acp' ? import('./bridge-acp.js') : import('./bridge-codex.js'));
+  // What a first turn runs has loaded (the protocol's server with it, above): the compile cache
+  // (bin/reins.js) is written now, since Node writes it only at a normal exit and a client may kill
+  // its bridge instead.
   (module as { flushCompileCache?: () => void }).flushCompileCache?.();
 
   // stdout is the protocol channel: anything a library logs goes to stderr instead.
