@@ -8,14 +8,14 @@
 // in its process group) included: zero orphans (daemon/test/children-die.process.test.ts: the
 // next start reaps what a killed watcher left). Logs are JSON lines at --log-level and
 // carry neither the token nor any planted secret (environment, spec env, harness env, prompt).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
-import { fakeHarnessPath, until } from '@reins/testkit';
+import { aliveInGroups, descendantsOf, fakeHarnessPath, isDaemonWatcher, isProcessAlive, until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningCli, runCli, startCli } from './cli.js';
@@ -30,57 +30,17 @@ const CLAUDE_FIXTURE = fileURLToPath(
   new URL('../../harnesses/src/claude-code/fixtures/text-turn.2.1.197.jsonl', import.meta.url),
 );
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  state: string;
-}
-
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(name), state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** Process groups of every descendant of `root` (the harness children of the daemon). */
+/** Process groups of every descendant of `root` (the harness children of the daemon, not its watcher). */
 function descendantGroups(root: number): Set<number> {
-  const all = processes();
-  const family = new Set([root]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const proc of all) {
-      if (!family.has(proc.pid) && family.has(proc.ppid)) {
-        family.add(proc.pid);
-        grew = true;
-      }
-    }
-  }
-  family.delete(root);
-  // The daemon's child watcher (its own group) is no harness: its command line names it.
-  return new Set(all.filter((proc) => family.has(proc.pid) && !isWatcher(proc.pid)).map((proc) => proc.pgid));
+  return new Set(
+    descendantsOf(root)
+      .filter((proc) => !isDaemonWatcher(proc.pid))
+      .map((proc) => proc.pgid),
+  );
 }
 
-function isWatcher(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reins-watcher');
-  } catch {
-    return false;
-  }
-}
-
-const aliveIn = (groups: Set<number>) => processes().filter((proc) => groups.has(proc.pgid) && proc.state !== 'Z');
-const isAlive = (pid: number) => processes().some((proc) => proc.pid === pid && proc.state !== 'Z');
+const aliveIn = aliveInGroups;
+const isAlive = isProcessAlive;
 
 let home: string;
 let running: RunningCli | undefined;

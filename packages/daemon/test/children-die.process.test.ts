@@ -3,15 +3,21 @@
 // SIGKILLed and, within 5 s, no process of that group is left (its child watcher ended them). When
 // the watcher was killed too, the group outlives both, and the next daemon start reaps it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DaemonInfoSchema, type ReinsClient } from '@reins/client';
-import { until } from '@reins/testkit';
+import {
+  aliveInGroups,
+  descendantsOf,
+  isDaemonWatcher,
+  isProcessAlive,
+  type ProcessEntry,
+  until,
+} from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WATCHER_TITLE } from '../src/processes/child-watcher.js';
 import { claudeFixture, client, EventReader, FAKE_CLAUDE, LOGGING_FAKE } from './helpers.js';
 
 const REINS_BIN = fileURLToPath(new URL('../../cli/bin/reins.js', import.meta.url));
@@ -34,54 +40,17 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  state: string;
+interface Proc extends ProcessEntry {
   /** The daemon's child watcher: its command line names it from its first instant. */
   watcher: boolean;
 }
 
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const watcher = readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(WATCHER_TITLE);
-      out.push({
-        pid: Number(entry),
-        watcher,
-        state: fields[0] ?? '',
-        ppid: Number(fields[1]),
-        pgid: Number(fields[2]),
-      });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
 /** Descendants of `root`, by process. */
 function descendants(root: number): Proc[] {
-  const all = processes();
-  const family = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const proc of all) {
-      if (family.has(proc.ppid) && !family.has(proc.pid)) {
-        family.add(proc.pid);
-        grew = true;
-      }
-    }
-  }
-  return all.filter((proc) => proc.pid !== root && family.has(proc.pid));
+  return descendantsOf(root).map((proc) => ({ ...proc, watcher: isDaemonWatcher(proc.pid) }));
 }
 
-const aliveIn = (groups: Set<number>) => processes().filter((proc) => groups.has(proc.pgid) && proc.state !== 'Z');
+const aliveIn = aliveInGroups;
 
 function kill(pid: number): void {
   try {
@@ -159,11 +128,7 @@ describe('children die with their daemon', () => {
     await until(() => aliveIn(groups).length === 0, 'every process of the harness group to be gone', 5_000);
     // The watcher's work is done: it is gone too.
     const watcher = family.find((proc) => proc.watcher) as Proc;
-    await until(
-      () => !processes().some((proc) => proc.pid === watcher.pid && proc.state !== 'Z'),
-      'the watcher to exit',
-      5_000,
-    );
+    await until(() => !isProcessAlive(watcher.pid), 'the watcher to exit', 5_000);
   }, 90_000);
 
   it('when the watcher was killed too, the next start reaps what was left', async () => {

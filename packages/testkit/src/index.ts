@@ -158,6 +158,14 @@ export {
 } from './model-server/index.js';
 export { until } from './polling/until.js';
 export {
+  aliveInGroups,
+  descendantsOf,
+  isDaemonWatcher,
+  isProcessAlive,
+  type ProcessEntry,
+  processTable,
+} from './processes/table.js';
+export {
   FIXTURE_FORMAT,
   type Fixture,
   type FixtureDirection,
