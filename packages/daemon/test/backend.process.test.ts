@@ -27,10 +27,9 @@ import {
 } from '@reins/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client } from './helpers.js';
+import { client, silent } from './helpers.js';
 import { ScriptedHarness } from './scripted-harness.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const SHA_A = 'a'.repeat(64);
 const SHA_B = 'b'.repeat(64);
 

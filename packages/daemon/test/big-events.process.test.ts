@@ -11,7 +11,7 @@ import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, codexTranscript, EventReader, fakeCodexOptions, RawSocket } from './helpers.js';
+import { client, codexTranscript, EventReader, fakeCodexOptions, RawSocket, silent } from './helpers.js';
 
 let home: string;
 let daemon: Daemon | undefined;
@@ -28,8 +28,6 @@ afterEach(async () => {
   expect(liveProcessCount()).toBe(0);
   await rm(home, { recursive: true, force: true });
 });
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function connected(target: Daemon): Promise<ReinsClient> {
   const reins = await client(target.url, target.token);

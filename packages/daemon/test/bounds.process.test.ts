@@ -8,13 +8,12 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReinsError } from '@reins/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { mayBeRunning } from '../src/daemon-file.js';
 import { type Daemon, type DaemonOptions, SqliteStore, STORE_FILE, startDaemon } from '../src/index.js';
 import { canReadProcesses, readProcess } from '../src/processes/proc.js';
-import { client, RawSocket } from './helpers.js';
+import { client, errorOf, RawSocket } from './helpers.js';
 import { ScriptedHarness } from './scripted-harness.js';
 
 let home: string;
@@ -49,18 +48,6 @@ async function raw(target: Daemon): Promise<RawSocket> {
   const socket = await RawSocket.open(target.url);
   cleanups.push(() => socket.close());
   return socket;
-}
-
-function errorOf(promise: Promise<unknown>): Promise<ReinsError> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => {
-      if (!ReinsError.isInstance(error)) throw error;
-      return error;
-    },
-  );
 }
 
 describe('before initialize', () => {

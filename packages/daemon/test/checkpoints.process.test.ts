@@ -12,9 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editOnInput } from '../../harnesses/src/runtime/checkpoints/edit-on-input.js';
 import { makeTestRepo, type TestRepo } from '../../harnesses/src/runtime/checkpoints/test-repo.js';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader, FAKE_CLAUDE, fakeClaudeEnv } from './helpers.js';
+import { client, EventReader, FAKE_CLAUDE, fakeClaudeEnv, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let repo: TestRepo | undefined;
 let daemon: Daemon | undefined;

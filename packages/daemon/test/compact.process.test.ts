@@ -9,9 +9,8 @@ import type { ReinsClient } from '@reins/client';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, EventReader, FAKE_CLAUDE, fakeClaudeEnv } from './helpers.js';
+import { client, EventReader, FAKE_CLAUDE, fakeClaudeEnv, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 const clients: ReinsClient[] = [];

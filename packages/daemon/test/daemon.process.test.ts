@@ -10,7 +10,7 @@ import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { canTrackProcesses, ProcessGroupWatch, streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, readDaemonFile, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeCodexOptions, RawSocket, RefusedUpgrade, shape } from './helpers.js';
+import { client, EventReader, errorOf, fakeCodexOptions, RawSocket, RefusedUpgrade, shape, silent } from './helpers.js';
 
 let home: string;
 let daemon: Daemon | undefined;
@@ -33,24 +33,10 @@ async function start(options: DaemonOptions = {}): Promise<Daemon> {
   return daemon;
 }
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
 async function connected(target: Daemon) {
   const reins = await client(target.url, target.token);
   cleanups.push(() => reins.close());
   return reins;
-}
-
-function errorOf(promise: Promise<unknown>): Promise<ReinsError> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => {
-      if (!ReinsError.isInstance(error)) throw error;
-      return error;
-    },
-  );
 }
 
 describe('auth and origin', () => {

@@ -28,8 +28,8 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Daemon, startDaemon } from '../src/index.js';
+import { silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 /** The extra model the testkit's Codex home configures for the model-switch behaviour. */
 const ALTERNATE_MODEL = 'fake-model-2';
 

@@ -12,9 +12,8 @@ import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from './helpers.js';
+import { client, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 let reins: ReinsClient | undefined;

@@ -13,10 +13,9 @@ import { ReinsError, type ReinsEvent } from '@reins/core';
 import { streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, EventReader } from './helpers.js';
+import { client, EventReader, silent } from './helpers.js';
 import { ScriptedHarness } from './scripted-harness.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const isRoot = process.getuid?.() === 0;
 let mountPoint: string;
 let daemon: Daemon | undefined;

@@ -1,10 +1,11 @@
 // Shared by the daemon tests: harness options that point Codex (or Claude Code) at the testkit's
 // fake CLIs replaying recorded transcripts, optionally through the logging wrapper
 // (fixtures/logging-fake.mjs: argv log, a grandchild like a tool process), a raw JSON-RPC socket
-// for frames the client would never send, and an event reader with deadlines.
+// for frames the client would never send, an event reader with deadlines, a silent logger and the
+// ReinsError a call rejects with.
 import { fileURLToPath } from 'node:url';
 import { connect, type ReinsClient, type WireHarnessOptions } from '@reins/client';
-import type { ReinsEvent } from '@reins/core';
+import { ReinsError, type ReinsEvent } from '@reins/core';
 import { fakeHarnessPath } from '@reins/testkit';
 import { WebSocket } from 'ws';
 
@@ -209,4 +210,20 @@ export function shape(events: readonly ReinsEvent[]): string[] {
             : '';
     return `${event.type}${item}${detail}`;
   });
+}
+
+/** A daemon logger that drops everything (its lines would bury the test output). */
+export const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The ReinsError `promise` rejects with; a resolution or any other error fails the test. */
+export function errorOf(promise: Promise<unknown>): Promise<ReinsError> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => {
+      if (!ReinsError.isInstance(error)) throw error;
+      return error;
+    },
+  );
 }

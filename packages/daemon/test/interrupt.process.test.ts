@@ -10,9 +10,8 @@ import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeCodexOptions } from './helpers.js';
+import { client, EventReader, fakeCodexOptions, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 let reins: ReinsClient | undefined;

@@ -12,7 +12,7 @@ import { liveProcessCount } from '@reins/harnesses';
 import { streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, codexTranscript, fakeCodexOptions } from './helpers.js';
+import { client, codexTranscript, fakeCodexOptions, silent } from './helpers.js';
 
 let home: string;
 let daemon: Daemon | undefined;
@@ -27,8 +27,6 @@ afterEach(async () => {
   expect(liveProcessCount()).toBe(0);
   await rm(home, { recursive: true, force: true });
 });
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The text-turn transcript with the poison frames right after the turn started. */
 async function poisonedTranscript(): Promise<string> {

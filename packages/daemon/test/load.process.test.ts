@@ -16,7 +16,7 @@ import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, codexTranscript } from './helpers.js';
+import { client, codexTranscript, silent } from './helpers.js';
 
 const EMITTER = fileURLToPath(new URL('../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 const SESSIONS = 100;
@@ -24,7 +24,6 @@ const CLIENTS = 10;
 const TURNS = 2;
 const DELTAS = 150;
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 const closers: Array<() => void> = [];

@@ -10,7 +10,15 @@ import { nativeFrameRef, type ReinsEvent, ReinsEventSchema } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, SqliteStore, STORE_FILE, startDaemon } from '../src/index.js';
-import { claudeFixture, client, codexTranscript, EventReader, fakeClaudeOptions, fakeCodexOptions } from './helpers.js';
+import {
+  claudeFixture,
+  client,
+  codexTranscript,
+  EventReader,
+  fakeClaudeOptions,
+  fakeCodexOptions,
+  silent,
+} from './helpers.js';
 
 let home: string;
 let daemon: Daemon | undefined;
@@ -28,8 +36,6 @@ afterEach(async () => {
   expect(liveProcessCount()).toBe(0);
   await rm(home, { recursive: true, force: true });
 });
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';

@@ -20,10 +20,9 @@ import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader, RawSocket } from './helpers.js';
+import { client, EventReader, RawSocket, silent } from './helpers.js';
 import { ScriptedHarness } from './scripted-harness.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 const clients: ReinsClient[] = [];

@@ -13,9 +13,8 @@ import { liveProcessCount } from '@reins/harnesses';
 import { streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from './helpers.js';
+import { client, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 const clients: ReinsClient[] = [];

@@ -11,9 +11,8 @@ import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeClaudeOptions, LOGGING_FAKE } from './helpers.js';
+import { client, EventReader, fakeClaudeOptions, LOGGING_FAKE, silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const LOST = '99999999-2222-4333-8444-555555555555';
 let home: string;
 let daemon: Daemon | undefined;

@@ -10,14 +10,13 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReinsClient } from '@reins/client';
-import { ReinsError, type ReinsEvent } from '@reins/core';
+import type { ReinsEvent } from '@reins/core';
 import { streamViolations } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
-import { client, EventReader } from './helpers.js';
+import { client, EventReader, errorOf, silent } from './helpers.js';
 import { ScriptedHarness, type ScriptedHarnessOptions } from './scripted-harness.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let home: string;
 let daemon: Daemon | undefined;
 const clients: ReinsClient[] = [];
@@ -58,18 +57,6 @@ async function connected(target: Daemon): Promise<ReinsClient> {
 
 const scripted = (options: ScriptedHarnessOptions = {}) => new ScriptedHarness('codex', options);
 const terminalOf = (turnId: string) => (e: ReinsEvent) => e.type === 'turn.completed' && e.turnId === turnId;
-
-function errorOf(promise: Promise<unknown>): Promise<ReinsError> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => {
-      if (!ReinsError.isInstance(error)) throw error;
-      return error;
-    },
-  );
-}
 
 /** The whole log of a session, read by a fresh subscription from seq 0, up to `lastSeq`. */
 async function replay(reins: ReinsClient, sessionId: string, lastSeq: number): Promise<ReinsEvent[]> {

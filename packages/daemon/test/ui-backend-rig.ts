@@ -23,8 +23,8 @@ import { WebSocket } from 'ws';
 import { type RunningCli, startCli } from '../../cli/test/cli.js';
 import { type Daemon, startDaemon } from '../src/index.js';
 import type { EventReader } from './helpers.js';
+import { silent } from './helpers.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 export const TURN_MS = 90_000;
 
 export interface RigKnobs {

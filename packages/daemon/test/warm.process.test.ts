@@ -8,11 +8,10 @@ import { ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/index.js';
-import { client, EventReader, fakeCodexOptions } from './helpers.js';
+import { client, EventReader, fakeCodexOptions, silent } from './helpers.js';
 
 let home: string;
 let daemon: Daemon | undefined;
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'reins-daemon-warm-'));
