@@ -14,9 +14,9 @@ import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { until } from '@reins/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { type Daemon, type DaemonOptions, startDaemon } from '../src/index.js';
 import { client, codexTranscript, silent } from './helpers.js';
+import { problems, WireWatcher } from './wire-watcher.js';
 
 const EMITTER = fileURLToPath(new URL('../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 const SESSIONS = 100;
@@ -39,86 +39,22 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-/** A bare JSON-RPC client that records, per session, every event seq that arrives on the wire. */
-class Watcher {
-  readonly seqs = new Map<string, number[]>();
-  /** Full events (only when asked: one watcher keeps them to compare with the replay). */
-  readonly events = new Map<string, ReinsEvent[]>();
-  private nextId = 1;
-  private readonly pending = new Map<number, (reply: { result?: unknown; error?: unknown }) => void>();
-
-  private constructor(
-    private readonly socket: WebSocket,
-    private readonly keepEvents: boolean,
-  ) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as {
-        id?: number;
-        method?: string;
-        params?: { sessionId: string; event: ReinsEvent };
-        result?: unknown;
-        error?: unknown;
-      };
-      if (message.method === 'session/event' && message.params) {
-        const { sessionId, event } = message.params;
-        const list = this.seqs.get(sessionId) ?? [];
-        list.push(event.seq);
-        this.seqs.set(sessionId, list);
-        if (this.keepEvents) this.events.set(sessionId, [...(this.events.get(sessionId) ?? []), event]);
-      } else if (message.id !== undefined) {
-        this.pending.get(message.id)?.(message);
-        this.pending.delete(message.id);
-      }
-    });
-  }
-
-  static async open(target: Daemon, keepEvents = false): Promise<Watcher> {
-    const socket = new WebSocket(target.url);
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const watcher = new Watcher(socket, keepEvents);
-    closers.push(() => socket.terminate());
-    await watcher.request('initialize', { token: target.token, protocolVersion: 2 });
-    return watcher;
-  }
-
-  request(method: string, params?: unknown): Promise<unknown> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (reply) =>
-        reply.error ? reject(new Error(JSON.stringify(reply.error))) : resolve(reply.result),
-      );
-      this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
-  }
-
-  /** Lost, duplicated and out-of-order events of one session whose log ends at `lastSeq`. */
-  problems(sessionId: string, lastSeq: number): { lost: number; duplicated: number; outOfOrder: number } {
-    const seqs = this.seqs.get(sessionId) ?? [];
-    const unique = new Set(seqs);
-    let outOfOrder = 0;
-    for (let i = 1; i < seqs.length; i++) if ((seqs[i] as number) <= (seqs[i - 1] as number)) outOfOrder++;
-    let lost = 0;
-    for (let seq = 1; seq <= lastSeq; seq++) if (!unique.has(seq)) lost++;
-    return { lost, duplicated: seqs.length - unique.size, outOfOrder };
-  }
-
-  has(sessionId: string, lastSeq: number): boolean {
-    return (this.seqs.get(sessionId)?.at(-1) ?? 0) >= lastSeq;
-  }
-}
-
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
-function total(watchers: Watcher[], lastSeqs: Map<string, number>) {
+/** A WireWatcher on `target`, closed after the test. */
+async function watch(target: Daemon, keepEvents: boolean): Promise<WireWatcher> {
+  const watcher = await WireWatcher.open(target, keepEvents);
+  closers.push(() => watcher.close());
+  return watcher;
+}
+
+function total(watchers: WireWatcher[], lastSeqs: Map<string, number>) {
   const sum = { lost: 0, duplicated: 0, outOfOrder: 0 };
   for (const watcher of watchers) {
     for (const [sessionId, lastSeq] of lastSeqs) {
-      const found = watcher.problems(sessionId, lastSeq);
+      const found = problems(watcher.seqs.get(sessionId) ?? [], lastSeq);
       sum.lost += found.lost;
       sum.duplicated += found.duplicated;
       sum.outOfOrder += found.outOfOrder;
@@ -150,7 +86,7 @@ describe('load', () => {
     };
     daemon = await startDaemon(options);
     const first = daemon;
-    const watchers = await Promise.all(Array.from({ length: CLIENTS }, (_, index) => Watcher.open(first, index === 0)));
+    const watchers = await Promise.all(Array.from({ length: CLIENTS }, (_, index) => watch(first, index === 0)));
     const driver: ReinsClient = await client(first.url, first.token);
     closers.push(() => driver.close());
 
@@ -181,7 +117,7 @@ describe('load', () => {
     const events = [...lastSeqs.values()].reduce((sum, seq) => sum + seq, 0);
     expect(events).toBeGreaterThan(SESSIONS * TURNS * DELTAS);
     await until(
-      () => watchers.every((watcher) => ids.every((id) => watcher.has(id, lastSeqs.get(id) as number))),
+      () => watchers.every((watcher) => ids.every((id) => watcher.last(id) >= (lastSeqs.get(id) as number))),
       'every watcher to have every event',
       120_000,
     );
@@ -200,14 +136,14 @@ describe('load', () => {
     })();
     expect(listed.map((entry) => entry.status)).toEqual(listed.map(() => 'dormant'));
     const replayed = new Map(listed.map((entry) => [entry.sessionId, entry.lastSeq]));
-    const readers = await Promise.all(Array.from({ length: CLIENTS }, (_, index) => Watcher.open(second, index === 0)));
+    const readers = await Promise.all(Array.from({ length: CLIENTS }, (_, index) => watch(second, index === 0)));
     await Promise.all(
       readers.map((reader) =>
         Promise.all(ids.map((id) => reader.request('session/subscribe', { sessionId: id, afterSeq: 0 }))),
       ),
     );
     await until(
-      () => readers.every((reader) => ids.every((id) => reader.has(id, replayed.get(id) as number))),
+      () => readers.every((reader) => ids.every((id) => reader.last(id) >= (replayed.get(id) as number))),
       'every replay to reach the end of every log',
       120_000,
     );

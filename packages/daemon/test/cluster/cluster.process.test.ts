@@ -17,7 +17,8 @@ import { liveProcessCount } from '@reins/harnesses';
 import { until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codexTranscript, EventReader, fakeClaudeOptions, fakeCodexOptions, LOGGING_FAKE } from '../helpers.js';
-import { ClusterRig, noticeWith, problems, storedSeqs, WireWatcher } from './rig.js';
+import { problems, WireWatcher } from '../wire-watcher.js';
+import { ClusterRig, noticeWith, storedSeqs } from './rig.js';
 
 const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 

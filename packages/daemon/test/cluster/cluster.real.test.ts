@@ -28,8 +28,9 @@ import { WebSocket } from 'ws';
 import { type RunningCli, startCli } from '../../../cli/test/cli.js';
 import { openNats } from '../../src/cluster/nats.js';
 import { EventReader } from '../helpers.js';
+import { problems, WireWatcher } from '../wire-watcher.js';
 import { type NatsServer, startNatsServer } from './nats-server.js';
-import { problems, silent, storedSeqs, WireWatcher } from './rig.js';
+import { silent, storedSeqs } from './rig.js';
 
 let server: ModelServer | undefined;
 let tempHome: TempHome | undefined;

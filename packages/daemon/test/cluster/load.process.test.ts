@@ -10,7 +10,8 @@ import { liveProcessCount } from '@reins/harnesses';
 import { until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codexTranscript } from '../helpers.js';
-import { ClusterRig, problems, WireWatcher } from './rig.js';
+import { problems, WireWatcher } from '../wire-watcher.js';
+import { ClusterRig } from './rig.js';
 
 const EMITTER = fileURLToPath(new URL('../../../../bench/fakes/codex-emitter.mjs', import.meta.url));
 const SESSIONS = 200;
