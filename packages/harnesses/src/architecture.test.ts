@@ -318,7 +318,6 @@ describe('one folder per harness', () => {
     ['testkit/src/canary/main.ts', "the canary's Codex protocol diff"],
     ['testkit/bin/fuzz-args.mjs', '`acp` is also a bridge protocol (FUZZ_BRIDGES)'],
     ['cli/src/commands/bridge.ts', '`acp` is also a bridge protocol'],
-    ['cli/src/commands/console-demo.ts', 'the harnesses the console demo offers'],
     ['bridges/src/records.ts', '`acp` is also a bridge protocol'],
   ]);
   const harnessFolders = readdirSync(harnessSource).filter(

@@ -259,6 +259,8 @@ export interface HarnessTesting {
   fuzz?: () => Promise<FuzzTargetBuilder>;
   /** Its shell and write tools, as the scripted model server calls them (seen in its recorded frames). */
   tools?: HarnessTools;
+  /** `reins console --demo` runs it (on its pinned CLI, when installed). */
+  demo?: boolean;
 }
 
 /**

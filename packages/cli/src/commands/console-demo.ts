@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { HarnessId } from '@reins/core';
 import { createLogger, type DaemonOptions, startDaemon } from '@reins/daemon';
+import { HARNESS_PINS, harnessManifest, type PinnedHarnessId } from '@reins/harnesses';
 import {
   harnessBinary,
   harnessLaunch,
@@ -36,8 +37,8 @@ const RELAY_ENV = 'REINS_CONSOLE_DEMO_RELAY';
 const PORT_ENV = 'REINS_CONSOLE_DEMO_PORT';
 /** The line the inside half prints once it serves (the token goes to the outside half only). */
 const READY = 'reins-console-demo-ready ';
-/** The harnesses the demo runs, when their pinned CLI is installed. */
-const DEMO_HARNESSES = ['codex', 'claude-code'] as const satisfies readonly HarnessId[];
+/** The harnesses the demo runs (their manifests' testing.demo), when their pinned CLI is installed. */
+const DEMO_HARNESSES = HARNESS_PINS.map((pin) => pin.id).filter((id) => harnessManifest(id)?.testing?.demo);
 
 export interface DemoOptions {
   port: number;
@@ -64,7 +65,7 @@ export async function consoleDemo(io: CliIo, options: DemoOptions): Promise<numb
   return outside(io, options);
 }
 
-function isInstalled(id: (typeof DEMO_HARNESSES)[number]): boolean {
+function isInstalled(id: PinnedHarnessId): boolean {
   try {
     harnessBinary(id);
     return true;

@@ -24,6 +24,7 @@ export const CLAUDE_CODE_MANIFEST: HarnessManifest = {
     home: async () => (await import('./testing/home.js')).buildHome,
     fake: testingSource(import.meta.url, './testing/fake.mjs'),
     fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
+    demo: true,
     tools: {
       shell: [{ name: 'Bash', args: 'command' }],
       write: [{ name: 'Write', args: { kind: 'content', pathKey: 'file_path' } }],

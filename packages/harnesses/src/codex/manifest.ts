@@ -24,6 +24,7 @@ export const CODEX_MANIFEST: HarnessManifest = {
     home: async () => (await import('./testing/home.js')).buildHome,
     fake: testingSource(import.meta.url, './testing/fake.mjs'),
     fuzz: async () => (await import('./testing/fuzz.js')).buildFuzzTarget,
+    demo: true,
     tools: {
       // Older Codex builds offered `shell` with an argv array.
       shell: [
