@@ -7,7 +7,7 @@
 // no harness process left after stdin EOF or SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import type { ReinsEvent, Session, ToolCallItem } from '@reins/core';
 import { createHarness, liveProcessCount } from '@reins/harnesses';
 import { assertStreamInvariants, fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { processesWithMarker, REINS } from './support/processes.js';
+import { processesWithMarker, REINS, writeCodexShim } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) =>
@@ -27,13 +27,7 @@ let launcher: string;
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'reins-codex-bridge-'));
   await chmod(FAKE_CLAUDE, 0o755);
-  // What a Codex client runs as `codex`: the bridge, with whatever arguments the client adds.
-  launcher = join(workdir, 'codex');
-  await writeFile(
-    launcher,
-    `#!/bin/sh\nexec "${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${FAKE_CLAUDE}" "$@"\n`,
-  );
-  await chmod(launcher, 0o755);
+  launcher = await writeCodexShim(workdir, FAKE_CLAUDE);
   return () => rm(workdir, { recursive: true, force: true });
 });
 

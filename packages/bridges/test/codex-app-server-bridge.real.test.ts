@@ -1,11 +1,3 @@
-// Real tier, hermetic: Reins' Codex adapter drives `reins bridge codex-app-server -H claude-code`, which
-// drives the REAL pinned Claude Code CLI on the scripted model server. The conformance suite runs
-// through the bridge unchanged: a custom target builds the `codex` harness around a launcher script
-// (what a Codex client takes as its `codex` binary) with the launch environment of Claude Code's
-// hermetic home, so every behaviour crosses two protocols and back.
-// Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/bridges/test/codex-app-server-bridge.real.test.ts
-import { chmod, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createHarness } from '@reins/harnesses';
 import {
   assertHermetic,
@@ -17,7 +9,7 @@ import {
   runConformance,
 } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
-import { REINS } from './support/processes.js';
+import { writeCodexShim } from './support/processes.js';
 
 const ALTERNATE_MODEL = 'fake-model-2';
 
@@ -33,12 +25,7 @@ const claudeBehindBridge: ConformanceTarget = {
       extraModels: [ALTERNATE_MODEL],
     });
     // The Codex adapter runs `<binary> app-server --strict-config`; the launcher hands that to the bridge.
-    const launcher = join(tempHome.dir, 'codex');
-    await writeFile(
-      launcher,
-      `#!/bin/sh\nexec "${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${binary.command}" "$@"\n`,
-    );
-    await chmod(launcher, 0o755);
+    const launcher = await writeCodexShim(tempHome.dir, binary.command);
     const harness = await createHarness('codex', {
       binaryPath: launcher,
       // The bridge gets Claude Code's hermetic environment and hands it on (harness baseEnv = its own env).

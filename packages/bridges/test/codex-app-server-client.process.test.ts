@@ -5,14 +5,20 @@
 // Schema; the turn invariants a strict client relies on are checked on every turn. A fork's turn is
 // judged by what the fake would send its model (FAKE_CLAUDE_CONVERSATIONS): the source's conversation.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CODEX_PROTOCOL_VERSION } from '@reins/bridges';
 import { fakeHarnessPath, until } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import { HARNESS_FIXTURES, JsonLinesPeer, type Message, processesWithMarker, REINS } from './support/processes.js';
+import {
+  HARNESS_FIXTURES,
+  JsonLinesPeer,
+  type Message,
+  processesWithMarker,
+  writeCodexShim,
+} from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) => join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${name}.2.1.197.jsonl`);
@@ -22,13 +28,7 @@ let shim: string;
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'reins-codex-client-'));
   await chmod(FAKE_CLAUDE, 0o755);
-  // What a Codex client takes as its `codex` binary: two lines.
-  shim = join(workdir, 'codex');
-  await writeFile(
-    shim,
-    `#!/bin/sh\nexec "${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${FAKE_CLAUDE}" "$@"\n`,
-  );
-  await chmod(shim, 0o755);
+  shim = await writeCodexShim(workdir, FAKE_CLAUDE);
   return () => rm(workdir, { recursive: true, force: true });
 });
 

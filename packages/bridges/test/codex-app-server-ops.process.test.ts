@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fakeHarnessPath } from '@reins/testkit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptViolations } from './support/codex-schema.js';
-import { HARNESS_FIXTURES, JsonLinesPeer, type Message, REINS } from './support/processes.js';
+import { HARNESS_FIXTURES, JsonLinesPeer, type Message, writeCodexShim } from './support/processes.js';
 
 const FAKE_CLAUDE = fakeHarnessPath('claude-code');
 const fixture = (name: string) => join(HARNESS_FIXTURES, 'claude-code', 'fixtures', `${name}.2.1.197.jsonl`);
@@ -24,12 +24,7 @@ let shim: string;
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'reins-codex-ops-'));
   await chmod(FAKE_CLAUDE, 0o755);
-  shim = join(workdir, 'codex');
-  await writeFile(
-    shim,
-    `#!/bin/sh\nexec "${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${FAKE_CLAUDE}" "$@"\n`,
-  );
-  await chmod(shim, 0o755);
+  shim = await writeCodexShim(workdir, FAKE_CLAUDE);
   return () => rm(workdir, { recursive: true, force: true });
 });
 

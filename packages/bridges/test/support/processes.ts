@@ -3,12 +3,26 @@
 // processes a test started, found by a marker in their environment (polling: the testkit's until).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { until } from '@reins/testkit';
 
 /** The reins CLI of this checkout (its dist: build first). */
 export const REINS = fileURLToPath(new URL('../../../cli/bin/reins.js', import.meta.url));
 export const HARNESS_FIXTURES = fileURLToPath(new URL('../../../harnesses/src/', import.meta.url));
+
+/**
+ * What a Codex client takes as its `codex` binary: a two-line script in `dir` that runs this checkout's
+ * bridge in front of the Claude Code at `claudeBinary`, with whatever arguments the client adds.
+ */
+export async function writeCodexShim(dir: string, claudeBinary: string): Promise<string> {
+  const shim = join(dir, 'codex');
+  const bridge = `"${process.execPath}" "${REINS}" bridge codex-app-server -H claude-code --binary "${claudeBinary}"`;
+  await writeFile(shim, `#!/bin/sh\nexec ${bridge} "$@"\n`);
+  await chmod(shim, 0o755);
+  return shim;
+}
 
 /** Live processes whose environment carries the marker (the bridge and everything it started). */
 export function processesWithMarker(marker: string): number[] {
