@@ -36,7 +36,13 @@ describe('session/compact', () => {
       harnessOptions: {
         'claude-code': {
           binaryPath: FAKE_CLAUDE,
-          baseEnv: fakeClaudeEnv({ home: join(home, 'claude-home'), fixture: 'compact' }),
+          // The first message gets a turn that runs until interrupted (no fixture turn used): the refusal
+          // is checked while a turn surely runs, however loaded the machine.
+          baseEnv: fakeClaudeEnv({
+            home: join(home, 'claude-home'),
+            fixture: 'compact',
+            extra: { FAKE_CLAUDE_SILENT_TURN: '1' },
+          }),
           requestTimeoutMs: 10_000,
         },
       },
@@ -47,13 +53,16 @@ describe('session/compact', () => {
     const reader = new EventReader(session.events);
     const ended = (turnId: string) =>
       reader.waitFor((event) => event.type === 'turn.completed' && event.turnId === turnId, `the end of ${turnId}`);
+    const held = await session.send('Hold on');
+    await reader.waitFor((event) => event.type === 'turn.started' && event.turnId === held.turnId, 'the held turn');
+    await expect(session.compact()).rejects.toMatchObject({
+      code: 'invalid_input',
+      data: { reason: 'turn_running' },
+    });
+    await session.interrupt();
+    await ended(held.turnId);
     for (const text of ['Hello there', 'Tell me more', 'And more']) {
       const { turnId } = await session.send(text);
-      if (text === 'Hello there')
-        await expect(session.compact()).rejects.toMatchObject({
-          code: 'invalid_input',
-          data: { reason: 'turn_running' },
-        });
       await ended(turnId);
     }
     const compact = await session.compact();
