@@ -24,7 +24,7 @@ it(
     expect(turn.text).toBe('hello from the scripted model');
     const seen = scriptedRequests(harness.server);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ dialect: 'gemini' });
+    expect(seen[0]).toMatchObject({ dialect: 'gemini-api' });
     expect(seen[0]?.userText).toContain('say hello');
   },
   testTimeout(),
