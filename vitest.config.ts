@@ -23,7 +23,7 @@ process.env.REINS_CHECKPOINTS ??= 'off';
 // The real tier's longest files (each conformance lane group and the ACP presets' table: minutes of CLI
 // start-ups; OpenClaw's gateway starts in 15-40 s) start first, so the two workers finish together. Vitest
 // orders by the last run's durations, but a fresh checkout (CI) has none and would take these files last.
-const LONGEST_FIRST = [/conformance-openclaw/, /presets\.real/, /conformance-/, /openclaw/];
+const LONGEST_FIRST = [/conformance-acp/, /conformance-openclaw/, /presets\.real/, /conformance-/, /openclaw/];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
