@@ -5,9 +5,37 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReinsEvent, ToolCallItem, TurnCompletedEvent } from '@reins/core';
-import { reply } from '@reins/testkit';
+import { type HarnessPin, reply } from '@reins/testkit';
 import { expect } from 'vitest';
-import { type AcpRig, agentText, of } from './acp-real.js';
+import { type AcpRig, agentText, of, type RealAcpId } from './acp-real.js';
+
+/**
+ * The pin each agent's row of the ACP presets' table runs the scenarios on
+ * (src/acp/presets/presets.real.test.ts): claude-agent-acp's previous pin, since its current one runs the whole
+ * conformance suite and the v2 test.
+ */
+export const TABLE_PINS: Record<RealAcpId, HarnessPin> = {
+  copilot: 'current',
+  'claude-agent-acp': 'previous',
+  gemini: 'current',
+  'qwen-code': 'current',
+  opencode: 'current',
+  'codex-acp': 'current',
+};
+
+/**
+ * The conformance behaviours these scenarios check, and more strictly (exact text, the tool's own name and
+ * input, the next turn's own answer after a cancel). The ACP conformance lanes leave them to the table on
+ * the table's pin of each agent rather than start every agent twice for the same proof.
+ */
+export const SCENARIO_BEHAVIOURS = [
+  'text turn',
+  'tool call lifecycle',
+  'interrupt',
+  'resume in a new process',
+  'model switch',
+  'provider error surfaced',
+] as const;
 
 const isStatus = (event: ReinsEvent) => event.type === 'session.status';
 

@@ -6,6 +6,7 @@
 // lanes are spread over a few test files (conformance-*.real.test.ts) only so that the real tier's
 // workers can run them side by side.
 import { describe, it } from 'vitest';
+import { SCENARIO_BEHAVIOURS, TABLE_PINS } from '../../../harnesses/test/support/acp-scenarios.js';
 import { assertHermetic, type HarnessPin, harnessBinary, hasPreviousPin } from '../../src/hermetic/index.js';
 import { BEHAVIOURS, conformanceTarget, conformanceTargetIds, runConformance } from '../../src/index.js';
 
@@ -44,6 +45,17 @@ const wants = (id: string, pin: HarnessPin) =>
 export const PREVIOUS_PIN_BEHAVIOURS = ['text turn', 'tool call lifecycle', 'interrupt', 'resume in a new process'];
 const previousInFull = process.env.REINS_CONFORMANCE_PREVIOUS === 'full';
 
+/**
+ * Behaviours another real test proves on the same agent and pin, with stricter checks: the ACP presets'
+ * table (harnesses/src/acp/presets/presets.real.test.ts) runs SCENARIO_BEHAVIOURS on TABLE_PINS. Declared
+ * as skipped with the place that runs them, so the lane still names every behaviour.
+ */
+function provenElsewhere(id: string, pin: HarnessPin, behaviour: string): string | undefined {
+  const tablePin = (TABLE_PINS as Record<string, HarnessPin | undefined>)[id];
+  if (tablePin !== pin || !(SCENARIO_BEHAVIOURS as readonly string[]).includes(behaviour)) return undefined;
+  return `run by the ACP presets' table on ${id}'s ${pin} pin (presets.real.test.ts)`;
+}
+
 /** Declares one describe per wanted lane of `group`, each with one test per behaviour. */
 export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void {
   const runs = groupIds(group).flatMap((id) =>
@@ -60,6 +72,11 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
           ? BEHAVIOURS.filter((behaviour) => PREVIOUS_PIN_BEHAVIOURS.includes(behaviour.name))
           : BEHAVIOURS;
       for (const behaviour of behaviours) {
+        const elsewhere = provenElsewhere(id, pin, behaviour.name);
+        if (elsewhere) {
+          it.skip(`${behaviour.name} (${elsewhere})`, () => {});
+          continue;
+        }
         const side = CONCURRENT_GROUPS.has(group) && !ALONE_BEHAVIOURS.has(behaviour.name);
         (side ? it.concurrent : it)(
           behaviour.name,

@@ -5,14 +5,7 @@
 // land on one pid, a model switch in one leaves the other on its own model, and each turn gets its own
 // answer with nothing of the other's prompt in its model request. What only one agent does is tested in its
 // own folder (presets/<id>/<id>.real.test.ts).
-import {
-  assertHermetic,
-  type HarnessPin,
-  type ModelServer,
-  pinnedVersion,
-  reply,
-  startModelServer,
-} from '@reins/testkit';
+import { assertHermetic, type ModelServer, pinnedVersion, reply, startModelServer } from '@reins/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AcpRig, acpRig, agentTextWithoutGatewayNotice, type RealAcpId } from '../../../test/support/acp-real.js';
 import {
@@ -21,6 +14,7 @@ import {
   providerError,
   resumeInNewProcess,
   shellTurn,
+  TABLE_PINS,
   textTurn,
   writeTurn,
 } from '../../../test/support/acp-scenarios.js';
@@ -30,8 +24,6 @@ import { acpPreset } from '../manifest.js';
 /** One pinned agent and how it differs where the scenarios allow it. */
 interface AgentRow {
   id: RealAcpId;
-  /** The pin the scenarios run on (default current; the sharing check always runs the current pin). */
-  pin?: HarnessPin;
   /** The extra model of the home: the one to switch to. */
   extra: string;
   /** The model the session switches to, and the model the server then sees. */
@@ -62,9 +54,8 @@ const AGENTS: AgentRow[] = [
     providerStopReason: 'end_turn',
   },
   {
-    // 0.23.1, the previous pin (the current one, 0.101.0, runs the conformance suite and the v2 test).
+    // 0.23.1, the previous pin (TABLE_PINS).
     id: 'claude-agent-acp',
-    pin: 'previous',
     extra: 'fake-model-2',
     // 0.23.1 lists Claude Code's aliases plus ANTHROPIC_MODEL; `haiku` resolves to a dated haiku id.
     alternate: 'haiku',
@@ -141,36 +132,42 @@ afterEach(async () => {
 
 const scenarioOf = (name: string) => name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
 
-describe.each(AGENTS.map((agent) => ({ ...agent, version: pinnedVersion(agent.id, agent.pin ?? 'current') })))(
-  '$id $version',
-  (agent) => {
-    let current: AcpRig;
-    beforeEach(async (context) => {
-      server.reset();
-      current = await acpRig(agent.id, server, {
-        scenario: scenarioOf(context.task.name),
-        extraModels: [agent.extra],
-        ...(agent.pin ? { pin: agent.pin } : {}),
-      });
-      rig = current;
-    });
+const rows = AGENTS.map((agent) => {
+  const pin = TABLE_PINS[agent.id];
+  return { ...agent, pin, version: pinnedVersion(agent.id, pin) };
+});
 
-    it('text turn', () => textTurn(current));
-    it('shell tool turn', async () => {
-      const tool = await shellTurn(current, agent.shell?.options);
-      if (agent.shell?.name) expect(tool.tool.name).toBe(agent.shell.name);
-      if (agent.shell?.input) expect(tool.input).toEqual(agent.shell.input);
+it('has one row for every agent whose scenarios the ACP conformance lanes leave to this table', () => {
+  expect(AGENTS.map((agent) => agent.id).sort()).toEqual(Object.keys(TABLE_PINS).sort());
+});
+
+describe.each(rows)('$id $version', (agent) => {
+  let current: AcpRig;
+  beforeEach(async (context) => {
+    server.reset();
+    current = await acpRig(agent.id, server, {
+      scenario: scenarioOf(context.task.name),
+      extraModels: [agent.extra],
+      pin: agent.pin,
     });
-    it('file write turn', () => writeTurn(current, agent.write));
-    it('cancel mid-turn, and the next turn gets its own answer', () => cancelTurn(current));
-    it.runIf(agent.resumes)('resume in a new process', () => resumeInNewProcess(current));
-    it('model switch', () => modelSwitch(current, agent.alternate, agent.serverModel, agent.modelSwitch));
-    it('provider error', async () => {
-      const completed = await providerError(current);
-      if (agent.providerStopReason) expect(completed.stopReason).toBe(agent.providerStopReason);
-    });
-  },
-);
+    rig = current;
+  });
+
+  it('text turn', () => textTurn(current));
+  it('shell tool turn', async () => {
+    const tool = await shellTurn(current, agent.shell?.options);
+    if (agent.shell?.name) expect(tool.tool.name).toBe(agent.shell.name);
+    if (agent.shell?.input) expect(tool.input).toEqual(agent.shell.input);
+  });
+  it('file write turn', () => writeTurn(current, agent.write));
+  it('cancel mid-turn, and the next turn gets its own answer', () => cancelTurn(current));
+  it.runIf(agent.resumes)('resume in a new process', () => resumeInNewProcess(current));
+  it('model switch', () => modelSwitch(current, agent.alternate, agent.serverModel, agent.modelSwitch));
+  it('provider error', async () => {
+    const completed = await providerError(current);
+    if (agent.providerStopReason) expect(completed.stopReason).toBe(agent.providerStopReason);
+  });
+});
 
 const requestWith = (text: string) =>
   server.requests.filter((request) => request.scripted).find((request) => JSON.stringify(request.body).includes(text));
