@@ -60,6 +60,10 @@ export default defineConfig({
           name: 'process',
           include: ['packages/*/src/**/*.process.test.ts', 'packages/*/test/**/*.process.test.ts'],
           testTimeout: 30_000,
+          // Two files at a time: vitest's default on 2 cores is one worker (cores - 1), and a process test
+          // mostly waits on the fakes it spawns and their exits, as a real test does. Every file has its own
+          // temp homes, stores and ports.
+          maxWorkers: 2,
         },
       },
       {
