@@ -40,6 +40,8 @@ export {
   serveCodexAppServerStdio,
 } from './codex-app-server/stdio.js';
 export { type BridgeNotification, CODEX_PROTOCOL_VERSION } from './codex-app-server/wire.js';
+// The daemon-backed session source (`reins bridge --daemon`): a Harness whose sessions open in a daemon.
+export { type DaemonHarnessListing, type DaemonSessions, daemonHarness } from './daemon-sessions.js';
 // What a bridge remembers across processes (sessions and turns, per protocol and id).
 export {
   fileRecords,

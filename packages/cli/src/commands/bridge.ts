@@ -10,6 +10,8 @@
 // discovery before the harness even starts. So the harness's process is started first, where the
 // harness keeps one warm (`warm(1)`; Codex only for now, below), and @reins/bridges (its module
 // graph: the ACP SDK's zod schemas alone are ~100 ms of CPU) loads while that process starts up.
+// With --daemon the sessions open in the running daemon instead (bridge-daemon.ts), whose warm
+// processes skip the harness's cold start; opt-in, see docs/architecture/bridges.md, "Sessions in a daemon".
 import module from 'node:module';
 import { parseArgs } from 'node:util';
 import type { Harness } from '@reins/core';
@@ -64,6 +66,9 @@ Options:
       --posture <p>           bypass (default: tools run without asking) | ask (approval requests;
                               codex-app-server: a thread's approvalPolicy chooses, this is the default)
       --binary <path>         the harness binary to run (default: discovery, or REINS_<ID>_BIN)
+      --daemon                sessions open in the running \`reins daemon\` of this REINS_HOME, on its
+                              warm processes (\`reins daemon --warm\`), not in the bridge; exit 2 when
+                              none answers
       --request-timeout <ms>  deadline for every request but a turn (default 60000)
       --resume <thread>       blocks mode: continue this thread (the harness's session id)
   -h, --help                  this help
@@ -111,6 +116,7 @@ function parse(argv: string[]) {
         effort: { type: 'string' },
         posture: { type: 'string' },
         binary: { type: 'string' },
+        daemon: { type: 'boolean' },
         'request-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         // codex-app-server only (see the help).
@@ -222,6 +228,28 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const requestTimeoutMs = requestTimeoutOf(values['request-timeout']);
   const id = flags.harness;
+  if (values.daemon && values.binary) {
+    throw new UsageError('--binary and --daemon: the daemon runs the harness binary it found; give one.');
+  }
+  const request: ServeRequest = {
+    values,
+    protocol,
+    mode,
+    flags,
+    requestTimeoutMs,
+    io,
+    ...(execArgs ? { execArgs } : {}),
+  };
+  if (values.daemon) {
+    // The session source: the daemon's sessions (docs/architecture/bridges.md, "Sessions in a daemon").
+    const { openDaemonHarness } = await import('./bridge-daemon.js');
+    const daemon = await openDaemonHarness(id, reinsHome(io.env), requestTimeoutMs);
+    try {
+      return await serve(daemon.harness, request);
+    } finally {
+      daemon.close();
+    }
+  }
 
   let harness: Harness;
   try {
@@ -238,15 +266,7 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   const waits = harnessManifest(id)?.sessionsWaitForWarm === true;
   const warming = waits && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
   try {
-    return await serve(harness, {
-      values,
-      protocol,
-      mode,
-      flags,
-      requestTimeoutMs,
-      io,
-      ...(execArgs ? { execArgs } : {}),
-    });
+    return await serve(harness, request);
   } finally {
     if (warming) {
       await warming;
