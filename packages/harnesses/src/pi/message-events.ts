@@ -16,9 +16,11 @@ export function onMessageStart(
 ): void {
   if (message.role === 'assistant') {
     state.assistantCount++;
-    state.blocks.clear();
-    if (state.endedBlocks) state.endedBlocks.clear();
-    else state.endedBlocks = new Set();
+    // Only when something is in them: clear() allocates a fresh table even for an empty Map or Set (the
+    // bench's translate figure), and a message mostly starts after the last one closed its blocks.
+    if (state.blocks.size > 0) state.blocks.clear();
+    if (state.endedBlocks === undefined) state.endedBlocks = new Set();
+    else if (state.endedBlocks.size > 0) state.endedBlocks.clear();
     return;
   }
   if (message.role === 'user') {
@@ -55,14 +57,25 @@ export function onMessageEnd(
   // Blocks Pi left without an *_end (aborted or failed stream): close them with what the message holds.
   const status = stopStatus(message);
   const content = Array.isArray(message.content) ? message.content : [];
+  if (state.blocks.size > 0) closeOpenBlocks(state, content, status, frame, sink);
+  if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+    const usage = addUsage(state, message.usage);
+    if (usage) sink.emit(usage);
+  }
+}
+
+/** Closes the text and thinking blocks still open with what the message holds (tool calls stay). */
+function closeOpenBlocks(
+  state: PiTranslateState,
+  content: unknown[],
+  status: 'completed' | 'cancelled' | 'failed',
+  frame: unknown,
+  sink: PayloadSink,
+): void {
   for (const [at, block] of state.blocks) {
     if (block.kind === 'tool') continue;
     emitItem(state, sink, frame, { type: 'item.completed', item: blockItem(block, content[at], status) });
     state.blocks.delete(at);
-  }
-  if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
-    const usage = addUsage(state, message.usage);
-    if (usage) sink.emit(usage);
   }
 }
 

@@ -41,10 +41,11 @@ export function userText(message: unknown): string {
   const content = isRecord(message) ? message.content : undefined;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text')
-    .map((block) => (typeof block.text === 'string' ? block.text : ''))
-    .join('');
+  // A loop, not filter/map/join: no arrays or closures per user message (the bench's translate figure).
+  let text = '';
+  for (const block of content)
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') text += block.text;
+  return text;
 }
 
 /** The text blocks of a tool result joined; undefined when it has none. */

@@ -42,7 +42,8 @@ export function emitItem(
     sink.emit(passthrough(frame, 'duplicate'));
     return;
   }
-  seen.delete(id);
+  // Re-inserted so that the oldest announcement is forgotten first; a new id needs no delete.
+  if (before !== undefined) seen.delete(id);
   seen.set(id, payload.type === 'item.started' ? 'started' : 'completed');
   if (seen.size > REMEMBERED_ITEMS) {
     const oldest = seen.keys().next().value;

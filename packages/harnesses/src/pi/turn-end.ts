@@ -119,13 +119,14 @@ export function settleTurnInto(state: PiTranslateState, sink: PayloadSink): void
 function forgetOpenItems(state: PiTranslateState): void {
   state.seen ??= new Map();
   const seen = state.seen;
-  for (const id of state.tools.keys()) seen.set(id, 'completed');
-  for (const block of state.blocks.values()) seen.set(block.itemId, 'completed');
+  if (state.tools.size > 0) for (const id of state.tools.keys()) seen.set(id, 'completed');
+  if (state.blocks.size > 0) for (const block of state.blocks.values()) seen.set(block.itemId, 'completed');
   if (state.openUserItem) seen.set(state.openUserItem, 'completed');
   if (state.openCompaction) seen.set(state.openCompaction, 'completed');
-  state.tools.clear();
-  state.toolOutput.clear();
-  state.blocks.clear();
+  // clear() allocates a fresh table even when empty (the bench's translate figure): only when needed.
+  if (state.tools.size > 0) state.tools.clear();
+  if (state.toolOutput.size > 0) state.toolOutput.clear();
+  if (state.blocks.size > 0) state.blocks.clear();
   state.openUserItem = undefined;
   state.openCompaction = undefined;
 }

@@ -102,23 +102,25 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
   // 2.1.332 counts the turn per model, subagents included; `usage` is the main loop only.
   const turn = modelTokens(result.model_usage_since_last_result) ?? tokenUsage(result.usage);
   if (turn) usage.turn = turn;
-  // The models reported, the one in use and the first, in one pass over the keys (no entry arrays: the
-  // bench's translate figure).
+  // The models reported, the one in use, the first and their summed tokens, in one pass over the keys
+  // (no entry arrays, no second walk: the bench's translate figure).
   const byModel = isObject(result.modelUsage) ? result.modelUsage : undefined;
   let models = 0;
   let first: unknown;
   let inUse: unknown;
   let inUseFound = false;
+  let total: TokenUsage | undefined;
   for (const name in byModel) {
     if (!Object.hasOwn(byModel, name)) continue;
-    if (++models === 1) first = byModel[name];
+    const model = byModel[name];
+    if (++models === 1) first = model;
     if (!inUseFound && name === state.facts.model) {
       inUseFound = true;
-      inUse = byModel[name];
+      inUse = model;
     }
+    if (isObject(model)) total = addModelTokens(total, model);
   }
   if (models > 0) {
-    const total = modelTokens(result.modelUsage);
     if (total) usage.total = total;
     // The window of the model in use, else of the only model reported.
     const current = inUseFound ? inUse : models === 1 ? first : undefined;
@@ -143,16 +145,21 @@ function modelTokens(byModel: WireResult['modelUsage']): TokenUsage | undefined 
   let total: TokenUsage | undefined;
   for (const name in byModel) {
     const model = byModel[name];
-    if (!Object.hasOwn(byModel, name) || !isObject(model)) continue;
-    total ??= {};
-    const cacheRead = count(model.cacheReadInputTokens) ?? 0;
-    const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
-    total.input = (total.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
-    total.cachedInput = (total.cachedInput ?? 0) + cacheRead;
-    total.cacheWrite = (total.cacheWrite ?? 0) + cacheWrite;
-    total.output = (total.output ?? 0) + (count(model.outputTokens) ?? 0);
+    if (Object.hasOwn(byModel, name) && isObject(model)) total = addModelTokens(total, model);
   }
   return total;
+}
+
+/** `total` (made on the first model) with one model's tokens of a per-model usage map added. */
+function addModelTokens(total: TokenUsage | undefined, model: Record<string, unknown>): TokenUsage {
+  const sum = total ?? {};
+  const cacheRead = count(model.cacheReadInputTokens) ?? 0;
+  const cacheWrite = count(model.cacheCreationInputTokens) ?? 0;
+  sum.input = (sum.input ?? 0) + (count(model.inputTokens) ?? 0) + cacheRead + cacheWrite;
+  sum.cachedInput = (sum.cachedInput ?? 0) + cacheRead;
+  sum.cacheWrite = (sum.cacheWrite ?? 0) + cacheWrite;
+  sum.output = (sum.output ?? 0) + (count(model.outputTokens) ?? 0);
+  return sum;
 }
 
 /** The outcome of a turn from its `result` frame and what the turn showed before it. */

@@ -19,7 +19,7 @@
 // nothing here throws on what the harness sends. A frame or block whose fields lack the wire's types
 // passes through with reason `unparsable` (wrong-typed counts are absent, never zero); an item started
 // or completed a second time (a re-sent frame) passes through with reason `duplicate`.
-import type { CompactionItem, EventPayload, Item, PayloadOf } from '@reins/core';
+import type { CompactionItem, Item, PayloadOf } from '@reins/core';
 import { mapAssistantError, promptTokens, resultOutcome, resultUsage } from './result.js';
 import { EmissionList, type EmissionSink } from './sink.js';
 import {
@@ -152,36 +152,35 @@ function translateSystem(state: TranslationState, frame: JsonObject, sink: Emiss
 
 function translateInit(state: TranslationState, init: WireInit, sink: EmissionSink): void {
   const facts = state.facts;
-  const update: EventPayload & { type: 'session.updated' } = { type: 'session.updated' };
-  let changed = false;
+  // Made on the first change only: most init frames repeat what the session already knows (keys are set
+  // in the same order as before, so the payload's shape does not change).
+  let update: PayloadOf<'session.updated'> | undefined;
   if (typeof init.session_id === 'string' && init.session_id !== facts.nativeSessionId) {
+    update ??= { type: 'session.updated' };
     facts.nativeSessionId = update.nativeSessionId = init.session_id;
-    changed = true;
   }
   if (typeof init.model === 'string' && init.model !== facts.model) {
+    update ??= { type: 'session.updated' };
     facts.model = update.model = init.model;
-    changed = true;
   }
   // Only the tool names that are strings; a list that changed in nothing else is no news.
   if (Array.isArray(init.tools) && !sameToolNames(init.tools, facts.tools)) {
+    update ??= { type: 'session.updated' };
     facts.tools = update.tools = init.tools.filter((tool): tool is string => typeof tool === 'string');
-    changed = true;
   }
-  if (typeof init.apiKeySource === 'string' && init.apiKeySource !== facts.apiKeySource) {
+  // The metered check is a pure function of the source: only a source not seen before needs it.
+  const newKeySource = typeof init.apiKeySource === 'string' && init.apiKeySource !== facts.apiKeySource;
+  if (newKeySource) {
+    update ??= { type: 'session.updated' };
     facts.apiKeySource = update.apiKeySource = init.apiKeySource;
-    changed = true;
   }
   if (typeof init.permissionMode === 'string' && init.permissionMode !== facts.mode) {
+    update ??= { type: 'session.updated' };
     facts.mode = update.mode = init.permissionMode;
-    changed = true;
   }
   if (typeof init.claude_code_version === 'string') facts.harnessVersion = init.claude_code_version;
-  if (changed) sink.emit(update, undefined, false);
-  if (
-    typeof init.apiKeySource === 'string' &&
-    !state.meteredNoticeSent &&
-    state.options.isMeteredKeySource(init.apiKeySource)
-  ) {
+  if (update) sink.emit(update, undefined, false);
+  if (newKeySource && !state.meteredNoticeSent && state.options.isMeteredKeySource(init.apiKeySource as string)) {
     state.meteredNoticeSent = true;
     sink.emit(
       {
