@@ -114,6 +114,7 @@ describe('SessionModel: one notification per frame', () => {
   it('opens a session of 20 000 events into one snapshot', () => {
     const frames = manualFrames();
     const model = new SessionModel('s1', frames.schedule);
+    model.subscribe(() => {});
     const next = eventStream();
     for (let turn = 0; turn < 2_000; turn++) {
       const t = { turnId: `t${turn}` };
@@ -142,5 +143,52 @@ describe('SessionModel: one notification per frame', () => {
     expect(snapshot.eventCount).toBe(20_000);
     expect(snapshot.rows).toHaveLength(6_000);
     expect(snapshot.runningTurnId).toBeUndefined();
+  });
+});
+
+describe('SessionModel: a session followed off screen', () => {
+  it('schedules no frame while no view subscribes, and its snapshot is fresh when one reads it', () => {
+    const frames = manualFrames();
+    const model = new SessionModel('s1', frames.schedule);
+    const next = eventStream();
+    const empty = model.snapshot();
+    model.receive(
+      next({ type: 'item.started', item: { kind: 'agent_message', id: 'a', status: 'running', text: '' } }),
+    );
+    for (let index = 0; index < 300; index++)
+      model.receive(next({ type: 'item.delta', itemId: 'a', kind: 'text', text: 'y' }));
+    model.note('a line of our own');
+    expect(frames.pending).toBe(0);
+    // The view that comes later (useSyncExternalStore subscribes, then reads) sees every event.
+    let notified = 0;
+    model.subscribe(() => notified++);
+    const shown = model.snapshot();
+    expect(shown).not.toBe(empty);
+    expect(shown.rows[0]).toMatchObject({ item: { text: 'y'.repeat(300) } });
+    expect(shown.rows).toHaveLength(2);
+    expect(model.snapshot()).toBe(shown);
+    // From now on changes come once a frame again.
+    model.receive(next({ type: 'item.delta', itemId: 'a', kind: 'text', text: 'z' }));
+    expect(frames.pending).toBe(1);
+    expect(model.snapshot()).toBe(shown);
+    frames.flush();
+    expect(notified).toBe(1);
+    expect(model.snapshot().rows[0]).toMatchObject({ item: { text: `${'y'.repeat(300)}z` } });
+  });
+
+  it('stops scheduling once its last view unsubscribes', () => {
+    const frames = manualFrames();
+    const model = new SessionModel('s1', frames.schedule);
+    const next = eventStream();
+    const unsubscribe = model.subscribe(() => {});
+    model.receive(
+      next({ type: 'item.started', item: { kind: 'agent_message', id: 'a', status: 'running', text: '' } }),
+    );
+    expect(frames.pending).toBe(1);
+    frames.flush();
+    unsubscribe();
+    model.receive(next({ type: 'item.delta', itemId: 'a', kind: 'text', text: 'late' }));
+    expect(frames.pending).toBe(0);
+    expect(model.snapshot().rows[0]).toMatchObject({ item: { text: 'late' } });
   });
 });

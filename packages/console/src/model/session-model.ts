@@ -76,7 +76,7 @@ export class SessionModel {
     }
     // Events of a replay still arriving wait for the slow timer; anything else (live events, the
     // user's own actions) shows in the next frame.
-    if (this.isCatchingUp) this.catchUpCoalescer.request();
+    if (this.isCatchingUp && this.listeners.size > 0) this.catchUpCoalescer.request();
     else this.changed();
   }
 
@@ -126,8 +126,13 @@ export class SessionModel {
     return this.current;
   };
 
+  /**
+   * A session followed off screen (no view subscribed) schedules nothing: its next snapshot() is
+   * simply fresh. Eight followed sessions streaming would otherwise each ask for every frame.
+   */
   private changed(): void {
-    this.coalescer.request();
+    if (this.listeners.size === 0) this.current = undefined;
+    else this.coalescer.request();
   }
 
   private publish(): void {

@@ -1,7 +1,7 @@
 // Where the user writes: Enter sends (Shift+Enter: a new line); while a turn runs the message is
 // queued or steered into the turn (the user picks; the bubble then says which the harness did),
 // and Stop (or Esc anywhere on the page) interrupts the running turn.
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { DeliveryMode } from '../model/outbox.js';
 
 export interface ComposerProps {
@@ -14,7 +14,16 @@ export interface ComposerProps {
   onInterrupt: () => void;
 }
 
-export function Composer({ running, disabledReason, hint, waitingPermissions, onSend, onInterrupt }: ComposerProps) {
+// Memoized: the session page renders every frame while its session streams, the composer only when
+// its own props change.
+export const Composer = memo(function Composer({
+  running,
+  disabledReason,
+  hint,
+  waitingPermissions,
+  onSend,
+  onInterrupt,
+}: ComposerProps) {
   const [text, setText] = useState('');
   const [mode, setMode] = useState<DeliveryMode>('queue');
   const area = useRef<HTMLTextAreaElement>(null);
@@ -30,12 +39,14 @@ export function Composer({ running, disabledReason, hint, waitingPermissions, on
     return () => window.removeEventListener('keydown', onKey);
   }, [running, onInterrupt]);
 
+  // Fits the box to the text. Only when the text changed: measuring forces a layout of the page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of the text
   useEffect(() => {
     const element = area.current;
     if (!element) return;
     element.style.height = 'auto';
     element.style.height = `${Math.min(200, element.scrollHeight)}px`;
-  });
+  }, [text]);
 
   const send = () => {
     const message = text.trim();
@@ -126,4 +137,4 @@ export function Composer({ running, disabledReason, hint, waitingPermissions, on
       </div>
     </div>
   );
-}
+});

@@ -65,13 +65,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
   }, []);
 
   const total = index.total;
-  // Keep to the bottom after every render while the reader is there.
+  // Keep to the bottom after every render while the reader is there. No state is set here: while
+  // stuck, the range is taken from the bottom (below), so our own scrolling needs no second render.
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element && stick.current) {
-      element.scrollTop = element.scrollHeight;
-      setScrollTop(element.scrollTop);
-    }
+    if (!element || !stick.current) return;
+    const bottom = element.scrollHeight - element.clientHeight;
+    if (element.scrollTop < bottom - 1) element.scrollTop = bottom;
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: jumps on each new signal
@@ -79,11 +79,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
     stick.current = true;
   }, [bottomSignal]);
 
+  // A scroll to the bottom (ours while streaming, every frame) renders nothing; the reader's own
+  // scroll away from it moves the range.
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     stick.current = element.scrollTop + element.clientHeight >= element.scrollHeight - AT_BOTTOM_SLACK;
-    setScrollTop(element.scrollTop);
+    if (!stick.current) setScrollTop(element.scrollTop);
   };
 
   // While the reader is at the bottom, render the rows at the bottom at once: from the scrollTop of
