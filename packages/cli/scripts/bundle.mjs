@@ -8,6 +8,7 @@ import { rolldown } from 'rolldown';
 
 const cli = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(cli, 'dist', 'bundle');
+const packagesDir = dirname(cli);
 const { version } = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8'));
 
 /**
@@ -35,12 +36,52 @@ const versionConstant = {
   },
 };
 
+/**
+ * Modules the bundle evaluates on their first call instead of at start-up: each costs a start-up that
+ * a first turn does not use (docs/architecture/bridges.md, "Start-up"). Every import of one gets a
+ * stand-in with the same functions, each of which requires the real module (so rolldown wraps it in an
+ * init run on the first call). So a module here exports functions only, and imports third-party code
+ * only: Reins modules it imported would be wrapped too, and wrapped code is parsed twice.
+ */
+const LAZY_MODULES = [
+  // ajv (~0.1 s of module init): only a turn with an output schema compiles one.
+  { path: join(packagesDir, 'core/dist/structured-output/validators.js'), exports: ['validatorFor'] },
+  // ws: only a bridge listening on a socket (--listen ws:// | unix://) serves one.
+  { path: join(packagesDir, 'bridges/dist/codex-app-server/ws-server.js'), exports: ['webSocketServer'] },
+];
+const LAZY_PREFIX = '\0reins-lazy:';
+
+const lazyModules = {
+  name: 'reins-lazy-modules',
+  async resolveId(source, importer, options) {
+    if (!importer || options.kind === 'require-call') return null;
+    const name = source.slice(source.lastIndexOf('/') + 1);
+    if (!LAZY_MODULES.some((lazy) => lazy.path.endsWith(`/${name}`))) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved && LAZY_MODULES.some((lazy) => lazy.path === resolved.id) ? `${LAZY_PREFIX}${resolved.id}` : null;
+  },
+  load(id) {
+    if (!id.startsWith(LAZY_PREFIX)) return null;
+    const path = id.slice(LAZY_PREFIX.length);
+    const { exports } = LAZY_MODULES.find((lazy) => lazy.path === path);
+    const code = readFileSync(path, 'utf8');
+    for (const name of exports) {
+      if (!new RegExp(`^export (async )?function ${name}\\(`, 'm').test(code)) {
+        throw new Error(`bundle: ${relative(packagesDir, path)} has no exported function ${name} (LAZY_MODULES)`);
+      }
+    }
+    return exports
+      .map((name) => `export function ${name}(...args) { return require(${JSON.stringify(path)}).${name}(...args); }`)
+      .join('\n');
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { reins: join(cli, 'dist', 'bin.js') },
   platform: 'node',
   external: EXTERNAL,
-  plugins: [versionConstant],
+  plugins: [versionConstant, lazyModules],
   logLevel: 'warn',
 });
 // Code splitting stays on: each command, harness adapter and bridge protocol is imported on demand

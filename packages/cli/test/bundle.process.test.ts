@@ -63,6 +63,58 @@ describe('the bundle', () => {
     // dist/ has some 300 modules on this path; the bundle a dozen or so chunks.
     expect(loaded.length).toBeLessThan(30);
   }, 60_000);
+
+  it('loads ajv and ws with the Codex bridge but runs neither before a schema or a socket needs it', async () => {
+    // The bridge from the bundle on the fake Codex, up to its answer to initialize, then stdin closes;
+    // V8's precise coverage (NODE_V8_COVERAGE, written as it exits) counts every function that ran.
+    const coverage = join(dir, 'coverage');
+    const home = join(dir, 'coverage-home');
+    const bridge = startCli(['bridge', 'codex-app-server', '-H', 'codex', '--binary', fakeHarnessPath('codex')], {
+      env: { ...process.env, REINS_BUNDLE: '1', REINS_HOME: home, NODE_V8_COVERAGE: coverage },
+    });
+    try {
+      bridge.child.stdin?.write(
+        `${JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '0' } } })}\n`,
+      );
+      await bridge.waitForOutput('"id":1');
+      bridge.child.stdin?.end();
+      expect((await bridge.done).code).toBe(0);
+    } finally {
+      bridge.child.kill('SIGKILL');
+    }
+    const scripts: { url: string; functions: { ranges: { startOffset: number; count: number }[] }[] }[] = [];
+    for (const file of await readdir(coverage)) {
+      scripts.push(...JSON.parse(await readFile(join(coverage, file), 'utf8')).result);
+    }
+    /** Per package: functions of the bundle that ran, and all of them, by the bundle's `// path` region. */
+    const ran = new Map<string, { ran: number; all: number }>();
+    for (const script of scripts.filter((entry) =>
+      entry.url.startsWith(pathToFileURL(join(cli, 'dist', 'bundle')).href),
+    )) {
+      const code = await readFile(fileURLToPath(script.url), 'utf8');
+      const regions = [...code.matchAll(/^\/\/ (\S+)$/gm)].map((match) => ({
+        at: match.index,
+        path: match[1] as string,
+      }));
+      for (const fn of script.functions) {
+        const range = fn.ranges[0];
+        if (!range) continue;
+        const region = regions.findLast((candidate) => candidate.at <= range.startOffset)?.path ?? '';
+        const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(region)?.[1] ?? 'reins';
+        const counts = ran.get(name) ?? { ran: 0, all: 0 };
+        counts.all++;
+        if (range.count > 0) counts.ran++;
+        ran.set(name, counts);
+      }
+    }
+    // The bridge loads both (their chunks are imported), and zod, which it does run: the count works.
+    expect(ran.get('zod')?.ran).toBeGreaterThan(0);
+    expect(ran.get('ajv')?.all).toBeGreaterThan(0);
+    expect(ran.get('ws')?.all).toBeGreaterThan(0);
+    // packages/cli/scripts/bundle.mjs (LAZY_MODULES): not one of their functions ran.
+    expect(ran.get('ajv')?.ran).toBe(0);
+    expect(ran.get('ws')?.ran).toBe(0);
+  }, 60_000);
 });
 
 describe('bin/reins.js', () => {

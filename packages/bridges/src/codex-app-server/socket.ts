@@ -11,11 +11,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import type { ListenPlan } from './listen.js';
 import { sha256 } from './listen.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
+import { webSocketServer } from './ws-server.js';
 
 /** Codex announces the largest message it takes in one frame; so does the bridge (16 MiB). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -63,7 +63,7 @@ export async function listenCodexAppServer(options: CodexSocketBridgeOptions): P
   const { plan } = options;
   const log = options.log ?? (() => {});
   const bridge = new CodexAppServerBridge(options);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = webSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   wss.on('headers', (headers) =>
     headers.push(`x-codex-websocket-max-unfragmented-message-bytes: ${MAX_MESSAGE_BYTES}`),
   );

@@ -1,47 +1,32 @@
 // Parsing and validating a structured result against the caller's ORIGINAL schema. Every harness's
 // result goes through here, so an invalid or missing result fails the same way everywhere:
 // `structured_output_invalid`, never an empty success.
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ReinsError } from '../errors.js';
 import type { JsonSchema } from '../spec.js';
+// ajv lives in validators.ts, which the CLI's bundle evaluates on the first schema only (bundle.mjs).
+import { validatorFor } from './validators.js';
 
-let draft7: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-function validatorFor(schema: JsonSchema): ValidateFunction {
-  const cached = compiled.get(schema);
-  if (cached) return cached;
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  let validate: ValidateFunction;
+/** The schema's compiled validator, or invalid_input when the schema itself is not valid JSON Schema. */
+function checkedValidatorFor(schema: JsonSchema): ReturnType<typeof validatorFor> {
   try {
-    if (/draft-0[4-7]/.test(dialect)) {
-      draft7 ??= new Ajv({ strict: false, allErrors: true });
-      validate = draft7.compile(schema);
-    } else {
-      draft2020 ??= new Ajv2020({ strict: false, allErrors: true });
-      validate = draft2020.compile(schema);
-    }
+    return validatorFor(schema);
   } catch (cause) {
     throw new ReinsError('invalid_input', `The output schema is not a valid JSON Schema: ${(cause as Error).message}`, {
       operation: 'structured-output',
       cause,
     });
   }
-  compiled.set(schema, validate);
-  return validate;
 }
 
 /** Throws invalid_input when the schema itself is not valid JSON Schema (check specs early). */
 export function assertValidSchema(schema: JsonSchema): void {
-  validatorFor(schema);
+  checkedValidatorFor(schema);
 }
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
 export function validateAgainstSchema(schema: JsonSchema, value: unknown): ValidationResult {
-  const validate = validatorFor(schema);
+  const validate = checkedValidatorFor(schema);
   if (validate(value)) return { ok: true, value };
   const errors = (validate.errors ?? []).map(
     (error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,

@@ -1,0 +1,28 @@
+// The caller's JSON Schema compiled by ajv (draft-07 or 2020-12), once per schema object. Its own
+// module because ajv's module graph is a start-up cost most turns never use: the CLI's bundle loads it
+// on the first schema (packages/cli/scripts/bundle.mjs, LAZY_MODULES), so it exports functions only and
+// imports nothing of core's at run time (what it imported would be wrapped for lazy loading too).
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '../spec.js';
+
+let draft7: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** The schema's validator; throws ajv's own error when the schema itself is not valid JSON Schema. */
+export function validatorFor(schema: JsonSchema): ValidateFunction {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  let validate: ValidateFunction;
+  if (/draft-0[4-7]/.test(dialect)) {
+    draft7 ??= new Ajv({ strict: false, allErrors: true });
+    validate = draft7.compile(schema);
+  } else {
+    draft2020 ??= new Ajv2020({ strict: false, allErrors: true });
+    validate = draft2020.compile(schema);
+  }
+  compiled.set(schema, validate);
+  return validate;
+}
