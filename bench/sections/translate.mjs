@@ -5,9 +5,12 @@
 //            way the adapter feeds it (turn boundaries from the client frames kept in the corpus); where
 //            a translation takes an emission sink (stream-json: Claude Code, Amp; Pi) into a sink that
 //            counts, so that what is measured is the translation, not a list built for the bench
-// in the same process, alternating, a few pairs of passes after a full GC each. Passes are timed in CPU
+//   floor:   the same, then the least any translation does per frame: read its type and emit one payload
+//            into a counting sink (what interleaving a translation with the parse costs by itself)
+// in the same process, alternating, a few passes after a full GC each. Passes are timed in CPU
 // time of this process (user + system), which other load on the machine inflates far less than wall
-// time. The figure is the median over pairs of ceiling time / adapter time; MB/s are best passes.
+// time. The figure is the median over passes of ceiling time / adapter time, printed beside the floor's
+// (ceiling time / floor time: the best share a translation can reach here); MB/s are best passes.
 // Not measured here: SessionEventStream (seq, envelope), the Agent SDK's own parse on the Claude path.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +40,23 @@ function countingSink() {
     emit() {
       this.count++;
     },
+  };
+}
+
+/**
+ * The floor's feed: a look at the frame's type and one payload into a counting sink, per frame. Shared by
+ * every adapter (its frames are any JSON value).
+ */
+function floorFeed() {
+  const sink = countingSink();
+  return (_state, frame) => {
+    const type = typeof frame === 'object' && frame !== null ? frame.type : undefined;
+    sink.emit(
+      typeof type === 'string' ? { type: 'passthrough', frame } : { type: 'passthrough', frame, reason: 'unparsable' },
+      undefined,
+      false,
+    );
+    return 1;
   };
 }
 
@@ -269,42 +289,46 @@ function cpuSeconds(run) {
   return (used.user + used.system) / 1e6;
 }
 
+const PIPELINES = ['ceiling', 'translate', 'floor'];
+
 /**
- * One pass over the corpus through both pipelines, taking turns block by block (about 4 MB each) so
- * that both see the same machine conditions. Each session is split in pipe-sized chunks; `feed`
+ * One pass over the corpus through the three pipelines, taking turns block by block (about 4 MB each) so
+ * that all see the same machine conditions. Each session is split in pipe-sized chunks; `feed`
  * gets every parsed frame (the ceiling's feed does nothing).
  */
-export function pass(LineSplitter, blocks, adapter) {
+export function pass(LineSplitter, blocks, adapter, floor) {
   let payloads = 0;
   let state;
   let feed;
+  let counting = false;
   const splitter = new LineSplitter((line) => {
     const frame = JSON.parse(line);
-    if (feed) payloads += feed(state, frame);
+    if (feed) {
+      const made = feed(state, frame);
+      if (counting) payloads += made;
+    }
   });
-  const runBlock = (block, translate) => () => {
-    feed = translate ? adapter.feed : undefined;
+  const feeds = { ceiling: undefined, translate: adapter.feed, floor };
+  const runBlock = (block, pipeline) => () => {
+    feed = feeds[pipeline];
+    counting = pipeline === 'translate';
     for (const session of block) {
-      state = translate ? adapter.state() : undefined;
+      state = counting ? adapter.state() : undefined;
       for (let offset = 0; offset < session.length; offset += CHUNK)
         splitter.push(session.subarray(offset, offset + CHUNK));
       splitter.flush();
     }
   };
-  let ceiling = 0;
-  let translate = 0;
+  const cpu = { ceiling: 0, translate: 0, floor: 0 };
   collect();
   for (const [index, block] of blocks.entries()) {
-    // Alternate which pipeline goes first, so that neither always inherits the other's garbage.
-    if (index % 2 === 0) {
-      ceiling += cpuSeconds(runBlock(block, false));
-      translate += cpuSeconds(runBlock(block, true));
-    } else {
-      translate += cpuSeconds(runBlock(block, true));
-      ceiling += cpuSeconds(runBlock(block, false));
+    // Rotate which pipeline goes first, so that none always inherits another's garbage.
+    for (let turn = 0; turn < PIPELINES.length; turn++) {
+      const pipeline = PIPELINES[(index + turn) % PIPELINES.length];
+      cpu[pipeline] += cpuSeconds(runBlock(block, pipeline));
     }
   }
-  return { ceiling, translate, payloads };
+  return { ...cpu, payloads };
 }
 
 export async function run({ quick, log, root }) {
@@ -318,13 +342,15 @@ export async function run({ quick, log, root }) {
     const { corpus, bytes, lines, fixtures } = buildCorpus(fixturesDir, adapter.keep, targetBytes, adapter.turnMark);
     const blocks = blocksOf(corpus, 4 * 2 ** 20);
     const made = await adapter.make();
+    const floor = floorFeed();
     // One pass over a tenth of the corpus first, unmeasured: JIT warm-up for both pipelines.
-    pass(LineSplitter, blocks.slice(0, Math.max(1, Math.ceil(blocks.length / 10))), made);
+    pass(LineSplitter, blocks.slice(0, Math.max(1, Math.ceil(blocks.length / 10))), made, floor);
     const passesDone = [];
-    for (let index = 0; index < passes; index++) passesDone.push(pass(LineSplitter, blocks, made));
+    for (let index = 0; index < passes; index++) passesDone.push(pass(LineSplitter, blocks, made, floor));
     const ceiling = passesDone.map((done) => done.ceiling);
     const full = passesDone.map((done) => done.translate);
     const ratios = passesDone.map((done) => done.ceiling / done.translate);
+    const floorRatios = passesDone.map((done) => done.ceiling / done.floor);
     const best = (list) => Math.min(...list);
     const mb = bytes / 2 ** 20;
     const entry = {
@@ -344,10 +370,15 @@ export async function run({ quick, log, root }) {
       },
       ratio: Number(median(ratios).toFixed(3)),
       ratios: ratios.map((value) => Number(value.toFixed(3))),
+      floor: {
+        cpuSeconds: passesDone.map((done) => done.floor),
+        ratio: Number(median(floorRatios).toFixed(3)),
+        ratios: floorRatios.map((value) => Number(value.toFixed(3))),
+      },
     };
     out.adapters[id] = entry;
     log(
-      `   ${id}: ${entry.translate.mbPerSec} MB/s (${entry.translate.framesPerSec} frames/s) vs ceiling ${entry.ceiling.mbPerSec} MB/s -> ${(entry.ratio * 100).toFixed(0)}% (passes ${entry.ratios.join(' ')})`,
+      `   ${id}: ${entry.translate.mbPerSec} MB/s (${entry.translate.framesPerSec} frames/s) vs ceiling ${entry.ceiling.mbPerSec} MB/s -> ${(entry.ratio * 100).toFixed(0)}% (passes ${entry.ratios.join(' ')}); floor ${(entry.floor.ratio * 100).toFixed(0)}%`,
     );
   }
   return out;
