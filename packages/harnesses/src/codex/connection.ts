@@ -14,6 +14,7 @@ import { codexBinarySpec } from './discovery.js';
 import { CodexHost, type HostTransport } from './host.js';
 import { codexHosts, launchKey } from './hosts.js';
 import { type Connect, HARNESS, LABEL } from './peer.js';
+import type { ThreadTemplate } from './thread-ahead.js';
 import { endThreadProcesses } from './thread-processes.js';
 
 // The JSON-RPC half lives in peer.ts (host.ts and hosts.ts import it there, without this module).
@@ -94,8 +95,11 @@ export class CodexRuntime {
     });
   };
 
-  /** Keeps `count` app-servers of the Harness's launch settings started and initialised ahead; 0 stops them. */
-  async warm(count: number): Promise<void> {
+  /**
+   * Keeps `count` app-servers of the Harness's launch settings started and initialised ahead, each
+   * with a thread opened ahead from `template` when there is one (host.ts); 0 stops them.
+   */
+  async warm(count: number, template?: ThreadTemplate): Promise<void> {
     if (!Number.isInteger(count) || count < 0) {
       throw new ReinsError('invalid_input', `warm needs a whole number of processes (0 or more), got ${count}.`, {
         harness: HARNESS,
@@ -103,7 +107,15 @@ export class CodexRuntime {
       });
     }
     const key = await this.key(undefined);
-    await codexHosts.warm(key, () => this.spawnHost(process.cwd(), undefined), count);
+    await codexHosts.warm(
+      key,
+      async () => {
+        const host = await this.spawnHost(process.cwd(), undefined);
+        if (template) await host.openThreadAhead(template);
+        return host;
+      },
+      count,
+    );
   }
 
   /**

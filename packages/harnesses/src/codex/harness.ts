@@ -25,7 +25,10 @@ import { CODEX_SIGN_IN_FIX, createCodexAuth } from './auth.js';
 import { CODEX_IMPLEMENTED } from './capabilities.js';
 import { CodexRuntime, HARNESS } from './connection.js';
 import { readHistory } from './history.js';
+import { WARM_REFILL_DELAY_MS } from './hosts.js';
+import { instructionsFingerprint } from './instruction-files.js';
 import { CodexSession } from './session.js';
+import type { ThreadTemplate } from './thread-ahead.js';
 import { assertCodexSpec, CODEX_SPEC_SUPPORT } from './thread-params.js';
 import { modelInfoOf } from './translate.js';
 import type { GetAccountResponse, ModelListResponse, ThreadListResponse } from './wire.js';
@@ -35,6 +38,13 @@ export interface CodexHarnessOptions extends HarnessOptions {
   permissionTimeoutMs?: number;
   /** How long after turn/interrupt Codex has to end the turn before Reins ends it (ms). */
   interruptGraceMs?: number;
+  /**
+   * The settings of the sessions `warm(n)` prepares for: each warm app-server also opens a thread with
+   * them (thread/start), which the next session whose spec asks for the same thread settings takes
+   * instead of opening its own; a session that does not fit gets a `notice` (kind `info`, `data:
+   * { warmThread: 'missed', reason }`). See docs/architecture/contract.md, "Warm starts and shared processes".
+   */
+  warmThread?: Pick<SessionSpec, 'cwd' | 'model' | 'posture' | 'systemPrompt' | 'mcpServers' | 'ephemeral'>;
 }
 
 const DISPLAY_NAME = 'Codex';
@@ -132,7 +142,11 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
       return runtime.probe(historyOptions.cwd ?? process.cwd(), (peer) => readHistory(peer, nativeSessionId));
     },
 
-    warm: (count) => runtime.warm(count),
+    warm: async (count) =>
+      runtime.warm(
+        count,
+        count > 0 && options.warmThread ? threadTemplate(options.warmThread, () => runtime.env()) : undefined,
+      ),
 
     async createSession(raw: SessionSpec): Promise<Session> {
       // Every refusal comes before a process starts: the spec, the cwd, the fields Codex cannot honour,
@@ -148,6 +162,19 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
       await session.start();
       return session;
     },
+  };
+}
+
+/** The thread a warm app-server opens ahead, checked like a session's spec (a bad one is refused at warm()). */
+function threadTemplate(
+  raw: NonNullable<CodexHarnessOptions['warmThread']>,
+  env: () => Record<string, string>,
+): ThreadTemplate {
+  const spec = acceptSessionSpec(raw, CODEX_SPEC_SUPPORT, { id: HARNESS, displayName: DISPLAY_NAME });
+  return {
+    spec,
+    fingerprint: () => instructionsFingerprint(spec.cwd, env()),
+    refillDelayMs: WARM_REFILL_DELAY_MS,
   };
 }
 

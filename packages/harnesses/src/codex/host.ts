@@ -7,11 +7,15 @@
 // A one-off caller (catalog, account, session list, history) takes a hold instead of a lease: it
 // sends requests and reads their answers, owns no thread and is no session to the router, and the
 // process does not end while it holds it.
+// A warm host may open a thread ahead (thread-ahead.ts): the next session whose spec fits takes it
+// instead of waiting for its own thread/start, and on a shared process the next one opens a while later.
 // The transport is injected, so unit tests run hosts on an in-memory peer (host.test.ts).
-import { isRecord, type ReinsError } from '@reins/core';
+import { isRecord, ReinsError, type SessionSpec } from '@reins/core';
 import type { CloseOptions } from '../runtime/child-process.js';
 import { JsonRpcHandlerError, type JsonRpcPeer } from '../runtime/json-rpc.js';
-import { type CodexConnection, type ConnectionHooks, codexPeer } from './peer.js';
+import { type OpenedThread, openThread } from './open-thread.js';
+import { type CodexConnection, type ConnectionHooks, codexPeer, type ThreadAheadClaim } from './peer.js';
+import { type ThreadTemplate, threadAheadMisfit } from './thread-ahead.js';
 import { ThreadRouter } from './thread-router.js';
 import type { NotificationFrame } from './translate.js';
 import type { InitializeParams, InitializeResponse } from './wire.js';
@@ -37,7 +41,10 @@ export interface HostTransport {
   endThreadProcesses?(threads: ReadonlySet<string>): Promise<void>;
 }
 
-type Lease = ConnectionHooks & { threads: Set<string> };
+type Lease = ConnectionHooks & { threads: Set<string>; refillAhead: boolean };
+
+/** A thread opened ahead: open with the files Codex read then (their fingerprint), or failed. */
+type AheadThread = { opened: OpenedThread; fingerprint: string } | { failed: string };
 
 export class CodexHost {
   readonly peer: JsonRpcPeer;
@@ -53,6 +60,11 @@ export class CodexHost {
   onRetired: (() => void) | undefined;
   /** One-off callers on the process now (hold()). */
   private holds = 0;
+  /** The thread opened ahead for the next session that fits it (thread-ahead.ts), open or opening. */
+  private ahead: { template: ThreadTemplate; thread: Promise<AheadThread> } | undefined;
+  /** What this host opens threads ahead with, once it did. */
+  private aheadTemplate: ThreadTemplate | undefined;
+  private aheadRefill: ReturnType<typeof setTimeout> | undefined;
   /**
    * Hands a routed frame to its session, kept from the others (one function per host, not per frame).
    * `at` is the time the peer read for the frame: a Date.now() per delivery was one more heap number
@@ -129,9 +141,65 @@ export class CodexHost {
     return this.router.owns(threadId);
   }
 
-  /** A session's hold on this process. */
-  lease(hooks: ConnectionHooks): CodexConnection {
-    const lease: Lease = { ...hooks, threads: new Set() };
+  /**
+   * Opens a thread ahead with `template` (thread/start) for the next session that fits it; resolves
+   * once it is open or failed (a failure only means that session opens its own).
+   */
+  async openThreadAhead(template: ThreadTemplate): Promise<void> {
+    this.router.expectThreadsAhead();
+    this.aheadTemplate = template;
+    const thread = (async (): Promise<AheadThread> => {
+      // Before thread/start: a file changed while Codex reads it makes the claim miss, never a stale thread.
+      const fingerprint = await template.fingerprint();
+      try {
+        return { opened: await openThread(this.peer, template.spec), fingerprint };
+      } catch (error) {
+        return { failed: ReinsError.from(error, 'harness_unhealthy').message };
+      }
+    })();
+    this.ahead = { template, thread };
+    await thread;
+  }
+
+  /**
+   * The thread opened ahead, when `spec` fits it and nothing Codex read for it changed since; else
+   * why not (the caller opens its own), or `none` when no thread was opened ahead for the next session.
+   */
+  private async claimThreadAhead(spec: SessionSpec, refill: boolean): Promise<ThreadAheadClaim> {
+    const ahead = this.ahead;
+    // Another session took it and the next one is not open yet (refillAhead).
+    if (!ahead) return this.aheadTemplate ? { kind: 'miss', reason: 'taken' } : { kind: 'none' };
+    const misfit = threadAheadMisfit(spec, ahead.template.spec);
+    // Another session may still fit it: it stays.
+    if (misfit) return { kind: 'miss', reason: misfit };
+    this.ahead = undefined; // taken before any await: two sessions never get one thread
+    const thread = await ahead.thread;
+    if ('failed' in thread) return { kind: 'miss', reason: 'thread_start_failed' };
+    if (refill) this.refillAhead(ahead.template);
+    if ((await ahead.template.fingerprint()) !== thread.fingerprint) {
+      this.dropThread(thread.opened.thread.id);
+      return { kind: 'miss', reason: 'instructions_changed' };
+    }
+    return { kind: 'claimed', opened: thread.opened };
+  }
+
+  /** The next thread ahead on a shared process, late enough not to slow the first turn of the one taken. */
+  private refillAhead(template: ThreadTemplate): void {
+    clearTimeout(this.aheadRefill);
+    this.aheadRefill = setTimeout(() => {
+      if (this.usable && !this.ahead && this.leaseCount > 0) void this.openThreadAhead(template);
+    }, template.refillDelayMs);
+    this.aheadRefill.unref?.();
+  }
+
+  /** A thread opened ahead that nobody may take: Codex unloads it (best effort). */
+  private dropThread(threadId: string): void {
+    void this.peer.request('thread/unsubscribe', { threadId }, { timeoutMs: RELEASE_TIMEOUT_MS }).catch(() => {});
+  }
+
+  /** A session's hold on this process; `refillAhead` false: no other session will come (a process of its own). */
+  lease(hooks: ConnectionHooks, options: { refillAhead?: boolean } = {}): CodexConnection {
+    const lease: Lease = { ...hooks, threads: new Set(), refillAhead: options.refillAhead !== false };
     this.router.attach(lease);
     let released: Promise<void> | undefined;
     return {
@@ -144,6 +212,7 @@ export class CodexHost {
         lease.threads.add(threadId);
         this.router.bind(threadId, lease, Date.now(), this.deliver);
       },
+      claimThreadAhead: (spec) => this.claimThreadAhead(spec, lease.refillAhead),
       close: (options) => {
         released ??= this.release(lease, options);
         return released;
@@ -172,6 +241,7 @@ export class CodexHost {
   /** Ends the process whatever holds it (probes, the pool, Reins shutting down). */
   close(options?: CloseOptions): Promise<void> {
     this.closing ??= (async () => {
+      clearTimeout(this.aheadRefill);
       this.onRetired?.();
       await this.transport.close(options);
     })();

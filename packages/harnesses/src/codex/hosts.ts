@@ -70,10 +70,11 @@ export class CodexHosts {
     hooks: ConnectionHooks,
     options: LeaseOptions,
   ): Promise<CodexConnection> {
-    if (!options.share) return (await this.fresh(key, spawn)).lease(hooks);
+    // A process of its own: no session comes after this one, so it opens no further thread ahead.
+    if (!options.share) return (await this.fresh(key, spawn)).lease(hooks, { refillAhead: false });
     const { host } = await this.sharedOrStart(key, spawn, false);
     if (options.resumeThreadId !== undefined && host.owns(options.resumeThreadId)) {
-      return (await this.fresh(key, spawn)).lease(hooks);
+      return (await this.fresh(key, spawn)).lease(hooks, { refillAhead: false });
     }
     return host.lease(hooks);
   }

@@ -1,9 +1,11 @@
 // The JSON-RPC half of a Codex app-server connection, apart from the process (connection.ts spawns
 // it): what a session holds (CodexConnection), the hooks it hands in, and the peer fed line by line.
-import { isRecord, type NativeFrame, type ReinsError } from '@reins/core';
+import { isRecord, type NativeFrame, type ReinsError, type SessionSpec } from '@reins/core';
 import type { CloseOptions } from '../runtime/child-process.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
+import type { OpenedThread } from './open-thread.js';
+import type { ThreadAheadMiss } from './thread-ahead.js';
 import { NATIVE_SOURCE, type NotificationFrame } from './translate.js';
 import type { InitializeResponse } from './wire.js';
 
@@ -25,6 +27,8 @@ export interface CodexConnection {
   exitError(): ReinsError;
   /** Frames of this thread go to this session from now on (with those that came before it was known). */
   bindThread(threadId: string): void;
+  /** The thread the app-server opened ahead when the spec fits it (host.ts); absent on in-memory test peers. */
+  claimThreadAhead?(spec: SessionSpec): Promise<ThreadAheadClaim>;
   /**
    * Lets go of the app-server: its thread's running turn is interrupted and the thread unsubscribed
    * while other sessions use the process; the process ends (stdin end, SIGTERM, SIGKILL on its group)
@@ -32,6 +36,12 @@ export interface CodexConnection {
    */
   close(options?: CloseOptions): Promise<void>;
 }
+
+/** A session's claim on the thread opened ahead: taken, missed (and why), or there was none. */
+export type ThreadAheadClaim =
+  | { kind: 'claimed'; opened: OpenedThread }
+  | { kind: 'miss'; reason: ThreadAheadMiss }
+  | { kind: 'none' };
 
 /** What the connection hands to its session. Every hook runs inside the child's line handler. */
 export interface ConnectionHooks {

@@ -39,6 +39,7 @@ import { CodexFrameRouter } from './frame-router.js';
 import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import { openThread } from './open-thread.js';
 import { revertCodexTurn } from './revert.js';
+import { threadAheadMissNotice } from './thread-ahead.js';
 import { toUserInput } from './thread-params.js';
 import { createTranslateState, type NotificationFrame, type TranslateState } from './translate.js';
 import type { CodexTurnPlan } from './turn-plan.js';
@@ -169,7 +170,10 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
   }
 
   private async openThread(connection: CodexConnection): Promise<void> {
-    const { response, thread } = await openThread(connection.peer, this.spec);
+    // A warm app-server may have opened a thread with this spec's settings already (thread-ahead.ts).
+    const claim = await connection.claimThreadAhead?.(this.spec);
+    const { response, thread } =
+      claim?.kind === 'claimed' ? claim.opened : await openThread(connection.peer, this.spec);
     this.threadId = thread.id;
     this.state.threadId = thread.id;
     // From here the process's frames of this thread (and those that came first) are this session's.
@@ -182,6 +186,7 @@ export class CodexSession implements Session, TurnHost<CodexTurnPlan> {
       ...(typeof response.reasoningEffort === 'string' ? { effort: response.reasoningEffort } : {}),
       ...(typeof thread.name === 'string' && thread.name ? { title: thread.name } : {}),
     });
+    if (claim?.kind === 'miss') this.stream.emit(threadAheadMissNotice(claim.reason));
   }
 
   // ---- TurnHost: how a turn reaches Codex --------------------------------------------------------

@@ -26,6 +26,17 @@ describe('ThreadRouter', () => {
     expect(router.routeRequest({ threadId: 'unknown' })).toBe('a');
   });
 
+  it('a process that opened a thread ahead keeps its frames from the sole session until a session binds it', () => {
+    const router = new ThreadRouter<string, Frame>();
+    router.attach('a');
+    router.expectThreadsAhead();
+    expect(routed(router, frame('thread/started', { threadId: 't_ahead' }))).toEqual([]);
+    expect(router.strayOwner()).toBeUndefined();
+    expect(router.routeRequest({ threadId: 't_ahead' })).toBeUndefined();
+    router.attach('b');
+    expect(bound(router, 't_ahead', 'b')).toEqual([['b', 'thread/started']]);
+  });
+
   it('with two sessions, frames go by thread; unnamed process-wide frames to both; strays to none', () => {
     const router = new ThreadRouter<string, Frame>();
     router.attach('a');

@@ -24,6 +24,8 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
   private readonly owners = new Map<string, L>();
   private readonly leases = new Set<L>();
   private leasesEver = 0;
+  /** The process hosts a thread opened ahead for a later session: no lease is its sole one any more. */
+  private threadsAhead = false;
   private readonly released = new Set<string>();
   private readonly held: Array<{ threadId: string; frame: F }> = [];
   /** Frames dropped: held past the bound, of a session that left, or of a thread nobody claimed. */
@@ -128,9 +130,17 @@ export class ThreadRouter<L, F = Record<string, unknown>> {
     return this.sole();
   }
 
-  /** The lease of a process that has only ever had this one. */
+  /**
+   * The process opens a thread no session holds yet (a thread opened ahead, thread-ahead.ts): from now
+   * on a frame that names no known thread may be that one's, so it no longer goes to a sole session.
+   */
+  expectThreadsAhead(): void {
+    this.threadsAhead = true;
+  }
+
+  /** The lease of a process that has only ever had this one (and no thread opened ahead). */
   private sole(): L | undefined {
-    if (this.leasesEver !== 1 || this.leases.size !== 1) return undefined;
+    if (this.threadsAhead || this.leasesEver !== 1 || this.leases.size !== 1) return undefined;
     return this.leases.values().next().value;
   }
 

@@ -27,13 +27,15 @@
 //   FAKE_CODEX_HOLD_TURN    n: the n-th turn/start (1-based) uses no recording: it is answered and started
 //                           (the first recorded turn's frames under a new turn id) and then stays open until a
 //                           turn/interrupt, which ends it `interrupted` as Codex does (the interrupt fixture)
+//   FAKE_CODEX_CLIENT_LOG   a file: each request the client sends is appended to it as one JSON line
+//                           {pid, method, params} (tests read which process got which thread/start)
 // Several threads on one process (a shared app-server): the first thread/start replays the recording
 // as it is; each further thread/start opens a new lane that replays the recording's thread-scoped
 // exchanges again under a thread id of its own (the recorded id with "-2", "-3", ... appended to it).
 // A client message with params.threadId is matched within its thread's lane; one without (initialize,
 // an answer to a request) within the first lane, or an answer within the lane that sent the request.
 // `--version` prints "codex-cli <version of the transcript>" (or 0.0.0-fake without one).
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const env = process.env;
@@ -184,6 +186,12 @@ function interruptHeld(message) {
 }
 
 function handle(message) {
+  if (env.FAKE_CODEX_CLIENT_LOG && typeof message?.method === 'string') {
+    appendFileSync(
+      env.FAKE_CODEX_CLIENT_LOG,
+      `${JSON.stringify({ pid: process.pid, method: message.method, params: message.params })}\n`,
+    );
+  }
   if (hung) return;
   if (message?.method === 'turn/start' && ++turnStarts === Number(env.FAKE_CODEX_HOLD_TURN ?? 0)) {
     holdTurn(message, laneOf(message, 'm:turn/start'));

@@ -1,0 +1,78 @@
+// A thread opened ahead on a warm app-server (docs/architecture/contract.md, "Warm starts and shared processes"), pure:
+// whether a session's spec fits the thread a warm app-server opened with `CodexHarnessOptions.warmThread`
+// (thread/start fixes cwd, model, posture, developer instructions, MCP servers and ephemeral; effort
+// goes on the first turn/start, so it never stands in the way), and the notice a session that could not
+// take it gets, so the caller can read why it started its thread itself.
+import type { EventPayload, SessionSpec } from '@reins/core';
+import { threadStartParams } from './thread-params.js';
+
+/** What a warm app-server opens its thread ahead with; `fingerprint` reads the files Codex reads then. */
+export interface ThreadTemplate {
+  readonly spec: SessionSpec;
+  fingerprint(): Promise<string>;
+  /** How long after a session took the thread the host opens the next one (ms). */
+  readonly refillDelayMs: number;
+}
+
+/** Why a session did not take the thread opened ahead. */
+export type ThreadAheadMiss =
+  | 'resume'
+  | 'fork'
+  | 'cwd'
+  | 'model'
+  | 'posture'
+  | 'systemPrompt'
+  | 'mcpServers'
+  | 'ephemeral'
+  | 'settings'
+  | 'taken'
+  | 'instructions_changed'
+  | 'thread_start_failed';
+
+/** Which spec field each thread/start parameter comes from (thread-params.ts). */
+const FIELD_OF_PARAM: Record<string, ThreadAheadMiss> = {
+  cwd: 'cwd',
+  model: 'model',
+  approvalPolicy: 'posture',
+  sandbox: 'posture',
+  developerInstructions: 'systemPrompt',
+  config: 'mcpServers', // mcp_servers, and the posture's network switch (the posture is compared first)
+  ephemeral: 'ephemeral',
+};
+
+/** The first spec field in which `spec` asks for another thread than `ahead` was opened with; undefined: it fits. */
+export function threadAheadMisfit(spec: SessionSpec, ahead: SessionSpec): ThreadAheadMiss | undefined {
+  if (spec.resume) return spec.resume.fork === true ? 'fork' : 'resume';
+  const wanted = threadStartParams(spec) as Record<string, unknown>;
+  const opened = threadStartParams(ahead) as Record<string, unknown>;
+  // In thread/start's own order (cwd, posture, model, ...): the posture is met before `config`, which carries it too.
+  for (const param of new Set([...Object.keys(wanted), ...Object.keys(opened)])) {
+    if (JSON.stringify(wanted[param]) !== JSON.stringify(opened[param])) return FIELD_OF_PARAM[param] ?? 'settings';
+  }
+  return undefined;
+}
+
+const MISS_TEXT: Record<ThreadAheadMiss, string> = {
+  resume: 'the session resumes a conversation',
+  fork: 'the session forks a conversation',
+  cwd: 'its cwd differs from the warm thread’s',
+  model: 'its model differs from the warm thread’s',
+  posture: 'its posture differs from the warm thread’s',
+  systemPrompt: 'its systemPrompt differs from the warm thread’s',
+  mcpServers: 'its MCP servers differ from the warm thread’s',
+  ephemeral: 'its ephemeral setting differs from the warm thread’s',
+  settings: 'its thread settings differ from the warm thread’s',
+  taken: 'another session took it and the next one is not open yet',
+  instructions_changed: 'a file Codex reads when a thread starts (AGENTS.md, config, skills) changed since',
+  thread_start_failed: 'the warm thread could not be opened',
+};
+
+/** The notice of a session that started its own thread although one was opened ahead. */
+export function threadAheadMissNotice(reason: ThreadAheadMiss): EventPayload & { type: 'notice' } {
+  return {
+    type: 'notice',
+    kind: 'info',
+    message: `Codex warm start: this session opened its own thread (thread/start) instead of the one opened ahead: ${MISS_TEXT[reason]}.`,
+    data: { warmThread: 'missed', reason },
+  };
+}
