@@ -99,7 +99,7 @@ describe('the bundle', () => {
       for (const fn of script.functions) {
         const range = fn.ranges[0];
         if (!range) continue;
-        const region = regions.findLast((candidate) => candidate.at <= range.startOffset)?.path ?? '';
+        const region = regions.filter((candidate) => candidate.at <= range.startOffset).at(-1)?.path ?? '';
         const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(region)?.[1] ?? 'reins';
         const counts = ran.get(name) ?? { ran: 0, all: 0 };
         counts.all++;
