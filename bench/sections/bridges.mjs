@@ -12,7 +12,12 @@
 // whose paths, homes and cold-turn runner are reused). Every path gets its own hermetic home. Figure 1's
 // in-process Reins paths run beside them as a reference, not judged: bridge - in-process is what the
 // bridge process itself adds (its Node start, the protocol hop); in-process - raw is the adapter's.
+// Plus `reins bridge codex-app-server -H codex --daemon` (issue 30, step 2): the same client, the bridge
+// opening its thread in a daemon of its own (bench/lib/daemon-host.mjs, `warm: { codex: 1 }`) on the
+// same Codex and home; its cold first text against the raw app-server's (a warm process is refilled
+// between its runs while the other paths run).
 import { join } from 'node:path';
+import { startDaemonHost } from '../lib/daemon-process.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from './turns.mjs';
 
@@ -62,6 +67,23 @@ function bridgePaths(root) {
       open: (context) => codexBridge(context, true),
     },
     {
+      id: 'codex.bridge-daemon',
+      harness: 'codex',
+      role: 'bridge',
+      label: 'the same, --daemon (warm daemon)',
+      setup: startWarmDaemon,
+      open: (context) =>
+        codexRaw.open({
+          ...context,
+          launch: {
+            ...context.launch,
+            command: process.execPath,
+            args: [reins, 'bridge', 'codex-app-server', '-H', 'codex', '--daemon', 'app-server', '--strict-config'],
+            env: { ...context.launch.env, REINS_BUNDLE: '1', REINS_HOME: context.daemonHome },
+          },
+        }),
+    },
+    {
       id: 'codex.bridge-unbundled',
       harness: 'codex',
       role: 'reference',
@@ -98,6 +120,17 @@ function bridgePaths(root) {
   ];
 }
 
+/** A daemon of the path's own (its home inside the path's), keeping one Codex on the path's home warm. */
+async function startWarmDaemon(context, benchDir) {
+  context.daemonHome = join(context.tempHome.dir, 'reins-daemon');
+  return startDaemonHost(benchDir, {
+    home: context.daemonHome,
+    harnesses: ['codex'],
+    harnessOptions: { codex: { binaryPath: context.binary.command, baseEnv: context.launch.env } },
+    warm: { codex: 1 },
+  });
+}
+
 /** Bridge / the protocol's own server, per figure: the targets of bench/lib/targets.mjs. */
 const PAIRS = [
   { bridge: 'codex.bridge', raw: 'codex.raw-app-server', name: 'codex' },
@@ -118,6 +151,7 @@ export async function run({ quick, log, root }) {
       try {
         entry.context = await pathContext(path, server.url);
         entry.version = entry.context.binary.version;
+        entry.daemon = await path.setup?.(entry.context, join(root, 'bench'));
       } catch (error) {
         entry.errors.push(`setup: ${error.message}`);
       }
@@ -172,7 +206,10 @@ export async function run({ quick, log, root }) {
     }
   } finally {
     await server.close();
-    for (const entry of state.values()) await entry.context?.tempHome.cleanup().catch(() => {});
+    for (const entry of state.values()) {
+      await entry.daemon?.close().catch(() => {});
+      await entry.context?.tempHome.cleanup().catch(() => {});
+    }
   }
 
   const out = { coldRuns, warmTurns, paths: {}, ratios: {} };
@@ -208,6 +245,16 @@ export async function run({ quick, log, root }) {
       `   ${name}: bridge / raw cold ${out.ratios[name].cold}x (${out.ratios[name].coldMs.join(' vs ')} ms), warm ${out.ratios[name].warm}x (${out.ratios[name].warmMs.join(' vs ')} ms)`,
     );
   }
+  // The bridge through a warm daemon against the raw app-server's cold start: to the first text.
+  const first = (id) => out.paths[id]?.cold.firstTextMs.median ?? null;
+  const [viaDaemon, raw] = [first('codex.bridge-daemon'), first('codex.raw-app-server')];
+  out.daemon = {
+    coldFirstText: Number.isFinite(viaDaemon) && raw > 0 ? Number((viaDaemon / raw).toFixed(3)) : null,
+    coldFirstTextMs: [viaDaemon, raw].map((ms) => (ms === null ? null : Math.round(ms))),
+  };
+  log(
+    `   codex --daemon: first text, bridge on a warm daemon / raw cold ${out.daemon.coldFirstText}x (${out.daemon.coldFirstTextMs.join(' vs ')} ms)`,
+  );
   return { ...out, report: report(out) };
 }
 
@@ -224,10 +271,12 @@ function report(out) {
     ([name, ratio]) =>
       `  ${name.padEnd(6)} bridge / its raw server: cold ${ratio.cold ?? 'n/a'}x, warm ${ratio.warm ?? 'n/a'}x`,
   );
+  const daemon = `  codex  bridge --daemon (warm daemon) / raw app-server, cold first text: ${out.daemon.coldFirstText ?? 'n/a'}x (${out.daemon.coldFirstTextMs.join(' vs ')} ms)`;
   return [
     `\n9. Bridges: the same client on reins bridge and on the protocol's own server (turn end, median (min-max) ms; cold n=${out.coldRuns}, warm turns 2-${out.warmTurns})`,
     ...rows,
     ...ratios,
+    daemon,
     '',
   ].join('\n');
 }
