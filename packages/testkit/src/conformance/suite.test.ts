@@ -62,4 +62,28 @@ describe('runConformance verdicts', () => {
     // A plain failure stays a failure even when the behaviour is listed: only an honest limitation counts.
     expect(results[2]?.status).toBe('failed');
   });
+
+  it("asks a target's capabilities once, and skips what it does not implement before any set-up", async () => {
+    let asked = 0;
+    let setUp = 0;
+    const counting: ConformanceTarget = {
+      id: 'acp',
+      setup: async () => {
+        setUp++;
+        const capabilities = async () => {
+          asked++;
+          return { steer: { implemented: { state: 'no' } }, resume: { implemented: { state: 'yes' } } };
+        };
+        return { harness: { capabilities } as unknown as Harness, models: { primary: 'a', alternate: 'b' } };
+      },
+    };
+    const results = await runConformance(counting, {
+      behaviours: [behaviours[0], behaviours[3], behaviours[0]] as Behaviour[],
+    });
+    expect(results.map((r) => r.status)).toEqual(['passed', 'skipped', 'passed']);
+    expect(results[1]?.reason).toBe('the adapter does not implement steer');
+    expect(asked).toBe(1);
+    // The skipped behaviour built no harness home: only the two that ran did.
+    expect(setUp).toBe(2);
+  });
 });

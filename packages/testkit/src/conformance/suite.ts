@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CapabilityKey, SessionSpec } from '@reins/core';
+import type { CapabilityKey, Harness, SessionSpec } from '@reins/core';
 import { type ModelServer, startModelServer } from '../model-server/index.js';
 import { NotApplicableHere } from './behaviour-kit.js';
 import { BEHAVIOURS, type Behaviour, HarnessLimitation } from './behaviours.js';
@@ -44,6 +44,28 @@ export async function runConformance(
   return results;
 }
 
+/**
+ * What a target's adapter implements, asked once per target: it does not change between behaviours, and
+ * asking costs an ACP agent a start of its own (capabilities() reads the agent's initialize answer), as much
+ * as the behaviour's own session. Known, a behaviour that needs what is not implemented skips before set-up.
+ */
+const implementedByTarget = new WeakMap<ConformanceTarget, ReadonlySet<CapabilityKey>>();
+
+async function implementedOf(target: ConformanceTarget, harness: Harness): Promise<ReadonlySet<CapabilityKey>> {
+  const known = implementedByTarget.get(target);
+  if (known) return known;
+  const matrix = await harness.capabilities();
+  const implemented = new Set(
+    (Object.keys(matrix) as CapabilityKey[]).filter((key) => matrix[key].implemented.state === 'yes'),
+  );
+  implementedByTarget.set(target, implemented);
+  return implemented;
+}
+
+const missingOf = (behaviour: Behaviour, implemented: ReadonlySet<CapabilityKey>) =>
+  behaviour.requires?.filter((key) => !implemented.has(key)) ?? [];
+const notImplemented = (missing: CapabilityKey[]) => `the adapter does not implement ${missing.join(', ')}`;
+
 async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<BehaviourResult> {
   const started = Date.now();
   const finish = (status: BehaviourResult['status'], reason?: string, demonstrated: CapabilityKey[] = []) => ({
@@ -55,6 +77,9 @@ async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<
   });
   const skip = target.notApplicable?.[behaviour.name];
   if (skip) return finish('skipped', skip);
+  const known = implementedByTarget.get(target);
+  const missingKnown = known ? missingOf(behaviour, known) : [];
+  if (missingKnown.length > 0) return finish('skipped', notImplemented(missingKnown));
   const workdir = await mkdtemp(join(tmpdir(), `reins-conformance-${target.id}-`));
   let server: ModelServer | undefined;
   const recorders: SessionRecorder[] = [];
@@ -62,12 +87,9 @@ async function runOne(target: ConformanceTarget, behaviour: Behaviour): Promise<
     server = await startModelServer();
     const setup = await target.setup(server, workdir);
     try {
-      const matrix = await setup.harness.capabilities();
-      const implemented = new Set(
-        (Object.keys(matrix) as CapabilityKey[]).filter((key) => matrix[key].implemented.state === 'yes'),
-      );
-      const missing = behaviour.requires?.filter((key) => !implemented.has(key)) ?? [];
-      if (missing.length > 0) return finish('skipped', `the adapter does not implement ${missing.join(', ')}`);
+      const implemented = await implementedOf(target, setup.harness);
+      const missing = missingOf(behaviour, implemented);
+      if (missing.length > 0) return finish('skipped', notImplemented(missing));
       const workspace = join(workdir, 'workspace');
       await import('node:fs/promises').then((fs) => fs.mkdir(workspace, { recursive: true }));
       const demonstrated = await behaviour.run({

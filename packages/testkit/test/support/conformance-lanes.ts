@@ -8,7 +8,13 @@
 import { describe, it } from 'vitest';
 import { SCENARIO_BEHAVIOURS, TABLE_PINS } from '../../../harnesses/test/support/acp-scenarios.js';
 import { assertHermetic, type HarnessPin, harnessBinary, hasPreviousPin } from '../../src/hermetic/index.js';
-import { BEHAVIOURS, conformanceTarget, conformanceTargetIds, runConformance } from '../../src/index.js';
+import {
+  BEHAVIOURS,
+  type ConformanceTarget,
+  conformanceTarget,
+  conformanceTargetIds,
+  runConformance,
+} from '../../src/index.js';
 
 /** Which file runs which harnesses: `rest` takes every target no other group names, so none is ever left out. */
 export const LANE_GROUPS = {
@@ -66,6 +72,11 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
   if (runs.length === 0) it.skip(`no ${group} lane selected by REINS_CONFORMANCE_HARNESSES`, () => {});
   for (const { id, pin } of runs) {
     const binary = () => harnessBinary(id as Parameters<typeof harnessBinary>[0], undefined, pin);
+    // One target per lane, made on first use: the suite asks its adapter's capabilities once for all
+    // the lane's behaviours.
+    let target: ConformanceTarget | undefined;
+    const laneTarget = () =>
+      (target ??= conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: binary() }));
     describe(`conformance: ${id}${pin === 'previous' ? ' (previous pin)' : ''}`, () => {
       const behaviours =
         pin === 'previous' && !previousInFull
@@ -83,12 +94,7 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
           async (context) => {
             await assertHermetic();
             const pinned = binary();
-            const [result] = await runConformance(
-              conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: pinned }),
-              {
-                only: [behaviour.name],
-              },
-            );
+            const [result] = await runConformance(laneTarget(), { only: [behaviour.name] });
             const label = `${id} ${pinned.version} / ${behaviour.name}`;
             if (result?.status === 'skipped') context.skip(result.reason);
             // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
