@@ -7,10 +7,12 @@ import { deadline } from './rpc.mjs';
 
 /**
  * Starts bench/lib/daemon-host.mjs with startDaemon's `options` (and `env` added to its environment);
- * its commands answer with its next stdout line.
+ * its commands answer with its next stdout line. BENCH_DAEMON_NODE_ARGS (space-separated) adds Node
+ * flags to the host, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the daemon under the bench.
  */
 export async function startDaemonHost(benchDir, options, env = {}) {
-  const child = spawn(process.execPath, ['--expose-gc', join(benchDir, 'lib/daemon-host.mjs')], {
+  const nodeArgs = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--expose-gc', join(benchDir, 'lib/daemon-host.mjs')], {
     env: { ...process.env, ...env, BENCH_DAEMON_OPTIONS: JSON.stringify(options) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -40,7 +40,7 @@ const stampOf = (text) => BigInt(text.slice(text.indexOf('@') + 1));
 // ---- (a) latency ---------------------------------------------------------------------------------
 
 /** Delays at a client process for one turn of `frames` deltas at `rate` through a daemon; and the split. */
-async function daemonDelays({ startDaemon }, { benchDir, root }, frames, rate) {
+export async function daemonDelays({ startDaemon }, { benchDir, root }, frames, rate) {
   const home = await mkdtemp(join(tmpdir(), 'reins-bench-daemon-'));
   // Line split by the daemon's adapter, per delta number: how long the line took to get there.
   const atDaemon = new Map();
@@ -170,7 +170,7 @@ function hostOptions({ benchDir, root }, home, deltasPerTurn, maxLiveSessions) {
 
 // ---- (b) fan-out ----------------------------------------------------------------------------------
 
-async function fanOut({ benchDir, root }, quick, log) {
+export async function fanOut({ benchDir, root }, quick, log) {
   const sessions = 100;
   const clients = 10;
   const turns = quick ? 2 : 3;

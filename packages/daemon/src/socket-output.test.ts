@@ -1,6 +1,7 @@
 // SocketOutput on a real ws server and client over loopback: the frames of one tick leave in one
 // socket write as whole WebSocket frames, each still one message at the client, in order and
-// byte for byte; a close never overtakes them; an event's frame is made once for every client.
+// byte for byte; a close never overtakes them; an event's frame is made once for every client, and
+// a tick's joined write once for every client that queued the same frames.
 import type { AddressInfo } from 'node:net';
 import type { ReinsEvent } from '@reins/core';
 import { until } from '@reins/testkit';
@@ -20,6 +21,7 @@ afterEach(async () => {
 interface Peer {
   output: SocketOutput;
   server: WebSocket;
+  client: WebSocket;
   messages: string[];
   closedWith: Promise<number>;
 }
@@ -37,7 +39,7 @@ async function pair(count = 1): Promise<Peer[]> {
     client.on('message', (data) => messages.push(String(data)));
     const closedWith = new Promise<number>((resolve) => client.on('close', resolve));
     await new Promise((resolve) => client.once('open', resolve));
-    peers.push({ messages, closedWith });
+    peers.push({ client, messages, closedWith });
   }
   while (accepted.length < count) await new Promise((resolve) => setImmediate(resolve));
   return peers.map((peer, index) => {
@@ -60,6 +62,21 @@ function published(seq: number, text: string): PublishedEvent {
   } as ReinsEvent;
   return { seq, event, json: JSON.stringify(event) };
 }
+
+/** Keeps every chunk written to the TCP socket under a ws server socket, in order. */
+function watchChunks(socket: WebSocket): unknown[] {
+  const chunks: unknown[] = [];
+  const raw = (socket as unknown as { _socket: { write: (chunk: unknown, ...rest: unknown[]) => boolean } })._socket;
+  const write = raw.write.bind(raw);
+  raw.write = (chunk: unknown, ...rest: unknown[]) => {
+    chunks.push(chunk);
+    return write(chunk, ...rest);
+  };
+  return chunks;
+}
+
+const eventTexts = (peer: Peer) =>
+  peer.messages.map((message) => (JSON.parse(message) as { params: { event: { text: string } } }).params.event.text);
 
 /** Counts the writes made to the TCP socket under a ws server socket, and ws.send calls. */
 function countWrites(socket: WebSocket): { writes: number; sends: number } {
@@ -131,5 +148,71 @@ describe('SocketOutput', () => {
     }
     await until(() => peers.every((peer) => peer.messages.length === 1), 'the event at every client');
     expect(frames.size).toBe(1);
+  });
+
+  it('writes one joined buffer for every client that queued the same frames in a tick, each in order', async () => {
+    const peers = await pair(3);
+    const [first, second, other] = peers as [Peer, Peer, Peer];
+    const chunks = peers.map((peer) => watchChunks(peer.server));
+    const events = [1, 2, 3].map((seq) => published(seq, `event ${seq}`));
+    // The third client also gets a reply between the events: its frames differ, so it joins its own.
+    for (const event of events) {
+      for (const peer of peers) peer.output.sendEvent('s1', event);
+      if (event.seq === 1) other.output.sendFrame('{"jsonrpc":"2.0","id":7,"result":{}}');
+    }
+    await until(() => peers.every((peer) => peer.messages.length >= 3) && other.messages.length === 4, 'the frames');
+    expect(chunks.map((list) => list.length)).toEqual([1, 1, 1]);
+    expect(chunks[0]?.[0]).toBe(chunks[1]?.[0]); // one buffer, not a copy per client
+    expect(chunks[2]?.[0]).not.toBe(chunks[0]?.[0]);
+    expect(eventTexts(first)).toEqual(['event 1', 'event 2', 'event 3']);
+    expect(eventTexts(second)).toEqual(['event 1', 'event 2', 'event 3']);
+    const reply = other.messages.splice(1, 1);
+    expect(reply).toEqual(['{"jsonrpc":"2.0","id":7,"result":{}}']);
+    expect(eventTexts(other)).toEqual(['event 1', 'event 2', 'event 3']);
+  });
+
+  it('a client whose socket closed mid-tick loses only its own frames; the others get theirs in order', async () => {
+    const peers = await pair(3);
+    const [first, gone, last] = peers as [Peer, Peer, Peer];
+    const events = [1, 2, 3, 4].map((seq) => published(seq, `event ${seq}`));
+    for (const event of events.slice(0, 2)) for (const peer of peers) peer.output.sendEvent('s1', event);
+    // Its TCP socket goes before this tick's write (the shared buffer is still handed to the others).
+    (gone.server as unknown as { _socket: { destroy(): void } })._socket.destroy();
+    for (const event of events.slice(2)) for (const peer of peers) peer.output.sendEvent('s1', event);
+    await gone.closedWith;
+    await until(() => first.messages.length === 4 && last.messages.length === 4, 'the others got every frame');
+    expect(eventTexts(first)).toEqual(['event 1', 'event 2', 'event 3', 'event 4']);
+    expect(eventTexts(last)).toEqual(['event 1', 'event 2', 'event 3', 'event 4']);
+    expect(gone.messages).toEqual([]);
+    // Later ticks go on for the others; the closed one is refused.
+    await until(() => gone.server.readyState !== WebSocket.OPEN, 'the server side saw the close');
+    expect(gone.output.sendEvent('s1', published(5, 'event 5'))).toBe(false);
+    for (const peer of [first, last]) expect(peer.output.sendEvent('s1', published(5, 'event 5'))).toBe(true);
+    await until(() => first.messages.length === 5 && last.messages.length === 5, 'the next tick');
+  });
+
+  it('a client that stops reading loses nothing and gets every frame in order once it reads again', async () => {
+    const peers = await pair(2);
+    const [reader, stalled] = peers as [Peer, Peer];
+    const paused = (stalled.client as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    paused.pause();
+    const text = 'z'.repeat(16_000); // 16 MB in all: more than loopback's kernel buffers hold
+    let seq = 0;
+    // Many ticks of shared writes while one client's kernel buffers fill (its writes then wait in Node).
+    for (let tick = 0; tick < 40; tick++) {
+      for (let index = 0; index < 25; index++) {
+        const event = published(++seq, `${seq} ${text}`);
+        for (const peer of peers) expect(peer.output.sendEvent('s1', event)).toBe(true);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await until(() => reader.messages.length === seq, 'the reading client got every frame');
+    expect(stalled.server.bufferedAmount).toBeGreaterThan(0); // its writes wait in Node, not lost
+    paused.resume();
+    await until(() => stalled.messages.length === seq, 'the stalled client caught up');
+    const numbers = (peer: Peer) => eventTexts(peer).map((value) => Number(value.split(' ')[0]));
+    const expected = Array.from({ length: seq }, (_, index) => index + 1);
+    expect(numbers(reader)).toEqual(expected);
+    expect(numbers(stalled)).toEqual(expected);
   });
 });
