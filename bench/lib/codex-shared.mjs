@@ -3,8 +3,10 @@
 //     app-server per session (`shareProcess: false`): this process and every descendant, their private
 //     pages plus the shared ones once (familyMemory), PSS and the RSS sum beside it;
 //   - per-session start (createSession) on a shared app-server after the first session;
-//   - new session to first text delta on a warm app-server (`harness.warm(1)`) against the raw cold
-//     path (spawn `codex app-server`, initialize, thread/start, turn/start with the bench's own client).
+//   - new session to first text delta on a warm app-server (`harness.warm(1)` with
+//     `warmThread`: the app-server opens the session's thread ahead) against the raw cold path (spawn
+//     `codex app-server`, initialize, thread/start, turn/start with the bench's own client); floors: the
+//     raw client's first turn on an initialised app-server with and without its thread started ahead.
 // Called from the memory section (bench/sections/memory.mjs); the rows are in bench/lib/targets.mjs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHarness } from '@reins/harnesses';
@@ -84,10 +86,14 @@ function watch(session) {
   const firstText = new Promise((resolve) => {
     onText = resolve;
   });
+  const misses = [];
   const done = (async () => {
-    for await (const event of session.events) if (event.type === 'item.delta' && event.kind === 'text') onText(now());
+    for await (const event of session.events) {
+      if (event.type === 'item.delta' && event.kind === 'text') onText(now());
+      else if (event.type === 'notice' && event.data?.warmThread === 'missed') misses.push(event.data.reason);
+    }
   })();
-  return { firstText, done };
+  return { firstText, done, misses };
 }
 
 async function openIdle(harness, context, count, startMs, afterFirst) {
@@ -112,9 +118,9 @@ async function closeAll(sessions) {
 /**
  * The floor of the warm path: on a freshly initialised app-server (the bench's own client; spawn and
  * initialize untimed, like a warm one), a new thread (thread/start) and its first turn to the first
- * text delta.
+ * text delta; with `threadAhead`, the thread is started before the clock too (only the first turn).
  */
-async function rawWarmFloor(context, runs) {
+async function rawWarmFloor(context, runs, threadAhead) {
   const { command, args, env } = context.launch;
   const samples = [];
   for (let run = -1; run < runs; run++) {
@@ -132,13 +138,12 @@ async function rawWarmFloor(context, runs) {
         capabilities: { experimentalApi: false },
       });
       rpc.notify('initialized', {});
+      const startThread = () =>
+        rpc.request('thread/start', { cwd: context.cwd, approvalPolicy: 'never', sandbox: 'danger-full-access' });
+      const ahead = threadAhead ? await startThread() : undefined;
       await sleep(300); // as a warm process waits for its session
       const t0 = now();
-      const started = await rpc.request('thread/start', {
-        cwd: context.cwd,
-        approvalPolicy: 'never',
-        sandbox: 'danger-full-access',
-      });
+      const started = ahead ?? (await startThread());
       await rpc.request('turn/start', {
         threadId: started.thread.id,
         input: [{ type: 'text', text: `${PROMPT_MARK} raw warm ${run}: say hello.`, text_elements: [] }],
@@ -182,19 +187,31 @@ export async function codexShared({ quick, log }) {
       const measured = familyMemory();
       // What each session after the first adds (the Reins process and the harness processes together).
       const perSessionMB = Number(((measured.totalMB - first.totalMB) / (idle - 1)).toFixed(2));
+      // Whose it is: the Reins process (its session objects) or the harness processes (Codex's threads).
+      const perSessionReinsMB = Number(((measured.reinsProcessMB - first.reinsProcessMB) / (idle - 1)).toFixed(2));
       out.memory[mode] = {
         ...measured,
         aboveBaselineMB: Number((measured.totalMB - base.totalMB).toFixed(1)),
         firstSession: first,
         perSessionAfterFirstMB: perSessionMB,
+        perSessionReinsMB,
+        perSessionHarnessMB: Number((perSessionMB - perSessionReinsMB).toFixed(2)),
       };
       log(
-        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, ${measured.totalMB} MB (Reins process ${measured.reinsProcessMB}, harness ${measured.harnessMB}; PSS ${measured.pssMB}, RSS sum ${measured.rssMB} MB); one session ${first.totalMB} MB; each further session ${perSessionMB} MB`,
+        `   codex ${idle} idle sessions, ${mode}: ${measured.processes - base.processes} processes, ${measured.totalMB} MB (Reins process ${measured.reinsProcessMB}, harness ${measured.harnessMB}; PSS ${measured.pssMB}, RSS sum ${measured.rssMB} MB); one session ${first.totalMB} MB; each further session ${perSessionMB} MB (Reins process ${perSessionReinsMB}, harness ${out.memory[mode].perSessionHarnessMB})`,
       );
       await closeAll(sessions);
     }
     // The whole family, Reins included: what running N sessions costs the machine either way.
     out.memory.sharedVsPerSession = Number((out.memory.shared.totalMB / out.memory['per-session'].totalMB).toFixed(3));
+    // The floor of the shared mode: its sessions after the first costing nothing at all (the fixed costs,
+    // the Reins process and one app-server, against the per-session total of the same run).
+    out.memory.fixedCostFloor = Number(
+      (out.memory.shared.firstSession.totalMB / out.memory['per-session'].totalMB).toFixed(3),
+    );
+    log(
+      `   codex memory floor: one session's total (${out.memory.shared.firstSession.totalMB} MB) / ${idle} with a process each = ${out.memory.fixedCostFloor}x`,
+    );
     out.memory.marginalSharedVsPerSession = Number(
       (out.memory.shared.perSessionAfterFirstMB / out.memory['per-session'].perSessionAfterFirstMB).toFixed(3),
     );
@@ -211,27 +228,55 @@ export async function codexShared({ quick, log }) {
     const raw = turnPaths({ loadCodexSdk: async () => ({}) }).find((path) => path.id === 'codex.raw-app-server');
     const rawCold = [];
     const warmFirst = [];
-    const harness = await createHarness('codex', options({}));
-    for (let run = -1; run < runs; run++) {
-      const cold = await coldTurn(raw, context, `${PROMPT_MARK} raw cold ${run}: say hello.`);
-      await harness.warm(1); // outside the timing: the pool is ready again
+    const misses = [];
+    // The sessions' thread settings are known ahead: each warm app-server opens their thread (issue 30, step 4).
+    const harness = await createHarness('codex', options({ warmThread: { cwd: context.cwd } }));
+    // The same warm start without the thread opened ahead, alternated with it (its own launch key, so its own pool).
+    const plainEnv = { ...context.launch.env, REINS_BENCH_LANE: 'no-thread-ahead' };
+    const plain = await createHarness('codex', options({ baseEnv: plainEnv }));
+    const plainFirst = [];
+    /** New session on a warm app-server of `made` to its first text delta (ms), pool refilled outside the timing. */
+    const warmStart = async (made, run, label) => {
+      await made.warm(1);
       await sleep(300); // as long as the raw floor waits after initialize
       const t0 = now();
-      const session = await harness.createSession({ cwd: context.cwd });
+      const session = await made.createSession({ cwd: context.cwd });
       const watched = watch(session);
-      await session.send(`${PROMPT_MARK} warm ${run}: say hello.`);
+      await session.send(`${PROMPT_MARK} ${label} ${run}: say hello.`);
       const first = await watched.firstText;
       await session.close();
       await watched.done;
+      return { ms: first - t0, misses: watched.misses };
+    };
+    for (let run = -1; run < runs; run++) {
+      const cold = await coldTurn(raw, context, `${PROMPT_MARK} raw cold ${run}: say hello.`);
+      const order = run % 2 === 0 ? ['ahead', 'plain'] : ['plain', 'ahead'];
+      const took = {};
+      for (const lane of order) took[lane] = await warmStart(lane === 'ahead' ? harness : plain, run, `warm ${lane}`);
+      misses.push(...took.ahead.misses);
       if (run < 0) continue; // warm-up
       rawCold.push(cold.firstMs);
-      warmFirst.push(first - t0);
-      log(`   codex first text: raw cold ${cold.firstMs.toFixed(0)} ms, Reins warm ${(first - t0).toFixed(0)} ms`);
+      warmFirst.push(took.ahead.ms);
+      plainFirst.push(took.plain.ms);
+      log(
+        `   codex first text: raw cold ${cold.firstMs.toFixed(0)} ms, Reins warm ${took.ahead.ms.toFixed(0)} ms (without the thread ahead ${took.plain.ms.toFixed(0)} ms)${took.ahead.misses.length ? ` (thread ahead missed: ${took.ahead.misses.join(', ')})` : ''}`,
+      );
     }
     await harness.warm(0);
-    const floor = await rawWarmFloor(context, runs);
-    out.firstText = { rawColdMs: summarize(rawCold), warmMs: summarize(warmFirst), rawWarmFloorMs: floor };
-    log(`   codex first text, raw client on a fresh initialised app-server (thread + turn): median ${floor.median} ms`);
+    await plain.warm(0);
+    const floor = await rawWarmFloor(context, runs, false);
+    const aheadFloor = await rawWarmFloor(context, runs, true);
+    out.firstText = {
+      rawColdMs: summarize(rawCold),
+      warmMs: summarize(warmFirst),
+      warmWithoutThreadAheadMs: summarize(plainFirst),
+      rawWarmFloorMs: floor,
+      rawThreadAheadFloorMs: aheadFloor,
+      threadAheadMisses: misses,
+    };
+    log(
+      `   codex first text, raw client on a fresh initialised app-server: thread + turn median ${floor.median} ms, turn on a thread started ahead ${aheadFloor.median} ms; Reins thread-ahead misses: ${misses.length ? misses.join(', ') : 'none'}`,
+    );
   } catch (error) {
     out.errors.push(error.message);
     log(`   codex shared/warm FAILED: ${error.message}`);

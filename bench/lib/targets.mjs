@@ -152,7 +152,7 @@ function codexSharedTargets(shared, out) {
       memory.sharedVsPerSession ?? null,
       memory.sharedVsPerSession <= LIMITS.codexSharedMemoryVsPerSession,
       memory.shared
-        ? `${memory.shared.totalMB} vs ${memory['per-session'].totalMB} MB, Reins included (its process ${memory.shared.reinsProcessMB ?? 'n/a'} MB); each session after the first ${memory.shared.perSessionAfterFirstMB ?? 'n/a'} vs ${memory['per-session'].perSessionAfterFirstMB ?? 'n/a'} MB (${memory.marginalSharedVsPerSession ?? 'n/a'}x)`
+        ? `${memory.shared.totalMB} vs ${memory['per-session'].totalMB} MB, Reins included (its process ${memory.shared.reinsProcessMB ?? 'n/a'} MB); each session after the first ${memory.shared.perSessionAfterFirstMB ?? 'n/a'} vs ${memory['per-session'].perSessionAfterFirstMB ?? 'n/a'} MB (${memory.marginalSharedVsPerSession ?? 'n/a'}x); floor (sessions after the first free): ${memory.fixedCostFloor ?? 'n/a'}x`
         : '',
     ),
   );
@@ -175,7 +175,7 @@ function codexSharedTargets(shared, out) {
       value <= LIMITS.codexWarmFirstTextVsRawCold,
       value == null
         ? ''
-        : `${value}x (${warm} vs ${cold} ms; floor: thread + turn on an initialised raw app-server ${shared.firstText.rawWarmFloorMs?.median ?? 'n/a'} ms)`,
+        : `${value}x (${warm} vs ${cold} ms; without the thread ahead ${shared.firstText.warmWithoutThreadAheadMs?.median ?? 'n/a'} ms; floor: turn on a thread started ahead ${shared.firstText.rawThreadAheadFloorMs?.median ?? 'n/a'} ms, thread + turn ${shared.firstText.rawWarmFloorMs?.median ?? 'n/a'} ms on an initialised raw app-server)`,
     ),
   );
 }
