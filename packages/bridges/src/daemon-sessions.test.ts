@@ -1,10 +1,12 @@
 // daemonHarness over an in-memory daemon connection: the harness questions go to the daemon's harness/*
 // methods for this harness id, conversations are read page by page to the end, discovery is the
-// daemon's, sessions come from session/create unchanged, and the bridge warms nothing itself.
+// daemon's (its listing asked once, and only when discovery is), sessions come from session/create
+// unchanged, and the bridge warms nothing itself.
 import type { Health, Session, SessionSpec, SessionSummary } from '@reins/core';
 import { describe, expect, it } from 'vitest';
 import { type DaemonHarnessListing, type DaemonSessions, daemonHarness } from './daemon-sessions.js';
 
+const CODEX = { id: 'codex' as const, displayName: 'Codex' };
 const BINARY = { path: '/opt/codex', version: '0.171.0', sha256: 'a'.repeat(64), source: 'path' as const };
 
 function listing(found: boolean, health: Partial<Health> = {}): DaemonHarnessListing {
@@ -19,7 +21,7 @@ function listing(found: boolean, health: Partial<Health> = {}): DaemonHarnessLis
 }
 
 /** A daemon that keeps `conversations` and records every call. */
-function daemonWith(conversations: number) {
+function daemonWith(conversations: number, offered: DaemonHarnessListing[] = []) {
   const calls: unknown[][] = [];
   const all: SessionSummary[] = Array.from({ length: conversations }, (_, index) => ({
     nativeSessionId: `thread-${index}`,
@@ -27,7 +29,10 @@ function daemonWith(conversations: number) {
   }));
   const session = { id: 'daemon-session-1' } as Session;
   const daemon: DaemonSessions = {
-    harnesses: async () => [],
+    harnesses: async () => {
+      calls.push(['harnesses']);
+      return offered;
+    },
     capabilities: async (harness) => {
       calls.push(['capabilities', harness]);
       return {} as never;
@@ -56,7 +61,7 @@ function daemonWith(conversations: number) {
 describe('daemonHarness', () => {
   it('asks the daemon for this harness and hands its session over unchanged', async () => {
     const { daemon, calls, session } = daemonWith(0);
-    const harness = daemonHarness(daemon, listing(true));
+    const harness = daemonHarness(daemon, CODEX);
     expect(harness.id).toBe('codex');
     expect(harness.warm).toBeUndefined();
     expect(await harness.models?.()).toEqual([{ id: 'gpt-5.4' }]);
@@ -74,7 +79,7 @@ describe('daemonHarness', () => {
 
   it('reads every page of the conversations, the cwd filter on each', async () => {
     const { daemon, calls } = daemonWith(1_001);
-    const listed = await daemonHarness(daemon, listing(true)).listSessions?.({ cwd: '/work' });
+    const listed = await daemonHarness(daemon, CODEX).listSessions?.({ cwd: '/work' });
     expect(listed?.map((entry) => entry.nativeSessionId)).toEqual(
       Array.from({ length: 1_001 }, (_, index) => `thread-${index}`),
     );
@@ -85,10 +90,20 @@ describe('daemonHarness', () => {
     ]);
   });
 
-  it("discovers the daemon's binary, or says the daemon has none and why", async () => {
-    const { daemon } = daemonWith(0);
-    expect(await daemonHarness(daemon, listing(true)).discover()).toEqual({ found: true, binary: BINARY });
-    const missing = await daemonHarness(daemon, listing(false)).discover();
-    expect(missing).toMatchObject({ found: false, hint: 'The Reins daemon has no Codex: set REINS_CODEX_BIN' });
+  it("discovers the daemon's binary, or says why it has none, asking for its listing once", async () => {
+    const found = daemonWith(0, [listing(true)]);
+    const harness = daemonHarness(found.daemon, CODEX);
+    expect(found.calls).toEqual([]);
+    expect(await harness.discover()).toEqual({ found: true, binary: BINARY });
+    expect((await harness.health()).status).toBe('ready');
+    expect(found.calls).toEqual([['harnesses']]);
+
+    const missing = daemonWith(0, [listing(false)]);
+    expect(await daemonHarness(missing.daemon, CODEX).discover()).toMatchObject({
+      found: false,
+      hint: 'The Reins daemon has no Codex: set REINS_CODEX_BIN',
+    });
+    const notOffered = await daemonHarness(daemonWith(0).daemon, CODEX).discover();
+    expect(notOffered).toMatchObject({ found: false, hint: expect.stringMatching(/does not offer Codex/) });
   });
 });

@@ -45,15 +45,27 @@ const SESSIONS_PAGE = 500;
 /** A bound on the pages asked for one listing: 10 000 conversations is more than any client shows. */
 const MAX_PAGES = 20;
 
-/** A Harness of `id` whose every session runs in the daemon behind `daemon`. */
-export function daemonHarness(daemon: DaemonSessions, listing: DaemonHarnessListing): Harness {
-  const id = listing.id;
+/**
+ * A Harness of `id` whose every session runs in the daemon behind `daemon`. The daemon's listing
+ * (harness/list probes every harness it offers) is asked once, when discovery is first asked for:
+ * the bridge asks beside loading its protocol's server, not before it.
+ */
+export function daemonHarness(daemon: DaemonSessions, harness: { id: HarnessId; displayName: string }): Harness {
+  const { id, displayName } = harness;
+  let listing: Promise<DaemonHarnessListing | undefined> | undefined;
+  const listed = () => {
+    listing ??= daemon.harnesses().then((all) => all.find((entry) => entry.id === id));
+    return listing;
+  };
+  const notOffered = `The Reins daemon does not offer ${displayName}; start it with that harness, or run the bridge without --daemon.`;
   return {
     id,
-    displayName: listing.displayName,
-    // The daemon's discovery, as it found the harness when the bridge connected.
-    discover: async () => discoveryOf(listing),
-    health: async () => listing.health,
+    displayName,
+    discover: async () => {
+      const found = await listed();
+      return found ? discoveryOf(found) : { found: false, searched: [], hint: notOffered };
+    },
+    health: async () => (await listed())?.health ?? { status: 'not_installed', message: notOffered },
     capabilities: () => daemon.capabilities(id),
     models: () => daemon.models(id),
     listSessions: async ({ cwd }) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { daemonHarness } from '@reins/bridges';
 import { connect, DAEMON_FILE, DaemonInfoSchema, type ReinsClient, type WebSocketConstructor } from '@reins/client';
 import { type Harness, type HarnessId, ReinsError } from '@reins/core';
+import { harnessManifest } from '@reins/harnesses';
 import { REINS_VERSION } from '../version.js';
 
 /** The reason (`data.reason`) every "no daemon to use" refusal carries. */
@@ -77,18 +78,6 @@ export async function openDaemonHarness(
       data: { reason: DAEMON_UNREACHABLE, home, url: info.url },
     });
   }
-  try {
-    const listing = (await client.harnesses()).find((entry) => entry.id === id);
-    if (!listing) {
-      throw new ReinsError(
-        'invalid_input',
-        `The Reins daemon at ${info.url} does not offer ${id}: start it with that harness, or ${LEAVE_OUT}.`,
-        { data: { reason: 'daemon_lacks_harness', harness: id } },
-      );
-    }
-    return { harness: daemonHarness(client, listing), close: () => client.close() };
-  } catch (error) {
-    client.close();
-    throw error;
-  }
+  const displayName = harnessManifest(id)?.displayName ?? id;
+  return { harness: daemonHarness(client, { id, displayName }), close: () => client.close() };
 }
