@@ -129,6 +129,18 @@ describe('codex threads opened ahead on warm app-servers (fake app-server)', () 
     expect(JSON.stringify(elsewhere.recorder.events)).not.toContain(`"${fitting.session.nativeSessionId}"`);
   });
 
+  it('a session that comes before the shared process opened its next thread ahead says it was taken', async () => {
+    const cwd = folder();
+    const { made, requests } = setup({ cwd });
+    await made.warm?.(1);
+    const first = await open(made, cwd);
+    const second = await open(made, cwd);
+    await second.recorder.waitFor((event) => event.type === 'notice', 'the warm-miss notice');
+    expect(misses(second.recorder.events)).toEqual(['taken']);
+    expect(requests('thread/start').map((request) => request.params.cwd)).toEqual([cwd, cwd]);
+    expect(second.session.nativeSessionId).not.toBe(first.session.nativeSessionId);
+  });
+
   it('a session with another model or posture misses with that reason', async () => {
     const cwd = folder();
     const { made } = setup({ cwd, model: 'gpt-5.4' });
