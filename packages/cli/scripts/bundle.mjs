@@ -44,7 +44,7 @@ const versionConstant = {
  * only: Reins modules it imported would be wrapped too, and wrapped code is parsed twice.
  */
 const LAZY_MODULES = [
-  // ajv (~0.1 s of module init): only a turn with an output schema compiles one.
+  // ajv (~35 ms of CPU at start, load 12-21): only a turn with an output schema compiles one.
   { path: join(packagesDir, 'core/dist/structured-output/validators.js'), exports: ['validatorFor'] },
   // ws: only a bridge listening on a socket (--listen ws:// | unix://) serves one.
   { path: join(packagesDir, 'bridges/dist/codex-app-server/ws-server.js'), exports: ['webSocketServer'] },
