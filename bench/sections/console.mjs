@@ -20,7 +20,8 @@
 //     screen; every session streams its answer at a fixed rate. requestAnimationFrame is counted in
 //     the page over a few seconds, idle first (the ceiling of headless Chromium here), then
 //     streaming; the deltas/s the daemon logged across the 10 sessions (their lastSeq over the same
-//     window) are reported beside it.
+//     window) are reported beside it, and the CPU time the page's main thread and Chromium's display
+//     compositor took per second (thread time from a trace: what the page costs, whatever the load).
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,9 @@ const STREAMING_SESSIONS = 10;
 /** Answer deltas per second per streaming session (a fast model streams some 50-150 tokens/s). */
 const DELTAS_PER_SECOND = 100;
 const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 120_000);
+
+/** BENCH_CONSOLE_DIR serves another build of the console (an A/B of a change, in the same conditions). */
+const consoleDir = process.env.BENCH_CONSOLE_DIR ? { consoleDir: process.env.BENCH_CONSOLE_DIR } : {};
 
 function fakeCodex(benchDir, env) {
   return {
@@ -191,6 +195,7 @@ async function fillSession(deps, benchDir, home, log) {
     home,
     harnesses: ['codex'],
     logger: silent,
+    ...consoleDir,
     harnessOptions: fakeCodex(benchDir, {}),
   });
   try {
@@ -303,7 +308,13 @@ async function openFigures(deps, { benchDir, quick, log }) {
   try {
     const filled = await fillSession(deps, benchDir, home, log);
     // A new daemon on the same store: the session is dormant and its whole log comes from SQLite.
-    daemon = await startDaemon({ home, harnesses: ['codex'], logger: silent, harnessOptions: fakeCodex(benchDir, {}) });
+    daemon = await startDaemon({
+      home,
+      harnesses: ['codex'],
+      logger: silent,
+      ...consoleDir,
+      harnessOptions: fakeCodex(benchDir, {}),
+    });
     // Its log as the daemon now has it (the restart itself adds the session's going dormant).
     const lister = await deps.connect({ url: daemon.url, token: daemon.token, WebSocket: deps.WebSocket });
     const listing = (await lister.listSessions()).find((entry) => entry.sessionId === filled.sessionId);
@@ -430,6 +441,43 @@ function frameSummary({ frames, durationMs, intervals }) {
   };
 }
 
+/**
+ * Runs `during` under a Chromium trace of the top-level tasks (category `toplevel`, cheap) and returns
+ * the CPU time (thread time, so the machine's load does not stretch it) per second of wall time of
+ * the page's main thread and of the display compositor (software compositing with --disable-gpu): what
+ * the page costs, apart from how much CPU the machine left it.
+ */
+async function threadCpu(page, during) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: ['toplevel', '__metadata'] },
+  });
+  const startedAt = performance.now();
+  const result = await during();
+  const wallMs = performance.now() - startedAt;
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach().catch(() => {});
+  const threads = new Map();
+  for (const event of events)
+    if (event.name === 'thread_name') threads.set(`${event.pid}:${event.tid}`, event.args?.name);
+  const cpuMs = { CrRendererMain: 0, VizCompositorThread: 0 };
+  for (const event of events) {
+    if (event.ph !== 'X' || event.name !== 'ThreadControllerImpl::RunTask') continue;
+    const thread = threads.get(`${event.pid}:${event.tid}`);
+    if (thread in cpuMs) cpuMs[thread] += (event.tdur ?? event.dur ?? 0) / 1000;
+  }
+  const perSecond = (ms) => Math.round((ms * 1000) / wallMs);
+  return {
+    result,
+    cpu: { pageMainMsPerS: perSecond(cpuMs.CrRendererMain), compositorMsPerS: perSecond(cpuMs.VizCompositorThread) },
+  };
+}
+
 async function frameFigures(deps, { benchDir, quick, log }) {
   const { startDaemon, connect, WebSocket, chromium } = deps;
   const seconds = quick ? 3 : 5;
@@ -440,6 +488,7 @@ async function frameFigures(deps, { benchDir, quick, log }) {
     home,
     harnesses: ['codex'],
     logger: silent,
+    ...consoleDir,
     harnessOptions: fakeCodex(benchDir, { BENCH_RATE: String(DELTAS_PER_SECOND), BENCH_TEXT_DELTAS: String(deltas) }),
   });
   let browser;
@@ -470,8 +519,10 @@ async function frameFigures(deps, { benchDir, quick, log }) {
         { timeout: WAIT_MS },
       );
     }
-    const idle = frameSummary(await page.evaluate((ms) => window.__reinsBenchFrames(ms), seconds * 1000));
-    log(`   idle: ${idle.fps} fps (frame p99 ${idle.frameMs.p99} ms)`);
+    const countFrames = () => page.evaluate((ms) => window.__reinsBenchFrames(ms), seconds * 1000);
+    const idleRun = await threadCpu(page, countFrames);
+    const idle = { ...frameSummary(idleRun.result), cpu: idleRun.cpu };
+    log(`   idle: ${idle.fps} fps (frame p99 ${idle.frameMs.p99} ms); ${cpuText(idle.cpu)}`);
 
     const seqs = async () => {
       const listed = await client.listSessions();
@@ -484,7 +535,8 @@ async function frameFigures(deps, { benchDir, quick, log }) {
     // The turns' start (user message, reasoning and command output in one burst) is behind us.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const before = { daemon: await seqs(), page: await pageSeq(), at: performance.now() };
-    const streaming = frameSummary(await page.evaluate((ms) => window.__reinsBenchFrames(ms), seconds * 1000));
+    const streamingRun = await threadCpu(page, countFrames);
+    const streaming = { ...frameSummary(streamingRun.result), cpu: streamingRun.cpu };
     const after = { daemon: await seqs(), page: await pageSeq(), at: performance.now() };
     const window_ = (after.at - before.at) / 1000;
     const result = {
@@ -497,7 +549,7 @@ async function frameFigures(deps, { benchDir, quick, log }) {
       streaming,
     };
     log(
-      `   ${STREAMING_SESSIONS} sessions streaming: ${streaming.fps} fps (frame median ${streaming.frameMs.median} ms, p99 ${streaming.frameMs.p99} ms, max ${streaming.frameMs.max} ms) while the daemon logged ${result.loggedEventsPerSecond} events/s (fakes set to ${result.configuredDeltasPerSecond} deltas/s); the session on screen applied ${result.shownSessionEventsPerSecond} events/s`,
+      `   ${STREAMING_SESSIONS} sessions streaming: ${streaming.fps} fps (frame median ${streaming.frameMs.median} ms, p99 ${streaming.frameMs.p99} ms, max ${streaming.frameMs.max} ms) while the daemon logged ${result.loggedEventsPerSecond} events/s (fakes set to ${result.configuredDeltasPerSecond} deltas/s); the session on screen applied ${result.shownSessionEventsPerSecond} events/s; ${cpuText(streaming.cpu)}`,
     );
     if (after.page <= before.page)
       throw new Error('the session on screen received no events while the frames were counted');
@@ -508,6 +560,10 @@ async function frameFigures(deps, { benchDir, quick, log }) {
     await daemon.close();
     await rm(home, { recursive: true, force: true });
   }
+}
+
+function cpuText(cpu) {
+  return `CPU ms per s: page main thread ${cpu?.pageMainMsPerS ?? '?'}, display compositor ${cpu?.compositorMsPerS ?? '?'}`;
 }
 
 function report(result) {
@@ -522,6 +578,7 @@ function report(result) {
     `    floors: a Node @reins/client receives the whole log in ${ms(open.nodeClientReplayMs)}; a bare Chromium page receives the same ${open.wireFloor.messages} notifications (${(open.wireFloor.bytes / 1e6).toFixed(1)} MB) in ${ms(open.wireFloor.onePerEventMs)} one per message, ${ms(open.wireFloor.batched500Ms)} 500 per message`,
     `  frames: idle ${frames.idle.fps} fps; ${frames.sessions} sessions streaming ${frames.streaming.fps} fps (frame median ${frames.streaming.frameMs.median} ms, p99 ${frames.streaming.frameMs.p99} ms, max ${frames.streaming.frameMs.max} ms)`,
     `          at ${frames.loggedEventsPerSecond} events/s logged by the daemon (fakes set to ${frames.configuredDeltasPerSecond} deltas/s), ${frames.shownSessionEventsPerSecond} events/s applied by the session on screen; ${frames.followed} of ${frames.sessions} followed`,
+    `          ${cpuText(frames.streaming.cpu)} streaming (idle: ${frames.idle.cpu?.pageMainMsPerS ?? '?'}, ${frames.idle.cpu?.compositorMsPerS ?? '?'})`,
     '',
   ].join('\n');
 }
