@@ -3,14 +3,11 @@
 // "No silent fallback"), and the thread's id checked before anything is routed to it.
 import { isRecord, ReinsError, type SessionSpec } from '@reins/core';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
-import { HARNESS } from './connection.js';
+import { HARNESS, type OpenedThread } from './peer.js';
 import { threadForkParams, threadResumeParams, threadStartParams } from './thread-params.js';
 import type { ThreadForkResponse, ThreadResumeResponse, ThreadStartResponse } from './wire.js';
 
-export type OpenedThread = {
-  response: ThreadStartResponse | ThreadResumeResponse | ThreadForkResponse;
-  thread: Record<string, unknown> & { id: string };
-};
+export type { OpenedThread } from './peer.js';
 
 export async function openThread(peer: JsonRpcPeer, spec: SessionSpec): Promise<OpenedThread> {
   const resume = spec.resume;

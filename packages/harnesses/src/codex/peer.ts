@@ -4,10 +4,8 @@ import { isRecord, type NativeFrame, type ReinsError, type SessionSpec } from '@
 import type { CloseOptions } from '../runtime/child-process.js';
 import { parseHarnessLine } from '../runtime/json-depth.js';
 import { type JsonRpcId, JsonRpcPeer } from '../runtime/json-rpc.js';
-import type { OpenedThread } from './open-thread.js';
-import type { ThreadAheadMiss } from './thread-ahead.js';
 import { NATIVE_SOURCE, type NotificationFrame } from './translate.js';
-import type { InitializeResponse } from './wire.js';
+import type { InitializeResponse, ThreadForkResponse, ThreadResumeResponse, ThreadStartResponse } from './wire.js';
 
 export const HARNESS = 'codex' as const;
 export const LABEL = 'codex app-server';
@@ -36,6 +34,27 @@ export interface CodexConnection {
    */
   close(options?: CloseOptions): Promise<void>;
 }
+
+/** A thread opened on the app-server (open-thread.ts): Codex's answer and its thread, id checked. */
+export type OpenedThread = {
+  response: ThreadStartResponse | ThreadResumeResponse | ThreadForkResponse;
+  thread: Record<string, unknown> & { id: string };
+};
+
+/** Why a session did not take the thread opened ahead (thread-ahead.ts says each in words). */
+export type ThreadAheadMiss =
+  | 'resume'
+  | 'fork'
+  | 'cwd'
+  | 'model'
+  | 'posture'
+  | 'systemPrompt'
+  | 'mcpServers'
+  | 'ephemeral'
+  | 'settings'
+  | 'taken'
+  | 'instructions_changed'
+  | 'thread_start_failed';
 
 /** A session's claim on the thread opened ahead: taken, missed (and why), or there was none. */
 export type ThreadAheadClaim =

@@ -4,7 +4,10 @@
 // goes on the first turn/start, so it never stands in the way), and the notice a session that could not
 // take it gets, so the caller can read why it started its thread itself.
 import type { EventPayload, SessionSpec } from '@reins/core';
+import type { ThreadAheadMiss } from './peer.js';
 import { threadStartParams } from './thread-params.js';
+
+export type { ThreadAheadMiss } from './peer.js';
 
 /** What a warm app-server opens its thread ahead with; `fingerprint` reads the files Codex reads then. */
 export interface ThreadTemplate {
@@ -13,21 +16,6 @@ export interface ThreadTemplate {
   /** How long after a session took the thread the host opens the next one (ms). */
   readonly refillDelayMs: number;
 }
-
-/** Why a session did not take the thread opened ahead. */
-export type ThreadAheadMiss =
-  | 'resume'
-  | 'fork'
-  | 'cwd'
-  | 'model'
-  | 'posture'
-  | 'systemPrompt'
-  | 'mcpServers'
-  | 'ephemeral'
-  | 'settings'
-  | 'taken'
-  | 'instructions_changed'
-  | 'thread_start_failed';
 
 /** Which spec field each thread/start parameter comes from (thread-params.ts). */
 const FIELD_OF_PARAM: Record<string, ThreadAheadMiss> = {

@@ -3,7 +3,7 @@
 // approval policy and sandbox, MCP servers as config overrides, and a turn input as UserInput parts.
 import { ReinsError, type SessionSpec, type TurnInput } from '@reins/core';
 import type { SpecSupport } from '../runtime/chassis/index.js';
-import { HARNESS } from './connection.js';
+import { HARNESS } from './peer.js';
 import type {
   AskForApproval,
   JsonValue,
