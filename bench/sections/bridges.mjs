@@ -12,10 +12,10 @@
 // whose paths, homes and cold-turn runner are reused). Every path gets its own hermetic home. Figure 1's
 // in-process Reins paths run beside them as a reference, not judged: bridge - in-process is what the
 // bridge process itself adds (its Node start, the protocol hop); in-process - raw is the adapter's.
-// Plus `reins bridge codex-app-server -H codex --daemon` (issue 30, step 2): the same client, the bridge
-// opening its thread in a daemon of its own (bench/lib/daemon-host.mjs, `warm: { codex: 1 }`) on the
-// same Codex and home; its cold first text against the raw app-server's (a warm process is refilled
-// between its runs while the other paths run).
+// Plus each bridge with `--daemon` (issue 30, step 2): the same client, the bridge opening its session in
+// a daemon of its own (bench/lib/daemon-host.mjs, one warm process of the harness) on the same CLI and
+// home; its cold first text against the raw server's and the same bridge's without the daemon (the warm
+// process is refilled between its runs while the other paths run).
 import { join } from 'node:path';
 import { startDaemonHost } from '../lib/daemon-process.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -71,7 +71,7 @@ function bridgePaths(root) {
       harness: 'codex',
       role: 'bridge',
       label: 'the same, --daemon (warm daemon)',
-      setup: startWarmDaemon,
+      setup: (context, benchDir) => startWarmDaemon('codex', context, benchDir),
       open: (context) =>
         codexRaw.open({
           ...context,
@@ -117,17 +117,37 @@ function bridgePaths(root) {
           launch: { ...withBundle(context.launch, true), home: { ...context.launch.home, args: [] } },
         }),
     },
+    {
+      id: 'claude.bridge-acp-daemon',
+      harness: 'claude-code',
+      role: 'bridge',
+      label: 'the same, --daemon (warm daemon)',
+      setup: (context, benchDir) => startWarmDaemon('claude-code', context, benchDir),
+      open: (context) =>
+        acpPeer.open({
+          ...context,
+          binary: {
+            command: process.execPath,
+            args: [reins, 'bridge', 'acp', '-H', 'claude-code', '--daemon', '-m', context.model],
+          },
+          launch: {
+            ...context.launch,
+            env: { ...context.launch.env, REINS_BUNDLE: '1', REINS_HOME: context.daemonHome },
+            home: { ...context.launch.home, args: [] },
+          },
+        }),
+    },
   ];
 }
 
-/** A daemon of the path's own (its home inside the path's), keeping one Codex on the path's home warm. */
-async function startWarmDaemon(context, benchDir) {
+/** A daemon of the path's own (its home inside the path's), keeping one `harness` on the path's home warm. */
+async function startWarmDaemon(harness, context, benchDir) {
   context.daemonHome = join(context.tempHome.dir, 'reins-daemon');
   return startDaemonHost(benchDir, {
     home: context.daemonHome,
-    harnesses: ['codex'],
-    harnessOptions: { codex: { binaryPath: context.binary.command, baseEnv: context.launch.env } },
-    warm: { codex: 1 },
+    harnesses: [harness],
+    harnessOptions: { [harness]: { binaryPath: context.binary.command, baseEnv: context.launch.env } },
+    warm: { [harness]: 1 },
   });
 }
 
@@ -245,16 +265,25 @@ export async function run({ quick, log, root }) {
       `   ${name}: bridge / raw cold ${out.ratios[name].cold}x (${out.ratios[name].coldMs.join(' vs ')} ms), warm ${out.ratios[name].warm}x (${out.ratios[name].warmMs.join(' vs ')} ms)`,
     );
   }
-  // The bridge through a warm daemon against the raw app-server's cold start: to the first text.
+  // Each bridge through a warm daemon against its raw server's cold start, and against the same bridge
+  // without the daemon: to the first text.
   const first = (id) => out.paths[id]?.cold.firstTextMs.median ?? null;
-  const [viaDaemon, raw] = [first('codex.bridge-daemon'), first('codex.raw-app-server')];
-  out.daemon = {
-    coldFirstText: Number.isFinite(viaDaemon) && raw > 0 ? Number((viaDaemon / raw).toFixed(3)) : null,
-    coldFirstTextMs: [viaDaemon, raw].map((ms) => (ms === null ? null : Math.round(ms))),
-  };
-  log(
-    `   codex --daemon: first text, bridge on a warm daemon / raw cold ${out.daemon.coldFirstText}x (${out.daemon.coldFirstTextMs.join(' vs ')} ms)`,
-  );
+  const over = (mine, theirs) => (Number.isFinite(mine) && theirs > 0 ? Number((mine / theirs).toFixed(3)) : null);
+  out.daemon = {};
+  for (const [name, viaDaemon, bridge, raw] of [
+    ['codex', 'codex.bridge-daemon', 'codex.bridge', 'codex.raw-app-server'],
+    ['acp', 'claude.bridge-acp-daemon', 'claude.bridge-acp', 'claude.acp-peer'],
+  ]) {
+    const ms = [first(viaDaemon), first(bridge), first(raw)];
+    out.daemon[name] = {
+      coldFirstText: over(ms[0], ms[2]),
+      againstBridge: over(ms[0], ms[1]),
+      coldFirstTextMs: ms.map((value) => (value === null ? null : Math.round(value))),
+    };
+    log(
+      `   ${name} --daemon: cold first text / raw ${out.daemon[name].coldFirstText}x, / the bridge without it ${out.daemon[name].againstBridge}x (${out.daemon[name].coldFirstTextMs.join(' vs ')} ms)`,
+    );
+  }
   return { ...out, report: report(out) };
 }
 
@@ -271,12 +300,15 @@ function report(out) {
     ([name, ratio]) =>
       `  ${name.padEnd(6)} bridge / its raw server: cold ${ratio.cold ?? 'n/a'}x, warm ${ratio.warm ?? 'n/a'}x`,
   );
-  const daemon = `  codex  bridge --daemon (warm daemon) / raw app-server, cold first text: ${out.daemon.coldFirstText ?? 'n/a'}x (${out.daemon.coldFirstTextMs.join(' vs ')} ms)`;
+  const daemon = Object.entries(out.daemon).map(
+    ([name, figure]) =>
+      `  ${name.padEnd(6)} bridge --daemon (warm daemon), cold first text: / raw ${figure.coldFirstText ?? 'n/a'}x, / the bridge without it ${figure.againstBridge ?? 'n/a'}x (${figure.coldFirstTextMs.join(' vs ')} ms)`,
+  );
   return [
     `\n9. Bridges: the same client on reins bridge and on the protocol's own server (turn end, median (min-max) ms; cold n=${out.coldRuns}, warm turns 2-${out.warmTurns})`,
     ...rows,
     ...ratios,
-    daemon,
+    ...daemon,
     '',
   ].join('\n');
 }
