@@ -52,6 +52,9 @@ export default defineConfig({
           // Corpus and fuzz tests take a few seconds of CPU; on 2 busy cores vitest's 5 s default
           // timed one out (a bridges corpus check at 6.6 s). Not a timing assert: a hang still fails.
           testTimeout: 20_000,
+          // Two files at a time (vitest's default on 2 cores is one): the tier is mostly module imports,
+          // and two workers keep both cores busy (130 s against 218 s for the tier, one after the other).
+          maxWorkers: 2,
         },
       },
       {

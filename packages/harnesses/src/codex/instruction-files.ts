@@ -1,5 +1,5 @@
-// The files Codex reads when a thread starts, as one fingerprint (docs/architecture/codex.md, "Threads
-// opened ahead"): Codex reads AGENTS.md, its config and its skills at thread/start, not at the first
+// The files Codex reads when a thread starts, as one fingerprint (docs/harnesses/codex.md, "What a
+// thread reads when it starts"): Codex reads AGENTS.md, its config and its skills at thread/start, not at the first
 // turn, so a thread opened ahead may only be handed to a session while none of them changed. Size and
 // mtime of each (or its absence), from the cwd up to the root and in CODEX_HOME; no content is read.
 import { readdir, stat } from 'node:fs/promises';
