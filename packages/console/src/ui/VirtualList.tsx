@@ -1,7 +1,7 @@
 // A virtualized, bottom-anchored list: only the rows around the viewport are in the DOM (the
 // arithmetic is model/virtual-list.ts), each measured once it rendered; while the reader is at the
 // bottom it stays there as rows grow (streaming text), and scrolling up leaves them where they read.
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { HeightIndex } from '../model/virtual-list.js';
 
 export interface VirtualListProps<T> {
@@ -21,7 +21,8 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
   const index = useRef(new HeightIndex()).current;
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(800);
-  const [, setMeasured] = useState(0);
+  // A render whatever the state holds: a row's height changed, or the reader left the bottom.
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
   const stick = useRef(true);
 
   const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
@@ -39,7 +40,7 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
               const height = Math.ceil(entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height);
               if (key && height > 0 && index.measure(key, height)) changed = true;
             }
-            if (changed) setMeasured((count) => count + 1);
+            if (changed) rerender();
           }),
     [index],
   );
@@ -84,8 +85,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render, bottomSignal, l
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
+    const wasStuck = stick.current;
     stick.current = element.scrollTop + element.clientHeight >= element.scrollHeight - AT_BOTTOM_SLACK;
-    if (!stick.current) setScrollTop(element.scrollTop);
+    if (stick.current) return;
+    setScrollTop(element.scrollTop);
+    // While stuck the state kept the scrollTop of the last scroll away (often 0): a jump back to that same
+    // place (Home, a drag to the top) would render nothing and leave the bottom rows on screen.
+    if (wasStuck) rerender();
   };
 
   // While the reader is at the bottom, render the rows at the bottom at once: from the scrollTop of
