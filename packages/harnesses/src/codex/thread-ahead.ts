@@ -7,8 +7,6 @@ import type { EventPayload, SessionSpec } from '@reins/core';
 import type { ThreadAheadMiss } from './peer.js';
 import { threadStartParams } from './thread-params.js';
 
-export type { ThreadAheadMiss } from './peer.js';
-
 /** What a warm app-server opens its thread ahead with; `fingerprint` reads the files Codex reads then. */
 export interface ThreadTemplate {
   readonly spec: SessionSpec;

@@ -71,10 +71,11 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
   );
   if (runs.length === 0) it.skip(`no ${group} lane selected by REINS_CONFORMANCE_HARNESSES`, () => {});
   for (const { id, pin } of runs) {
-    const binary = () => harnessBinary(id as Parameters<typeof harnessBinary>[0], undefined, pin);
-    // One target per lane, made on first use: the suite asks its adapter's capabilities once for all
-    // the lane's behaviours.
+    // One pinned binary and one target per lane, made on first use (inside a test, where a missing CLI
+    // fails that test): the suite asks the target's capabilities once for all the lane's behaviours.
+    let pinned: ReturnType<typeof harnessBinary> | undefined;
     let target: ConformanceTarget | undefined;
+    const binary = () => (pinned ??= harnessBinary(id as Parameters<typeof harnessBinary>[0], undefined, pin));
     const laneTarget = () =>
       (target ??= conformanceTarget(id as Parameters<typeof conformanceTarget>[0], { binary: binary() }));
     describe(`conformance: ${id}${pin === 'previous' ? ' (previous pin)' : ''}`, () => {
@@ -93,9 +94,8 @@ export function conformanceLanes(group: keyof typeof LANE_GROUPS | 'rest'): void
           behaviour.name,
           async (context) => {
             await assertHermetic();
-            const pinned = binary();
             const [result] = await runConformance(laneTarget(), { only: [behaviour.name] });
-            const label = `${id} ${pinned.version} / ${behaviour.name}`;
+            const label = `${id} ${binary().version} / ${behaviour.name}`;
             if (result?.status === 'skipped') context.skip(result.reason);
             // A known harness limitation that Reins reported honestly is conformant; it shows in the log.
             if (result?.status === 'limited') {
