@@ -43,6 +43,8 @@ describe('reins bridge acp --daemon (a real reins daemon with a warm fake Codex)
   let home: string;
   let daemon: RunningCli | undefined;
   let reins: ReinsClient | undefined;
+  // Other test files run fake Codexes on the same transcript at the same time: this mark is the daemon's alone.
+  const daemonMark = `${process.pid}-${Date.now()}-daemon`;
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'reins-bridge-daemon-'));
@@ -54,6 +56,7 @@ describe('reins bridge acp --daemon (a real reins daemon with a warm fake Codex)
         REINS_HOME: home,
         REINS_CODEX_BIN: fakeHarnessPath('codex'),
         FAKE_CODEX_TRANSCRIPT: TRANSCRIPT,
+        REINS_DAEMON_TEST_MARK: daemonMark,
       },
     });
     await daemon.waitForOutput(/Press Ctrl\+C to stop/, 30_000);
@@ -104,8 +107,8 @@ describe('reins bridge acp --daemon (a real reins daemon with a warm fake Codex)
         (entry) => entry.state !== 'Z' && !isDaemonWatcher(entry.pid),
       );
       expect(bridgeChildren).toEqual([]);
-      // The daemon's environment carries the transcript too: its children are the ones that count.
-      const codexes = processesWithEnv(`FAKE_CODEX_TRANSCRIPT=${TRANSCRIPT}`).filter((pid) => pid !== daemonPid);
+      // Every process started with the daemon's environment (its mark) must be the daemon's descendant.
+      const codexes = processesWithEnv(`REINS_DAEMON_TEST_MARK=${daemonMark}`).filter((pid) => pid !== daemonPid);
       const daemonFamily = new Set(descendantsOf(daemonPid).map((entry) => entry.pid));
       expect(codexes.length).toBeGreaterThan(0);
       expect(codexes.filter((pid) => !daemonFamily.has(pid))).toEqual([]);
