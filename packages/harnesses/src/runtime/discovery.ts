@@ -33,6 +33,7 @@ import {
   splitPath,
 } from './discovery-locations.js';
 import { describeProbeFailure, runProbe } from './discovery-probe.js';
+import { type ProbeAnswer, rememberedVersionProbe } from './discovery-versions.js';
 
 export interface BinarySpec {
   id: HarnessId;
@@ -122,13 +123,7 @@ async function rememberedSha256(file: FileIdentity): Promise<string> {
   return sha256;
 }
 
-export interface VersionProbe {
-  /** It exited 0 within the deadline. */
-  answered: boolean;
-  version?: string;
-  /** Why it did not answer: timeout, exit code and stderr tail, spawn error. */
-  error?: string;
-}
+export type VersionProbe = ProbeAnswer;
 
 export type VersionProber = (
   path: string,
@@ -137,27 +132,14 @@ export type VersionProber = (
   timeoutMs: number,
 ) => Promise<VersionProbe>;
 
-// A binary's version only changes with the file: an answered probe is kept per (file, size, mtime, args),
-// so an adapter's discover(), health() and session start do not each spawn `--version` again.
-const versionCache = new Map<string, VersionProbe>();
-
-/** Runs `<binary> --version` (or spec.versionArgs) with a deadline and reports whether it answered. */
-export const runVersionProbe: VersionProber = async (path, spec, env, timeoutMs) => {
-  const args = spec.versionArgs ?? ['--version'];
-  let key: string | undefined;
-  try {
-    const real = await realpath(path);
-    const info = await stat(real);
-    key = [real, info.size, info.mtimeMs, env.PATH, ...args].join('\0');
-  } catch {
-    // unreadable: the probe below reports why
-  }
-  const cached = key === undefined ? undefined : versionCache.get(key);
-  if (cached) return cached;
-  const probe = await (spec.versionProbe ?? probeOnce)(path, spec, env, timeoutMs);
-  if (probe.answered && key !== undefined) versionCache.set(key, probe);
-  return probe;
-};
+/**
+ * Runs `<binary> --version` (or spec.versionArgs, or spec.versionProbe) with a deadline and reports
+ * whether it answered; once per unchanged file across processes (discovery-versions.ts).
+ */
+export const runVersionProbe: VersionProber = (path, spec, env, timeoutMs) =>
+  rememberedVersionProbe(path, [spec.id, ...(spec.versionProbe ? [] : (spec.versionArgs ?? ['--version']))], env, () =>
+    (spec.versionProbe ?? probeOnce)(path, spec, env, timeoutMs),
+  );
 
 const probeOnce: VersionProber = async (path, spec, env, timeoutMs) => {
   const launch = launchCommand(path);

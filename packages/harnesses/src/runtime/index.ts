@@ -5,6 +5,7 @@ export * from './discovery.js';
 export * from './discovery-health.js';
 export * from './discovery-locations.js';
 export * from './discovery-probe.js';
+export * from './discovery-versions.js';
 export * from './evidence.js';
 export * from './json-rpc.js';
 export * from './lines.js';
