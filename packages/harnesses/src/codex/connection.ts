@@ -14,7 +14,7 @@ import { codexBinarySpec } from './discovery.js';
 import { CodexHost, type HostTransport } from './host.js';
 import { codexHosts, launchKey } from './hosts.js';
 import { type Connect, HARNESS, LABEL } from './peer.js';
-import type { ThreadTemplate } from './thread-ahead.js';
+import type { ThreadAheadSource } from './thread-ahead.js';
 import { endThreadProcesses } from './thread-processes.js';
 
 // The JSON-RPC half lives in peer.ts (host.ts and hosts.ts import it there, without this module).
@@ -97,9 +97,10 @@ export class CodexRuntime {
 
   /**
    * Keeps `count` app-servers of the Harness's launch settings started and initialised ahead, each
-   * with a thread opened ahead from `template` when there is one (host.ts); 0 stops them.
+   * with a thread opened ahead from `ahead`'s template when it has one, and following the sessions'
+   * settings when it learns them (host.ts); 0 stops them.
    */
-  async warm(count: number, template?: ThreadTemplate): Promise<void> {
+  async warm(count: number, ahead?: ThreadAheadSource): Promise<void> {
     if (!Number.isInteger(count) || count < 0) {
       throw new ReinsError('invalid_input', `warm needs a whole number of processes (0 or more), got ${count}.`, {
         harness: HARNESS,
@@ -111,6 +112,8 @@ export class CodexRuntime {
       key,
       async () => {
         const host = await this.spawnHost(process.cwd(), undefined);
+        if (ahead?.learn) host.followSessions = (spec) => ahead.learn?.(spec);
+        const template = ahead?.current();
         if (template) await host.openThreadAhead(template);
         return host;
       },

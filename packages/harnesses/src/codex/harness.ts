@@ -28,7 +28,7 @@ import { readHistory } from './history.js';
 import { WARM_REFILL_DELAY_MS } from './hosts.js';
 import { instructionsFingerprint } from './instruction-files.js';
 import { CodexSession } from './session.js';
-import type { ThreadTemplate } from './thread-ahead.js';
+import { lastSessionSource, type ThreadAheadSource, type ThreadSettings, type ThreadTemplate } from './thread-ahead.js';
 import { assertCodexSpec, CODEX_SPEC_SUPPORT } from './thread-params.js';
 import { modelInfoOf } from './translate.js';
 import type { GetAccountResponse, ModelListResponse, ThreadListResponse } from './wire.js';
@@ -42,9 +42,12 @@ export interface CodexHarnessOptions extends HarnessOptions {
    * The settings of the sessions `warm(n)` prepares for: each warm app-server also opens a thread with
    * them (thread/start), which the next session whose spec asks for the same thread settings takes
    * instead of opening its own; a session that does not fit gets a `notice` (kind `info`, `data:
-   * { warmThread: 'missed', reason }`). See docs/architecture/contract.md, "Warm starts and shared processes".
+   * { warmThread: 'missed', reason }`). `'last-session'`: the settings of the last session started on
+   * these launch settings (none before the first; a session that did not fit moves the next thread to
+   * its own settings), what the daemon's `--warm codex=N` uses. See docs/architecture/contract.md,
+   * "Warm starts and shared processes".
    */
-  warmThread?: Pick<SessionSpec, 'cwd' | 'model' | 'posture' | 'systemPrompt' | 'mcpServers' | 'ephemeral'>;
+  warmThread?: ThreadSettings | 'last-session';
 }
 
 const DISPLAY_NAME = 'Codex';
@@ -142,11 +145,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
       return runtime.probe(historyOptions.cwd ?? process.cwd(), (peer) => readHistory(peer, nativeSessionId));
     },
 
-    warm: async (count) =>
-      runtime.warm(
-        count,
-        count > 0 && options.warmThread ? threadTemplate(options.warmThread, () => runtime.env()) : undefined,
-      ),
+    warm: async (count) => runtime.warm(count, count > 0 ? threadAheadSource(options.warmThread, runtime) : undefined),
 
     async createSession(raw: SessionSpec): Promise<Session> {
       // Every refusal comes before a process starts: the spec, the cwd, the fields Codex cannot honour,
@@ -165,11 +164,20 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
   };
 }
 
+/** Where warm app-servers get the settings of their thread ahead: none, fixed, or the last session's. */
+function threadAheadSource(
+  warmThread: CodexHarnessOptions['warmThread'],
+  runtime: CodexRuntime,
+): ThreadAheadSource | undefined {
+  if (warmThread === undefined) return undefined;
+  if (warmThread === 'last-session')
+    return lastSessionSource((settings) => threadTemplate(settings, () => runtime.env()));
+  const fixed = threadTemplate(warmThread, () => runtime.env());
+  return { current: () => fixed };
+}
+
 /** The thread a warm app-server opens ahead, checked like a session's spec (a bad one is refused at warm()). */
-function threadTemplate(
-  raw: NonNullable<CodexHarnessOptions['warmThread']>,
-  env: () => Record<string, string>,
-): ThreadTemplate {
+function threadTemplate(raw: ThreadSettings, env: () => Record<string, string>): ThreadTemplate {
   const spec = acceptSessionSpec(raw, CODEX_SPEC_SUPPORT, { id: HARNESS, displayName: DISPLAY_NAME });
   return {
     spec,

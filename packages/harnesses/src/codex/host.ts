@@ -66,6 +66,11 @@ export class CodexHost {
   private aheadTemplate: ThreadTemplate | undefined;
   private aheadRefill: ReturnType<typeof setTimeout> | undefined;
   /**
+   * Set on a warm host whose threads ahead follow the sessions (warmThread 'last-session'): the template
+   * of a session's settings; a session that did not take the thread ahead moves the next one to its own.
+   */
+  followSessions: ((spec: SessionSpec) => ThreadTemplate | undefined) | undefined;
+  /**
    * Hands a routed frame to its session, kept from the others (one function per host, not per frame).
    * `at` is the time the peer read for the frame: a Date.now() per delivery was one more heap number
    * per frame (a millisecond clock is past V8's small-integer range; 16 B each, measured).
@@ -166,6 +171,27 @@ export class CodexHost {
    * why not (the caller opens its own), or `none` when no thread was opened ahead for the next session.
    */
   private async claimThreadAhead(spec: SessionSpec, refill: boolean): Promise<ThreadAheadClaim> {
+    const template = this.followSessions?.(spec);
+    const claim = await this.claimOrMiss(spec, refill);
+    if (template && claim.kind !== 'claimed') this.followTo(template, refill);
+    return claim;
+  }
+
+  /** The next thread ahead is opened with the last session's settings; one opened for others is let go. */
+  private followTo(template: ThreadTemplate, refill: boolean): void {
+    const current = this.ahead?.template ?? this.aheadTemplate;
+    const same = current !== undefined && threadAheadMisfit(template.spec, current.spec) === undefined;
+    if (same && (this.ahead || this.aheadRefill)) return; // open, opening, or its refill is on the way
+    const stale = this.ahead;
+    this.ahead = undefined;
+    void stale?.thread.then((thread) => {
+      if ('opened' in thread) this.dropThread(thread.opened.thread.id);
+    });
+    this.aheadTemplate = template;
+    if (refill) this.refillAhead(template);
+  }
+
+  private async claimOrMiss(spec: SessionSpec, refill: boolean): Promise<ThreadAheadClaim> {
     const ahead = this.ahead;
     // Another session took it and the next one is not open yet (refillAhead).
     if (!ahead) return this.aheadTemplate ? { kind: 'miss', reason: 'taken' } : { kind: 'none' };
@@ -187,6 +213,7 @@ export class CodexHost {
   private refillAhead(template: ThreadTemplate): void {
     clearTimeout(this.aheadRefill);
     this.aheadRefill = setTimeout(() => {
+      this.aheadRefill = undefined;
       if (this.usable && !this.ahead && this.leaseCount > 0) void this.openThreadAhead(template);
     }, template.refillDelayMs);
     this.aheadRefill.unref?.();

@@ -172,6 +172,57 @@ describe('codex threads opened ahead on warm app-servers (fake app-server)', () 
     expect((await recorder.turn('Say hello.')).outcome).toEqual({ status: 'completed' });
   });
 
+  it("'last-session': no thread before the first session; the next one in its cwd takes a thread opened with its settings, another cwd misses and moves it", async () => {
+    const cwd = folder();
+    const other = folder();
+    const { made, requests } = setup('last-session');
+    await made.warm?.(1);
+    expect(requests('initialize')).toHaveLength(1);
+    expect(requests('thread/start')).toHaveLength(0);
+
+    // The first session opens its own thread; the shared process then opens one ahead with its settings.
+    const first = await made.createSession({ cwd, posture: 'bypass', model: 'gpt-5.4' });
+    const firstRecorder = new SessionRecorder(first, 5_000);
+    recorders.push(firstRecorder);
+    expect(requests('thread/start')).toHaveLength(1);
+    await until(() => requests('thread/start').length === 2, 'the thread opened ahead for the next session');
+    expect(requests('thread/start')[1]?.params).toMatchObject({ cwd, model: 'gpt-5.4', approvalPolicy: 'never' });
+
+    // Same settings: taken, no thread/start of its own, no miss notice, and its turn runs on that thread.
+    const second = await made.createSession({ cwd, posture: 'bypass', model: 'gpt-5.4' });
+    const secondRecorder = new SessionRecorder(second, 5_000);
+    recorders.push(secondRecorder);
+    expect(requests('thread/start')).toHaveLength(2);
+    expect((await secondRecorder.turn('Say hello.')).outcome).toEqual({ status: 'completed' });
+    expect(misses(secondRecorder.events)).toEqual([]);
+    expect(requests('turn/start').at(-1)?.params.threadId).toBe(second.nativeSessionId);
+    expect(second.nativeSessionId).toBe(`${first.nativeSessionId}-2`);
+
+    // The pool's replacement (another process) also opened its thread with the learned settings.
+    const sharedPid = requests('thread/start')[0]?.pid;
+    const onShared = () => requests('thread/start').filter((request) => request.pid === sharedPid);
+    await until(
+      () => requests('thread/start').some((request) => request.pid !== sharedPid),
+      'the replacement warm process',
+    );
+    expect(requests('thread/start').find((request) => request.pid !== sharedPid)?.params.cwd).toBe(cwd);
+
+    // Another cwd: it opens its own and says so; the next thread ahead follows it (the cwd one let go).
+    await until(() => onShared().length === 3, 'the refill after the take');
+    const elsewhere = await open(made, other);
+    await elsewhere.recorder.waitFor((event) => event.type === 'notice', 'the warm-miss notice');
+    expect(misses(elsewhere.recorder.events)).toEqual(['cwd']);
+    expect(onShared()[3]?.params.cwd).toBe(other);
+    await until(() => onShared().length === 5, 'the thread ahead moved to the other cwd');
+    expect(onShared()[4]?.params.cwd).toBe(other);
+    await until(() => requests('thread/unsubscribe').length === 1, 'the thread for the old cwd let go');
+    const next = await open(made, other);
+    expect(onShared()).toHaveLength(5);
+    expect(misses(next.recorder.events)).toEqual([]);
+    expect((await next.recorder.turn('Say hello.')).outcome).toEqual({ status: 'completed' });
+    expect(requests('turn/start').at(-1)?.pid).toBe(sharedPid);
+  });
+
   it('without warmThread a warm app-server opens no thread; a bad warmThread is refused at warm()', async () => {
     const { made, requests } = setup(undefined);
     await made.warm?.(1);

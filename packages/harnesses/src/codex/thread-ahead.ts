@@ -1,8 +1,9 @@
 // A thread opened ahead on a warm app-server (docs/architecture/contract.md, "Warm starts and shared processes"), pure:
 // whether a session's spec fits the thread a warm app-server opened with `CodexHarnessOptions.warmThread`
 // (thread/start fixes cwd, model, posture, developer instructions, MCP servers and ephemeral; effort
-// goes on the first turn/start, so it never stands in the way), and the notice a session that could not
-// take it gets, so the caller can read why it started its thread itself.
+// goes on the first turn/start, so it never stands in the way), the notice a session that could not
+// take it gets, so the caller can read why it started its thread itself, and, with `warmThread:
+// 'last-session'`, the settings of the last session started, which the next threads ahead are opened with.
 import type { EventPayload, SessionSpec } from '@reins/core';
 import type { ThreadAheadMiss } from './peer.js';
 import { threadStartParams } from './thread-params.js';
@@ -13,6 +14,55 @@ export interface ThreadTemplate {
   fingerprint(): Promise<string>;
   /** How long after a session took the thread the host opens the next one (ms). */
   readonly refillDelayMs: number;
+}
+
+/**
+ * Where a warm app-server's threads ahead get their settings: a fixed template, or (`learn`) the last
+ * session's, so a daemon's next session in the same project starts on an open thread.
+ */
+export interface ThreadAheadSource {
+  /** The template a new warm app-server opens its thread with; undefined: none yet. */
+  current(): ThreadTemplate | undefined;
+  /** Remembers a session's settings as the next threads' (and returns their template); absent: fixed. */
+  learn?(spec: SessionSpec): ThreadTemplate | undefined;
+}
+
+/** The thread settings of a spec: what thread/start fixes (CodexHarnessOptions.warmThread's fields). */
+export type ThreadSettings = Pick<
+  SessionSpec,
+  'cwd' | 'model' | 'posture' | 'systemPrompt' | 'mcpServers' | 'ephemeral'
+>;
+
+export function threadSettingsOf(spec: SessionSpec): ThreadSettings {
+  const { cwd, model, posture, systemPrompt, mcpServers, ephemeral } = spec;
+  return {
+    cwd,
+    ...(model !== undefined ? { model } : {}),
+    ...(posture !== undefined ? { posture } : {}),
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(mcpServers !== undefined ? { mcpServers } : {}),
+    ...(ephemeral !== undefined ? { ephemeral } : {}),
+  };
+}
+
+/** The threads ahead follow the last session started (any Harness of the launch settings, as the pool does). */
+export function lastSessionSource(make: (settings: ThreadSettings) => ThreadTemplate): ThreadAheadSource {
+  let last: ThreadTemplate | undefined;
+  return {
+    current: () => last,
+    learn(spec) {
+      const settings = threadSettingsOf(spec);
+      // The same settings keep their template (one fingerprint function, no churn per session).
+      if (!last || threadAheadMisfit(settings as SessionSpec, last.spec) !== undefined) {
+        try {
+          last = make(settings);
+        } catch {
+          return last; // a spec the template refuses (it was accepted once): keep the previous one
+        }
+      }
+      return last;
+    },
+  };
 }
 
 /** Which spec field each thread/start parameter comes from (thread-params.ts). */
