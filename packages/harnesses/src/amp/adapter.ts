@@ -35,6 +35,8 @@ import {
 import {
   acceptSessionSpec,
   type ChassisTurn,
+  type CommitEmission,
+  type FrameSink,
   HarnessBinary,
   SessionChassis,
   type SpecSupport,
@@ -48,7 +50,7 @@ import { parseHarnessLine } from '../runtime/json-depth.js';
 import type { HarnessOptions } from '../runtime/options.js';
 import { AMP_IMPLEMENTED } from './capabilities.js';
 import { AMP_BINARY, AMP_INSTALL } from './discovery.js';
-import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrame } from './translate.js';
+import { type AmpTranslateState, beginAmpTurn, createAmpTranslateState, translateAmpFrameInto } from './translate.js';
 import type { AmpUserInput } from './wire.js';
 
 export type AmpHarnessOptions = HarnessOptions;
@@ -161,22 +163,27 @@ class AmpSession implements Session, TurnHost {
     const frame = parsed.value;
     const method = isRecord(frame) && typeof frame.type === 'string' ? frame.type : undefined;
     const native = { source: SOURCE, ...(method ? { method } : {}), frame };
-    for (const emission of this.chassis.translate(native, at, () => translateAmpFrame(this.state, frame))) {
-      const payload = emission.payload;
-      const meta = { at, native, ...(emission.parentItemId ? { parentItemId: emission.parentItemId } : {}) };
-      if (payload.type === 'turn.completed') {
-        this.onTerminal(payload, meta);
-        continue;
-      }
-      if (payload.type === 'session.updated' && payload.nativeSessionId) this.native = payload.nativeSessionId;
-      if (payload.type === 'session.started') {
-        // The shared translation reports init as session facts; Reins announced the start already.
-        if (this.announced) continue;
-        this.announced = true;
-      }
-      this.stream.emit(payload, meta);
-    }
+    this.chassis.translateInto(frame, { at, native }, this.translateOne, this.emitOne);
   }
+
+  private readonly translateOne = (frame: unknown, sink: FrameSink): void =>
+    translateAmpFrameInto(this.state, frame, sink);
+
+  /** One committed event of a frame (chassis.translateInto). */
+  private readonly emitOne: CommitEmission = (payload, parentItemId, _background, frameMeta) => {
+    const meta: EmitMeta = parentItemId ? { ...frameMeta, parentItemId } : frameMeta;
+    if (payload.type === 'turn.completed') {
+      this.onTerminal(payload, meta);
+      return;
+    }
+    if (payload.type === 'session.updated' && payload.nativeSessionId) this.native = payload.nativeSessionId;
+    if (payload.type === 'session.started') {
+      // The shared translation reports init as session facts; Reins announced the start already.
+      if (this.announced) return;
+      this.announced = true;
+    }
+    this.stream.emit(payload, meta);
+  };
 
   private onTerminal(payload: PayloadOf<'turn.completed'>, meta: EmitMeta): void {
     const turn = this.chassis.running;

@@ -18,18 +18,17 @@ import {
   type SessionEventStream,
 } from '@reins/core';
 import {
-  type Emission,
   liveBackgroundTasks,
   openBackgroundItems,
   resetTurnState,
   type TranslationState,
   takeEndedTasks,
 } from '../protocols/stream-json/index.js';
-import type { ChassisTurn, SessionChassis } from '../runtime/chassis/index.js';
+import type { ChassisTurn, CommitEmission, FrameMeta, FrameSink, SessionChassis } from '../runtime/chassis/index.js';
 import type { ClaudeConversation } from './conversation.js';
 import type { ClaudeMcpWatch } from './mcp-watch.js';
 import { type ClaudeStatus, harnessStateOf } from './status.js';
-import { CLAUDE_SOURCE, translateFrame } from './translate.js';
+import { CLAUDE_SOURCE, translateFrameInto } from './translate.js';
 import { inMainTurn, methodOf, type OwedResults, startsMainTurn } from './turns.js';
 import type { SDKMessage, SDKUserMessage } from './wire.js';
 
@@ -53,6 +52,9 @@ export class ClaudeFrames {
   opened = false;
   /** The failure a `result` frame reported before the session opened (e.g. an unknown --resume id). */
   earlyFailure: ErrorInfo | undefined;
+  /** The frame being committed belongs to a turn Reins already ended; its `result` ended a turn. */
+  private stale = false;
+  private ended = false;
 
   constructor(private readonly host: FrameHost) {}
 
@@ -92,22 +94,30 @@ export class ClaudeFrames {
     if (!stale && this.opened && !this.host.chassis.running && startsMainTurn(frame, method)) {
       this.beginHarnessTurn(native, at, method);
     }
-    const emissions = this.host.chassis.translate(native, at, () => translateFrame(this.host.translation, frame));
-    const base: EmitMeta = { native, at };
-    let ended = false;
-    for (const emission of emissions) {
-      if (emission.payload.type === 'turn.completed') ended = true;
-      this.emitOne(emission, base, stale);
-    }
+    const base: FrameMeta = { native, at };
+    // The frame's own flags for emitOne, kept across a frame translated while this one commits.
+    const outerStale = this.stale;
+    const outerEnded = this.ended;
+    this.stale = stale;
+    this.ended = false;
+    this.host.chassis.translateInto(frame, base, this.translateOne, this.emitOne);
+    const ended = this.ended;
+    this.stale = outerStale;
+    this.ended = outerEnded;
     if (isRecord(frame) && frame.type === 'result' && !ended) this.unreadableResult(base, stale);
   }
 
-  private emitOne(emission: Emission, base: EmitMeta, stale: boolean): void {
-    const payload = emission.payload;
+  private readonly translateOne = (frame: unknown, sink: FrameSink): void =>
+    translateFrameInto(this.host.translation, frame, sink);
+
+  /** One committed event of the frame route() translates (chassis.translateInto). */
+  private readonly emitOne: CommitEmission = (payload, parentItemId, background, base) => {
+    const stale = this.stale;
+    if (payload.type === 'turn.completed') this.ended = true;
     const meta: EmitMeta = {
       ...base,
-      ...(emission.parentItemId !== undefined ? { parentItemId: emission.parentItemId } : {}),
-      ...(emission.background || stale ? { background: true } : {}),
+      ...(parentItemId !== undefined ? { parentItemId } : {}),
+      ...(background || stale ? { background: true } : {}),
     };
     switch (payload.type) {
       case 'turn.completed':
@@ -126,7 +136,7 @@ export class ClaudeFrames {
         break;
     }
     this.stream.emit(payload, meta);
-  }
+  };
 
   private onResult(payload: PayloadOf<'turn.completed'>, meta: EmitMeta, stale: boolean, frame: unknown): void {
     if (stale) {

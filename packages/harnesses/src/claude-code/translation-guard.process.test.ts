@@ -1,8 +1,9 @@
 // Nothing one native frame does may end a Claude Code session (docs/architecture/contract.md,
 // principle 8). Before the session chassis a translation TypeError ended the SDK's read loop and the
 // session closed with "Claude Code ended unexpectedly ... exited with code 0". Here the translation is
-// made to throw on one marked frame the fake CLI writes mid-turn (the pure translators no longer throw
-// on any frame a CLI sends, so the throw is staged), and a malformed frame is sent as it is.
+// made to throw on one marked frame the fake CLI writes mid-turn, after it emitted that frame's events
+// (the pure translators no longer throw on any frame a CLI sends, so the throw is staged), and a
+// malformed frame is sent as it is.
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempHome, SessionRecorder, type TempHome } from '@reins/testkit';
@@ -17,11 +18,13 @@ vi.mock('./translate.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./translate.js')>();
   return {
     ...actual,
-    translateFrame: (state: Parameters<typeof actual.translateFrame>[0], frame: unknown) => {
-      if (JSON.stringify(frame).includes(MARKER)) {
+    translateFrameInto: (...args: Parameters<typeof actual.translateFrameInto>) => {
+      // The marked frame is translated in full into the session's sink, and only then throws: none of
+      // what it emitted may reach the stream (runtime/chassis/held-emissions.ts).
+      actual.translateFrameInto(...args);
+      if (JSON.stringify(args[1]).includes(MARKER)) {
         throw new TypeError("Cannot read properties of undefined (reading 'type')");
       }
-      return actual.translateFrame(state, frame);
     },
   };
 });
@@ -73,6 +76,10 @@ describe('claude-code: one frame cannot end the session', () => {
       ['untranslatable', first.turnId],
       ['untranslatable', second.turnId],
     ]);
+    // The agent message the marked frame's translation emitted before it threw was discarded with it.
+    const items = [...recorder.ofType('item.started'), ...recorder.ofType('item.completed')];
+    expect(items.filter((event) => JSON.stringify(event).includes(MARKER))).toEqual([]);
+    expect(items.some((event) => event.item.kind === 'agent_message')).toBe(true);
     const warnings = recorder.ofType('notice').filter((event) => event.kind === 'warning');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.data).toMatchObject({ reason: 'untranslatable', method: 'assistant' });

@@ -22,7 +22,13 @@ import {
   type TurnInput,
   unsupportedModelError,
 } from '@reins/core';
-import { type ChassisTurn, SessionChassis, type TurnHost } from '../runtime/chassis/index.js';
+import {
+  type ChassisTurn,
+  type CommitEmission,
+  type FrameSink,
+  SessionChassis,
+  type TurnHost,
+} from '../runtime/chassis/index.js';
 import { sessionDiff, sessionRevert } from '../runtime/checkpoints/index.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import type { Confinement } from '../runtime/confinement.js';
@@ -40,7 +46,7 @@ import {
   PI_DIALOG_METHODS,
   type PiTranslateState,
   settleTurn,
-  translatePiFrame,
+  translatePiFrameInto,
 } from './translate.js';
 import { PiFrameSchema, type PiModel, PiResponseSchema, type PiSessionState, type PiThinkingLevel } from './wire.js';
 
@@ -290,31 +296,37 @@ export class PiSession implements Session, TurnHost {
       // A dialog blocks Pi until answered, and Reins has no channel for extension UI.
       this.process.writeLine(JSON.stringify({ type: 'extension_ui_response', id: frame.data.id, cancelled: true }));
     }
-    this.emitAll(
-      this.chassis.translate(native, at, () => translatePiFrame(this.state, frame.data)),
-      { at, native },
-    );
+    this.chassis.translateInto(frame.data, { at, native }, this.translateOne, this.commitOne);
     this.maybeBarrier();
   }
 
+  private readonly translateOne = (frame: Record<string, unknown>, sink: FrameSink): void =>
+    translatePiFrameInto(this.state, frame, sink);
+
+  /** One committed event of a frame (chassis.translateInto). */
+  private readonly commitOne: CommitEmission = (payload, _parentItemId, _background, meta) =>
+    this.emitOne(payload, meta);
+
   private emitAll(payloads: EventPayload[], meta: EmitMeta = {}): void {
-    for (const payload of payloads) {
-      if (payload.type !== 'turn.completed') {
-        this.stream.emit(payload, meta);
-        continue;
-      }
-      const turn = this.chassis.running;
-      if (this.abandonedRunEnded) {
-        // The end of a run the chassis already ended (a stall): it must not end the next turn.
-        this.abandonedRunEnded();
-        this.abandonedRunEnded = undefined;
-        if (meta.native) this.stream.emit({ type: 'passthrough', frame: meta.native.frame }, meta);
-        continue;
-      }
-      if (!turn) continue; // an agent run Reins did not start (e.g. after a settled turn)
-      const { type: _type, ...completion } = payload;
-      this.chassis.complete(turn, completion, meta);
+    for (const payload of payloads) this.emitOne(payload, meta);
+  }
+
+  private emitOne(payload: EventPayload, meta: EmitMeta): void {
+    if (payload.type !== 'turn.completed') {
+      this.stream.emit(payload, meta);
+      return;
     }
+    const turn = this.chassis.running;
+    if (this.abandonedRunEnded) {
+      // The end of a run the chassis already ended (a stall): it must not end the next turn.
+      this.abandonedRunEnded();
+      this.abandonedRunEnded = undefined;
+      if (meta.native) this.stream.emit({ type: 'passthrough', frame: meta.native.frame }, meta);
+      return;
+    }
+    if (!turn) return; // an agent run Reins did not start (e.g. after a settled turn)
+    const { type: _type, ...completion } = payload;
+    this.chassis.complete(turn, completion, meta);
   }
 
   /** agent_end makes the end pending; a get_state round trip proves no retry decision is still unread. */

@@ -1,6 +1,7 @@
 // The session chassis every adapter composes: turns, guards, watchdog, honest settings.
 
 export { HarnessBinary } from './harness-binary.js';
+export type { CommitEmission, FrameMeta, FrameSink } from './held-emissions.js';
 export {
   type ProviderFailure,
   providerError,

@@ -1,6 +1,7 @@
 import { type ReinsEvent, ReinsEventSchema } from '@reins/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamViolations } from '../../../../testkit/src/conformance/invariants.js';
+import type { CommitEmission, FrameSink } from './held-emissions.js';
 import { type ChassisTurn, SessionChassis, type TurnHost } from './session-chassis.js';
 
 /** An in-memory harness: records what reached it and lets the test end turns when it wants. */
@@ -315,5 +316,60 @@ describe('SessionChassis', () => {
     expect(events.map((e) => e.type).slice(0, 3)).toEqual(['passthrough', 'notice', 'passthrough']);
     expect(events[0]).toMatchObject({ reason: 'untranslatable', native });
     for (const event of events) expect(ReinsEventSchema.safeParse(event).success).toBe(true);
+  });
+
+  // held-emissions.ts: a frame's events are committed only when its translation returns.
+  const note = (message: string) => ({ type: 'notice' as const, kind: 'info' as const, message });
+
+  it('translateInto: a frame whose translation throws part-way emits none of its events; the next frame commits', async () => {
+    const { chassis, events } = setup();
+    const committed: Array<[string, string | undefined, boolean, number]> = [];
+    const commit: CommitEmission = (payload, lane, background, meta) => {
+      committed.push([payload.type === 'notice' ? payload.message : payload.type, lane, background, meta.at]);
+      chassis.stream.emit(payload, meta);
+    };
+    const native = { source: 'fake', method: 'item/started', frame: { method: 'item/started' } };
+    const broken = (_frame: string, sink: FrameSink) => {
+      sink.emit(note('before the throw'));
+      sink.emit(note('also before'), 'lane_1', true);
+      throw new TypeError("Cannot read properties of undefined (reading 'type')");
+    };
+    expect(chassis.translateInto('a', { native, at: 1 }, broken, commit)).toBe(false);
+    const fine = (frame: string, sink: FrameSink) => {
+      sink.emit(note(`${frame} one`));
+      sink.emit(note(`${frame} two`), 'lane_1', true);
+    };
+    expect(chassis.translateInto('b', { native, at: 2 }, fine, commit)).toBe(true);
+    expect(committed).toEqual([
+      ['b one', undefined, false, 2],
+      ['b two', 'lane_1', true, 2],
+    ]);
+    await chassis.send('still works');
+    await tick();
+    const shown = events.map((e) => (e.type === 'notice' && e.kind === 'info' ? e.message : e.type));
+    expect(shown.slice(0, 4)).toEqual(['passthrough', 'notice', 'b one', 'b two']);
+    expect(shown).not.toContain('before the throw');
+    expect(shown).not.toContain('also before');
+    expect(events[0]).toMatchObject({ reason: 'untranslatable', native });
+    for (const event of events) expect(ReinsEventSchema.safeParse(event).success).toBe(true);
+  });
+
+  it('translateInto: a frame translated while another commits keeps its own events, and both commit in full', () => {
+    const { chassis } = setup();
+    const native = { source: 'fake', frame: {} };
+    const seen: string[] = [];
+    const translate = (frame: string, sink: FrameSink) => {
+      sink.emit(note(`${frame}1`));
+      sink.emit(note(`${frame}2`));
+    };
+    const commit: CommitEmission = (payload) => {
+      const message = payload.type === 'notice' ? payload.message : payload.type;
+      seen.push(message);
+      // A listener's reaction to the outer frame's first event translates another frame right away.
+      if (message === 'outer1') chassis.translateInto('inner', { native, at: 2 }, translate, commit);
+    };
+    chassis.translateInto('outer', { native, at: 1 }, translate, commit);
+    chassis.translateInto('next', { native, at: 3 }, translate, commit);
+    expect(seen).toEqual(['outer1', 'inner1', 'inner2', 'outer2', 'next1', 'next2']);
   });
 });

@@ -21,6 +21,7 @@ import {
 import { checkpointsFor, type TurnCheckpoints } from '../checkpoints/index.js';
 import { sayResumeFallback } from '../resume-fallback.js';
 import { answerWithin } from './answer-window.js';
+import { type CommitEmission, type FrameMeta, type FrameSink, HeldEmissions } from './held-emissions.js';
 import { RetryBound } from './retry-bound.js';
 import { parseInput, parseOptions } from './send-input.js';
 import { isTurnProgress, StallWatchdog } from './stall-watchdog.js';
@@ -68,6 +69,9 @@ export class SessionChassis<Plan = undefined> {
   private readonly sayFallback: (event: ReinsEvent) => void; // a fallback session says so (resume-fallback.ts)
   /** Queued turns an interrupt cancelled; they get their terminals right after the running turn's. */
   private readonly cancelAfterCurrent: ChassisTurn<Plan>[] = [];
+  /** The frame being translated's events (translateInto), and whether some are being committed. */
+  private readonly held = new HeldEmissions();
+  private committing = false;
 
   constructor(
     private readonly host: TurnHost<Plan>,
@@ -393,6 +397,36 @@ export class SessionChassis<Plan = undefined> {
       this.stream.emit({ type: 'passthrough', frame: native.frame, reason: 'untranslatable' }, { native, at });
       return [];
     }
+  }
+
+  /**
+   * The same guard for a translation that writes into a sink: its events are held until it returns, then
+   * handed to `commit` in order; if it throws, none of them is (held-emissions.ts says why). `translate`
+   * and `commit` are made once per session, not per frame. A frame translated while another commits (a
+   * listener's reaction) gets a buffer of its own.
+   */
+  translateInto<F>(
+    frame: F,
+    meta: FrameMeta,
+    translate: (frame: F, sink: FrameSink) => void,
+    commit: CommitEmission,
+  ): boolean {
+    const held = this.committing ? new HeldEmissions() : this.held;
+    try {
+      translate(frame, held);
+    } catch {
+      held.clear();
+      this.stream.emit({ type: 'passthrough', frame: meta.native.frame, reason: 'untranslatable' }, meta);
+      return false;
+    }
+    const outer = this.committing;
+    this.committing = true;
+    try {
+      held.commit(commit, meta);
+    } finally {
+      this.committing = outer;
+    }
+    return true;
   }
 
   /** A frame of the running turn that makes no event of its own arrived (its events count in observe). */
