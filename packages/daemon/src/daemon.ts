@@ -35,7 +35,6 @@ import type { Daemon, DaemonOptions } from './daemon-options.js';
 import { recoverSessions, startWarmProcesses } from './daemon-startup.js';
 import { DEFAULT_MAX_PENDING_CONNECTIONS, headerTimeouts, oldestToEnd } from './doors.js';
 import { DEFAULT_EVENT_BUFFER_SIZE } from './event-buffer.js';
-import { probeHarness } from './harness-probe.js';
 import { HarnessService } from './harness-service.js';
 import { prepareHome } from './home.js';
 import {
@@ -322,14 +321,8 @@ class ReinsDaemon implements Daemon, DaemonContext {
 
   listHarnesses(): Promise<HarnessListing[]> {
     if (!this.local) return this.source?.listHarnesses() ?? Promise.resolve([]);
-    const timeoutMs = this.options.probeTimeoutMs ?? 15_000;
-    const backend = this.backend;
-    return this.local.tracker.run(undefined, async () => {
-      const listings = await Promise.all(
-        this.harnesses.map((id) => probeHarness(id, this.options.harnessOptions?.[id] ?? {}, timeoutMs)),
-      );
-      return backend ? backend.withAuth(listings) : listings;
-    });
+    const backend = this.backend as HarnessService; // a daemon with its own sessions has one
+    return this.local.tracker.run(undefined, () => backend.list(this.harnesses));
   }
 
   snapshot(): StatusSnapshotParams {

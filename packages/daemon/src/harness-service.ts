@@ -27,6 +27,7 @@ import type {
 } from '@reins/protocol';
 import { HARNESS_AUTH_CHANGED, HARNESS_SESSIONS_PAGE } from '@reins/protocol';
 import { AuthCeremonies } from './auth-ceremonies.js';
+import { ProbeMemory, probeHarness } from './harness-probe.js';
 import type { Logger } from './logger.js';
 import type { HarnessFactory, SessionHost } from './session-host.js';
 import type { UiBackend } from './ui-backend.js';
@@ -64,13 +65,19 @@ export class HarnessService implements UiBackend {
   private readonly catalog = new Map<HarnessId, CatalogEntry>();
   /** The last sign-in check harness/list showed, per binary; dropped when the state changes. */
   private readonly listedAuth = new Map<HarnessId, { fingerprint: string; at: number; status: AuthStatus }>();
+  private readonly checkingAuth = new Map<HarnessId, Promise<AuthStatus>>();
   private readonly ceremonies: AuthCeremonies;
+  /** harness/list's discovery and health, remembered for the daemon's life (harness-probe.ts). */
+  private readonly listings: ProbeMemory;
 
   constructor(private readonly options: HarnessServiceOptions) {
+    this.listings = new ProbeMemory((id) => probeHarness(id, options.harnessOptions[id] ?? {}, options.probeTimeoutMs));
     this.ceremonies = new AuthCeremonies({
       log: options.log,
       changed: (params) => {
         this.listedAuth.delete(params.harness);
+        this.checkingAuth.delete(params.harness);
+        this.listings.forget(params.harness); // its health said auth_required (or ready) until now
         options.broadcast(HARNESS_AUTH_CHANGED, params);
       },
       ...(options.authPollMs !== undefined ? { pollMs: options.authPollMs } : {}),
@@ -185,6 +192,11 @@ export class HarnessService implements UiBackend {
     return this.ceremonies.cancel(ceremonyId);
   }
 
+  /** harness/list: each harness's discovery and health (remembered), with its sign-in state. */
+  async list(ids: readonly HarnessId[]): Promise<HarnessListing[]> {
+    return this.withAuth(await this.listings.list(ids));
+  }
+
   async withAuth(listings: HarnessListing[]): Promise<HarnessListing[]> {
     return Promise.all(
       listings.map(async (listing) => {
@@ -205,9 +217,20 @@ export class HarnessService implements UiBackend {
     const fingerprint = await this.fingerprint(await this.harness(harness));
     const seen = this.listedAuth.get(harness);
     if (seen && seen.fingerprint === fingerprint && Date.now() - seen.at < LISTED_AUTH_TTL_MS) return seen.status;
-    const status = await this.authStatus(harness);
-    this.listedAuth.set(harness, { fingerprint, at: Date.now(), status });
-    return status;
+    // Callers asking together share one check (each may start a process).
+    let checking = this.checkingAuth.get(harness);
+    if (!checking) {
+      const at = Date.now();
+      const check = this.authStatus(harness).then((status) => {
+        this.listedAuth.set(harness, { fingerprint, at, status });
+        return status;
+      });
+      checking = check.finally(() => {
+        if (this.checkingAuth.get(harness) === checking) this.checkingAuth.delete(harness);
+      });
+      this.checkingAuth.set(harness, checking);
+    }
+    return checking;
   }
 
   // ---- sessions -----------------------------------------------------------------------------------
