@@ -59,6 +59,14 @@ export interface DaemonOptions {
    * unsupported_capability naming the ones that have them.
    */
   warm?: Partial<Record<HarnessId, number>>;
+  /**
+   * Warm Codex app-servers also open the thread of the next session ahead, with the settings (cwd,
+   * model, posture, ...) of the last session this daemon started on Codex, so the next session in the
+   * same project starts on an open thread (CodexHarnessOptions.warmThread 'last-session'; a session
+   * that does not fit says why in an `info` notice). Default true; false: warm processes only. An
+   * explicit `harnessOptions.codex.warmThread` wins.
+   */
+  warmThread?: boolean;
   /** Deadline of each discovery and health probe in harness/list (ms, default 15 000). */
   probeTimeoutMs?: number;
   /** How often a sign-in in progress re-probes the harness's status (ms, default 2 000). */

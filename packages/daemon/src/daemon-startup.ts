@@ -2,6 +2,7 @@
 // predecessor left and bring every stored session back (dormant or closed), then start the warm
 // processes options.warm asks for. Called once by startDaemon (daemon.ts).
 import { type Harness, type HarnessId, ReinsError } from '@reins/core';
+import type { AnyHarnessOptions } from '@reins/harnesses';
 import type { DaemonOptions } from './daemon-options.js';
 import type { Logger } from './logger.js';
 import { reapProcessGroups } from './processes/reaper.js';
@@ -61,7 +62,7 @@ export async function startWarmProcesses(context: WarmUpContext): Promise<void> 
     entries.map(async ([id, count]) => ({
       id: id as HarnessId,
       count: count as number,
-      harness: await make(id as HarnessId, options.harnessOptions?.[id as HarnessId] ?? {}),
+      harness: await make(id as HarnessId, warmHarnessOptions(options, id as HarnessId)),
     })),
   );
   const refused = made.filter((entry) => typeof entry.harness.warm !== 'function').map((entry) => entry.id);
@@ -91,4 +92,15 @@ export async function startWarmProcesses(context: WarmUpContext): Promise<void> 
       }
     }),
   );
+}
+
+/**
+ * The options of the Harness that keeps a harness's warm processes: its harness options, and for Codex
+ * threads opened ahead for the last session's settings (DaemonOptions.warmThread). Only warm() reads
+ * warmThread, and the pool is process-wide, so the sessions' own Harnesses need not carry it.
+ */
+export function warmHarnessOptions(options: DaemonOptions, id: HarnessId): AnyHarnessOptions {
+  const own = options.harnessOptions?.[id] ?? {};
+  if (id !== 'codex' || options.warmThread === false || own.warmThread !== undefined) return own;
+  return { ...own, warmThread: 'last-session' };
 }

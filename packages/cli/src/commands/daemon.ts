@@ -26,7 +26,8 @@ import { type CliIo, EXIT, UsageError } from '../io.js';
 
 export const DAEMON_HELP = `Usage: reins daemon [--port <n> | --listen <host:port>] [--token-file <path>]
                     [--public-origin <url>]... [--allow-origin <url>]... [--idle-ttl <duration>]
-                    [--max-live-sessions <n>] [--warm <harness>=<n>,...] [--log-level <level>]
+                    [--max-live-sessions <n>] [--warm <harness>=<n>,... [--no-warm-thread]]
+                    [--log-level <level>]
                     [--cluster nats://HOST:PORT [--role gateway|worker|all] [--labels key=value,...]
                      [--heartbeat-ttl <duration>]]
        reins daemon --repair
@@ -64,7 +65,12 @@ Options:
                                session sleeps first (default 32)
       --warm <harness>=<n>,... keep n harness processes started and initialised ahead per harness, so a
                                new session skips the cold start, e.g. codex=1 (Codex sessions also share
-                               one app-server; a harness without warm starts is refused)
+                               one app-server; a harness without warm starts is refused). A warm
+                               Codex also opens the next session's thread ahead, with the settings
+                               (cwd, model, posture, ...) of the last Codex session started here: the
+                               next session in the same project skips thread/start; one that differs
+                               opens its own and says why in an info notice
+      --no-warm-thread         warm Codex app-servers open no thread ahead
       --log-level <level>      ${LOG_LEVELS.join(', ')} (default info)
       --repair                 salvage a damaged store: copy every session and event that still
                                reads into a new $REINS_HOME/reins.db, keep the damaged file beside
@@ -110,6 +116,7 @@ function parseDaemonArgs(argv: string[]) {
       'max-live-sessions': { type: 'string' },
       'log-level': { type: 'string' },
       warm: { type: 'string' },
+      'no-warm-thread': { type: 'boolean' },
       cluster: { type: 'string' },
       role: { type: 'string' },
       labels: { type: 'string' },
@@ -156,6 +163,7 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const warm = values.warm === undefined ? undefined : parseWarm(values.warm);
   if (warm && values.cluster !== undefined) throw new UsageError('--warm is for a daemon without --cluster (for now).');
+  if (values['no-warm-thread'] && !warm) throw new UsageError('--no-warm-thread goes with --warm codex=<n>.');
   if (values.listen !== undefined && values.port !== undefined) {
     throw new UsageError('--listen HOST:PORT already says the port: give --listen or --port, not both.');
   }
@@ -171,7 +179,9 @@ export async function daemonCommand(argv: string[], io: CliIo): Promise<number> 
   };
   const cluster = clusterOptions(values);
   const node: ClusterNode | undefined = cluster ? await startCluster({ ...served, ...cluster }) : undefined;
-  const daemon: Daemon | undefined = node ? node.daemon : await startWarmDaemon(served, warm);
+  const daemon: Daemon | undefined = node
+    ? node.daemon
+    : await startWarmDaemon({ ...served, ...(values['no-warm-thread'] ? { warmThread: false } : {}) }, warm);
   const closeAll = () => (node ? node.close() : (daemon as Daemon).close());
   // Signal handlers first: whoever waits for "Press Ctrl+C" may signal right after reading it.
   const stopped = new Promise<number>((resolve) => {
