@@ -1,11 +1,74 @@
 #!/usr/bin/env node
 // Installed as `reins`. Runs the bundled CLI (dist/bundle, from `npm run build`) with V8's compile cache
 // on; the unbundled dist/ where there is no bundle, or, in a source checkout, where dist/ is newer than
-// the bundle (docs/architecture/bridges.md, "Start-up").
+// the bundle (docs/architecture/bridges.md, "Start-up"). A Codex bridge's app-server starts first (below).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+
+const VALUE_OPTIONS = new Set(['-H', '--harness', '--binary']);
+/** Commands that start no app-server: nothing is spawned for them. */
+const NO_HARNESS = new Set(['--version', '--help', '-h', '--daemon']);
+
+/** The value of -H/--harness and --binary, or undefined when this start is not one to prestart. */
+function codexBridgeBinary(argv, env) {
+  if (argv[0] !== 'bridge' || !argv.includes('codex-app-server')) return undefined;
+  let harness;
+  let binary;
+  for (let index = 1; index < argv.length; index++) {
+    const arg = argv[index];
+    if (NO_HARNESS.has(arg)) return undefined;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    if (!VALUE_OPTIONS.has(flag)) continue;
+    const value = inline ?? argv[++index];
+    if (flag === '--binary') binary = value;
+    else harness = value;
+  }
+  if (harness !== 'codex') return undefined;
+  if (binary) return binary;
+  // REINS_CODEX_BIN is authoritative in discovery (unless discovery is off): the same binary.
+  const disabled = env.REINS_DISABLE_HARNESS;
+  const off = disabled !== undefined && disabled !== '' && disabled !== '0' && disabled.toLowerCase() !== 'false';
+  return !off && env.REINS_CODEX_BIN?.startsWith('/') ? env.REINS_CODEX_BIN : undefined;
+}
+
+/**
+ * `reins bridge codex-app-server -H codex` with the binary known (--binary, or REINS_CODEX_BIN): the
+ * app-server starts here, before the bundle loads, so Codex's own start-up (~0.3 s) runs beside Reins'
+ * (Node's start, the bundle's chunks: 0.6-0.9 s) instead of after it. The child is spawned exactly as
+ * the harness would (packages/harnesses/src/runtime/child-process.ts, "prestarted": same arguments,
+ * environment, cwd, pipes and process group) and handed over to the harness's first launch with those
+ * settings; the bridge ends it if nothing claimed it, and so does this process's exit.
+ */
+function prestartHarness(argv = process.argv.slice(2), env = process.env) {
+  const command = codexBridgeBinary(argv, env);
+  if (!command) return;
+  // What CodexRuntime.spawnHost runs (packages/harnesses/src/codex/connection.ts).
+  const args = ['app-server', '--strict-config'];
+  const cwd = process.cwd();
+  const childEnv = { ...env };
+  const child = spawn(command, args, { cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const record = { command, args, cwd, env: childEnv, child, spawned: false, claimed: false };
+  // Its output waits in the pipes for the harness (a child that exits unread has it drained and dropped).
+  for (const stream of [child.stdout, child.stderr]) stream?.on('readable', () => {});
+  child.once('spawn', () => {
+    record.spawned = true;
+  });
+  child.on('error', (error) => {
+    if (!record.spawned) record.error ??= error;
+  });
+  globalThis[Symbol.for('reins.prestartedChild')] = record;
+  process.on('exit', () => {
+    if (record.claimed || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+}
 
 /** Node >= 22.1 keeps compiled code between runs; a cache that cannot be written is only a slower start. */
 function enableCompileCache() {
@@ -39,6 +102,7 @@ function entry() {
   }
 }
 
+prestartHarness();
 enableCompileCache();
 import(entry()).catch((error) => {
   if (error && error.code === 'ERR_MODULE_NOT_FOUND') {

@@ -32,6 +32,7 @@ export {
 } from './runtime/checkpoints/index.js';
 // Process hygiene, for hosts that own many sessions (the daemon, tests).
 export {
+  discardPrestartedChild,
   type ExitInfo,
   type FrameTap,
   type HarnessProcessObserver,

@@ -10,13 +10,15 @@
 // discovery before the harness even starts. So the harness's process is started first, where the
 // harness keeps one warm (`warm(1)`; Codex only for now, below), and @reins/bridges (its module
 // graph: the ACP SDK's zod schemas alone are ~100 ms of CPU) loads while that process starts up.
+// bin/reins.js goes further where the binary is known before anything loads (-H codex with --binary or
+// REINS_CODEX_BIN): the app-server starts before the bundle does, and the warm pool takes that child.
 // With --daemon the sessions open in the running daemon instead (bridge-daemon.ts), whose warm
 // processes skip the harness's cold start; opt-in, see docs/architecture/bridges.md, "Sessions in a daemon".
 import module from 'node:module';
 import { parseArgs } from 'node:util';
 import type { Harness } from '@reins/core';
 import { EFFORT_LEVELS, HARNESS_IDS, ReinsError } from '@reins/core';
-import { createHarness, harnessManifest, reinsHome } from '@reins/harnesses';
+import { createHarness, discardPrestartedChild, harnessManifest, reinsHome } from '@reins/harnesses';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { wrapIndented } from '../render/wrap.js';
 import { harnessFlags, usageFromReinsError } from '../session-options.js';
@@ -190,6 +192,16 @@ function splitExec(argv: string[]): { bridgeArgs: string[]; execArgs?: string[] 
 }
 
 export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await runBridge(argv, io);
+  } finally {
+    // The app-server bin/reins.js started for this bridge (prestartHarness), if no harness took it
+    // (a usage error, another binary): it must not outlive the command.
+    discardPrestartedChild();
+  }
+}
+
+async function runBridge(argv: string[], io: CliIo): Promise<number> {
   const { bridgeArgs, execArgs } = splitExec(argv);
   const { values, positionals } = parse(bridgeArgs);
   if (values.help) {
@@ -264,7 +276,10 @@ export async function bridgeCommand(argv: string[], io: CliIo): Promise<number> 
   // session's to report, or discovery's below: the bridge still serves). Only where a session waits for
   // it (the manifest's sessionsWaitForWarm): elsewhere a session/new right after initialize starts cold.
   const waits = harnessManifest(id)?.sessionsWaitForWarm === true;
+  // Its first spawn takes the app-server bin/reins.js started as Node loaded (same launch settings);
+  // one it did not take is ended as soon as the warm one is up.
   const warming = waits && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
+  void (warming ?? Promise.resolve()).then(discardPrestartedChild);
   try {
     return await serve(harness, request);
   } finally {

@@ -103,6 +103,8 @@ export class HarnessProcess {
     readonly spec: SpawnSpec,
     child: ChildProcess,
     started: Promise<void>,
+    /** Handed over from the `reins` executable (it may have started, failed or ended before this object). */
+    early?: PrestartedChild,
   ) {
     this.child = child;
     this.started = started;
@@ -125,12 +127,16 @@ export class HarnessProcess {
     // Writes after the child died raise EPIPE on stdin: the exit path reports it, not a crash.
     child.stdin?.on('error', () => {});
     this.outputEnded = new Promise((resolve) => {
-      if (!child.stdout) return resolve();
+      // (A prestarted child's stdout may have ended and closed, empty, before it was handed over.)
+      if (!child.stdout || child.stdout.closed) return resolve();
       child.stdout.once('close', () => {
         splitter.flush();
         resolve();
       });
     });
+    // A prestarted child's stderr so far goes to the ring now (read() hands it to the listener above):
+    // its exit may be described before the stream flows again.
+    if (early) child.stderr?.read();
     this.exited = new Promise((resolve) => {
       const settle = (info: ExitInfo) => {
         if (this.exitInfo) return;
@@ -145,6 +151,12 @@ export class HarnessProcess {
       child.once('error', () => {
         if (child.pid === undefined) settle({ code: null, signal: null });
       });
+      // A prestarted child may have ended, or failed to start, before it was handed over.
+      // (One that never started has an errno for exitCode: reported as a spawn failure is, above.)
+      if (early?.error && child.pid === undefined) settle({ code: null, signal: null });
+      else if (child.exitCode !== null || child.signalCode !== null) {
+        settle({ code: child.exitCode, signal: child.signalCode });
+      }
     });
   }
 
@@ -161,16 +173,18 @@ export class HarnessProcess {
    */
   static launch(spec: SpawnSpec): HarnessProcess {
     installExitHook();
+    const early = spec.confine ? undefined : claimPrestarted(spec);
     const { command, args } = spec.confine ? confine(spec, spec.confine) : spec;
-    const child = spawn(command, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child =
+      early?.child ??
+      spawn(command, args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     const started = new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', (error: NodeJS.ErrnoException) => {
+      const fail = (error: NodeJS.ErrnoException) => {
         const code = error.code === 'ENOENT' ? 'binary_not_found' : 'harness_unhealthy';
         reject(
           new ReinsError(code, `Could not start ${spec.label} (${spec.command}): ${error.message}`, {
@@ -179,11 +193,15 @@ export class HarnessProcess {
             cause: error,
           }),
         );
-      });
+      };
+      if (early?.error) return fail(early.error);
+      if (early?.spawned) return resolve();
+      child.once('spawn', resolve);
+      child.once('error', fail);
     });
     // Callers of launch() may only look at `exited`; never leave this rejection unhandled.
     started.catch(() => {});
-    const process_ = new HarnessProcess(spec, child, started);
+    const process_ = new HarnessProcess(spec, child, started, early);
     live.add(process_);
     // Synchronously, in the caller's async context (the daemon attributes the group to a session by it).
     const pid = child.pid;
@@ -312,6 +330,74 @@ export class HarnessProcess {
     clearTimeout(timer);
     return result;
   }
+}
+
+/**
+ * A child started before Reins' modules loaded, by the `reins` executable (prestartHarness in
+ * packages/cli/bin/reins.js: `reins bridge codex-app-server -H codex` starts its app-server while the
+ * bundle loads, instead of after). It is handed to the first launch() with exactly its command, arguments, cwd and environment,
+ * so it runs like any child spawned here; one nobody claimed is ended by discardPrestartedChild() (and
+ * by the executable's exit hook). The record is shared through a global because the executable cannot
+ * import this module without loading what it is meant to run beside.
+ */
+interface PrestartedChild {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  child: ChildProcess;
+  /** 'spawn' came. */
+  spawned: boolean;
+  /** 'error' came before 'spawn': it never ran. */
+  error?: NodeJS.ErrnoException;
+  /** Handed over or discarded: nobody may claim it again. */
+  claimed: boolean;
+}
+const PRESTARTED = Symbol.for('reins.prestartedChild');
+
+function prestarted(): PrestartedChild | undefined {
+  const record = (globalThis as Record<symbol, PrestartedChild | undefined>)[PRESTARTED];
+  return record && !record.claimed ? record : undefined;
+}
+
+function sameEnv(a: Record<string, string | undefined>, b: Record<string, string | undefined>): boolean {
+  const defined = (env: Record<string, string | undefined>) => Object.keys(env).filter((key) => env[key] !== undefined);
+  const keys = defined(a);
+  return keys.length === defined(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+function claimPrestarted(spec: SpawnSpec): PrestartedChild | undefined {
+  const early = prestarted();
+  if (
+    !early ||
+    early.command !== spec.command ||
+    early.cwd !== spec.cwd ||
+    early.args.length !== spec.args.length ||
+    early.args.some((arg, index) => arg !== spec.args[index]) ||
+    !sameEnv(early.env, spec.env)
+  ) {
+    return undefined;
+  }
+  early.claimed = true;
+  // Its output waited in the pipes, held by a 'readable' listener (without one, Node drains and drops
+  // the output of a child that exits unread); removing it lets the new owner's 'data' listeners flow.
+  for (const stream of [early.child.stdout, early.child.stderr]) stream?.removeAllListeners('readable');
+  return early;
+}
+
+/** Ends a prestarted child nobody claimed (its launch settings were not the harness's); a no-op otherwise. */
+export function discardPrestartedChild(): void {
+  const early = prestarted();
+  if (!early) return;
+  early.claimed = true;
+  const { child } = early;
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  // Its pipes must not keep this process running.
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
 }
 
 /** The bwrap command line for a confined child; its writable folders must exist to be bound. */
