@@ -53,7 +53,8 @@ async function starts(): Promise<Array<[number, string]>> {
 
 describe('the Codex bridge started beside its loading', () => {
   it('hands the app-server it started first to the first thread; a second start runs no --version', async () => {
-    for (const run of [1, 2]) {
+    let seen = 0;
+    for (const _run of [1, 2]) {
       const bridge = startCli(['bridge', 'codex-app-server', '-H', 'codex', '--binary', launcher, 'app-server'], {
         env,
         cwd: home,
@@ -64,14 +65,17 @@ describe('the Codex bridge started beside its loading', () => {
       write({ method: 'initialized', params: {} });
       write({ id: 2, method: 'thread/start', params: { cwd: home } });
       await bridge.waitForOutput('"id":2');
-      const appServers = (await starts()).filter(([, args]) => args === 'app-server --strict-config');
-      // One app-server so far, the one started first, and it is the one serving the thread (alive).
-      expect(appServers).toHaveLength(run);
-      const [pid] = appServers[run - 1] as [number, string];
-      expect(processesWith(marker)).toContain(pid);
+      // Every app-server this bridge started is alive: the one started first serves the thread (one the
+      // harness did not take would have been ended once the warm one was up), and any later one is the
+      // pool's replacement (a second after the first was taken: hosts.ts, WARM_REFILL_DELAY_MS).
+      const appServers = (await starts()).filter(([, args]) => args === 'app-server --strict-config').slice(seen);
+      expect(appServers.length).toBeGreaterThan(0);
+      const live = processesWith(marker);
+      for (const [pid] of appServers) expect(live).toContain(pid);
       bridge.child.stdin?.end();
       expect((await bridge.done).code).toBe(0);
       expect(processesWith(marker)).toEqual([]);
+      seen = (await starts()).filter(([, args]) => args === 'app-server --strict-config').length;
     }
     // The version probe ran in the first start only (remembered in REINS_HOME/cache).
     expect((await starts()).filter(([, args]) => args === '--version')).toHaveLength(1);
