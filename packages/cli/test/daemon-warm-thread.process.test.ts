@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, DaemonInfoSchema, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
+import { createHarness } from '@reins/harnesses';
 import { fakeHarnessPath, SessionRecorder, until } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RunningCli, startCli } from './cli.js';
+import { REINS_BIN, type RunningCli, startCli } from './cli.js';
 
 const TRANSCRIPT = fileURLToPath(
   new URL('../../harnesses/src/codex/fixtures/text-turn.0.169.0.jsonl', import.meta.url),
@@ -76,7 +77,7 @@ async function startDaemonCli(flags: string[]) {
     recorders.push(recorder);
     return { session, recorder };
   };
-  return { requests, project, open };
+  return { requests, project, open, folder, home, recorders, reins };
 }
 
 const misses = (events: ReinsEvent[]) =>
@@ -88,16 +89,20 @@ const misses = (events: ReinsEvent[]) =>
 
 describe('reins daemon --warm codex=1: threads opened ahead for the last session', () => {
   it('the next session in the same cwd takes a thread opened ahead; another cwd opens its own and says why', async () => {
-    const { requests, project, open } = await startDaemonCli([]);
+    const { requests, project, open, reins } = await startDaemonCli([]);
     const app = await project('app');
     const other = await project('other');
+    // What a console or a bridge asks first (it loads every adapter, Claude Code's SDK among them).
+    await reins.harnesses();
     // No session yet: the warm app-server has no settings to open a thread with.
     expect(requests('thread/start')).toEqual([]);
+    const warmPid = requests('initialize')[0]?.pid;
 
     const first = await open(app);
     expect((await first.recorder.turn('Say hello.')).outcome).toEqual({ status: 'completed' });
     expect(misses(first.recorder.events)).toEqual([]);
     const sharedPid = requests('thread/start')[0]?.pid;
+    expect(sharedPid).toBe(warmPid); // the session took the warm app-server
     const onShared = () => requests('thread/start').filter((request) => request.pid === sharedPid);
     // The shared app-server opens the next thread ahead with the first session's settings.
     await until(() => onShared().length === 2, 'the thread opened ahead', 15_000);
@@ -124,6 +129,37 @@ describe('reins daemon --warm codex=1: threads opened ahead for the last session
     // The thread ahead follows the last session: the next one opens in the other project.
     await until(() => onShared().length === 5, 'the thread ahead moved to the other project', 15_000);
     expect(onShared()[4]?.params.cwd).toBe(other);
+  });
+
+  it('a bridge with --daemon gets the thread opened ahead too (its second session sends no thread/start)', async () => {
+    const { requests, project, folder, home, recorders } = await startDaemonCli([]);
+    const warmPid = () => requests('initialize')[0]?.pid;
+    const app = await project('app');
+    const acp = await createHarness('acp', {
+      command: process.execPath,
+      args: [REINS_BIN, 'bridge', 'acp', '-H', 'codex', '--daemon'],
+      baseEnv: { PATH: process.env.PATH ?? '', HOME: folder, REINS_HOME: home },
+      requestTimeoutMs: 20_000,
+    });
+    const through = async () => {
+      const session = await acp.createSession({ cwd: app, posture: 'bypass' });
+      const recorder = new SessionRecorder(session, 20_000);
+      recorders.push(recorder);
+      expect((await recorder.turn('Say hello.')).outcome).toEqual({ status: 'completed' });
+      return recorder;
+    };
+    await through();
+    const sharedPid = requests('thread/start')[0]?.pid;
+    expect(sharedPid).toBe(warmPid()); // the bridge's session took the daemon's warm app-server
+    await until(
+      () => requests('thread/start').filter((request) => request.pid === sharedPid).length === 2,
+      'the thread opened ahead for the bridge’s next session',
+      15_000,
+    );
+    await through();
+    // Both threads the bridge's sessions ran on came from that process's two thread/starts: none of its own.
+    expect(requests('thread/start').filter((request) => request.pid === sharedPid)).toHaveLength(2);
+    expect(new Set(requests('turn/start').map((request) => request.params.threadId)).size).toBe(2);
   });
 
   it('--no-warm-thread: warm app-servers, no thread opened ahead', async () => {
