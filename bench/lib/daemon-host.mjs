@@ -12,6 +12,8 @@
 // largest heap used + external memory seen (measure's livePeak): what the daemon holds at its
 // peak, without the garbage V8 lets pile up between collections (which the RSS figures include).
 //   close    -> daemon.close() (harness processes stopped), exit
+// BENCH_DAEMON_WARM_THREAD=0 starts it with warmThread: false (warm Codex app-servers open no thread
+// ahead for the last session), to measure a warm daemon with and without threads opened ahead.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -19,6 +21,7 @@ import { startDaemon } from '@reins/daemon';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const options = JSON.parse(process.env.BENCH_DAEMON_OPTIONS ?? '{}');
+if (process.env.BENCH_DAEMON_WARM_THREAD === '0') options.warmThread = false;
 const daemon = await startDaemon({ ...options, logger: silent, consoleDir: false });
 process.stdout.write(`${JSON.stringify({ url: daemon.url, token: daemon.token })}\n`);
 
