@@ -3,10 +3,12 @@
 //   ceiling: the runtime's LineSplitter (64 KiB chunks, as from a pipe) + JSON.parse, nothing else
 //   adapter: the same, then the adapter's PURE translation (native frame -> event payloads), fed the
 //            way the adapter feeds it (turn boundaries from the client frames kept in the corpus); where
-//            a translation takes an emission sink (stream-json: Claude Code, Amp; Pi) into a sink that
-//            counts, so that what is measured is the translation, not a list built for the bench
+//            production translates into the session chassis' held emissions (Claude Code, Amp, Pi:
+//            SessionChassis.translateInto), the same: the frame's events are held while it translates,
+//            then committed one by one to a commit that counts (the adapter's own commit feeds the
+//            SessionEventStream, which figure 4 measures)
 //   floor:   the same, then the least any translation does per frame: read its type and emit one payload
-//            into a counting sink (what interleaving a translation with the parse costs by itself)
+//            (held and committed the same way where the adapter's translation is)
 // in the same process, alternating, a few passes after a full GC each. Passes are timed in CPU
 // time of this process (user + system), which other load on the machine inflates far less than wall
 // time. The figure is the median over passes of ceiling time / adapter time, printed beside the floor's
@@ -33,7 +35,7 @@ function loadFixture(path) {
     .map((row) => ({ dir: row.dir, frame: row.frame }));
 }
 
-/** An emission sink that only counts (the translations that take a sink emit into one). */
+/** An emission sink that only counts. */
 function countingSink() {
   return {
     count: 0,
@@ -44,18 +46,48 @@ function countingSink() {
 }
 
 /**
- * The floor's feed: a look at the frame's type and one payload into a counting sink, per frame. Shared by
- * every adapter (its frames are any JSON value).
+ * What the session chassis does with a frame whose translation takes a sink (translateInto): the events
+ * go into one reused HeldEmissions while the frame translates, under the same guard, then are committed in
+ * order. `commit` counts them. `hold(translate)` gives a feed `(state, frame) => payloads`.
  */
-function floorFeed() {
+function chassisHold(HeldEmissions) {
+  const held = new HeldEmissions();
+  const meta = { native: { source: 'bench', frame: undefined }, at: 0 };
+  let count = 0;
+  const commit = () => {
+    count++;
+  };
+  return (translate) => (state, frame) => {
+    try {
+      translate(state, frame, held);
+    } catch {
+      held.clear();
+      return 1; // the passthrough the chassis would emit instead
+    }
+    const before = count;
+    held.commit(commit, meta);
+    return count - before;
+  };
+}
+
+/**
+ * The floor's feed: a look at the frame's type and one payload into `sink`, per frame. Shared by every
+ * adapter (its frames are any JSON value).
+ */
+function floorTranslate(_state, frame, sink) {
+  const type = typeof frame === 'object' && frame !== null ? frame.type : undefined;
+  sink.emit(
+    typeof type === 'string' ? { type: 'passthrough', frame } : { type: 'passthrough', frame, reason: 'unparsable' },
+    undefined,
+    false,
+  );
+}
+
+function floorFeed(hold) {
+  if (hold) return hold(floorTranslate);
   const sink = countingSink();
-  return (_state, frame) => {
-    const type = typeof frame === 'object' && frame !== null ? frame.type : undefined;
-    sink.emit(
-      typeof type === 'string' ? { type: 'passthrough', frame } : { type: 'passthrough', frame, reason: 'unparsable' },
-      undefined,
-      false,
-    );
+  return (state, frame) => {
+    floorTranslate(state, frame, sink);
     return 1;
   };
 }
@@ -84,17 +116,10 @@ export function adapters(dist) {
     'claude-code': {
       // What the Agent SDK hands the adapter: every stdout frame but the control protocol.
       keep: ({ dir, frame }) => dir === 'out' && !String(frame?.type).startsWith('control_'),
-      async make() {
+      held: true,
+      async make(hold) {
         const { createClaudeTranslation, translateFrameInto } = await claude;
-        const sink = countingSink();
-        return {
-          state: () => createClaudeTranslation(),
-          feed(state, frame) {
-            const before = sink.count;
-            translateFrameInto(state, frame, sink);
-            return sink.count - before;
-          },
-        };
+        return { state: () => createClaudeTranslation(), feed: hold(translateFrameInto) };
       },
     },
     codex: {
@@ -152,10 +177,10 @@ export function adapters(dist) {
     },
     pi: {
       keep: ({ dir, frame }) => dir === 'out' || frame?.type === 'prompt' || frame?.type === 'abort',
-      async make() {
-        const { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurnInto, translatePiFrameInto } =
-          await pi;
-        const sink = countingSink();
+      held: true,
+      async make(hold) {
+        const { beginPiTurn, createPiTranslateState, isTurnEndPending, settleTurn, translatePiFrameInto } = await pi;
+        const translate = hold(translatePiFrameInto);
         return {
           state: () => createPiTranslateState(),
           feed(state, frame) {
@@ -167,11 +192,11 @@ export function adapters(dist) {
               state.interruptRequested = true;
               return 0;
             }
-            const before = sink.count;
             if (frame.type === 'response') {
-              if (frame.command === 'get_state' && isTurnEndPending(state)) settleTurnInto(state, sink);
-            } else translatePiFrameInto(state, frame, sink);
-            return sink.count - before;
+              // The get_state barrier settles a turn as a list (pi/session.ts: once per turn).
+              return frame.command === 'get_state' && isTurnEndPending(state) ? settleTurn(state).length : 0;
+            }
+            return translate(state, frame);
           },
         };
       },
@@ -180,9 +205,10 @@ export function adapters(dist) {
       // Constructed frames (no live Amp was observed); a turn marker line per prompt the client wrote.
       keep: ({ dir }) => dir === 'out',
       turnMark: ({ dir, frame }) => dir === 'in' && frame?.type === 'user',
-      async make() {
+      held: true,
+      async make(hold) {
         const { beginAmpTurn, createAmpTranslateState, translateAmpFrameInto } = await amp;
-        const sink = countingSink();
+        const translate = hold(translateAmpFrameInto);
         return {
           state: () => createAmpTranslateState(),
           feed(state, frame) {
@@ -190,9 +216,7 @@ export function adapters(dist) {
               beginAmpTurn(state);
               return 0;
             }
-            const before = sink.count;
-            translateAmpFrameInto(state, frame, sink);
-            return sink.count - before;
+            return translate(state, frame);
           },
         };
       },
@@ -334,6 +358,7 @@ export function pass(LineSplitter, blocks, adapter, floor) {
 export async function run({ quick, log, root }) {
   const dist = join(root, 'packages/harnesses/dist');
   const { LineSplitter } = await import(join(dist, 'runtime/lines.js'));
+  const { HeldEmissions } = await import(join(dist, 'runtime/chassis/held-emissions.js'));
   const targetBytes = (quick ? 20 : 100) * 2 ** 20;
   const passes = quick ? 2 : 4;
   const out = { targetMB: targetBytes / 2 ** 20, passes, timing: 'cpu', adapters: {} };
@@ -341,8 +366,9 @@ export async function run({ quick, log, root }) {
     const fixturesDir = join(dist, '../src', id, 'fixtures');
     const { corpus, bytes, lines, fixtures } = buildCorpus(fixturesDir, adapter.keep, targetBytes, adapter.turnMark);
     const blocks = blocksOf(corpus, 4 * 2 ** 20);
-    const made = await adapter.make();
-    const floor = floorFeed();
+    // Each pipeline holds in its own buffer, as each session does.
+    const made = await adapter.make(adapter.held ? chassisHold(HeldEmissions) : undefined);
+    const floor = floorFeed(adapter.held ? chassisHold(HeldEmissions) : undefined);
     // One pass over a tenth of the corpus first, unmeasured: JIT warm-up for both pipelines.
     pass(LineSplitter, blocks.slice(0, Math.max(1, Math.ceil(blocks.length / 10))), made, floor);
     const passesDone = [];
