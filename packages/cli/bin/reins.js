@@ -102,7 +102,20 @@ function entry() {
   }
 }
 
+/**
+ * A bridge checks its events against core's zod schemas, a handful of parses per turn, and zod compiles
+ * a parser for each object schema on its first parse (new Function): 40 ms of a bridge's 210 ms of CPU
+ * for a cold Codex turn (median of 10, load 13-14). zod reads this setting as the schemas are built, so
+ * it is set before they load, on the global every copy of zod shares (zod/v4/core, `jitless`).
+ */
+function parseSchemasWithoutCompiling(argv = process.argv.slice(2)) {
+  if (argv[0] !== 'bridge') return;
+  globalThis.__zod_globalConfig ??= {};
+  globalThis.__zod_globalConfig.jitless = true;
+}
+
 prestartHarness();
+parseSchemasWithoutCompiling();
 enableCompileCache();
 import(entry()).catch((error) => {
   if (error && error.code === 'ERR_MODULE_NOT_FOUND') {
