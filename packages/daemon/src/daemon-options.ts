@@ -63,8 +63,9 @@ export interface DaemonOptions {
    * Warm Codex app-servers also open the thread of the next session ahead, with the settings (cwd,
    * model, posture, ...) of the last session this daemon started on Codex, so the next session in the
    * same project starts on an open thread (CodexHarnessOptions.warmThread 'last-session'; a session
-   * that does not fit says why in an `info` notice). Default true; false: warm processes only. An
-   * explicit `harnessOptions.codex.warmThread` wins.
+   * that does not fit says why in an `info` notice). Default true; false: warm processes only. It is
+   * `warmThread: 'last-session'` in the warm harness's options (adapters without threads ahead ignore
+   * it); an explicit `harnessOptions.<id>.warmThread` wins.
    */
   warmThread?: boolean;
   /** Deadline of each discovery and health probe in harness/list (ms, default 15 000). */

@@ -95,12 +95,13 @@ export async function startWarmProcesses(context: WarmUpContext): Promise<void> 
 }
 
 /**
- * The options of the Harness that keeps a harness's warm processes: its harness options, and for Codex
- * threads opened ahead for the last session's settings (DaemonOptions.warmThread). Only warm() reads
- * warmThread, and the pool is process-wide, so the sessions' own Harnesses need not carry it.
+ * The options of the Harness that keeps a harness's warm processes: its harness options, with threads
+ * opened ahead for the last session's settings (DaemonOptions.warmThread): `warmThread: 'last-session'`,
+ * which the adapters that open a session's thread ahead read (Codex) and the others ignore. Only warm()
+ * reads it, and the pools are process-wide, so the sessions' own Harnesses need not carry it.
  */
 export function warmHarnessOptions(options: DaemonOptions, id: HarnessId): AnyHarnessOptions {
   const own = options.harnessOptions?.[id] ?? {};
-  if (id !== 'codex' || options.warmThread === false || own.warmThread !== undefined) return own;
+  if (options.warmThread === false || own.warmThread !== undefined) return own;
   return { ...own, warmThread: 'last-session' };
 }
