@@ -175,6 +175,10 @@ describe('AcpHosts', () => {
     const key = acpLaunchKey({ ...base, tap: undefined });
     expect(acpLaunchKey({ ...base, env: { B: '2', A: '1' }, tap: undefined })).toBe(key);
     expect(acpLaunchKey({ ...base, env: { A: '1', B: '3' }, tap: undefined })).not.toBe(key);
+    // What the Claude Agent SDK sets on Reins' own process.env when it loads does not split the pool.
+    expect(
+      acpLaunchKey({ ...base, env: { ...base.env, NoDefaultCurrentDirectoryInExePath: '1' }, tap: undefined }),
+    ).toBe(key);
     expect(acpLaunchKey({ ...base, args: [], tap: undefined })).not.toBe(key);
     expect(acpLaunchKey({ ...base, authMethod: 'login', tap: undefined })).not.toBe(key);
     expect(acpLaunchKey({ ...base, requestTimeoutMs: 2, tap: undefined })).not.toBe(key);

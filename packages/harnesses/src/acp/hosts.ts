@@ -8,6 +8,7 @@
 // crash spawns a new one. The registry is process-wide, as the daemon builds a Harness per session.
 import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
+import { keyedEnvironment } from '../runtime/launch-environment.js';
 import { WarmPools } from '../runtime/warm-pool.js';
 import type { AcpConnection } from './connection.js';
 
@@ -29,9 +30,7 @@ let nextTapId = 1;
 
 /** A digest of the launch settings (the environment is hashed, never kept or logged as text). */
 export function acpLaunchKey(settings: AcpLaunchSettings): string {
-  const env = Object.entries(settings.env)
-    .filter(([, value]) => value !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const env = keyedEnvironment(settings.env);
   let tap = 0;
   if (settings.tap) {
     tap = tapIds.get(settings.tap) ?? nextTapId++;

@@ -33,6 +33,7 @@ describe('coldReason', () => {
   it('keeps a session cold whose environment differs beyond the claimable keys', () => {
     expect(coldReason(spec, { ...host.env, FOO: '1' }, host)).toBe('env');
     expect(coldReason(spec, { ...host.env, CLAUDE_CODE_OAUTH_TOKEN: 't' }, host)).toBeUndefined();
+    expect(coldReason(spec, { ...host.env, NoDefaultCurrentDirectoryInExePath: '1' }, host)).toBeUndefined();
     expect(claimEnv({ ...host.env, CLAUDE_CODE_OAUTH_TOKEN: 't', FOO: '1' })).toEqual({ CLAUDE_CODE_OAUTH_TOKEN: 't' });
   });
 });

@@ -26,6 +26,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { prewarm } from '@anthropic-ai/claude-agent-sdk';
 import { type DiscoveredBinary, ReinsError, type SessionSpec } from '@reins/core';
 import type { FrameTap } from '../runtime/child-process.js';
+import { keyedEnvironment } from '../runtime/launch-environment.js';
 import { WarmPools } from '../runtime/warm-pool.js';
 import type { ClaudeCodeHarnessOptions } from './harness-options.js';
 import { SdkProcessBridge } from './process-bridge.js';
@@ -104,12 +105,7 @@ export function claimEnv(sessionEnv: Record<string, string>): Record<string, str
 }
 
 function hostEnvKey(env: Record<string, string>): string {
-  const claimable = new Set<string>(CLAIMABLE_ENV);
-  return JSON.stringify(
-    Object.entries(env)
-      .filter(([key]) => !claimable.has(key))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
+  return JSON.stringify(keyedEnvironment(env, new Set<string>(CLAIMABLE_ENV)));
 }
 
 const tapIds = new WeakMap<FrameTap, number>();

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { FrameTap } from '../runtime/child-process.js';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
+import { keyedEnvironment } from '../runtime/launch-environment.js';
 import { WarmPools } from '../runtime/warm-pool.js';
 import type { CodexHost } from './host.js';
 import type { CodexConnection, ConnectionHooks } from './peer.js';
@@ -27,19 +28,9 @@ export interface LaunchSettings {
 const tapIds = new WeakMap<FrameTap, number>();
 let nextTapId = 1;
 
-/**
- * Variables a library in Reins' own process sets on its process.env, which no Codex reads: the Claude
- * Agent SDK sets NoDefaultCurrentDirectoryInExePath=1 when it loads (a Windows cmd.exe switch), so in a
- * daemon every Codex launch after the first Claude Code probe had another key than its warm app-servers
- * and the shared one, and none was used again.
- */
-const ENV_NOT_IN_KEY = new Set(['NoDefaultCurrentDirectoryInExePath']);
-
 /** A digest of the launch settings (the environment is hashed, never kept or logged as text). */
 export function launchKey(settings: LaunchSettings): string {
-  const env = Object.entries(settings.env)
-    .filter(([name]) => !ENV_NOT_IN_KEY.has(name))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const env = keyedEnvironment(settings.env);
   let tap = 0;
   if (settings.tap) {
     tap = tapIds.get(settings.tap) ?? nextTapId++;
