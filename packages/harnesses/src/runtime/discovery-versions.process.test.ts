@@ -26,7 +26,8 @@ async function runCount(runs: string): Promise<number> {
 async function probeInNewProcess(path: string) {
   vi.resetModules();
   const { runVersionProbe } = await import('./discovery.js');
-  return (spec = SPEC) => runVersionProbe(path, spec, { PATH: process.env.PATH }, 5000);
+  return (spec = SPEC, env: Record<string, string | undefined> = {}) =>
+    runVersionProbe(path, spec, { PATH: process.env.PATH, ...env }, 5000);
 }
 
 beforeEach(async () => {
@@ -68,6 +69,21 @@ describe('version probes remembered across processes', () => {
     await probe({ ...SPEC, versionArgs: ['version'] });
     await probe({ ...SPEC, id: 'codex-acp' });
     expect(await runCount(runs)).toBe(3);
+  });
+
+  it('the same file under another environment is asked again (a wrapper or agent may answer by it)', async () => {
+    const binary = join(root, 'codex');
+    const runs = join(root, 'runs');
+    await writeFile(binary, `#!/bin/sh\necho run >> "${runs}"\necho "codex-cli \${FAKE_VERSION:-0.1.0}"\n`);
+    await chmod(binary, 0o755);
+    expect(await (await probeInNewProcess(binary))(SPEC, { FAKE_VERSION: '9.9.9' })).toEqual({
+      answered: true,
+      version: '9.9.9',
+    });
+    const later = await probeInNewProcess(binary);
+    expect(await later(SPEC, { FAKE_VERSION: '0.16.0' })).toEqual({ answered: true, version: '0.16.0' });
+    expect(await later(SPEC, { FAKE_VERSION: '9.9.9' })).toEqual({ answered: true, version: '9.9.9' });
+    expect(await runCount(runs)).toBe(2);
   });
 
   it('ignores a damaged cache file and writes it again; an unwritable one changes nothing', async () => {

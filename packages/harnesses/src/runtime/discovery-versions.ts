@@ -2,8 +2,10 @@
 // every Reins process (a bridge, `reins run`) asked it again before its first frame (Codex 0.3-0.45 s
 // under load). An answer is remembered in this process and on disk in Reins' cache folder
 // (version-probes.json), keyed by the file's identity (binary-hashes.ts: real path, device, inode, size,
-// mtime, ctime: an upgrade misses), the probe's arguments and PATH (a script's `#!/usr/bin/env node`
-// depends on it). Probes of one key running at once share one process.
+// mtime, ctime: an upgrade misses), the probe's arguments and a digest of the environment it runs in
+// (a script's `#!/usr/bin/env node` depends on PATH, a wrapper or an ACP agent answering its version in
+// `initialize` may read any variable; the digest is kept, never the text). A client that starts its
+// bridge again with the same environment hits. Probes of one key running at once share one process.
 //
 // A probe that did NOT answer is remembered only in this process, and only for FAILED_PROBE_MEMORY_MS:
 // one command asks for the same binary several times (discover, health, session start), and a probe
@@ -11,11 +13,13 @@
 // because a failure is usually of the moment (a timeout under load, a slow first run after install, a
 // file system that was busy): a remembered one would report a binary unhealthy that answers now, in
 // every later process, with nothing to tell the user why.
+import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isRecord } from '@reins/core';
 import { fileIdentityKey, RememberedFacts } from './binary-hashes.js';
+import { keyedEnvironment } from './launch-environment.js';
 
 export const VERSION_PROBES_FILE = 'version-probes.json';
 /** How long this process keeps a probe that did not answer (ms); see above. */
@@ -67,7 +71,10 @@ export async function rememberedVersionProbe(
   try {
     const realPath = await realpath(path);
     const { dev, ino, size, mtimeMs, ctimeMs } = await stat(realPath);
-    key = [fileIdentityKey({ realPath, dev, ino, size, mtimeMs, ctimeMs }), env.PATH ?? '', ...args].join('\u0000');
+    const environment = createHash('sha256')
+      .update(JSON.stringify(keyedEnvironment(env)))
+      .digest('hex');
+    key = [fileIdentityKey({ realPath, dev, ino, size, mtimeMs, ctimeMs }), environment, ...args].join('\u0000');
   } catch {
     return probe();
   }
