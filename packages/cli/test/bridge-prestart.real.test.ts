@@ -2,10 +2,9 @@
 // REINS_CODEX_BIN: its app-server starts before the bundle loads and serves the thread (one app-server
 // per bridge), and the second bridge start runs no `codex --version`.
 // Run: node packages/testkit/bin/hermetic.mjs -- npx vitest run --project real packages/cli/test/bridge-prestart.real.test.ts
-import { readFileSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertHermetic, type ModelServer, reply, startModelServer } from '@reins/testkit';
+import { assertHermetic, isProcessAlive, type ModelServer, reply, startModelServer } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from './cli.js';
 import { type UserEnv, userEnvFor } from './harness-env.js';
@@ -62,7 +61,7 @@ describe('reins bridge codex-app-server -H codex, started beside its loading (re
       // not take would have been ended), a later one is the warm pool's replacement.
       const appServers = (await starts('app-server --strict-config')).slice(seen);
       expect(appServers.length).toBeGreaterThan(0);
-      for (const pid of appServers) expect(alive(pid), `app-server ${pid}`).toBe(true);
+      for (const pid of appServers) expect(isProcessAlive(pid), `app-server ${pid}`).toBe(true);
       bridge.child.stdin?.end();
       expect((await bridge.done).code).toBe(0);
       seen = (await starts('app-server --strict-config')).length;
@@ -70,13 +69,3 @@ describe('reins bridge codex-app-server -H codex, started beside its loading (re
     expect(await starts('--version')).toHaveLength(1);
   }, 300_000);
 });
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,7 @@
 // Process level: real children, no harness. Proves the group kill, the close ladder and exit reporting.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isProcessAlive } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { HarnessProcess, liveProcessCount } from './child-process.js';
 
@@ -13,16 +14,6 @@ const spawnNode = (script: string, label = 'test child') =>
     env: { PATH: process.env.PATH },
     label,
   });
-
-/** Alive and not a zombie waiting to be reaped (a killed orphan can linger as Z in a container). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('HarnessProcess', () => {
   it('a line handler that throws stops only that child, says why, and never reaches the Reins process', async () => {
@@ -71,13 +62,13 @@ describe('HarnessProcess', () => {
        setInterval(() => {}, 1000);`,
     );
     const grandchild = await new Promise<number>((resolve) => child.onLine((line) => resolve(Number(line))));
-    expect(alive(grandchild)).toBe(true);
+    expect(isProcessAlive(grandchild)).toBe(true);
     const exit = await child.close({ stdinGraceMs: 100, termGraceMs: 2000 });
     expect(exit.signal).toBe('SIGTERM');
     // Signals land asynchronously; give a loaded machine a few seconds before calling it a survivor.
     const deadline = Date.now() + 5000;
-    while (alive(grandchild) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(grandchild)).toBe(false);
+    while (isProcessAlive(grandchild) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isProcessAlive(grandchild)).toBe(false);
     expect(liveProcessCount()).toBe(0);
   });
 
@@ -119,6 +110,6 @@ describe('HarnessProcess', () => {
     const pid = Number(out.trim());
     expect(pid).toBeGreaterThan(0);
     // The kill is sent as the parent exits; the child's death follows a few milliseconds later.
-    await expect.poll(() => alive(pid), { timeout: 10_000, interval: 20 }).toBe(false);
+    await expect.poll(() => isProcessAlive(pid), { timeout: 10_000, interval: 20 }).toBe(false);
   });
 });

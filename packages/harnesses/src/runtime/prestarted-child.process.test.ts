@@ -2,7 +2,7 @@
 // first launch with exactly its settings, runs like any other child from there, reports a failed start
 // as a spawn here would, and is ended by discardPrestartedChild when nobody took it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { isProcessAlive } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discardPrestartedChild, HarnessProcess, type SpawnSpec } from './child-process.js';
 
@@ -34,15 +34,6 @@ function prestart(spec: SpawnSpec): ChildProcess {
   return child;
 }
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 afterEach(() => {
   discardPrestartedChild();
   delete (globalThis as Record<symbol, unknown>)[PRESTARTED];
@@ -64,7 +55,7 @@ describe('a prestarted child', () => {
     const second = await HarnessProcess.start(spec);
     expect(second.pid).not.toBe(early.pid);
     await Promise.all([child.close(), second.close()]);
-    expect(alive(early.pid as number)).toBe(false);
+    expect(isProcessAlive(early.pid as number)).toBe(false);
   });
 
   it('is not handed to a launch with other settings, and discardPrestartedChild ends it', async () => {
@@ -74,11 +65,11 @@ describe('a prestarted child', () => {
     const otherArgs = await HarnessProcess.start(specOf(['-e', `${ECHO} // other`]));
     expect([other.pid, otherArgs.pid]).not.toContain(early.pid);
     await Promise.all([other.close(), otherArgs.close()]);
-    expect(alive(early.pid as number)).toBe(true);
+    expect(isProcessAlive(early.pid as number)).toBe(true);
     const exited = new Promise((resolve) => early.once('exit', resolve));
     discardPrestartedChild();
     await exited;
-    expect(alive(early.pid as number)).toBe(false);
+    expect(isProcessAlive(early.pid as number)).toBe(false);
   });
 
   it('that could not start fails its launch exactly as a spawn there would', async () => {

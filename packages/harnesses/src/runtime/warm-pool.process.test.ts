@@ -1,19 +1,10 @@
 // Process level: a warm pool of real children (plain node, no harness). Pooled processes are
 // ordinary HarnessProcess children: they count in liveProcessCount while ready, a taken one is its
 // holder's, and dispose leaves no process of the pool behind.
-import { readFileSync } from 'node:fs';
+import { isProcessAlive } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { HarnessProcess, liveProcessCount } from './child-process.js';
 import { WarmPool } from './warm-pool.js';
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** A child that says "ready" once up and keeps running until its stdin ends. */
 async function startChild(): Promise<HarnessProcess> {
@@ -47,10 +38,10 @@ describe('WarmPool with real children', () => {
     expect(liveProcessCount() - before).toBe(3);
     await pool.dispose();
     expect(liveProcessCount() - before).toBe(1);
-    expect(alive(taken.pid)).toBe(true);
+    expect(isProcessAlive(taken.pid)).toBe(true);
     await taken.close();
     expect(liveProcessCount()).toBe(before);
-    expect(alive(taken.pid)).toBe(false);
+    expect(isProcessAlive(taken.pid)).toBe(false);
   });
 
   it('a ready child killed from outside is dropped and replaced; dispose leaves none', async () => {
@@ -79,6 +70,6 @@ describe('WarmPool with real children', () => {
     await replacement?.close();
     await pool.dispose();
     expect(liveProcessCount()).toBe(before);
-    for (const child of started) expect(alive(child.pid)).toBe(false);
+    for (const child of started) expect(isProcessAlive(child.pid)).toBe(false);
   });
 });
