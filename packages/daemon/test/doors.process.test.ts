@@ -87,6 +87,13 @@ describe('fair doors (reins daemon subprocess)', () => {
       'the idle sockets to open',
       20_000,
     );
+    // The pool is full before any client comes: the daemon has closed idle sockets and the flood reopened
+    // them (on a fast machine the clients below can all be in within the flood's 50 ms reopen delay).
+    await until(
+      () => opened.filter((s) => s instanceof WebSocket).length > IDLE_SOCKETS,
+      'the daemon to close the longest-waiting idle sockets and the flood to reopen them',
+      20_000,
+    );
 
     const answers: unknown[] = [];
     for (let index = 0; index < CLIENTS; index++) {
