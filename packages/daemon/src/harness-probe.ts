@@ -100,14 +100,9 @@ export class ProbeMemory {
     return Promise.all(ids.map((id) => this.answer(id)));
   }
 
-  /** The next ask probes `id` again (its sign-in state changed); `undefined`: every harness. */
-  forget(id?: HarnessId): void {
+  /** The next ask probes `id` again (its sign-in state changed). */
+  forget(id: HarnessId): void {
     this.generation++;
-    if (id === undefined) {
-      this.remembered.clear();
-      this.asking.clear();
-      return;
-    }
     this.remembered.delete(id);
     this.asking.delete(id);
   }

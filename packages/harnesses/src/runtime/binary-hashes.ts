@@ -6,7 +6,7 @@
 // inode, size, mtime and ctime (ctime moves on every write and cannot be set back by a user, as in git's
 // index). The files are caches: unreadable or unwritable, Reins asks again and says nothing.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isRecord } from '@reins/core';
 import { reinsHome } from './evidence.js';
@@ -22,6 +22,13 @@ export interface FileIdentity {
   size: number;
   mtimeMs: number;
   ctimeMs: number;
+}
+
+/** The identity of the file `path` resolves to now (rejects when it cannot be read). */
+export async function fileIdentity(path: string): Promise<FileIdentity> {
+  const realPath = await realpath(path);
+  const { dev, ino, size, mtimeMs, ctimeMs } = await stat(realPath);
+  return { realPath, dev, ino, size, mtimeMs, ctimeMs };
 }
 
 export function fileIdentityKey(file: FileIdentity): string {

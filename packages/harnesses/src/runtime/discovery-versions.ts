@@ -14,11 +14,10 @@
 // file system that was busy): a remembered one would report a binary unhealthy that answers now, in
 // every later process, with nothing to tell the user why.
 import { createHash } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isRecord } from '@reins/core';
-import { fileIdentityKey, RememberedFacts } from './binary-hashes.js';
+import { fileIdentity, fileIdentityKey, RememberedFacts } from './binary-hashes.js';
 import { keyedEnvironment } from './launch-environment.js';
 
 export const VERSION_PROBES_FILE = 'version-probes.json';
@@ -69,12 +68,11 @@ export async function rememberedVersionProbe(
 ): Promise<ProbeAnswer> {
   let key: string;
   try {
-    const realPath = await realpath(path);
-    const { dev, ino, size, mtimeMs, ctimeMs } = await stat(realPath);
+    const file = await fileIdentity(path);
     const environment = createHash('sha256')
       .update(JSON.stringify(keyedEnvironment(env)))
       .digest('hex');
-    key = [fileIdentityKey({ realPath, dev, ino, size, mtimeMs, ctimeMs }), environment, ...args].join('\u0000');
+    key = [fileIdentityKey(file), environment, ...args].join('\u0000');
   } catch {
     return probe();
   }

@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { access, constants, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { type DiscoveredBinary, type Discovery, type DiscoverySource, type HarnessId, ReinsError } from '@reins/core';
-import { BinaryHashes, type FileIdentity } from './binary-hashes.js';
+import { BinaryHashes, type FileIdentity, fileIdentity, fileIdentityKey } from './binary-hashes.js';
 import type { StateFolders } from './confinement.js';
 import {
   cachedLoginShellPath,
@@ -101,10 +101,8 @@ export async function sha256File(path: string): Promise<string> {
 // the file is unchanged (binary-hashes.ts remembers it across processes).
 const hashCache = new Map<string, Promise<string>>();
 async function cachedSha256(path: string): Promise<string> {
-  const realPath = await realpath(path);
-  const { dev, ino, size, mtimeMs, ctimeMs } = await stat(realPath);
-  const file = { realPath, dev, ino, size, mtimeMs, ctimeMs };
-  const key = JSON.stringify(file);
+  const file = await fileIdentity(path);
+  const key = fileIdentityKey(file);
   let pending = hashCache.get(key);
   if (!pending) {
     pending = rememberedSha256(file);
