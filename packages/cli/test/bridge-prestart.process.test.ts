@@ -73,7 +73,11 @@ describe('the Codex bridge started beside its loading', () => {
       const live = processesWith(marker);
       for (const [pid] of appServers) expect(live).toContain(pid);
       bridge.child.stdin?.end();
-      expect((await bridge.done).code).toBe(0);
+      const result = await bridge.done;
+      expect(result.code).toBe(0);
+      // The bridge says the prestarted one was taken: without a prestart, or with one the harness did not
+      // take, this line is not there.
+      expect(result.stderr).toContain('reins bridge: the app-server started as the bridge loaded serves this harness');
       expect(processesWith(marker)).toEqual([]);
       seen = (await starts()).filter(([, args]) => args === 'app-server --strict-config').length;
     }

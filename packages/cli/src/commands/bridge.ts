@@ -279,7 +279,11 @@ async function runBridge(argv: string[], io: CliIo): Promise<number> {
   // Its first spawn takes the app-server bin/reins.js started as Node loaded (same launch settings);
   // one it did not take is ended as soon as the warm one is up.
   const warming = waits && harness.warm ? harness.warm(1).catch(() => {}) : undefined;
-  void (warming ?? Promise.resolve()).then(discardPrestartedChild);
+  void (warming ?? Promise.resolve()).then(() => {
+    if (discardPrestartedChild() === 'taken') {
+      io.stderr.write('reins bridge: the app-server started as the bridge loaded serves this harness\n');
+    }
+  });
   try {
     return await serve(harness, request);
   } finally {

@@ -352,11 +352,16 @@ interface PrestartedChild {
   error?: NodeJS.ErrnoException;
   /** Handed over or discarded: nobody may claim it again. */
   claimed: boolean;
+  /** Handed over to a launch (not discarded). */
+  taken?: boolean;
 }
 const PRESTARTED = Symbol.for('reins.prestartedChild');
 
+const prestartRecord = (): PrestartedChild | undefined =>
+  (globalThis as Record<symbol, PrestartedChild | undefined>)[PRESTARTED];
+
 function prestarted(): PrestartedChild | undefined {
-  const record = (globalThis as Record<symbol, PrestartedChild | undefined>)[PRESTARTED];
+  const record = prestartRecord();
   return record && !record.claimed ? record : undefined;
 }
 
@@ -379,16 +384,23 @@ function claimPrestarted(spec: SpawnSpec): PrestartedChild | undefined {
     return undefined;
   }
   early.claimed = true;
+  early.taken = true;
   // Its output waited in the pipes, held by a 'readable' listener (without one, Node drains and drops
   // the output of a child that exits unread); removing it lets the new owner's 'data' listeners flow.
   for (const stream of [early.child.stdout, early.child.stderr]) stream?.removeAllListeners('readable');
   return early;
 }
 
-/** Ends a prestarted child nobody claimed (its launch settings were not the harness's); a no-op otherwise. */
-export function discardPrestartedChild(): void {
+/**
+ * Ends a prestarted child nobody claimed (its launch settings were not the harness's). Says what became
+ * of the prestart: `none` (there was none), `taken` (a launch runs it), `ended` (now or before).
+ */
+export function discardPrestartedChild(): 'none' | 'taken' | 'ended' {
+  const record = prestartRecord();
+  if (!record) return 'none';
+  if (record.taken) return 'taken';
   const early = prestarted();
-  if (!early) return;
+  if (!early) return 'ended';
   early.claimed = true;
   const { child } = early;
   try {
@@ -398,6 +410,7 @@ export function discardPrestartedChild(): void {
   }
   // Its pipes must not keep this process running.
   for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+  return 'ended';
 }
 
 /** The bwrap command line for a confined child; its writable folders must exist to be bound. */
