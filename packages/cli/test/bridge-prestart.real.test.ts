@@ -63,7 +63,9 @@ describe('reins bridge codex-app-server -H codex, started beside its loading (re
       expect(appServers.length).toBeGreaterThan(0);
       for (const pid of appServers) expect(isProcessAlive(pid), `app-server ${pid}`).toBe(true);
       bridge.child.stdin?.end();
-      expect((await bridge.done).code).toBe(0);
+      const result = await bridge.done;
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('reins bridge: the app-server started as the bridge loaded serves this harness');
       seen = (await starts('app-server --strict-config')).length;
     }
     expect(await starts('--version')).toHaveLength(1);
