@@ -34,9 +34,9 @@ export async function findWorkTree(
   options: { createPrivate?: boolean } = {},
 ): Promise<WorkTree | undefined> {
   try {
-    const inside = (await git(['rev-parse', '--is-inside-work-tree'], { cwd }).catch(() => undefined))?.stdout
-      .toString()
-      .trim();
+    const inside = (await mayBeInWorkTree(cwd))
+      ? (await git(['rev-parse', '--is-inside-work-tree'], { cwd }).catch(() => undefined))?.stdout.toString().trim()
+      : 'false';
     if (inside === 'true') {
       const out = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd })).stdout.toString();
       const [top, gitDir] = out.split('\n');
@@ -52,6 +52,29 @@ export async function findWorkTree(
     return { top, gitDir, private: true };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether `cwd` or a folder above it has a `.git` entry (a repository, or a file pointing at one).
+ * Without one git cannot find a work tree (git.ts clears every GIT_ variable that could point it
+ * elsewhere), so the answer costs a few stats instead of a git process: a session in a plain folder spawned
+ * one before its first turn, which waited for it (and a daemon of many such sessions one each). Anything
+ * unclear (a folder that cannot be resolved, a stat that fails otherwise) asks git.
+ */
+export async function mayBeInWorkTree(cwd: string): Promise<boolean> {
+  // git walks up from the folder's real path (a symlink into a repository is inside it).
+  const real = await realpath(cwd).catch(() => undefined);
+  if (real === undefined) return true;
+  for (let folder = real; ; folder = path.dirname(folder)) {
+    try {
+      await stat(path.join(folder, '.git'));
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return true;
+    }
+    if (path.dirname(folder) === folder) return false;
   }
 }
 
