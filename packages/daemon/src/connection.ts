@@ -6,7 +6,8 @@
 // notifications. A version 2 client may ask for `eventBatches` at initialize (its answer echoes
 // what was granted): its replays then go as session/events frames (event-batch.ts); a client that
 // does not ask gets exactly the frames it always got. An event too big for one frame goes in
-// session/eventPart frames to a client granted `eventParts`, else shrunk (event-parts.ts).
+// session/eventPart frames to a client granted `eventParts`, else shrunk (event-parts.ts). A client
+// granted `omitNative` gets every event without its native frame (event-without-native.ts).
 // Everything sent (answers, events, notifications) counts against one buffer cap: a client that
 // does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';
@@ -267,12 +268,14 @@ export class DaemonConnection {
         const granted = negotiateCapabilities(this.version, params.capabilities);
         this.output.batches = granted.eventBatches;
         this.output.parts = granted.eventParts;
+        this.output.omitNative = granted.omitNative;
         clearTimeout(this.initializeTimer);
         context.log.info('connection initialized', {
           connection: this.label,
           protocolVersion: this.version,
           eventBatches: this.output.batches,
           eventParts: this.output.parts,
+          omitNative: this.output.omitNative,
           client: params.client ? `${params.client.name}/${params.client.version}` : undefined,
         });
         return {

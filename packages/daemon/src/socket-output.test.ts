@@ -171,6 +171,47 @@ describe('SocketOutput', () => {
     expect(eventTexts(other)).toEqual(['event 1', 'event 2', 'event 3']);
   });
 
+  it('sends a client granted omitNative every event without its native frame, live and in batches; the others get it whole, each form made once', async () => {
+    const peers = await pair(4);
+    const [whole, bare, whole2, bare2] = peers as [Peer, Peer, Peer, Peer];
+    bare.output.omitNative = true;
+    bare2.output.omitNative = true;
+    bare2.output.batches = true;
+    const chunks = peers.map((peer) => watchChunks(peer.server));
+    const withNative = (seq: number): PublishedEvent => {
+      const base = published(seq, `event ${seq}`);
+      const event = {
+        ...base.event,
+        native: { source: 'codex.app-server', method: 'item/agentMessage/delta', frame: { n: seq } },
+      } as ReinsEvent;
+      return { seq, event, json: JSON.stringify(event) };
+    };
+    const events = [withNative(1), published(2, 'no native'), withNative(3)];
+    // Live, interleaved as a session log hands them on: whole, bare, whole, in one tick.
+    for (const event of events) for (const peer of [whole, bare, whole2]) peer.output.sendEvent('s1', event);
+    bare2.output.sendEvents('s1', events);
+    await until(
+      () => [whole, bare, whole2].every((peer) => peer.messages.length === 3) && bare2.messages.length === 1,
+      'the frames',
+    );
+    const live = (peer: Peer) =>
+      peer.messages.map((message) => (JSON.parse(message) as { params: { event: ReinsEvent } }).params.event);
+    expect(live(whole)).toEqual(events.map((event) => event.event));
+    expect(live(whole2)).toEqual(events.map((event) => event.event));
+    const stripped = events.map(({ event }) => {
+      const { native: _native, ...rest } = event;
+      return rest;
+    });
+    expect(live(bare)).toEqual(stripped);
+    expect((JSON.parse(bare2.messages[0] as string) as { params: { events: unknown[] } }).params.events).toEqual(
+      stripped,
+    );
+    expect(bare.messages.join('')).not.toContain('"native":');
+    // Both whole clients wrote the same joined buffer: the bare client in between did not make the
+    // frames be made again.
+    expect(chunks[0]?.[0]).toBe(chunks[2]?.[0]);
+  });
+
   it('a client whose socket closed mid-tick loses only its own frames; the others get theirs in order', async () => {
     const peers = await pair(3);
     const [first, gone, last] = peers as [Peer, Peer, Peer];

@@ -6,6 +6,7 @@ import { SESSION_EVENT } from '@reins/protocol';
 import type { WebSocket } from 'ws';
 import { batchFrames } from './event-batch.js';
 import { eventPartFrames, isBigEvent, shrunkEventFrame } from './event-parts.js';
+import { withoutNative } from './event-without-native.js';
 import type { PublishedEvent } from './session-log.js';
 
 export const OPEN = 1;
@@ -23,6 +24,8 @@ export class SocketOutput {
   batches = false;
   /** Granted at initialize: a big event goes in session/eventPart frames. */
   parts = false;
+  /** Granted at initialize: every event goes without its native frame (event-without-native.ts). */
+  omitNative = false;
   /** The client was found not reading: nothing more is sent. */
   dropping = false;
   private sentFrames = 0;
@@ -55,7 +58,8 @@ export class SocketOutput {
     this.socket.close(code, reason);
   }
 
-  sendEvent(sessionId: string, published: PublishedEvent): boolean {
+  sendEvent(sessionId: string, event: PublishedEvent): boolean {
+    const published = this.omitNative ? withoutNative(event) : event;
     if (isBigEvent(published)) return this.sendBigEvent(sessionId, published);
     return this.sendFrame(eventFrame(sessionId, published));
   }
@@ -74,7 +78,8 @@ export class SocketOutput {
     return true;
   }
 
-  sendEvents(sessionId: string, events: readonly PublishedEvent[]): boolean {
+  sendEvents(sessionId: string, page: readonly PublishedEvent[]): boolean {
+    const events = this.omitNative ? page.map(withoutNative) : page;
     // Runs of ordinary events go in batches; a big event between them goes on its own.
     let start = 0;
     for (let index = 0; index <= events.length; index++) {
@@ -85,7 +90,7 @@ export class SocketOutput {
           if (!this.sendFrame(frame)) return false;
         }
       }
-      if (big && !this.sendEvent(sessionId, events[index] as PublishedEvent)) return false;
+      if (big && !this.sendBigEvent(sessionId, events[index] as PublishedEvent)) return false;
       start = index + 1;
     }
     return true;
@@ -296,34 +301,52 @@ function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
   return true;
 }
 
-/** The newest event payload's whole frame: made once for every subscriber (see eventFrame). */
-let lastWire: { payload: Buffer; frame: Buffer } | undefined;
+/**
+ * The newest payloads handed out and their whole frames: an event's frame is made once for every
+ * subscriber (see eventFrame), in each form it goes out in (with its native frame, and without for
+ * connections that omit them), so two are kept. No memory per event.
+ */
+const recentWires: Array<{ payload: Buffer; frame: Buffer } | undefined> = [undefined, undefined];
+
+function rememberWire(payload: Buffer, frame: Buffer): void {
+  recentWires[1] = recentWires[0];
+  recentWires[0] = { payload, frame };
+}
 
 function wireFrame(frame: string | Buffer): Buffer {
   if (typeof frame === 'string') return textFrame(Buffer.from(frame));
-  if (lastWire?.payload !== frame) lastWire = { payload: frame, frame: textFrame(frame) };
-  return lastWire.frame;
+  for (const known of recentWires) if (known?.payload === frame) return known.frame;
+  const whole = textFrame(frame);
+  rememberWire(frame, whole);
+  return whole;
 }
 
 /**
  * The session/event frame of the event being handed on. A published event goes to every
  * subscriber in one synchronous loop (session-log.ts), so the frame is made once, as bytes, for
- * all of them: the message is encoded straight into its WebSocket frame (one buffer, one UTF-8
- * encoding per event, not one per client), and the payload handed out is a view of it, which
- * wireFrame recognises. Only the newest is kept, so it costs no memory per event. The event's JSON
- * itself was made once, when it was stored (session-log.ts).
+ * all of them (once per form: event-without-native.ts hands the same variant to every connection
+ * that omits native frames): the message is encoded straight into its WebSocket frame (one buffer,
+ * one UTF-8 encoding per event, not one per client), and the payload handed out is a view of it,
+ * which wireFrame recognises. Only the newest two are kept. The event's JSON itself was made once,
+ * when it was stored (session-log.ts).
  */
-let lastFrame: { published: PublishedEvent; sessionId: string; bytes: Buffer } | undefined;
+const recentFrames: Array<{ published: PublishedEvent; sessionId: string; bytes: Buffer } | undefined> = [
+  undefined,
+  undefined,
+];
 
 function eventFrame(sessionId: string, published: PublishedEvent): Buffer {
-  if (lastFrame?.published === published && lastFrame.sessionId === sessionId) return lastFrame.bytes;
+  for (const known of recentFrames) {
+    if (known?.published === published && known.sessionId === sessionId) return known.bytes;
+  }
   const message = `{"jsonrpc":"2.0","method":"${SESSION_EVENT}","params":{"sessionId":${JSON.stringify(sessionId)},"event":${published.json}}}`;
   const length = Buffer.byteLength(message);
   const frame = Buffer.allocUnsafe(frameHeadLength(length) + length);
   const headLength = writeFrameHead(frame, length);
   frame.write(message, headLength);
   const bytes = frame.subarray(headLength);
-  lastWire = { payload: bytes, frame };
-  lastFrame = { published, sessionId, bytes };
+  rememberWire(bytes, frame);
+  recentFrames[1] = recentFrames[0];
+  recentFrames[0] = { published, sessionId, bytes };
   return bytes;
 }

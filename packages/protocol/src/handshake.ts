@@ -60,10 +60,17 @@ export interface ClientCapabilities {
    * with its longest strings cut and marked (docs/architecture/daemon.md, "Protocol").
    */
   eventParts?: boolean;
+  /**
+   * The client does not want native frames: every event it is sent, live or replayed, comes
+   * without its `native` field (on average about half of an event's bytes). The store keeps them;
+   * a connection that does not ask gets them as before.
+   */
+  omitNative?: boolean;
 }
 export const ClientCapabilitiesSchema = z.object({
   eventBatches: z.boolean().optional(),
   eventParts: z.boolean().optional(),
+  omitNative: z.boolean().optional(),
 });
 type _CapabilitiesInSync = Assert<Equals<z.output<typeof ClientCapabilitiesSchema>, ClientCapabilities>>;
 
@@ -100,6 +107,7 @@ export function negotiateCapabilities(
   return {
     eventBatches: version >= 2 && requested?.eventBatches === true,
     eventParts: version >= 2 && requested?.eventParts === true,
+    omitNative: version >= 2 && requested?.omitNative === true,
   };
 }
 

@@ -283,15 +283,14 @@ describe('protocol results and envelopes', () => {
     }
   });
 
-  it('grants event batches and event parts only to a version 2 connection that asked for them', () => {
-    expect(negotiateCapabilities(2, { eventBatches: true })).toEqual({ eventBatches: true, eventParts: false });
-    expect(negotiateCapabilities(2, { eventParts: true })).toEqual({ eventBatches: false, eventParts: true });
-    expect(negotiateCapabilities(2, {})).toEqual({ eventBatches: false, eventParts: false });
-    expect(negotiateCapabilities(2, undefined)).toEqual({ eventBatches: false, eventParts: false });
-    expect(negotiateCapabilities(1, { eventBatches: true, eventParts: true })).toEqual({
-      eventBatches: false,
-      eventParts: false,
-    });
+  it('grants event batches, event parts and omitted native frames only to a version 2 connection that asked for them', () => {
+    const none = { eventBatches: false, eventParts: false, omitNative: false };
+    expect(negotiateCapabilities(2, { eventBatches: true })).toEqual({ ...none, eventBatches: true });
+    expect(negotiateCapabilities(2, { eventParts: true })).toEqual({ ...none, eventParts: true });
+    expect(negotiateCapabilities(2, { omitNative: true })).toEqual({ ...none, omitNative: true });
+    expect(negotiateCapabilities(2, {})).toEqual(none);
+    expect(negotiateCapabilities(2, undefined)).toEqual(none);
+    expect(negotiateCapabilities(1, { eventBatches: true, eventParts: true, omitNative: true })).toEqual(none);
     // A newer client's unknown capability is ignored, not refused.
     expect(METHODS.initialize.params.safeParse({ token: 't', capabilities: { eventBatches: true, later: 1 } })).toEqual(
       { success: true, data: { token: 't', capabilities: { eventBatches: true } } },
