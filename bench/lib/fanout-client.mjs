@@ -6,7 +6,7 @@
 // role "sender" it sends `turns` turns on every session, one after the other per session and the
 // sessions in parallel, once "go" arrives on stdin. Ends when every session has completed `turns`
 // turns and prints its counts, its CPU time from "ready" on, and the monotonic clock (ns) of its first
-// and last counted event.
+// and last counted event. BENCH_OMIT_NATIVE=1: it asks for events without native frames.
 import { createInterface } from 'node:readline';
 import { connect } from '@reins/client';
 import { WebSocket } from 'ws';
@@ -14,7 +14,8 @@ import { WebSocket } from 'ws';
 const [url, token, role, turnsArg] = process.argv.slice(2);
 const turns = Number(turnsArg);
 const ids = JSON.parse(process.env.BENCH_SESSIONS ?? '[]');
-const client = await connect({ url, token, WebSocket, requestTimeoutMs: 300_000 });
+const nativeFrames = process.env.BENCH_OMIT_NATIVE !== '1';
+const client = await connect({ url, token, WebSocket, requestTimeoutMs: 300_000, nativeFrames });
 const counts = {
   events: 0,
   deltas: 0,

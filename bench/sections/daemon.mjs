@@ -170,7 +170,7 @@ function hostOptions({ benchDir, root }, home, deltasPerTurn, maxLiveSessions) {
 
 // ---- (b) fan-out ----------------------------------------------------------------------------------
 
-export async function fanOut({ benchDir, root }, quick, log) {
+export async function fanOut({ benchDir, root }, quick, log, { omitNative = false } = {}) {
   const sessions = 100;
   const clients = 10;
   const turns = quick ? 2 : 3;
@@ -190,7 +190,10 @@ export async function fanOut({ benchDir, root }, quick, log) {
           index === 0 ? 'sender' : 'watcher',
           String(turns),
         ],
-        { env: { ...process.env, BENCH_SESSIONS: JSON.stringify(ids) }, stdio: ['pipe', 'pipe', 'inherit'] },
+        {
+          env: { ...process.env, BENCH_SESSIONS: JSON.stringify(ids), BENCH_OMIT_NATIVE: omitNative ? '1' : '0' },
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
       );
       const lines = createInterface({ input: child.stdout });
       const output = [];
@@ -227,6 +230,7 @@ export async function fanOut({ benchDir, root }, quick, log) {
     // From the end of the first measure to the start of the second: no collection of the bench's own.
     const daemonCpuMicros = after.cpuMicrosWhenAsked - before.cpuMicros;
     const out = {
+      omitNative,
       sessions,
       clients,
       subscriptions: sessions * clients,
@@ -251,8 +255,12 @@ export async function fanOut({ benchDir, root }, quick, log) {
       sendErrors: results.reduce((sum, result) => sum + result.sendErrors, 0),
     };
     // The floor under daemonCpuMicrosPerEventIn: the frames' loopback writes alone (bench/lib/socket-floor.mjs).
+    const eventOf = (seq) => {
+      const { native, ...bare } = deltaEvent(ids[0], seq);
+      return omitNative ? bare : { ...bare, native };
+    };
     const frameOf = (seq) =>
-      `{"jsonrpc":"2.0","method":"session/event","params":{"sessionId":"${ids[0]}","event":${JSON.stringify(deltaEvent(ids[0], seq))}}}`;
+      `{"jsonrpc":"2.0","method":"session/event","params":{"sessionId":"${ids[0]}","event":${JSON.stringify(eventOf(seq))}}}`;
     out.socketFloorCpuMicrosPerEventIn = {};
     for (const perTick of [1, 16]) {
       out.socketFloorCpuMicrosPerEventIn[`${perTick}/tick`] = await socketFloor({
@@ -264,7 +272,7 @@ export async function fanOut({ benchDir, root }, quick, log) {
     }
     const floor = out.socketFloorCpuMicrosPerEventIn;
     log(
-      `   ${clients} clients x ${sessions} sessions (every client on every session): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}; floor: the frames' writes alone ${floor['1/tick']} µs per event in at 1 event per tick, ${floor['16/tick']} at 16`,
+      `   ${clients} clients x ${sessions} sessions (every client on every session${omitNative ? ', events without native frames' : ''}): ${out.eventsPerSecDelivered} events/s delivered (${out.eventsPerSecIngested}/s from the harnesses), ${delivered} events in ${out.seconds} s, daemon CPU ${out.daemonCpuSeconds} s (${out.daemonCpuMicrosPerEventIn} µs per event in), clients' CPU ${out.clientsCpuSeconds} s (${out.clientCpuMicrosPerEvent} µs per event received); lost deltas ${lost}, seq gaps ${gaps}, failed turns ${failedTurns}; floor: the frames' writes alone ${floor['1/tick']} µs per event in at 1 event per tick, ${floor['16/tick']} at 16`,
     );
     return out;
   } finally {
@@ -395,11 +403,13 @@ function report(result) {
       `  ${rate.padEnd(8)} WebSocket p50 ${entry.daemonMicros.p50} p99 ${entry.daemonMicros.p99} µs; in-process p50 ${entry.inProcessMicros.p50} p99 ${entry.inProcessMicros.p99} µs; added p50 ${entry.addedP50Micros} p99 ${entry.addedP99Micros} µs (split p50/p99: to the daemon ${entry.split.toDaemonMicros.p50}/${entry.split.toDaemonMicros.p99}, daemon -> client ${entry.split.daemonToClientMicros.p50}/${entry.split.daemonToClientMicros.p99} µs); CPU per event: daemon ${entry.daemonCpuMicrosPerFrame} µs, in-process ${entry.inProcessCpuMicrosPerFrame} µs`,
   );
   const f = result.fanOut;
+  const g = result.fanOutWithoutNative;
   const m = result.memory;
   return [
     '\n8. Daemon: added latency per event over the WebSocket (client process) against in-process; fan-out; RSS per session',
     ...rows,
     `  fan-out  ${f.clients} clients x ${f.sessions} sessions, every client on every session: ${f.eventsPerSecDelivered} events/s delivered (${f.eventsPerSecIngested}/s in), lost ${f.lostDeltas}, gaps ${f.seqGaps}; daemon CPU per event in ${f.daemonCpuMicrosPerEventIn} µs (its socket writes alone: ${f.socketFloorCpuMicrosPerEventIn['1/tick']} µs at 1 event per tick, ${f.socketFloorCpuMicrosPerEventIn['16/tick']} at 16)`,
+    `  fan-out  the same, clients without native frames (not judged): ${g.eventsPerSecDelivered} events/s delivered, lost ${g.lostDeltas}, gaps ${g.seqGaps}; daemon CPU per event in ${g.daemonCpuMicrosPerEventIn} µs (floor ${g.socketFloorCpuMicrosPerEventIn['1/tick']} / ${g.socketFloorCpuMicrosPerEventIn['16/tick']}); clients' CPU per event ${g.clientCpuMicrosPerEvent} µs (with native frames ${f.clientCpuMicrosPerEvent})`,
     `  RSS      ${m.hosted.rssPerSessionMB} MB per hosted session, ${m.dormant.rssPerSessionMB} MB per dormant session (evicted), ${m.restartedDormant?.rssPerSessionMB ?? 'n/a'} MB per dormant session after a restart (${m.hosted.sessions} each; daemon process only, after GC)`,
     `           without the young generation's growth: ${m.hosted.rssBeyondYoungPerSessionMB}, ${m.dormant.rssBeyondYoungPerSessionMB}, ${m.restartedDormant?.rssBeyondYoungPerSessionMB ?? 'n/a'} MB; heap ${m.hosted.heapPerSessionMB}, ${m.dormant.heapPerSessionMB}, ${m.restartedDormant?.heapPerSessionMB ?? 'n/a'} MB`,
     '',
@@ -412,6 +422,9 @@ export async function run({ quick, log, benchDir, root }) {
   const added = await latency(context, quick, log);
   log('   (b) events/s delivered to 10 clients x 100 sessions');
   const fanOutResult = await fanOut(context, quick, log);
+  // Not judged: the same with clients that asked for events without native frames (omitNative).
+  log('   (b2) the same, every client without native frames');
+  const fanOutWithoutNative = await fanOut(context, quick, log, { omitNative: true });
   log('   (c) daemon RSS per hosted and per dormant session');
   const memory = {};
   for (const kind of ['hosted', 'dormant']) {
@@ -425,6 +438,6 @@ export async function run({ quick, log, benchDir, root }) {
   log(
     `   dormant after a restart: ${r.rssPerSessionMB} MB RSS, ${r.heapPerSessionMB} MB heap per session (RSS ${r.baseRssMB} -> ${r.afterRssMB} MB, ${r.sessions} sessions)`,
   );
-  const result = { latency: added, fanOut: fanOutResult, memory };
+  const result = { latency: added, fanOut: fanOutResult, fanOutWithoutNative, memory };
   return { ...result, report: report(result) };
 }

@@ -56,6 +56,12 @@ export interface ConnectOptions {
   requestTimeoutMs?: number;
   /** Deadline of session/create, which starts the harness (ms, default 120 000). */
   createTimeoutMs?: number;
+  /**
+   * false: events come without their `native` frame (about half of an event's bytes; a UI that never
+   * shows native frames does not pay for them). Default true. A daemon that predates the choice sends
+   * them anyway.
+   */
+  nativeFrames?: boolean;
 }
 
 export interface AttachOptions {
@@ -154,6 +160,8 @@ export class ReinsClient {
   private snapshot: StatusSnapshotParams | undefined;
   private readonly requestTimeoutMs: number;
   private readonly createTimeoutMs: number;
+  /** Asked for at initialize: events without their native frames (ConnectOptions.nativeFrames). */
+  private readonly omitNative: boolean;
   private initialized: InitializeResult | undefined;
   /** Resolves when the connection ends, with why. */
   readonly closed: Promise<ReinsError>;
@@ -161,6 +169,7 @@ export class ReinsClient {
   constructor(socket: WebSocketLike, options: ConnectOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.createTimeoutMs = options.createTimeoutMs ?? 120_000;
+    this.omitNative = options.nativeFrames === false;
     this.channel = new RpcChannel(socket, (method, params) => this.notified(method, params));
     this.closed = new Promise((resolve) => this.channel.onClose(resolve));
     this.channel.onClose((reason) => {
@@ -188,7 +197,7 @@ export class ReinsClient {
         token,
         client,
         protocolVersion: PROTOCOL_VERSION,
-        capabilities: { eventBatches: true, eventParts: true },
+        capabilities: { eventBatches: true, eventParts: true, ...(this.omitNative ? { omitNative: true } : {}) },
       },
       { timeoutMs },
     );

@@ -6,10 +6,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReinsClient } from '@reins/client';
+import { connect, type ReinsClient } from '@reins/client';
 import type { ReinsEvent } from '@reins/core';
 import { liveProcessCount } from '@reins/harnesses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { type Daemon, startDaemon } from '../src/index.js';
 import { client, EventReader, fakeCodexOptions, RawSocket, silent } from './helpers.js';
 
@@ -103,5 +104,25 @@ describe('omitNative through the daemon', () => {
     expect(replayedBare.events().filter((event) => event.seq <= terminal.seq)).toEqual(stripped(stored));
     expect(replayedOne.events().filter((event) => event.seq <= terminal.seq)).toEqual(stripped(stored));
     expect((replayedBare.raw.frames as Frame[]).some((frame) => frame.method === 'session/events')).toBe(true);
+  }, 60_000);
+
+  it('@reins/client asks for it with nativeFrames: false, and its sessions get the same events without native frames', async () => {
+    daemon = await startDaemon({ home: join(home, 'reins'), harnesses: ['codex'], logger: silent });
+    reins = await client(daemon.url, daemon.token);
+    const bareClient = await connect({ url: daemon.url, token: daemon.token, WebSocket, nativeFrames: false });
+    try {
+      expect(bareClient.info.capabilities).toMatchObject({ omitNative: true });
+      const session = await reins.createSession('codex', { cwd: home }, fakeCodexOptions('text-turn'));
+      const bare = new EventReader((await bareClient.attach(session.id)).events);
+      const whole = new EventReader(session.events);
+      const sent = await session.send('Say hello.');
+      const ended = (e: ReinsEvent) => e.type === 'turn.completed' && e.turnId === sent.turnId;
+      await whole.waitFor(ended, 'the terminal, whole');
+      await bare.waitFor(ended, 'the terminal, bare');
+      expect(whole.events.some((event) => event.native !== undefined)).toBe(true);
+      expect(bare.events).toEqual(stripped(whole.events));
+    } finally {
+      await bareClient.close();
+    }
   }, 60_000);
 });
