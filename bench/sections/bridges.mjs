@@ -32,7 +32,8 @@ const withBundle = (launch, bundle) => ({ ...launch, env: { ...launch.env, REINS
 
 /** The four paths: two of figure 1's, and the same clients on `reins bridge`; the unbundled bridge for reference. */
 function bridgePaths(root) {
-  const reins = join(root, 'packages/cli/bin/reins.js');
+  // BENCH_REINS_BIN: another build's bin/reins.js (a copy of the one before a change), for A/B runs.
+  const reins = process.env.BENCH_REINS_BIN || join(root, 'packages/cli/bin/reins.js');
   const figure1 = turnPaths({ loadCodexSdk: async () => ({}) });
   const codexRaw = figure1.find((path) => path.id === 'codex.raw-app-server');
   const acpPeer = figure1.find((path) => path.id === 'claude.acp-peer');

@@ -28,7 +28,7 @@ export function checkedEvent(event: unknown): { event: ReinsEvent } | { fault: T
   };
 }
 
-/** Runs a translation of a checked event; a throw becomes a fault and no output. */
+/** Checks an event, then translates it (translatedSafely); a failed check is a fault and no output. */
 export function guarded<T>(
   event: unknown,
   translate: (event: ReinsEvent) => T[],
@@ -39,10 +39,23 @@ export function guarded<T>(
     onFault(checked.fault);
     return [];
   }
+  return translatedSafely(checked.event, translate, onFault);
+}
+
+/**
+ * Translates an event that already passed checkedEvent: a throw becomes a fault and no output. The
+ * pumps check each event once and act on the checked copy; checking it again here cost a second
+ * schema parse per event on every warm turn.
+ */
+export function translatedSafely<T>(
+  event: ReinsEvent,
+  translate: (event: ReinsEvent) => T[],
+  onFault: (fault: TranslationFault) => void,
+): T[] {
   try {
-    return translate(checked.event);
+    return translate(event);
   } catch (error) {
-    onFault({ eventType: checked.event.type, reason: error instanceof Error ? error.message : String(error) });
+    onFault({ eventType: event.type, reason: error instanceof Error ? error.message : String(error) });
     return [];
   }
 }

@@ -12,7 +12,7 @@ import {
   type SessionSpec,
   type TurnCompletedEvent,
 } from '@reins/core';
-import { checkedEvent, guarded, type TranslationFault } from '../events.js';
+import { checkedEvent, type TranslationFault, translatedSafely } from '../events.js';
 import { permissionRequestOf } from './answers.js';
 import type { ClientPort, V2Only } from './port.js';
 import { decisionOf } from './requests.js';
@@ -116,7 +116,7 @@ export class BridgeSession {
       // The client did not advertise session.notices: ACP has no other place for these words.
       this.context.log(`session ${this.acpId}: ${event.type === 'error' ? 'error' : event.kind}: ${event.message}`);
     }
-    return guarded(
+    return translatedSafely(
       event,
       (valid) => translateEvent(this.state, valid),
       (fault) => this.fault(fault),

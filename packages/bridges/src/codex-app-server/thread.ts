@@ -4,7 +4,7 @@
 // that cannot be translated is left out with a warning, and a session whose stream breaks ends its
 // turn (failed) and its thread (thread/closed), while every other thread goes on.
 import { type PermissionRequestedEvent, type PermissionResolvedEvent, ReinsError, type Session } from '@reins/core';
-import { checkedEvent, guarded, type TranslationFault } from '../events.js';
+import { checkedEvent, type TranslationFault, translatedSafely } from '../events.js';
 import { withDeadline } from '../lifecycle.js';
 import type { TurnRecord } from '../records.js';
 import { approvalRequestOf } from './approvals.js';
@@ -119,7 +119,7 @@ export class BridgeThread {
     }
     const event = checked.event;
     this.emit(
-      guarded(
+      translatedSafely(
         event,
         (valid) => translateEvent(this.state, valid),
         (fault) => this.fault(fault),
