@@ -1,6 +1,6 @@
 import type { ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { withoutNative } from './event-without-native.js';
+import { publishedEvent, withoutNative } from './event-without-native.js';
 import type { PublishedEvent } from './session-log.js';
 
 const base = {
@@ -13,10 +13,8 @@ const base = {
   turnId: 't1',
   at: 1,
 };
-
-function live(event: Record<string, unknown>): PublishedEvent {
-  return { seq: 4, event: event as unknown as ReinsEvent, json: JSON.stringify(event) };
-}
+const native = { source: 'codex.app-server', method: 'item/agentMessage/delta', frame: { params: { delta: 'hi' } } };
+const event = (fields: Record<string, unknown>) => fields as unknown as ReinsEvent;
 
 /** A text read back from the store: its object only by parsing (as session-log.ts's StoredEvent). */
 class Stored implements PublishedEvent {
@@ -26,34 +24,39 @@ class Stored implements PublishedEvent {
     return JSON.parse(this.json) as ReinsEvent;
   }
 }
-const stored = (event: Record<string, unknown>) => new Stored(JSON.stringify(event));
+
+describe('publishedEvent', () => {
+  it('stores the bytes JSON.stringify gives, and leaves the event as it was', () => {
+    const live = event({ ...base, text: 'hi', native });
+    const out = publishedEvent(live);
+    expect(out.json).toBe(JSON.stringify(live));
+    expect(out.event).toBe(live);
+    expect(live.native).toBe(native);
+    expect(Object.keys(live)).toEqual([...Object.keys(base), 'text', 'native']);
+    const plain = event({ ...base, text: 'no frame' });
+    expect(publishedEvent(plain).json).toBe(JSON.stringify(plain));
+  });
+});
 
 describe('withoutNative', () => {
-  const native = { source: 'codex.app-server', method: 'item/agentMessage/delta', frame: { params: { delta: 'hi' } } };
-
-  it('drops the native frame and keeps every other field, in their order', () => {
-    const out = withoutNative(live({ ...base, text: 'hi', native }));
-    expect(out.json).toBe(JSON.stringify({ ...base, text: 'hi' }));
-    expect(out.event).toEqual({ ...base, text: 'hi' });
-    expect(out.seq).toBe(4);
+  it('drops the native frame and keeps every other field, in their order, made once for every connection', () => {
+    const out = publishedEvent(event({ ...base, text: 'hi', native }));
+    const bare = withoutNative(out);
+    expect(bare.json).toBe(JSON.stringify({ ...base, text: 'hi' }));
+    expect(bare.event).toEqual({ ...base, text: 'hi' });
+    expect(bare.seq).toBe(4);
+    expect(withoutNative(out)).toBe(bare);
   });
 
   it('hands back an event with no native frame as it is, even when its text mentions one', () => {
-    const plain = live({ ...base, text: 'say "native": yes' });
+    const plain = publishedEvent(event({ ...base, text: 'say "native": yes' }));
     expect(withoutNative(plain)).toBe(plain);
-    const keyed = live({ ...base, text: 'x', data: { native: 'a field of the payload' } });
+    const keyed = new Stored(JSON.stringify({ ...base, text: 'x', data: { native: 'a field of the payload' } }));
     expect(withoutNative(keyed)).toBe(keyed);
   });
 
-  it('makes the variant of a live event once for every connection', () => {
-    const event = live({ ...base, text: 'hi', native });
-    expect(withoutNative(event)).toBe(withoutNative(event));
-  });
-
-  it('strips a stored text too, without keeping its parse', () => {
-    const text = stored({ ...base, text: 'hi', native });
-    const out = withoutNative(text);
-    expect(JSON.parse(out.json)).toEqual({ ...base, text: 'hi' });
-    expect(withoutNative(text)).not.toBe(out);
+  it('strips a stored text too', () => {
+    const out = withoutNative(new Stored(JSON.stringify({ ...base, text: 'hi', native })));
+    expect(out.json).toBe(JSON.stringify({ ...base, text: 'hi' }));
   });
 });

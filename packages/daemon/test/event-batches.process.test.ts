@@ -152,7 +152,7 @@ describe('event batches through reins daemon', () => {
     const v1 = await replay(daemon.url, { token: daemon.token }, created.id, lastSeq);
 
     // What each was granted: only the one that asked; the others' answers are as they always were.
-    expect(batching.initialized.capabilities).toEqual({ eventBatches: true, eventParts: false });
+    expect(batching.initialized.capabilities).toEqual({ eventBatches: true, eventParts: false, omitNative: false });
     expect(plain.initialized).not.toHaveProperty('capabilities');
     expect(v1.initialized).not.toHaveProperty('capabilities');
     expect(v1.initialized.protocolVersion).toBe(1);
@@ -184,7 +184,7 @@ describe('event batches through reins daemon', () => {
 
     // @reins/client asks for batches (and parts) and hands its RemoteSession the same events.
     const reins = await connect({ url: daemon.url, token: daemon.token, WebSocket });
-    expect(reins.info.capabilities).toEqual({ eventBatches: true, eventParts: true });
+    expect(reins.info.capabilities).toEqual({ eventBatches: true, eventParts: true, omitNative: false });
     const session = await reins.attach(created.id, { afterSeq: 0 });
     const received: ReinsEvent[] = [];
     for await (const event of session.events) {
