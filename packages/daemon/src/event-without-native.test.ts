@@ -1,6 +1,6 @@
 import type { ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { publishedEvent, withoutNative } from './event-without-native.js';
+import { LiveEvent, withoutNative } from './event-without-native.js';
 import type { PublishedEvent } from './session-log.js';
 
 const base = {
@@ -25,22 +25,21 @@ class Stored implements PublishedEvent {
   }
 }
 
-describe('publishedEvent', () => {
-  it('stores the bytes JSON.stringify gives, and leaves the event as it was', () => {
+describe('LiveEvent', () => {
+  it('leaves the event as it was once its form without the native frame is made', () => {
     const live = event({ ...base, text: 'hi', native });
-    const out = publishedEvent(live);
+    const out = new LiveEvent(live);
     expect(out.json).toBe(JSON.stringify(live));
+    withoutNative(out);
     expect(out.event).toBe(live);
     expect(live.native).toBe(native);
     expect(Object.keys(live)).toEqual([...Object.keys(base), 'text', 'native']);
-    const plain = event({ ...base, text: 'no frame' });
-    expect(publishedEvent(plain).json).toBe(JSON.stringify(plain));
   });
 });
 
 describe('withoutNative', () => {
   it('drops the native frame and keeps every other field, in their order, made once for every connection', () => {
-    const out = publishedEvent(event({ ...base, text: 'hi', native }));
+    const out = new LiveEvent(event({ ...base, text: 'hi', native }));
     const bare = withoutNative(out);
     expect(bare.json).toBe(JSON.stringify({ ...base, text: 'hi' }));
     expect(bare.event).toEqual({ ...base, text: 'hi' });
@@ -49,7 +48,7 @@ describe('withoutNative', () => {
   });
 
   it('hands back an event with no native frame as it is, even when its text mentions one', () => {
-    const plain = publishedEvent(event({ ...base, text: 'say "native": yes' }));
+    const plain = new LiveEvent(event({ ...base, text: 'say "native": yes' }));
     expect(withoutNative(plain)).toBe(plain);
     const keyed = new Stored(JSON.stringify({ ...base, text: 'x', data: { native: 'a field of the payload' } }));
     expect(withoutNative(keyed)).toBe(keyed);

@@ -1,38 +1,43 @@
 // Events for a connection granted `omitNative` (docs/architecture/daemon.md, "Protocol"): the same
 // event without its `native` field, which is on average about half of an event's bytes and which a
 // chat UI or a bot never reads. The store keeps every frame; only what this connection is sent
-// changes. A live event is serialised once, in two pieces, so that its text without the native frame
-// costs nothing more (publishedEvent); a replayed one (a text from the tail or the store) is parsed for
-// the page that carries it: the tail keeps neither its object nor its variant, so its memory stays
-// what its texts weigh. Pure: no socket here.
+// changes. A live event goes to every subscriber in one synchronous loop: its text without the
+// native frame is made when the first connection that omits asks, once, and kept with the event
+// while it lives (nothing is made when no connection omits). A replayed one (a text from the tail
+// or the store) is parsed for the page that carries it: the tail keeps neither its object nor its
+// variant, so its memory stays what its texts weigh. Pure: no socket here.
 import type { ReinsEvent } from '@reins/core';
 import type { PublishedEvent } from './session-log.js';
 
-/** A live event as the log stores and sends it: its text, and its text without the native frame. */
-interface LiveEvent extends PublishedEvent {
-  bare?: PublishedEvent;
-}
+/** An event as the log publishes it: its object, its JSON (made once), its form without `native` when asked. */
+export class LiveEvent implements PublishedEvent {
+  readonly seq: number;
+  readonly json: string;
+  private bare: PublishedEvent | undefined;
 
-/**
- * `event` with its JSON, made once. The event stream puts `native` last (core's event-stream.ts,
- * stamp), so the whole text is the bare one with the native frame appended: the bytes
- * JSON.stringify(event) gives, and the bare form for free. (Were `native` not last, the text is the
- * same event with `native` moved last.) The event is ours for this synchronous step: `native` is
- * hidden from the serialiser by setting it undefined, not by copying the event.
- */
-export function publishedEvent(event: ReinsEvent): PublishedEvent {
-  const native = event.native;
-  if (native === undefined) return { seq: event.seq, event, json: JSON.stringify(event) };
-  (event as { native?: unknown }).native = undefined;
-  let bareJson: string;
-  try {
-    bareJson = JSON.stringify(event);
-  } finally {
-    event.native = native;
+  constructor(readonly event: ReinsEvent) {
+    this.seq = event.seq;
+    this.json = JSON.stringify(event);
   }
-  const json = `${bareJson.slice(0, -1)},"native":${JSON.stringify(native)}}`;
-  const live: LiveEvent = { seq: event.seq, event, json, bare: new TextOnly(event.seq, bareJson) };
-  return live;
+
+  withoutNative(): PublishedEvent {
+    if (this.bare !== undefined) return this.bare;
+    const event = this.event;
+    const native = event.native;
+    if (native === undefined) {
+      this.bare = this;
+      return this;
+    }
+    // Hidden from the serialiser for this synchronous step rather than copied: the same fields in
+    // the same order, no copy of the event.
+    (event as { native?: unknown }).native = undefined;
+    try {
+      this.bare = new TextOnly(this.seq, JSON.stringify(event));
+    } finally {
+      event.native = native;
+    }
+    return this.bare;
+  }
 }
 
 /** An event known by its text: its object only when someone asks (a big event shrunk for a client). */
@@ -49,8 +54,7 @@ class TextOnly implements PublishedEvent {
 
 /** `published` as a connection that omits native frames is sent it: the same seq, no `native`. */
 export function withoutNative(published: PublishedEvent): PublishedEvent {
-  const bare = (published as LiveEvent).bare;
-  if (bare !== undefined) return bare;
+  if (published instanceof LiveEvent) return published.withoutNative();
   // No `"native":` in the text: the event has no native frame (escaped quotes inside strings
   // cannot match), and the text is sent as it is, unparsed.
   if (!published.json.includes('"native":')) return published;

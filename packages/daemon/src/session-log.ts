@@ -12,7 +12,7 @@
 import { type EventPayload, ReinsError, type ReinsEvent } from '@reins/core';
 import { CrashedTurn } from './daemon-events.js';
 import { EventBuffer } from './event-buffer.js';
-import { publishedEvent } from './event-without-native.js';
+import { LiveEvent } from './event-without-native.js';
 import type { DaemonStore, StoredEventText } from './store/store.js';
 import { storeUnavailableError } from './store/unavailable.js';
 
@@ -89,7 +89,7 @@ export class SessionLog {
     }
     this.assigned = event.seq;
     this.pending ??= [];
-    this.pending.push(publishedEvent(event));
+    this.pending.push(new LiveEvent(event));
     if (!this.writing) void this.write();
   }
 
@@ -184,7 +184,7 @@ export class SessionLog {
       turnId,
       at: Date.now(),
     } as ReinsEvent;
-    const entry = publishedEvent(event);
+    const entry = new LiveEvent(event);
     this.held ??= [];
     this.held.push(entry);
     this.published = entry.seq;
