@@ -122,6 +122,18 @@ export class RemoteSession implements Session {
     return this.call('session/diff', { sessionId: this.id, ...(turnId !== undefined ? { turnId } : {}) });
   }
 
+  /**
+   * The native frames of the events after `afterSeq` (at most `limit`), as the daemon stored them:
+   * for a client connected with `nativeFrames: false` that wants some back (a debug view).
+   */
+  nativeFrames(afterSeq: number, limit?: number): Promise<ResultOf<'session/nativeFrames'>['frames']> {
+    return this.call('session/nativeFrames', {
+      sessionId: this.id,
+      afterSeq,
+      ...(limit !== undefined ? { limit } : {}),
+    }).then((result) => result.frames);
+  }
+
   /** The harness compacts the conversation now, a turn of its own (docs/architecture/contract.md, "Compaction"). */
   compact(): Promise<SendResult> {
     return this.call('session/compact', { sessionId: this.id });

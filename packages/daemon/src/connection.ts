@@ -368,6 +368,12 @@ export class DaemonConnection {
         this.subscriptions.delete(params.sessionId);
         return { result: {} };
       },
+      'session/nativeFrames': async ({ sessionId, afterSeq, limit }) => {
+        const events = await sessions.get(sessionId).readEvents(afterSeq, limit ?? 256);
+        const frames: ResultOf<'session/nativeFrames'>['frames'] = [];
+        for (const { seq, event } of events) if (event.native !== undefined) frames.push({ seq, native: event.native });
+        return { result: { frames } };
+      },
       'session/diff': async ({ sessionId, turnId }) => ({
         result: await checkpointsOf(sessions.get(sessionId), 'session/diff').diff(turnId),
       }),

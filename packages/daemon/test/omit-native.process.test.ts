@@ -106,21 +106,29 @@ describe('omitNative through the daemon', () => {
     expect((replayedBare.raw.frames as Frame[]).some((frame) => frame.method === 'session/events')).toBe(true);
   }, 60_000);
 
-  it('@reins/client asks for it with nativeFrames: false, and its sessions get the same events without native frames', async () => {
+  it('@reins/client asks for it with nativeFrames: false: its sessions get the same events without native frames, and can fetch them', async () => {
     daemon = await startDaemon({ home: join(home, 'reins'), harnesses: ['codex'], logger: silent });
     reins = await client(daemon.url, daemon.token);
     const bareClient = await connect({ url: daemon.url, token: daemon.token, WebSocket, nativeFrames: false });
     try {
       expect(bareClient.info.capabilities).toMatchObject({ omitNative: true });
       const session = await reins.createSession('codex', { cwd: home }, fakeCodexOptions('text-turn'));
-      const bare = new EventReader((await bareClient.attach(session.id)).events);
+      const remote = await bareClient.attach(session.id);
+      const bare = new EventReader(remote.events);
       const whole = new EventReader(session.events);
       const sent = await session.send('Say hello.');
       const ended = (e: ReinsEvent) => e.type === 'turn.completed' && e.turnId === sent.turnId;
+      const terminal = (reader: EventReader) => reader.events.find(ended) as ReinsEvent;
       await whole.waitFor(ended, 'the terminal, whole');
       await bare.waitFor(ended, 'the terminal, bare');
       expect(whole.events.some((event) => event.native !== undefined)).toBe(true);
       expect(bare.events).toEqual(stripped(whole.events));
+      // ...and asks for the frames back, a page at a time.
+      const natives = whole.events.flatMap((event) => (event.native ? [{ seq: event.seq, native: event.native }] : []));
+      const pages = [...(await remote.nativeFrames(0, 3)), ...(await remote.nativeFrames(3))];
+      expect(pages).toEqual(natives.filter((frame) => frame.seq <= terminal(whole).seq));
+      await expect(remote.nativeFrames(0, 513)).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(remote.nativeFrames(terminal(whole).seq + 100)).rejects.toMatchObject({ code: 'invalid_input' });
     } finally {
       await bareClient.close();
     }

@@ -3,7 +3,8 @@
 // `initialize` with the daemon's token first; every failure is a JSON-RPC error whose `data` is the
 // Reins ErrorInfo, so clients branch on `data.code`, never on message text. Version 2 keeps every
 // version 1 method; a client that asks for no version at `initialize` gets version 1 answers.
-// Optional wire features are asked for at `initialize` (`capabilities`: `eventBatches`, `eventParts`).
+// Optional wire features are asked for at `initialize` (`capabilities`: `eventBatches`, `eventParts`,
+// `omitNative`).
 
 export {
   AuthCancelParamsSchema,

@@ -1,6 +1,12 @@
 // Every method of the wire: its params schema (validated by the daemon) and result schema (validated
 // by clients), version 1's and version 2's together.
-import { CapabilityMatrixSchema, CheckpointChangeSchema, HarnessIdSchema, ItemSchema } from '@reins/core';
+import {
+  CapabilityMatrixSchema,
+  CheckpointChangeSchema,
+  HarnessIdSchema,
+  ItemSchema,
+  NativeFrameSchema,
+} from '@reins/core';
 import { z } from 'zod';
 import { AuthCancelParamsSchema, AuthCeremonyInfoSchema, AuthLoginParamsSchema, AuthStatusSchema } from './auth.js';
 import { InitializeParamsSchema, InitializeResultSchema } from './handshake.js';
@@ -47,6 +53,21 @@ export const SessionDiffSchema = z.object({
   turnId: z.string().optional(),
   changes: z.array(CheckpointChangeSchema),
 });
+/**
+ * session/nativeFrames: the native frames of the events after `afterSeq` (at most `limit`, default
+ * 256, of them), for a client that takes events without them (capability omitNative) and wants some
+ * back, e.g. a debug view. Events without a native frame are left out; a frame is as stored (a
+ * reference `{ reinsFrameRef: seq }` names the event that carries it).
+ */
+export const NATIVE_FRAMES_PAGE = 512;
+export const NativeFramesParamsSchema = z.object({
+  sessionId: z.string().min(1),
+  afterSeq: z.number().int().nonnegative(),
+  limit: z.number().int().min(1).max(NATIVE_FRAMES_PAGE).optional(),
+});
+export const NativeFramesResultSchema = z.object({
+  frames: z.array(z.object({ seq: z.number().int().positive(), native: NativeFrameSchema })),
+});
 /** session/revert: files (and the conversation where the harness can) back to before the turn. */
 export const SessionRevertParamsSchema = z.object({
   sessionId: z.string().min(1),
@@ -91,6 +112,7 @@ export const METHODS = {
   'session/delete': { params: SessionRefSchema, result: AckSchema },
   /** Checkpoints (docs/architecture/contract.md, "Checkpoints"): served by the session's live harness process. */
   'session/diff': { params: SessionDiffParamsSchema, result: SessionDiffSchema },
+  'session/nativeFrames': { params: NativeFramesParamsSchema, result: NativeFramesResultSchema },
   'session/revert': { params: SessionRevertParamsSchema, result: RevertResultSchema },
   /** The harness compacts the conversation now, a turn of its own (docs/architecture/contract.md, "Compaction"). */
   'session/compact': { params: SessionRefSchema, result: SendResultSchema },
