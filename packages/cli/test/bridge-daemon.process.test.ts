@@ -95,6 +95,12 @@ describe('reins bridge acp --daemon (a real reins daemon with a warm fake Codex)
       expect(texts).toEqual(['Hello from the scripted model.']);
       expect(session.nativeSessionId).toBe(THREAD_ID);
 
+      // The bridge asked the daemon for events without native frames (the daemon's log says what it granted).
+      const bridgeConnection = (daemon?.stderr() ?? '')
+        .split('\n')
+        .find((line) => line.includes('connection initialized') && line.includes('"client":"reins bridge/'));
+      expect(bridgeConnection).toContain('"omitNative":true');
+
       // The daemon holds the session the bridge opened.
       const listed = (await (reins as ReinsClient).listSessions()).filter((entry) => entry.cwd === folder);
       expect(listed).toHaveLength(1);

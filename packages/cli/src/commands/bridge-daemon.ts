@@ -69,6 +69,9 @@ export async function openDaemonHarness(
       token: info.token,
       WebSocket: webSocketClass(),
       client: { name: 'reins bridge', version: REINS_VERSION },
+      // A bridge speaks ACP or Codex's protocol to its client: the harness's native frames mean
+      // nothing there, so they do not cross the daemon's socket (about half of each event's bytes).
+      nativeFrames: false,
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     });
   } catch (error) {
