@@ -16,12 +16,47 @@
 // a daemon of its own (bench/lib/daemon-host.mjs, one warm process of the harness) on the same CLI and
 // home; its cold first text against the raw server's and the same bridge's without the daemon (the warm
 // process is refilled between its runs while the other paths run).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemonHost } from '../lib/daemon-process.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { coldTurn, PROMPT_MARK, pathContext, turnPaths } from './turns.mjs';
 
 const now = () => performance.now();
+
+/** The fields after a /proc/<pid>/stat's command name (ppid is [1], utime [11], stime [12]). */
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** This process's children now (Linux; none elsewhere). */
+function childPids() {
+  const pids = [];
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        if (Number(statFields(name)[1]) === process.pid) pids.push(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return pids;
+}
+
+/** CPU time (user + system, ms) a process has used, or null when it cannot be read; USER_HZ is 100 on Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
 
 /**
@@ -199,10 +234,16 @@ export async function run({ quick, log, root }) {
     }
 
     // Warm: one session per path, turn k of every path in turn.
+    // A bridge's own CPU per warm turn (turns 2..N, /proc: 10 ms ticks over the turns): what the bridge
+    // process adds, without its harness (a child of its own) and less exposed to the load than wall time.
     const open = [];
     for (const entry of live()) {
       try {
-        open.push({ entry, session: await entry.path.open(entry.context) });
+        const before = new Set(childPids());
+        const session = await entry.path.open(entry.context);
+        const spawned = childPids().filter((pid) => !before.has(pid));
+        const bridgePid = entry.path.role === 'bridge' || entry.path.id.includes('bridge') ? spawned[0] : undefined;
+        open.push({ entry, session, bridgePid });
       } catch (error) {
         entry.errors.push(`warm open: ${error.message}`);
       }
@@ -214,6 +255,11 @@ export async function run({ quick, log, root }) {
           const t0 = now();
           const timing = await slot.session.turn(`${PROMPT_MARK} warm ${turn}: say hello.`);
           slot.entry.warm.push({ firstMs: timing.first - t0, endMs: timing.end - t0 });
+          if (slot.bridgePid !== undefined && turn === 1) slot.cpuAfterFirst = cpuMs(slot.bridgePid);
+          if (slot.bridgePid !== undefined && turn === warmTurns && Number.isFinite(slot.cpuAfterFirst)) {
+            const cpu = cpuMs(slot.bridgePid);
+            if (cpu !== null) slot.entry.bridgeCpuMsPerTurn = (cpu - slot.cpuAfterFirst) / (warmTurns - 1);
+          }
         } catch (error) {
           slot.failed = true;
           slot.entry.errors.push(`warm turn ${turn}: ${error.message}`);
@@ -244,6 +290,7 @@ export async function run({ quick, log, root }) {
         // Turn 1 pays for what a CLI defers to its first message: left out, as in figure 2.
         turnEndMs: summarize(entry.warm.slice(1).map((turn) => turn.endMs)),
         firstTurnEndMs: entry.warm[0]?.endMs ?? null,
+        bridgeCpuMsPerTurn: entry.bridgeCpuMsPerTurn ?? null,
         samples: entry.warm,
       },
       errors: entry.errors,
@@ -295,7 +342,7 @@ function report(out) {
       : 'n/a';
   const rows = Object.values(out.paths).map(
     (path) =>
-      `  ${path.label.padEnd(40)} cold ${cell(path.cold.turnEndMs).padEnd(20)} warm ${cell(path.warm.turnEndMs).padEnd(16)}${path.errors.length > 0 ? ` ${path.errors.length} error(s): ${path.errors[0].slice(0, 60)}` : ''}`,
+      `  ${path.label.padEnd(40)} cold ${cell(path.cold.turnEndMs).padEnd(20)} warm ${cell(path.warm.turnEndMs).padEnd(16)}${path.warm.bridgeCpuMsPerTurn === null ? '' : ` bridge CPU ${path.warm.bridgeCpuMsPerTurn.toFixed(1)} ms/warm turn`}${path.errors.length > 0 ? ` ${path.errors.length} error(s): ${path.errors[0].slice(0, 60)}` : ''}`,
   );
   const ratios = Object.entries(out.ratios).map(
     ([name, ratio]) =>
