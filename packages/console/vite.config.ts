@@ -2,14 +2,15 @@
 // a strict Content-Security-Policy: no inline script or style, nothing from another origin, so the
 // build must not emit any (no module-preload polyfill script, CSS in files).
 //
-// Two chunks start a page: the entry (src/main.tsx: the connection, @reins/client, zod) and the UI
-// it imports once the socket is on its way (src/ui/mount.tsx: React and the session page). The UI
-// chunk and what it imports get a modulepreload link in index.html, so the browser fetches and
-// compiles them while the entry runs rather than after it.
+// Three chunks start a page: the entry (src/main.tsx: it opens the WebSocket, nothing more), the
+// connection it imports then (src/app/start.ts: @reins/client, zod, the schemas, the view models)
+// and the UI that imports once the session is on its way (src/ui/mount.tsx: React and the session
+// page). Those two chunks and what they import get a modulepreload link in index.html, so the
+// browser fetches and compiles them while the entry runs rather than after it.
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
-function preloadDynamicChunk(moduleSuffix: string): Plugin {
+function preloadDynamicChunks(moduleSuffixes: string[]): Plugin {
   return {
     name: 'reins-console-preload-ui',
     apply: 'build',
@@ -17,15 +18,17 @@ function preloadDynamicChunk(moduleSuffix: string): Plugin {
       order: 'post',
       handler(html, context) {
         const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
-        const start = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(moduleSuffix));
-        if (!start) throw new Error(`vite.config.ts: no chunk for ${moduleSuffix}: the console's UI entry moved`);
         const files = new Set<string>();
         const visit = (file: string) => {
           if (files.has(file)) return;
           files.add(file);
           for (const imported of chunks.find((chunk) => chunk.fileName === file)?.imports ?? []) visit(imported);
         };
-        visit(start.fileName);
+        for (const suffix of moduleSuffixes) {
+          const start = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(suffix));
+          if (!start) throw new Error(`vite.config.ts: no chunk for ${suffix}: the console's start moved`);
+          visit(start.fileName);
+        }
         return [...files]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => ({
@@ -52,6 +55,6 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
   },
-  plugins: [preloadDynamicChunk('/src/ui/mount.tsx')],
+  plugins: [preloadDynamicChunks(['/src/app/start.ts', '/src/ui/mount.tsx'])],
   logLevel: 'warn',
 });

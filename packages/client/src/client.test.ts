@@ -152,6 +152,38 @@ describe('connect', () => {
     expect(message).toContain('--listen or --public-origin');
   });
 
+  /** A WebSocket class whose `new` gives a socket opened before (`new` on a plain function gives what it returns). */
+  const handingOver = (socket: FakeSocket) =>
+    function handOver() {
+      return socket;
+    } as unknown as typeof FakeSocket;
+
+  it('takes a socket that opened before connect() was called, and refuses one that already failed', async () => {
+    daemon({});
+    // The console opens its socket before this code is loaded, so the open event is past.
+    const early = new FakeSocket('ws://127.0.0.1:1');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(early.readyState).toBe(1);
+    const reins = await connect({
+      url: 'ws://127.0.0.1:1',
+      token: 'secret',
+      WebSocket: handingOver(early),
+      connectTimeoutMs: 1_000,
+    });
+    expect(early.sent[0]).toMatchObject({ method: 'initialize' });
+    expect(reins.info.protocolVersion).toBe(2);
+
+    const failed = new FakeSocket('ws://127.0.0.1:1');
+    failed.close();
+    const error = await connect({
+      url: 'ws://127.0.0.1:1',
+      token: 'secret',
+      WebSocket: handingOver(failed),
+      connectTimeoutMs: 1_000,
+    }).catch((reason: unknown) => reason);
+    expect(codeOf(error)).toBe('process_exited');
+  });
+
   it('needs a WebSocket class where the runtime has none', async () => {
     vi.stubGlobal('WebSocket', undefined); // as in Node 20
     try {

@@ -92,6 +92,10 @@ export async function connect(options: ConnectOptions): Promise<ReinsClient> {
   return client;
 }
 
+/** readyState values (the same in browsers and ws). */
+const SOCKET_OPEN = 1;
+const SOCKET_CLOSING = 2;
+
 function openSocket(WebSocketClass: WebSocketConstructor, url: string, timeoutMs: number): Promise<WebSocketLike> {
   return new Promise((resolve, reject) => {
     let socket: WebSocketLike;
@@ -132,6 +136,10 @@ function openSocket(WebSocketClass: WebSocketConstructor, url: string, timeoutMs
     socket.addEventListener('open', () => settle());
     socket.addEventListener('error', refused);
     socket.addEventListener('close', refused);
+    // A class may hand over a socket its caller opened earlier (the console opens one before this
+    // code is loaded): its open or its failure may be past, and no event will tell it again.
+    if (socket.readyState === SOCKET_OPEN) settle();
+    else if (socket.readyState >= SOCKET_CLOSING) refused(undefined);
   });
 }
 

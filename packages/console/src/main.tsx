@@ -1,29 +1,21 @@
 // The console's entry: takes the daemon's token from the URL fragment that `reins console` opened
 // (`#token=...`; a fragment never reaches the daemon, so the token is in no request line and no
-// log), keeps it for this tab and clears it from the address bar, then connects to the daemon that
-// served the page.
+// log), keeps it for this tab and clears it from the address bar, then opens the WebSocket to the
+// daemon that served the page before anything else is loaded.
 //
-// It connects before React is even loaded: this chunk holds only the connection (@reins/client,
-// zod, the view models), and the UI (React, the pages) is a chunk of its own, fetched beside it (a
-// modulepreload link in index.html, see vite.config.ts) and imported once the socket is on its way.
-// A page opened on `#/session/<id>` starts following that session here too, so the daemon reads
-// the session's log while the page evaluates React and renders (bench figure 10: the page's start
-// was a third of opening a 20,000-event session).
-import { config as zodConfig } from 'zod';
-import { daemonUrlOf } from './api/daemon-api.js';
-import { ConsoleState } from './app/console-state.js';
-import { linkFromHash, parseRoute } from './model/route.js';
+// This chunk is kept to what that takes. The connection (app/start.ts: @reins/client, zod, the
+// schemas, the view models) and the UI (React, the pages) are chunks of their own, fetched beside
+// it (modulepreload links in index.html, see vite.config.ts): the daemon accepts the socket while
+// the page evaluates them (bench figure 10: the page's start was a third of opening a 20,000-event
+// session, and building the schemas is most of the connection chunk's evaluation).
+import { daemonUrlOf } from './api/first-socket.js';
+import { linkFromHash } from './model/route.js';
 import './ui/theme.css';
 import './ui/layout.css';
 import './ui/transcript.css';
 import './ui/pages.css';
 
 const TOKEN_KEY = 'reins.console.token';
-
-// zod probes for eval (its JIT) with Function(''): under the console's Content-Security-Policy that
-// is a violation report on every load. It parses as well without.
-zodConfig({ jitless: true });
-
 const CWD_KEY = 'reins.console.cwd';
 
 function takeToken(): string | undefined {
@@ -48,14 +40,8 @@ window.addEventListener('hashchange', () => {
 });
 
 const token = takeToken();
-const state = token
-  ? new ConsoleState(daemonUrlOf(window.location), token, sessionStorage.getItem(CWD_KEY) ?? undefined)
-  : undefined;
-if (state) {
-  state.start();
-  const route = parseRoute(window.location.hash);
-  // The session page takes this same model (ConsoleState.session keeps one per session).
-  if (route.page === 'session') state.session(route.sessionId);
-}
-const ui = await import('./ui/mount.js');
-ui.mount(document.getElementById('root') as HTMLElement, state);
+const url = daemonUrlOf(window.location);
+// Without a token there is nothing to connect with: the page says how to get a link.
+const firstSocket = token ? new WebSocket(url) : undefined;
+const { start } = await import('./app/start.js');
+await start({ url, token, cwd: sessionStorage.getItem(CWD_KEY) ?? undefined, firstSocket });

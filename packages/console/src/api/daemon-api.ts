@@ -114,8 +114,3 @@ export class DaemonApi implements DaemonLink {
     return this.client.onAuthChanged(listener);
   }
 }
-
-/** The daemon's WebSocket url for a page it served: the same host and port. */
-export function daemonUrlOf(location: { protocol: string; host: string }): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
-}

@@ -3,7 +3,7 @@
 // each followed across reconnects. Actions on a session go through its current RemoteSession; what
 // fails is told in the transcript with the daemon's error code and message. Views subscribe and
 // re-read on every change (`version`).
-import type { HarnessListing, RemoteSession } from '@reins/client';
+import type { HarnessListing, RemoteSession, WebSocketConstructor } from '@reins/client';
 import {
   type Effort,
   type ErrorInfo,
@@ -46,13 +46,15 @@ export class ConsoleState {
   /**
    * @param defaultCwd where new sessions start unless the user picks another folder (the folder
    *   `reins console` was run in, from its link).
+   * @param WebSocketClass how sockets are opened (the page's hands over the one its entry opened).
    */
   constructor(
     url: string,
     token: string,
     readonly defaultCwd?: string,
+    WebSocketClass?: WebSocketConstructor,
   ) {
-    this.connection = new ConsoleConnection(() => DaemonApi.open(url, token));
+    this.connection = new ConsoleConnection(() => DaemonApi.open(url, token, WebSocketClass));
     this.connection.onState(() => this.changed());
     this.connection.onLink((api) => this.linked(api));
   }
