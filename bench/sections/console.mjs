@@ -123,11 +123,31 @@ function watchWire() {
       });
       this.addEventListener('message', (message) => {
         wire.messages++;
+        // The answer to `initialize` and to the first `session/subscribe` (ids noted in send below).
+        if (typeof message.data === 'string' && message.data.startsWith('{"jsonrpc":"2.0","id":')) {
+          const id = JSON.parse(message.data).id;
+          if (id === wire.initializeId) wire.initializeAnswered ??= performance.now();
+          if (id === wire.subscribeId) wire.subscribeAnswered ??= performance.now();
+        }
         if (typeof message.data === 'string' && message.data.startsWith('{"jsonrpc":"2.0","method":"session/event')) {
           wire.firstEvent ??= performance.now();
           wire.lastEvent = performance.now();
         }
       });
+    }
+    send(data) {
+      if (typeof data === 'string' && wire.subscribeSent === undefined) {
+        const { id, method } = JSON.parse(data);
+        if (method === 'initialize' && wire.initializeSent === undefined) {
+          wire.initializeSent = performance.now();
+          wire.initializeId = id;
+        }
+        if (method === 'session/subscribe') {
+          wire.subscribeSent = performance.now();
+          wire.subscribeId = id;
+        }
+      }
+      super.send(data);
     }
   };
 }
@@ -160,7 +180,15 @@ function whenRendered(lastSeq) {
       }
       const rendered = performance.now();
       const wire = window.__reinsBenchWire ?? {};
-      const marks = { socketOpen: wire.opened, firstEventMessage: wire.firstEvent, lastEventMessage: wire.lastEvent };
+      const marks = {
+        socketOpen: wire.opened,
+        initializeSent: wire.initializeSent,
+        initializeAnswered: wire.initializeAnswered,
+        subscribeSent: wire.subscribeSent,
+        subscribeAnswered: wire.subscribeAnswered,
+        firstEventMessage: wire.firstEvent,
+        lastEventMessage: wire.lastEvent,
+      };
       setTimeout(
         () => resolve({ firstEvents, rendered, interactive: performance.now(), ...marks, messages: wire.messages }),
         0,
@@ -332,6 +360,10 @@ async function openFigures(deps, { benchDir, quick, log }) {
       rendered: [],
       interactive: [],
       socketOpen: [],
+      initializeSent: [],
+      initializeAnswered: [],
+      subscribeSent: [],
+      subscribeAnswered: [],
       firstEventMessage: [],
       lastEventMessage: [],
       messages: [],
@@ -394,6 +426,10 @@ async function openFigures(deps, { benchDir, quick, log }) {
       navigationInteractiveMs: summarize(navigation.interactive, { digits: 0 }),
       // The split of a navigation open: the page's start, the wire (subscribe to the last event), the render.
       navigationSocketOpenMs: summarize(navigation.socketOpen, { digits: 0 }),
+      navigationInitializeSentMs: summarize(navigation.initializeSent, { digits: 0 }),
+      navigationInitializeAnsweredMs: summarize(navigation.initializeAnswered, { digits: 0 }),
+      navigationSubscribeSentMs: summarize(navigation.subscribeSent, { digits: 0 }),
+      navigationSubscribeAnsweredMs: summarize(navigation.subscribeAnswered, { digits: 0 }),
       navigationFirstEventMessageMs: summarize(navigation.firstEventMessage, { digits: 0 }),
       navigationLastEventMessageMs: summarize(navigation.lastEventMessage, { digits: 0 }),
       navigationMessages: summarize(navigation.messages, { digits: 0 }),
@@ -574,6 +610,7 @@ function report(result) {
     `  open ${open.events} events (${open.turns} turns), median of ${open.runs} (min-max):`,
     `    navigation -> first events shown ${ms(open.navigationFirstEventsMs)}, last row rendered ${ms(open.navigationRenderedMs)}, interactive ${ms(open.navigationInteractiveMs)}`,
     `    split of a navigation: socket open ${ms(open.navigationSocketOpenMs)}, first event message ${ms(open.navigationFirstEventMessageMs)}, last ${ms(open.navigationLastEventMessageMs)} (${open.navigationMessages.median} WebSocket messages in all)`,
+    `    the page's requests: initialize sent ${ms(open.navigationInitializeSentMs)}, answered ${ms(open.navigationInitializeAnsweredMs)}; session/subscribe sent ${ms(open.navigationSubscribeSentMs)}, answered ${ms(open.navigationSubscribeAnsweredMs)}`,
     `    click      -> first events shown ${ms(open.clickFirstEventsMs)}, last row rendered ${ms(open.clickRenderedMs)}, interactive ${ms(open.clickInteractiveMs)}`,
     `    floors: a Node @reins/client receives the whole log in ${ms(open.nodeClientReplayMs)}; a bare Chromium page receives the same ${open.wireFloor.messages} notifications (${(open.wireFloor.bytes / 1e6).toFixed(1)} MB) in ${ms(open.wireFloor.onePerEventMs)} one per message, ${ms(open.wireFloor.batched500Ms)} 500 per message`,
     `  frames: idle ${frames.idle.fps} fps; ${frames.sessions} sessions streaming ${frames.streaming.fps} fps (frame median ${frames.streaming.frameMs.median} ms, p99 ${frames.streaming.frameMs.p99} ms, max ${frames.streaming.frameMs.max} ms)`,
