@@ -151,7 +151,7 @@ for (const name of only) {
 
 const { targets } = await import('./lib/targets.mjs');
 results.targets = targets(results.sections);
-if (results.loaded) results.loaded.targets = targets(results.loaded.sections);
+if (results.loaded) results.loaded.targets = targets(results.loaded.sections, { loaded: true });
 results.finishedAt = new Date().toISOString();
 
 const resultsDir = join(BENCH_DIR, 'results');

@@ -40,7 +40,7 @@ export function renderTable(results) {
     parts.push(`\n---- loaded (beside ${results.loaded.workers} busy workers) ----`);
     renderSections(parts, results.loaded.sections);
   } else renderSections(parts, results.sections);
-  parts.push('\nTargets (issue 21)', renderTargets(results.targets, results.loaded?.targets));
+  parts.push('\nTargets (issues 21 and 30)', renderTargets(results.targets, results.loaded?.targets));
   return `${parts.join('\n')}\n`;
 }
 

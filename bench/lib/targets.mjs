@@ -1,4 +1,4 @@
-// The targets of issue 21, judged on one run's figures (quiet, and loaded with --load N). A target
+// The targets of issues 21 and 30, judged on one run's figures (quiet, and loaded with --load N). A target
 // whose figure is missing (a path that failed, a section not run) is "n/a", never a pass.
 import { ratio } from './stats.mjs';
 
@@ -20,7 +20,11 @@ export const LIMITS = {
   rssPerIdleSessionMB: 0.2,
   // The daemon and the bridges (issue 21 item 5; why each: bench/README.md, figures 8-9).
   daemonAddedP99OverInProcessMicros: 1_000,
-  daemonFanOutEventsPerSec: 50_000,
+  // Issue 30: quiet; beside the --load workers the p99 may be twice the in-process one, and the
+  // fan-out half (issue 21 asked 50,000 events/s; issue 30 raised it).
+  daemonP99VsInProcessLoaded: 2,
+  daemonFanOutEventsPerSec: 200_000,
+  daemonFanOutEventsPerSecLoaded: 100_000,
   // Issue 30: the daemon's CPU per event it takes in (store, envelope, fan-out to 10 clients).
   daemonCpuPerEventInMicros: 20,
   daemonRssPerHostedSessionMB: 0.2,
@@ -28,7 +32,9 @@ export const LIMITS = {
   // Memory while a harness streams (issue 25 step 1): the tail's 1 MiB plus a few events in flight.
   daemonStreamLiveFixedMB: 2,
   daemonStreamLivePerLargestEvent: 8,
-  codexBridgeVsRaw: 1.05,
+  // Issue 30: a cold turn through the bridge within 1.1x of the raw app-server's, a warm one 1.05x.
+  codexBridgeColdVsRaw: 1.1,
+  codexBridgeWarmVsRaw: 1.05,
   acpBridgeVsPeer: 1.0,
   // Warm starts and shared processes (issue 21 items 2 and 3; bench/lib/codex-shared.mjs).
   codexSharedMemoryVsPerSession: 0.2,
@@ -40,7 +46,8 @@ export const LIMITS = {
   consoleStreamingFps: 50,
 };
 
-export function targets(sections) {
+/** `loaded`: the figures of the run beside --load N workers (issue 30 judges some of them apart). */
+export function targets(sections, { loaded = false } = {}) {
   const out = [];
   const paths = sections.turns?.paths ?? {};
   const median = (id, figure) => {
@@ -118,7 +125,7 @@ export function targets(sections) {
     );
   }
   codexSharedTargets(sections.memory?.codexShared, out);
-  daemonTargets(sections.daemon, out);
+  daemonTargets(sections.daemon, out, loaded);
   streamTargets(sections.stream, out);
   bridgeTargets(sections.bridges, out);
   consoleTargets(sections.console, out);
@@ -180,19 +187,30 @@ function codexSharedTargets(shared, out) {
   );
 }
 
-function daemonTargets(daemon, out) {
+function daemonTargets(daemon, out, loaded) {
   if (!daemon || daemon.error) return;
   const fast = daemon.latency?.['10000/s'];
+  const p99 = fast ? { daemon: fast.daemonMicros.p99, inProcess: fast.inProcessMicros.p99 } : undefined;
+  const detail = p99
+    ? `WebSocket p99 ${p99.daemon} µs, in-process ${p99.inProcess} µs: +${fast.addedP99Micros.toFixed(0)} µs`
+    : '';
+  const p99Name = `Daemon p99 at 10k frames/s <= in-process + ${LIMITS.daemonAddedP99OverInProcessMicros} µs quiet, <= ${LIMITS.daemonP99VsInProcessLoaded}x in-process loaded`;
   out.push(
-    judge(
-      `Daemon added latency p99 at 10k frames/s <= in-process + ${LIMITS.daemonAddedP99OverInProcessMicros} µs`,
-      fast?.addedP99Micros ?? null,
-      fast?.addedP99Micros <= LIMITS.daemonAddedP99OverInProcessMicros,
-      fast
-        ? `WebSocket p99 ${fast.daemonMicros.p99} µs, in-process ${fast.inProcessMicros.p99} µs: +${fast.addedP99Micros.toFixed(0)} µs`
-        : '',
-    ),
+    loaded
+      ? judge(
+          p99Name,
+          p99 ? ratio(p99.daemon, p99.inProcess) : null,
+          p99 && p99.daemon <= LIMITS.daemonP99VsInProcessLoaded * p99.inProcess,
+          detail,
+        )
+      : judge(
+          p99Name,
+          fast?.addedP99Micros ?? null,
+          fast?.addedP99Micros <= LIMITS.daemonAddedP99OverInProcessMicros,
+          detail,
+        ),
   );
+  const fanOutLimit = loaded ? LIMITS.daemonFanOutEventsPerSecLoaded : LIMITS.daemonFanOutEventsPerSec;
   const fan = daemon.fanOut;
   const lossless =
     fan &&
@@ -203,9 +221,9 @@ function daemonTargets(daemon, out) {
     !fan.sendErrors;
   out.push(
     judge(
-      `Daemon fan-out 10 clients x 100 sessions >= ${LIMITS.daemonFanOutEventsPerSec} events/s delivered, no loss`,
+      `Daemon fan-out 10 clients x 100 sessions >= ${LIMITS.daemonFanOutEventsPerSec} events/s quiet, ${LIMITS.daemonFanOutEventsPerSecLoaded} loaded, no loss`,
       fan?.eventsPerSecDelivered ?? null,
-      lossless && fan.eventsPerSecDelivered >= LIMITS.daemonFanOutEventsPerSec,
+      lossless && fan.eventsPerSecDelivered >= fanOutLimit,
       fan
         ? `${fan.eventsPerSecDelivered} events/s; lost ${fan.lostDeltas}, gaps ${fan.seqGaps}, failed turns ${fan.failedTurns}`
         : '',
@@ -259,13 +277,14 @@ function streamTargets(stream, out) {
 
 function bridgeTargets(bridges, out) {
   if (!bridges || bridges.error) return;
+  const limitOf = (figure) => (figure === 'cold' ? LIMITS.codexBridgeColdVsRaw : LIMITS.codexBridgeWarmVsRaw);
   for (const figure of ['cold', 'warm']) {
     const codex = bridges.ratios?.codex;
     out.push(
       judge(
-        `Codex ${figure} turn: reins bridge codex-app-server / codex app-server <= ${LIMITS.codexBridgeVsRaw}x`,
+        `Codex ${figure} turn: reins bridge codex-app-server / codex app-server <= ${limitOf(figure)}x`,
         codex?.[figure] ?? null,
-        codex?.[figure] <= LIMITS.codexBridgeVsRaw,
+        codex?.[figure] <= limitOf(figure),
         codex?.[figure] == null ? 'n/a' : `${codex[figure]}x (${codex[`${figure}Ms`].join(' vs ')} ms)`,
       ),
     );
