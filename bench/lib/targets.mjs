@@ -225,7 +225,7 @@ function daemonTargets(daemon, out, loaded) {
       fan?.eventsPerSecDelivered ?? null,
       lossless && fan.eventsPerSecDelivered >= fanOutLimit,
       fan
-        ? `${fan.eventsPerSecDelivered} events/s; lost ${fan.lostDeltas}, gaps ${fan.seqGaps}, failed turns ${fan.failedTurns}`
+        ? `${fan.eventsPerSecDelivered} events/s; lost ${fan.lostDeltas}, gaps ${fan.seqGaps}, failed turns ${fan.failedTurns}; floor: the 10 client processes' own ${fan.clientCpuMicrosPerEvent} µs per event received need ${((fanOutLimit * fan.clientCpuMicrosPerEvent) / 1e6).toFixed(2)} cores at ${fanOutLimit}/s`
         : '',
     ),
   );
