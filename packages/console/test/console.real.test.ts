@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AuthProbe, HarnessAuth, LoginCeremony } from '@reins/core';
 import { silentLogger, startDaemon } from '@reins/daemon';
 import { reply } from '@reins/testkit';
+import type { WebSocket } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedHarness } from '../../daemon/test/scripted-harness.js';
 import { consoleUrl } from './browser.js';
@@ -113,9 +114,22 @@ describe('console real: Codex', () => {
     await turnsEnded(page, 4);
     expect(server.requests.filter((request) => request.scripted).at(-1)?.model).toBe(ALTERNATE_MODEL);
 
-    // Reload: the whole history comes back from the daemon, each message once.
+    // Reload: the whole history comes back from the daemon, each message once, without native frames.
+    const received: string[] = [];
+    const watch = (socket: WebSocket) =>
+      socket.on('framereceived', (frame) => received.push(typeof frame.payload === 'string' ? frame.payload : ''));
+    page.on('websocket', watch);
     await page.reload();
     await turnsEnded(page, 4);
+    page.off('websocket', watch);
+    expect(received.some((text) => text.includes('"method":"session/event'))).toBe(true);
+    expect(received.filter((text) => text.includes('"native":'))).toEqual([]);
+    // The raw-frames panel fetches them: a Codex frame shows beside its event.
+    await page.getByTestId('debug-toggle').click();
+    const frame = await last(page.getByTestId('frame').filter({ hasText: 'codex.app-server' }));
+    await frame.locator('summary').click();
+    expect(await frame.getByTestId('native-frame').textContent()).toContain('"method"');
+    await page.getByTestId('debug-toggle').click();
     const rows = await transcriptRows(page);
     for (const text of ['Say hello.', 'Run the check.', 'Write NOTES.md.', 'Which model is this?']) {
       expect(countBubbles(rows, text), text).toBe(1);

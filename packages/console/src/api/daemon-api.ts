@@ -29,6 +29,9 @@ export class DaemonApi implements DaemonLink {
       ...(WebSocketClass ? { WebSocket: WebSocketClass } : {}),
       client: { name: 'reins-console', version: '0.1.0' },
       requestTimeoutMs: 120_000,
+      // Native frames are about half of every event's bytes and only the raw-frames panel shows
+      // them: it fetches the ones it shows (DebugPanel, session/nativeFrames).
+      nativeFrames: false,
     });
     return new DaemonApi(client);
   }

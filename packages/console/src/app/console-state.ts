@@ -19,6 +19,9 @@ import type { DeliveryMode } from '../model/outbox.js';
 import { SessionDirectory } from '../model/session-directory.js';
 import { SessionModel } from '../model/session-model.js';
 
+/** A page of session/nativeFrames: each event's seq and its native frame (events without one left out). */
+export type NativeFramePage = Awaited<ReturnType<RemoteSession['nativeFrames']>>;
+
 interface OpenSession {
   model: SessionModel;
   follow: { stop(): void; session(): unknown };
@@ -173,6 +176,11 @@ export class ConsoleState {
 
   close(sessionId: string): Promise<void> {
     return this.act(sessionId, 'Close', (remote) => remote.close());
+  }
+
+  /** The stored native frames of the events after `afterSeq` (the raw-frames panel; events come without them). */
+  nativeFrames(sessionId: string, afterSeq: number, limit: number): Promise<NativeFramePage> {
+    return this.remote(sessionId).nativeFrames(afterSeq, limit);
   }
 
   async fork(sessionId: string): Promise<string | undefined> {

@@ -51,6 +51,11 @@ export function SessionPage({
   const [sentCount, setSentCount] = useState(0);
   const attachError = state.attachError(sessionId);
 
+  const fetchNatives = useCallback(
+    (afterSeq: number, limit: number) => state.nativeFrames(sessionId, afterSeq, limit),
+    [state, sessionId],
+  );
+
   const send = useCallback(
     (text: string, mode: 'queue' | 'steer') => {
       setSentCount((count) => count + 1);
@@ -167,7 +172,7 @@ export function SessionPage({
         </div>
         {debug ? (
           <Suspense fallback={null}>
-            <DebugPanel model={model} snapshot={snapshot} onClose={() => setDebug(false)} />
+            <DebugPanel model={model} snapshot={snapshot} fetchNatives={fetchNatives} onClose={() => setDebug(false)} />
           </Suspense>
         ) : null}
       </div>
