@@ -2,9 +2,6 @@
 // client may send one message too long to take (a huge pasted image); the bridge must answer it, not
 // die: the shared LineSplitter (@reins/harnesses) drops the line whole, keeps its first bytes, and
 // the rest of the stream goes on. Memory stays bounded by the limit, however long the line.
-// On the way out, the lines of one turn of the event loop go out in one write (lineBatches).
-
-import type { Writable } from 'node:stream';
 
 /** The longest line the bridges take (a base64 image of ~48 MiB fits). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -75,40 +72,4 @@ export function leadingId(prefix: string): number | string | undefined {
     index++;
   }
   return undefined;
-}
-
-/** Lines for a stream, written together: the lines of one turn of the event loop in one write. */
-export interface LineBatches {
-  /** Queues one line (the newline is added); it is written with the others of this turn. */
-  write(line: string): void;
-  /** Writes what is queued now (before the process exits, say). */
-  flush(): void;
-}
-
-/**
- * Every write to a pipe is a system call that wakes the client, and a warm turn's frames come a few
- * at a time from one harness line (an answer, then its notifications): one write per frame cost a
- * bridge more CPU per warm turn than anything else it does. The lines queued during one turn of the
- * event loop are joined, in the order they were written, and written once when it ends (setImmediate
- * runs after the I/O callbacks and microtasks that produced them, before the loop waits again), so no
- * frame waits for later input. Nothing is written after `writable()` says the stream is gone.
- */
-export function lineBatches(output: Writable, writable: () => boolean = () => true): LineBatches {
-  let queued: string[] = [];
-  let scheduled: NodeJS.Immediate | undefined;
-  const flush = () => {
-    if (scheduled !== undefined) clearImmediate(scheduled);
-    scheduled = undefined;
-    if (queued.length === 0) return;
-    const text = queued.length === 1 ? (queued[0] as string) : queued.join('');
-    queued = [];
-    if (writable()) output.write(text);
-  };
-  return {
-    write(line) {
-      queued.push(`${line}\n`);
-      scheduled ??= setImmediate(flush);
-    },
-    flush,
-  };
 }

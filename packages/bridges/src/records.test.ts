@@ -57,22 +57,6 @@ describe('fileRecords', () => {
     }
   });
 
-  it('reads a record again once another process replaced its file, and gives copies of what it wrote', async () => {
-    const dir = await tempDir();
-    const mine = fileRecords(dir);
-    const other = fileRecords(dir);
-    await mine.put(record('a', { model: 'sonnet' }));
-    const first = await mine.get('a');
-    expect(first?.model).toBe('sonnet');
-    if (first) first.model = 'changed by the caller';
-    expect((await mine.get('a'))?.model).toBe('sonnet');
-    await other.put(record('a', { model: 'haiku', name: 'from the other bridge' }));
-    expect(await mine.get('a')).toMatchObject({ model: 'haiku', name: 'from the other bridge' });
-    await mine.update('a', (known) => known && { ...known, effort: 'high' });
-    expect(await other.get('a')).toMatchObject({ model: 'haiku', effort: 'high', name: 'from the other bridge' });
-    expect(await mine.get('a')).toEqual(await fileRecords(dir).get('a'));
-  });
-
   it('keeps the newest turns only', async () => {
     const store = fileRecords(await tempDir());
     const turns = Array.from({ length: MAX_TURN_RECORDS + 5 }, (_, index) => ({

@@ -6,7 +6,7 @@
 // place. Nothing here is a credential. A store that cannot be read or written never stops a bridge:
 // it says so on the log and the bridge goes on without what it would have remembered.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -103,24 +103,9 @@ function fileName(id: string): string {
   return `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
 }
 
-/** A record this store wrote, and the file it wrote it to, to know the file is still that one. */
-interface Written {
-  record: SessionRecord;
-  ino: bigint;
-  size: bigint;
-  mtimeNs: bigint;
-}
-
-/**
- * A store in `dir` (one file per conversation); `log` hears of every file it could not use. A bridge
- * updates a record at every turn's end: what it wrote last is kept, and read again only when the
- * file is no longer the one it wrote (another bridge process replaced it: a rename is a new inode),
- * one stat instead of reading and parsing the file each turn.
- */
+/** A store in `dir` (one file per conversation); `log` hears of every file it could not use. */
 export function fileRecords(dir: string, log: (message: string) => void = () => {}): RecordStore {
   const writes = new Map<string, Promise<void>>();
-  const written = new Map<string, Written>();
-  let madeDir: Promise<unknown> | undefined;
   const read = async (path: string): Promise<SessionRecord | undefined> => {
     let text: string;
     try {
@@ -141,16 +126,7 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
   const store: Omit<RecordStore, 'update'> = {
     get: async (id) => {
       await writes.get(id);
-      const path = join(dir, fileName(id));
-      const mine = written.get(id);
-      if (mine) {
-        const now = await stat(path, { bigint: true }).catch(() => undefined);
-        if (now?.ino === mine.ino && now.size === mine.size && now.mtimeNs === mine.mtimeNs) {
-          return structuredClone(mine.record);
-        }
-        written.delete(id);
-      }
-      const record = await read(path);
+      const record = await read(join(dir, fileName(id)));
       return record?.id === id ? record : undefined;
     },
     put: (record) => {
@@ -158,28 +134,12 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
       const kept = { ...record, turns: record.turns.slice(-MAX_TURN_RECORDS) };
       const previous = writes.get(record.id) ?? Promise.resolve();
       const write = previous.then(async () => {
-        written.delete(record.id);
         try {
-          // Made once per store; a folder removed meanwhile fails the write, which makes it again next time.
-          madeDir ??= mkdir(dir, { recursive: true, mode: 0o700 });
-          await madeDir;
+          await mkdir(dir, { recursive: true, mode: 0o700 });
           const temporary = `${path}.${process.pid}.tmp`;
-          const text = JSON.stringify(kept);
-          const file = await open(temporary, 'w', 0o600);
-          let identity: Omit<Written, 'record'>;
-          try {
-            await file.writeFile(text);
-            const { ino, size, mtimeNs } = await file.stat({ bigint: true });
-            identity = { ino, size, mtimeNs };
-          } finally {
-            await file.close();
-          }
+          await writeFile(temporary, JSON.stringify(kept), { mode: 0o600 });
           await rename(temporary, path);
-          // What a read of the file would give (the schema's parse of its JSON).
-          const parsed = SessionRecordSchema.safeParse(JSON.parse(text));
-          if (parsed.success) written.set(record.id, { record: parsed.data, ...identity });
         } catch (error) {
-          madeDir = undefined;
           log(`cannot write ${path}: ${String(error)}`);
         }
       });

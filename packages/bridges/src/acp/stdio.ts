@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Stream } from '@agentclientprotocol/sdk/unstable';
 import { LineSplitter } from '@reins/harnesses';
-import { DEFAULT_MAX_LINE_BYTES, leadingId, lineBatches } from '../framing.js';
+import { DEFAULT_MAX_LINE_BYTES, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { AcpBridge, type AcpBridgeOptions } from './agent.js';
 import type { AnyMessage } from './wire.js';
@@ -29,14 +29,13 @@ export function acpStdioStream(options: {
   stdout: Writable;
   maxLineBytes?: number;
   log?: (message: string) => void;
-}): { stream: Stream; ended: Promise<void>; flush: () => void } {
+}): { stream: Stream; ended: Promise<void> } {
   const log = options.log ?? (() => {});
   let writable = true;
   options.stdout.on('error', (error) => {
     writable = false;
     log(`stdout: ${error.message}`);
   });
-  const lines = lineBatches(options.stdout, () => writable);
   const writeLine = (message: unknown) => {
     if (!writable) return;
     let line: string;
@@ -46,7 +45,7 @@ export function acpStdioStream(options: {
       log(`could not write a message: ${String(error)}`);
       return;
     }
-    lines.write(line);
+    options.stdout.write(`${line}\n`);
   };
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let ended: () => void = () => {};
@@ -105,13 +104,13 @@ export function acpStdioStream(options: {
     },
   });
   const output = new WritableStream<AnyMessage>({ write: (message) => writeLine(message) });
-  return { stream: { readable, writable: output }, ended: endedPromise, flush: lines.flush };
+  return { stream: { readable, writable: output }, ended: endedPromise };
 }
 
 /** Serves ACP on the given stdio until the client goes away or a signal arrives; resolves after cleanup. */
 export async function serveAcpStdio(options: StdioBridgeOptions): Promise<StopReason> {
   const bridge = new AcpBridge(options);
-  const { stream, ended, flush } = acpStdioStream(options);
+  const { stream, ended } = acpStdioStream(options);
   const connection = bridge.connect(stream);
   const reason = await runUntilStopped(
     Promise.race([connection.closed, ended]),
@@ -120,7 +119,5 @@ export async function serveAcpStdio(options: StdioBridgeOptions): Promise<StopRe
     (stop) => options.log?.(`shutting down (${stop}): closing ${bridge.sessionCount} session(s)`),
   );
   options.stdin.pause();
-  // The caller may exit the process next: what the close wrote goes out now.
-  flush();
   return reason;
 }

@@ -5,7 +5,7 @@
 // its size (or, when its id cannot be read, skipped with a line on the log); the bridge goes on.
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '@reins/harnesses';
-import { DEFAULT_MAX_LINE_BYTES, leadingId, lineBatches } from '../framing.js';
+import { DEFAULT_MAX_LINE_BYTES, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
 import { RPC } from './wire.js';
@@ -30,9 +30,8 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
     writable = false;
     options.log?.(`stdout: ${error.message}`);
   });
-  const lines = lineBatches(options.stdout, () => writable);
   const { receive, connection } = bridge.connect((line) => {
-    if (writable) lines.write(line);
+    if (writable) options.stdout.write(`${line}\n`);
   });
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const reader = new LineSplitter(receive, max, (bytes, prefix) => {
@@ -66,7 +65,5 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
     (stop) => options.log?.(`shutting down (${stop}): closing ${bridge.threadCount} thread(s)`),
   );
   options.stdin.pause();
-  // The caller may exit the process next: what the close wrote goes out now.
-  lines.flush();
   return reason;
 }
