@@ -7,7 +7,7 @@
 // what was granted): its replays then go as session/events frames (event-batch.ts); a client that
 // does not ask gets exactly the frames it always got. An event too big for one frame goes in
 // session/eventPart frames to a client granted `eventParts`, else shrunk (event-parts.ts). A client
-// granted `omitNative` gets every event without its native frame (event-without-native.ts).
+// granted `omitNative` gets every event without its native frame (published-event.ts).
 // Everything sent (answers, events, notifications) counts against one buffer cap: a client that
 // does not read is dropped (1013) instead of growing the daemon.
 import { timingSafeEqual } from 'node:crypto';

@@ -12,16 +12,11 @@
 import { type EventPayload, ReinsError, type ReinsEvent } from '@reins/core';
 import { CrashedTurn } from './daemon-events.js';
 import { EventBuffer } from './event-buffer.js';
-import { LiveEvent } from './event-without-native.js';
+import { LiveEvent, type PublishedEvent } from './published-event.js';
 import type { DaemonStore, StoredEventText } from './store/store.js';
 import { storeUnavailableError } from './store/unavailable.js';
 
-/** An event as it is stored and sent: the object and its JSON text. */
-export interface PublishedEvent {
-  seq: number;
-  event: ReinsEvent;
-  json: string;
-}
+export type { PublishedEvent } from './published-event.js';
 
 export type EventSink = (published: PublishedEvent) => void;
 

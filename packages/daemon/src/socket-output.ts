@@ -6,7 +6,7 @@ import { SESSION_EVENT } from '@reins/protocol';
 import type { WebSocket } from 'ws';
 import { batchFrames } from './event-batch.js';
 import { eventPartFrames, isBigEvent, shrunkEventFrame } from './event-parts.js';
-import { withoutNative } from './event-without-native.js';
+import { withoutNative } from './published-event.js';
 import type { PublishedEvent } from './session-log.js';
 
 export const OPEN = 1;
@@ -24,7 +24,7 @@ export class SocketOutput {
   batches = false;
   /** Granted at initialize: a big event goes in session/eventPart frames. */
   parts = false;
-  /** Granted at initialize: every event goes without its native frame (event-without-native.ts). */
+  /** Granted at initialize: every event goes without its native frame (published-event.ts). */
   omitNative = false;
   /** The client was found not reading: nothing more is sent. */
   dropping = false;
@@ -324,7 +324,7 @@ function wireFrame(frame: string | Buffer): Buffer {
 /**
  * The session/event frame of the event being handed on. A published event goes to every
  * subscriber in one synchronous loop (session-log.ts), so the frame is made once, as bytes, for
- * all of them (once per form: event-without-native.ts hands the same variant to every connection
+ * all of them (once per form: published-event.ts hands the same variant to every connection
  * that omits native frames): the message is encoded straight into its WebSocket frame (one buffer,
  * one UTF-8 encoding per event, not one per client), and the payload handed out is a view of it,
  * which wireFrame recognises. Only the newest two are kept. The event's JSON itself was made once,

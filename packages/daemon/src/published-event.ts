@@ -1,4 +1,5 @@
-// Events for a connection granted `omitNative` (docs/architecture/daemon.md, "Protocol"): the same
+// An event as the daemon stores and sends it (its object and its JSON text, made once), and the
+// same event for a connection granted `omitNative` (docs/architecture/daemon.md, "Protocol"): the same
 // event without its `native` field, which is on average about half of an event's bytes and which a
 // chat UI or a bot never reads. The store keeps every frame; only what this connection is sent
 // changes. A live event goes to every subscriber in one synchronous loop: its text without the
@@ -7,7 +8,13 @@
 // or the store) is parsed for the page that carries it: the tail keeps neither its object nor its
 // variant, so its memory stays what its texts weigh. Pure: no socket here.
 import type { ReinsEvent } from '@reins/core';
-import type { PublishedEvent } from './session-log.js';
+
+/** An event as it is stored and sent: the object and its JSON text. */
+export interface PublishedEvent {
+  seq: number;
+  event: ReinsEvent;
+  json: string;
+}
 
 /** An event as the log publishes it: its object, its JSON (made once), its form without `native` when asked. */
 export class LiveEvent implements PublishedEvent {

@@ -1,6 +1,6 @@
 import type { ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { LiveEvent, withoutNative } from './event-without-native.js';
+import { LiveEvent, withoutNative } from './published-event.js';
 import type { PublishedEvent } from './session-log.js';
 
 const base = {
