@@ -11,7 +11,7 @@ import type { Msg, Subscription } from '@nats-io/transport-node';
 import { type HarnessId, ReinsError } from '@reins/core';
 import { type AnyHarnessOptions, createHarness } from '@reins/harnesses';
 import { describeInvalidParams, METHODS, type MethodName, type ParamsOf } from '@reins/protocol';
-import { probeHarness } from '../harness-probe.js';
+import { ProbeMemory, probeHarness } from '../harness-probe.js';
 import type { HostedSession } from '../hosted-session.js';
 import type { Logger } from '../logger.js';
 import { reapProcessGroups } from '../processes/reaper.js';
@@ -66,6 +66,10 @@ export class ClusterWorker {
   private readonly serving = new Set<Promise<void>>();
   /** Requests arriving in parts (request-parts.ts). */
   private readonly uploads = new UploadAssembler();
+  /** Each harness's discovery and health, remembered as a local daemon does (harness-probe.ts): every gateway's harness/list asks. */
+  private readonly listings = new ProbeMemory((id) =>
+    probeHarness(id, this.options.harnessOptions[id] ?? {}, this.options.probeTimeoutMs),
+  );
   private closing: Promise<void> | undefined;
   /** After shutdown stopped every session: NATS writes are no longer retried. */
   private writesStopped = false;
@@ -292,13 +296,7 @@ export class ClusterWorker {
         // Its params are a session reference, like session/close's.
         return this.adopt(this.params('session/close', raw).sessionId);
       case 'cluster/harnesses':
-        return this.tracker.run(undefined, () =>
-          Promise.all(
-            this.options.harnesses.map((id) =>
-              probeHarness(id, this.options.harnessOptions[id] ?? {}, this.options.probeTimeoutMs),
-            ),
-          ),
-        );
+        return this.tracker.run(undefined, () => this.listings.list(this.options.harnesses));
       default:
         throw new ReinsError('invalid_input', `Workers do not serve ${method}.`);
     }
