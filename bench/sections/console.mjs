@@ -118,6 +118,7 @@ function watchWire() {
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      wire.created ??= performance.now();
       this.addEventListener('open', () => {
         wire.opened = performance.now();
       });
@@ -181,6 +182,7 @@ function whenRendered(lastSeq) {
       const rendered = performance.now();
       const wire = window.__reinsBenchWire ?? {};
       const marks = {
+        socketCreated: wire.created,
         socketOpen: wire.opened,
         initializeSent: wire.initializeSent,
         initializeAnswered: wire.initializeAnswered,
@@ -359,6 +361,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
       firstEvents: [],
       rendered: [],
       interactive: [],
+      socketCreated: [],
       socketOpen: [],
       initializeSent: [],
       initializeAnswered: [],
@@ -425,6 +428,7 @@ async function openFigures(deps, { benchDir, quick, log }) {
       navigationRenderedMs: summarize(navigation.rendered, { digits: 0 }),
       navigationInteractiveMs: summarize(navigation.interactive, { digits: 0 }),
       // The split of a navigation open: the page's start, the wire (subscribe to the last event), the render.
+      navigationSocketCreatedMs: summarize(navigation.socketCreated, { digits: 0 }),
       navigationSocketOpenMs: summarize(navigation.socketOpen, { digits: 0 }),
       navigationInitializeSentMs: summarize(navigation.initializeSent, { digits: 0 }),
       navigationInitializeAnsweredMs: summarize(navigation.initializeAnswered, { digits: 0 }),
@@ -609,7 +613,7 @@ function report(result) {
     '\n10. Console in Chromium: opening a session of 20,000 events (from SQLite), and frames per second while 10 sessions stream',
     `  open ${open.events} events (${open.turns} turns), median of ${open.runs} (min-max):`,
     `    navigation -> first events shown ${ms(open.navigationFirstEventsMs)}, last row rendered ${ms(open.navigationRenderedMs)}, interactive ${ms(open.navigationInteractiveMs)}`,
-    `    split of a navigation: socket open ${ms(open.navigationSocketOpenMs)}, first event message ${ms(open.navigationFirstEventMessageMs)}, last ${ms(open.navigationLastEventMessageMs)} (${open.navigationMessages.median} WebSocket messages in all)`,
+    `    split of a navigation: socket created ${ms(open.navigationSocketCreatedMs)}, open ${ms(open.navigationSocketOpenMs)}, first event message ${ms(open.navigationFirstEventMessageMs)}, last ${ms(open.navigationLastEventMessageMs)} (${open.navigationMessages.median} WebSocket messages in all)`,
     `    the page's requests: initialize sent ${ms(open.navigationInitializeSentMs)}, answered ${ms(open.navigationInitializeAnsweredMs)}; session/subscribe sent ${ms(open.navigationSubscribeSentMs)}, answered ${ms(open.navigationSubscribeAnsweredMs)}`,
     `    click      -> first events shown ${ms(open.clickFirstEventsMs)}, last row rendered ${ms(open.clickRenderedMs)}, interactive ${ms(open.clickInteractiveMs)}`,
     `    floors: a Node @reins/client receives the whole log in ${ms(open.nodeClientReplayMs)}; a bare Chromium page receives the same ${open.wireFloor.messages} notifications (${(open.wireFloor.bytes / 1e6).toFixed(1)} MB) in ${ms(open.wireFloor.onePerEventMs)} one per message, ${ms(open.wireFloor.batched500Ms)} 500 per message`,
