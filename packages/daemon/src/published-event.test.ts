@@ -54,8 +54,11 @@ describe('withoutNative', () => {
     expect(withoutNative(keyed)).toBe(keyed);
   });
 
-  it('strips a stored text too', () => {
-    const out = withoutNative(new Stored(JSON.stringify({ ...base, text: 'hi', native })));
+  it('strips a stored text (or a mirrored event) too, once for every connection', () => {
+    const text = new Stored(JSON.stringify({ ...base, text: 'hi', native }));
+    const out = withoutNative(text);
     expect(out.json).toBe(JSON.stringify({ ...base, text: 'hi' }));
+    expect(out.event).toEqual({ ...base, text: 'hi' });
+    expect(withoutNative(text)).toBe(out);
   });
 });

@@ -4,9 +4,9 @@
 // chat UI or a bot never reads. The store keeps every frame; only what this connection is sent
 // changes. A live event goes to every subscriber in one synchronous loop: its text without the
 // native frame is made when the first connection that omits asks, once, and kept with the event
-// while it lives (nothing is made when no connection omits). A replayed one (a text from the tail
-// or the store) is parsed for the page that carries it: the tail keeps neither its object nor its
-// variant, so its memory stays what its texts weigh. Pure: no socket here.
+// while it lives (nothing is made when no connection omits). Any other (a text read back from the
+// tail or the store, a cluster gateway's mirrored event) is parsed once and its variant kept beside
+// it while it lives. Pure: no socket here.
 import type { ReinsEvent } from '@reins/core';
 
 /** An event as it is stored and sent: the object and its JSON text. */
@@ -59,14 +59,24 @@ class TextOnly implements PublishedEvent {
   }
 }
 
+/**
+ * The variants of other events handed to several connections (a cluster gateway's mirror publishes
+ * its own objects; the tail's texts are shared by replays): made once each, kept while the event is.
+ */
+const variants = new WeakMap<PublishedEvent, PublishedEvent>();
+
 /** `published` as a connection that omits native frames is sent it: the same seq, no `native`. */
 export function withoutNative(published: PublishedEvent): PublishedEvent {
   if (published instanceof LiveEvent) return published.withoutNative();
   // No `"native":` in the text: the event has no native frame (escaped quotes inside strings
   // cannot match), and the text is sent as it is, unparsed.
   if (!published.json.includes('"native":')) return published;
+  const known = variants.get(published);
+  if (known !== undefined) return known;
   const event = JSON.parse(published.json) as ReinsEvent;
   if (event.native === undefined) return published;
   const { native: _omitted, ...rest } = event;
-  return { seq: published.seq, event: rest as ReinsEvent, json: JSON.stringify(rest) };
+  const variant = new TextOnly(published.seq, JSON.stringify(rest));
+  variants.set(published, variant);
+  return variant;
 }
