@@ -73,6 +73,10 @@ const good: Record<MethodName, unknown[]> = {
   'session/mcpStatus': [{ sessionId: 's1' }],
   'session/compact': [{ sessionId: 's1' }],
   'session/diff': [{ sessionId: 's1' }, { sessionId: 's1', turnId: 'r1.turn_2' }],
+  'session/nativeFrames': [
+    { sessionId: 's1', afterSeq: 0 },
+    { sessionId: 's1', afterSeq: 40, limit: 512 },
+  ],
   'session/revert': [
     { sessionId: 's1', turnId: 'turn_1' },
     { sessionId: 's1', turnId: 'turn_1', force: true },
@@ -99,6 +103,9 @@ const bad: Array<[MethodName, unknown, RegExp]> = [
   ['session/fork', {}, /params\.sessionId/],
   ['session/revert', { sessionId: 's1' }, /params\.turnId/],
   ['session/diff', { sessionId: 's1', turnId: '' }, /params\.turnId/],
+  ['session/nativeFrames', { sessionId: 's1' }, /params\.afterSeq/],
+  ['session/nativeFrames', { sessionId: 's1', afterSeq: 0, limit: 513 }, /params\.limit/],
+  ['session/nativeFrames', { sessionId: 's1', afterSeq: -1 }, /params\.afterSeq/],
   ['session/create', { harness: 'cursor', spec: { cwd: '/w' } }, /params\.harness/],
   ['session/create', { harness: 'codex', spec: { cwd: '' } }, /params\.spec\.cwd/],
   ['session/create', { harness: 'codex', spec: { cwd: '/w', posture: 'yolo' } }, /params\.spec\.posture/],
