@@ -302,23 +302,13 @@ function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 }
 
 /**
- * The newest payloads handed out and their whole frames: an event's frame is made once for every
- * subscriber (see eventFrame), in each form it goes out in (with its native frame, and without for
- * connections that omit them), so two are kept. No memory per event.
+ * A frame as a whole WebSocket frame: an event's (see eventFrame) is already one, made once for every
+ * subscriber; anything else (a reply, a batch, a part: made per connection) is framed here.
  */
-const recentWires: Array<{ payload: Buffer; frame: Buffer } | undefined> = [undefined, undefined];
-
-function rememberWire(payload: Buffer, frame: Buffer): void {
-  recentWires[1] = recentWires[0];
-  recentWires[0] = { payload, frame };
-}
-
 function wireFrame(frame: string | Buffer): Buffer {
   if (typeof frame === 'string') return textFrame(Buffer.from(frame));
-  for (const known of recentWires) if (known?.payload === frame) return known.frame;
-  const whole = textFrame(frame);
-  rememberWire(frame, whole);
-  return whole;
+  for (const known of recentFrames) if (known?.bytes === frame) return known.whole;
+  return textFrame(frame);
 }
 
 /**
@@ -327,13 +317,12 @@ function wireFrame(frame: string | Buffer): Buffer {
  * all of them (once per form: published-event.ts hands the same variant to every connection
  * that omits native frames): the message is encoded straight into its WebSocket frame (one buffer,
  * one UTF-8 encoding per event, not one per client), and the payload handed out is a view of it,
- * which wireFrame recognises. Only the newest two are kept. The event's JSON itself was made once,
- * when it was stored (session-log.ts).
+ * which wireFrame recognises. Only the newest two are kept (an event over EVENT_PART_CHARS never
+ * comes here: it goes in parts or shrunk, per connection). The event's JSON itself was made once, when
+ * it was stored (session-log.ts).
  */
-const recentFrames: Array<{ published: PublishedEvent; sessionId: string; bytes: Buffer } | undefined> = [
-  undefined,
-  undefined,
-];
+const recentFrames: Array<{ published: PublishedEvent; sessionId: string; bytes: Buffer; whole: Buffer } | undefined> =
+  [undefined, undefined];
 
 function eventFrame(sessionId: string, published: PublishedEvent): Buffer {
   for (const known of recentFrames) {
@@ -345,8 +334,7 @@ function eventFrame(sessionId: string, published: PublishedEvent): Buffer {
   const headLength = writeFrameHead(frame, length);
   frame.write(message, headLength);
   const bytes = frame.subarray(headLength);
-  rememberWire(bytes, frame);
   recentFrames[1] = recentFrames[0];
-  recentFrames[0] = { published, sessionId, bytes };
+  recentFrames[0] = { published, sessionId, bytes, whole: frame };
   return bytes;
 }
