@@ -80,12 +80,20 @@ describe('reins sessions (a real reins daemon)', () => {
     expect(shown.stdout).toContain(reply.trim());
     expect(shown.stdout).toMatch(/✓ completed/);
     const json = await runCli(['sessions', 'show', session.id, '--json'], { env });
-    const types = json.stdout
+    const events = json.stdout
       .trim()
       .split('\n')
-      .map((line) => (JSON.parse(line) as ReinsEvent).type);
+      .map((line) => JSON.parse(line) as ReinsEvent);
+    const types = events.map((event) => event.type);
     expect(types).toContain('turn.started');
     expect(types).toContain('turn.completed');
+    // NDJSON prints the native frames; the human replay asked the daemon to leave them out.
+    expect(events.some((event) => event.native !== undefined)).toBe(true);
+    const grants = (daemon?.stderr() ?? '')
+      .split('\n')
+      .filter((line) => line.includes('connection initialized') && line.includes('"client":"reins sessions/'));
+    expect(grants.some((line) => line.includes('"omitNative":true'))).toBe(true);
+    expect(grants.some((line) => line.includes('"omitNative":false'))).toBe(true);
   });
 
   it('attach ID replays, then follows the live session until it closes', async () => {

@@ -32,7 +32,8 @@ function webSocketClass(): WebSocketConstructor {
   return (fromDaemon('ws') as { WebSocket: WebSocketConstructor }).WebSocket;
 }
 
-async function connectToDaemon(io: CliIo): Promise<ReinsClient> {
+/** `nativeFrames`: the events come with their native frames (only NDJSON prints them). */
+async function connectToDaemon(io: CliIo, nativeFrames: boolean): Promise<ReinsClient> {
   const home = reinsHome(io.env);
   const info = await readDaemonFile(home);
   if (!info) {
@@ -46,6 +47,7 @@ async function connectToDaemon(io: CliIo): Promise<ReinsClient> {
     token: info.token,
     WebSocket: webSocketClass(),
     client: { name: 'reins sessions', version: REINS_VERSION },
+    nativeFrames,
   });
 }
 
@@ -68,7 +70,7 @@ export async function sessionsCommand(argv: string[], io: CliIo): Promise<number
   if (rest.length > 0 || (action === 'list' && id !== undefined)) {
     throw new UsageError(`Unexpected arguments: ${[...(action === 'list' ? [id] : []), ...rest].join(' ')}.`);
   }
-  const client = await connectToDaemon(io);
+  const client = await connectToDaemon(io, values.json === true);
   try {
     if (action === 'list') return await list(client, io, values.json ?? false);
     return await replay(client, id as string, io, { json: values.json ?? false, follow: action === 'attach' });
