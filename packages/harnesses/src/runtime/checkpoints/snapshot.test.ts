@@ -12,12 +12,16 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkpointRef } from './refs.js';
 import { findWorkTree, mayBeInWorkTree } from './snapshot.js';
 import { makeTestRepo, type TestRepo } from './test-repo.js';
+import { TurnCheckpoints } from './turn-checkpoints.js';
 
 // A `git` first on PATH that notes each run, then runs the real one: which lookups cost a git process.
 let scratch: string;
 let gitRuns: string;
+/** While this file exists, the recording git takes a second over `commit-tree`. */
+let slowCommits: string;
 let pathBefore: string | undefined;
 let repo: TestRepo | undefined;
 
@@ -28,7 +32,11 @@ beforeEach(() => {
   gitRuns = path.join(scratch, 'git-runs.log');
   writeFileSync(gitRuns, '');
   const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
-  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${gitRuns}'\nexec '${realGit}' "$@"\n`);
+  slowCommits = path.join(scratch, 'slow-commits');
+  writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\necho "$*" >> '${gitRuns}'\ncase "$*" in *commit-tree*) [ -f '${slowCommits}' ] && sleep 1;; esac\nexec '${realGit}' "$@"\n`,
+  );
   chmodSync(path.join(bin, 'git'), 0o755);
   pathBefore = process.env.PATH;
   process.env.PATH = `${bin}${path.delimiter}${pathBefore ?? ''}`;
@@ -82,4 +90,26 @@ describe('findWorkTree', () => {
     expect(await mayBeInWorkTree(path.join(scratch, 'missing'))).toBe(true);
     expect(await findWorkTree(path.join(scratch, 'missing'))).toBeUndefined();
   });
+});
+
+describe('TurnCheckpoints.beforeTurn', () => {
+  it("lets the turn go once the work tree's state is written; its commit and ref follow before anything later", async () => {
+    repo = makeTestRepo();
+    const checkpoints = new TurnCheckpoints({ harness: 'codex', sessionId: 'rs_test', cwd: repo.dir, emit: () => {} });
+    writeFileSync(slowCommits, '');
+    await checkpoints.beforeTurn('turn_1');
+    // The turn was let go with the state written and before the ref was (after `commit-tree`, a second here).
+    expect(runs().some((run) => run.includes('write-tree'))).toBe(true);
+    expect(runs().some((run) => run.includes('update-ref'))).toBe(false);
+    const settling = checkpoints.settled();
+    // A file the turn changes at once does not get into its "before".
+    repo.write('a.txt', 'changed by the turn\n');
+    await settling;
+    rmSync(slowCommits);
+    const before = repo.git('rev-parse', checkpointRef('rs_test', 'turn_1', 'before')).trim();
+    expect(repo.git('show', `${before}:a.txt`)).toBe('alpha\n');
+    checkpoints.afterTurn('turn_1');
+    await checkpoints.settled();
+    expect((await checkpoints.diff('turn_1')).changes.map((change) => change.path)).toEqual(['a.txt']);
+  }, 20_000);
 });

@@ -112,10 +112,18 @@ async function seedIndex(userIndex: string, indexFile: string): Promise<void> {
 
 /** The work tree as it is on disk now, as a commit id. */
 export async function snapshot(tree: WorkTree, message: string): Promise<string> {
+  return commitSnapshot(tree, await snapshotTree(tree), message);
+}
+
+/** The work tree as it is on disk now, written to the repository's objects as a tree: its id. */
+export function snapshotTree(tree: WorkTree): Promise<string> {
   return withPrivateIndex(tree, async (indexFile) => {
     await git(['add', '--all', '--', ':/'], { ...at(tree), indexFile });
-    const treeId = (await git(['write-tree'], { ...at(tree), indexFile })).stdout.toString().trim();
-    const commit = await git(['commit-tree', treeId, '-m', message], at(tree));
-    return commit.stdout.toString().trim();
+    return (await git(['write-tree'], { ...at(tree), indexFile })).stdout.toString().trim();
   });
+}
+
+/** A parentless commit of a tree snapshotTree wrote: its id. */
+export async function commitSnapshot(tree: WorkTree, treeId: string, message: string): Promise<string> {
+  return (await git(['commit-tree', treeId, '-m', message], at(tree))).stdout.toString().trim();
 }

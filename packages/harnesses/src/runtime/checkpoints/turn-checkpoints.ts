@@ -7,7 +7,7 @@ import { type PayloadOf, ReinsError, type RevertOptions, type RevertResult, type
 import { measureChanges } from './changes.js';
 import { checkpointRef, deleteRefs, readRefs, sessionRefs, setRef, turnRef } from './refs.js';
 import { applyRevert, planRevert, type RecordedTurn } from './revert-files.js';
-import { findWorkTree, snapshot, type WorkTree } from './snapshot.js';
+import { commitSnapshot, findWorkTree, snapshot, snapshotTree, type WorkTree } from './snapshot.js';
 
 /** Turns whose refs a session keeps; older ones are pruned (docs/architecture/contract.md, "Checkpoints"). */
 export const DEFAULT_KEEP_TURNS = 50;
@@ -45,14 +45,30 @@ export class TurnCheckpoints {
 
   constructor(private readonly sink: CheckpointSink) {}
 
-  /** Records the work tree before a turn; resolves once recorded (or failed: a turn never waits on an error). */
+  /**
+   * Records the work tree before a turn; resolves once its state is in git's objects (or failed: a
+   * turn never waits on an error). The turn waits for that much only: the commit and the ref that
+   * name the state follow in the chain, before anything queued later (each is a git process, and
+   * together they were half of what a turn in a work tree waited for).
+   */
   beforeTurn(turnId: string): Promise<void> {
     const record: TurnRecord = { turnId };
     this.turns.push(record);
-    return this.enqueue(async (tree) => {
-      record.before = await snapshot(tree, `reins ${this.sink.sessionId} ${turnId} before`);
-      await setRef(tree, checkpointRef(this.sink.sessionId, turnId, 'before'), record.before);
+    let stateWritten: () => void = () => {};
+    const written = new Promise<void>((resolve) => {
+      stateWritten = resolve;
     });
+    const done = this.enqueue(async (tree) => {
+      try {
+        const treeId = await snapshotTree(tree);
+        stateWritten();
+        record.before = await commitSnapshot(tree, treeId, `reins ${this.sink.sessionId} ${turnId} before`);
+        await setRef(tree, checkpointRef(this.sink.sessionId, turnId, 'before'), record.before);
+      } finally {
+        stateWritten();
+      }
+    });
+    return Promise.race([written, done]);
   }
 
   /** Records the work tree after a turn's terminal and emits its `checkpoint` event. */
