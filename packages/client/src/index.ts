@@ -49,6 +49,7 @@ export {
   METHODS,
   type MethodName,
   ModelInfoSchema,
+  NATIVE_FRAMES_PAGE,
   type NoParams,
   NoParamsSchema,
   negotiateCapabilities,

@@ -20,6 +20,7 @@ import {
   METHOD_NAMES,
   METHODS,
   type MethodName,
+  NATIVE_FRAMES_PAGE,
   negotiateCapabilities,
   negotiateProtocolVersion,
   type ParamsOf,
@@ -369,7 +370,7 @@ export class DaemonConnection {
         return { result: {} };
       },
       'session/nativeFrames': async ({ sessionId, afterSeq, limit }) => {
-        const events = await sessions.get(sessionId).readEvents(afterSeq, limit ?? 256);
+        const events = await sessions.get(sessionId).readEvents(afterSeq, limit ?? NATIVE_FRAMES_PAGE.default);
         const frames: ResultOf<'session/nativeFrames'>['frames'] = [];
         for (const { seq, event } of events) if (event.native !== undefined) frames.push({ seq, native: event.native });
         return { result: { frames } };

@@ -77,6 +77,7 @@ export {
   METHOD_NAMES,
   METHODS,
   type MethodName,
+  NATIVE_FRAMES_PAGE,
   type NoParams,
   NoParamsSchema,
   type ParamsOf,

@@ -59,11 +59,11 @@ export const SessionDiffSchema = z.object({
  * back, e.g. a debug view. Events without a native frame are left out; a frame is as stored (a
  * reference `{ reinsFrameRef: seq }` names the event that carries it).
  */
-export const NATIVE_FRAMES_PAGE = 512;
+export const NATIVE_FRAMES_PAGE = { default: 256, max: 512 } as const;
 export const NativeFramesParamsSchema = z.object({
   sessionId: z.string().min(1),
   afterSeq: z.number().int().nonnegative(),
-  limit: z.number().int().min(1).max(NATIVE_FRAMES_PAGE).optional(),
+  limit: z.number().int().min(1).max(NATIVE_FRAMES_PAGE.max).optional(),
 });
 export const NativeFramesResultSchema = z.object({
   frames: z.array(z.object({ seq: z.number().int().positive(), native: NativeFrameSchema })),

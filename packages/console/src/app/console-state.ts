@@ -15,12 +15,10 @@ import {
 } from '@reins/core';
 import { DaemonApi } from '../api/daemon-api.js';
 import { ConsoleConnection } from '../model/connection.js';
+import type { FetchNativeFrames } from '../model/native-frames.js';
 import type { DeliveryMode } from '../model/outbox.js';
 import { SessionDirectory } from '../model/session-directory.js';
 import { SessionModel } from '../model/session-model.js';
-
-/** A page of session/nativeFrames: each event's seq and its native frame (events without one left out). */
-export type NativeFramePage = Awaited<ReturnType<RemoteSession['nativeFrames']>>;
 
 interface OpenSession {
   model: SessionModel;
@@ -179,7 +177,7 @@ export class ConsoleState {
   }
 
   /** The stored native frames of the events after `afterSeq` (the raw-frames panel; events come without them). */
-  nativeFrames(sessionId: string, afterSeq: number, limit: number): Promise<NativeFramePage> {
+  nativeFrames(sessionId: string, afterSeq: number, limit: number): ReturnType<FetchNativeFrames> {
     return this.remote(sessionId).nativeFrames(afterSeq, limit);
   }
 

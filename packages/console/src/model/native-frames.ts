@@ -3,14 +3,13 @@
 // them (session/nativeFrames) while it is open: the newest page first, then older pages back to the
 // first event, then new events as they come. Pages are asked one at a time; a failed one stops the
 // loading and says why (the panel still shows every event, and any frame an event carries itself).
+import { NATIVE_FRAMES_PAGE } from '@reins/client';
 import type { NativeFrame } from '@reins/core';
 
 export type FetchNativeFrames = (
   afterSeq: number,
   limit: number,
 ) => Promise<Array<{ seq: number; native: NativeFrame }>>;
-
-export const NATIVE_PAGE = 512;
 
 export class NativeFrameLoader {
   readonly frames = new Map<number, NativeFrame>();
@@ -31,7 +30,7 @@ export class NativeFrameLoader {
     private readonly fetch: FetchNativeFrames,
     /** Called after each page arrives (and on a failure). */
     private readonly changed: () => void,
-    private readonly page = NATIVE_PAGE,
+    private readonly page: number = NATIVE_FRAMES_PAGE.max,
   ) {}
 
   /** The session's events now reach `lastSeq`: the frames up to it are fetched. */

@@ -58,15 +58,12 @@ export class TurnCheckpoints {
     const written = new Promise<void>((resolve) => {
       stateWritten = resolve;
     });
+    // `done` answers where no state is written: no work tree, or a snapshot that failed (a warning).
     const done = this.enqueue(async (tree) => {
-      try {
-        const treeId = await snapshotTree(tree);
-        stateWritten();
-        record.before = await commitSnapshot(tree, treeId, `reins ${this.sink.sessionId} ${turnId} before`);
-        await setRef(tree, checkpointRef(this.sink.sessionId, turnId, 'before'), record.before);
-      } finally {
-        stateWritten();
-      }
+      const treeId = await snapshotTree(tree);
+      stateWritten();
+      record.before = await commitSnapshot(tree, treeId, `reins ${this.sink.sessionId} ${turnId} before`);
+      await setRef(tree, checkpointRef(this.sink.sessionId, turnId, 'before'), record.before);
     });
     return Promise.race([written, done]);
   }
