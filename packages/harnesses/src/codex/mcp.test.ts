@@ -1,6 +1,7 @@
 // Codex MCP bookkeeping: startup notifications and mcpServerStatus/list pages as Reins' statuses,
 // and the warning for a requested server that failed (once per server). Frames as Codex 0.171.0 sends them.
 import { ReinsError } from '@reins/core';
+import { deeplyNested } from '@reins/testkit';
 import { describe, expect, it } from 'vitest';
 import { CodexMcpServers, unservedMcpStatus } from './mcp.js';
 import type { ListMcpServerStatusResponse } from './wire.js';
@@ -63,6 +64,17 @@ describe('codex MCP servers', () => {
     ]);
     // A requested server the list leaves out is still reported, as far as Codex said.
     expect(mcp.missing(statuses)).toEqual([{ name: 'slow', status: 'pending' }]);
+  });
+
+  it('takes only a runtime state it names: others fall back to the startup state seen', () => {
+    const mcp = new CodexMcpServers(['echo']);
+    mcp.observe(startup('echo', 'ready'));
+    const page = (runtimeStatus: unknown) =>
+      mcp.fromList({ data: [listed('echo', { runtimeStatus })], nextCursor: null })[0]?.status;
+    expect(page('constructor')).toBe('connected');
+    expect(page('hibernating')).toBe('connected');
+    expect(page(deeplyNested(50_000, 'array'))).toBe('connected');
+    expect(page('failed')).toBe('failed');
   });
 
   it('survives a malformed list answer', () => {

@@ -82,7 +82,13 @@ export class CodexMcpServers {
 
   private status(entry: CodexMcpServerStatus): McpServerStatus {
     const seen = this.startup.get(entry.name);
-    const runtime = entry.runtimeStatus ? FROM_RUNTIME[entry.runtimeStatus] : undefined;
+    // Only a state this version names (a key like "constructor" is not one, and a nested array as a key
+    // would be stringified level by level until the stack runs out); otherwise what startup said.
+    const runtimeStatus: unknown = entry.runtimeStatus;
+    const runtime =
+      typeof runtimeStatus === 'string' && Object.hasOwn(FROM_RUNTIME, runtimeStatus)
+        ? FROM_RUNTIME[runtimeStatus as RuntimeState]
+        : undefined;
     const state: McpServerState = runtime ?? seen?.state ?? (entry.serverInfo ? 'connected' : 'pending');
     const tools = entry.tools && typeof entry.tools === 'object' ? Object.keys(entry.tools) : [];
     const error = entry.toolsError ?? (state === 'failed' ? seen?.error : undefined);

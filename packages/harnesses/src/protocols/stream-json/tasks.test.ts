@@ -38,10 +38,16 @@ function taskCompletion(frames: unknown[]): ToolCallItem {
 const truncated = expect.objectContaining({ reinsTruncated: true });
 
 describe('a task_notification with values nested too deep to send', () => {
-  test.each(['subagent', 'background-subagent'])(
-    '%s: a status nested 50,000 deep ends the task as failed, the status cut with a marker',
-    (name) => {
-      const item = taskCompletion(framesWith(name, (frame) => (frame.status = deeplyNested(50_000))));
+  // Arrays too: a lookup keyed by a nested array stringifies it level by level (seed 2821956756, case 103572).
+  test.each([
+    ['subagent', 'object'],
+    ['background-subagent', 'object'],
+    ['subagent', 'array'],
+    ['background-subagent', 'array'],
+  ] as const)(
+    '%s: a status nested 50,000 deep (%s) ends the task as failed, the status cut with a marker',
+    (name, shape) => {
+      const item = taskCompletion(framesWith(name, (frame) => (frame.status = deeplyNested(50_000, shape))));
       expect(item.status).toBe('failed');
       expect(item.output?.structured).toMatchObject({ status: truncated });
     },

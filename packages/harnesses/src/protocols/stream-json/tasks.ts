@@ -181,8 +181,11 @@ function taskEnded(state: TranslationState, frame: WireTaskNotification, sink: E
   state.tasks.background.delete(toolUseId);
   settleTool(state, toolUseId);
   if (typeof frame.task_id === 'string') state.tasks.live?.delete(frame.task_id);
-  // A status this version does not know still ends the task; 'failed' claims no success.
-  const status = Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
+  // A status this version does not know still ends the task; 'failed' claims no success. Only a string
+  // is looked up: a key is made of any other value with its toString, which recurses through nested
+  // arrays until the stack runs out (fuzz seed 2821956756, case 103572).
+  const status =
+    typeof frame.status === 'string' && Object.hasOwn(ENDED, frame.status) ? ENDED[frame.status] : 'failed';
   const summary = typeof frame.summary === 'string' ? frame.summary : '';
   // The harness's own values, cut where they nest too deep to be sent (a status is a word on every
   // version seen, but the frame is foreign: fuzz seed 2609360304, cases 12470 and 38186).
