@@ -104,6 +104,23 @@ describe('pi adapter against the fake pi --mode rpc', () => {
     );
   });
 
+  it('an extension request whose method nests 8,000 arrays deep is handed on, not stringified', async () => {
+    // Short enough to be parsed without the depth scan (runtime/json-depth.ts), deep enough that String()
+    // of it overflows the stack: the line must neither end the session nor the process.
+    const method = `${'['.repeat(8_000)}1${']'.repeat(8_000)}`;
+    const line = JSON.stringify({ type: 'extension_ui_request', id: 'ui-1', method: 'x' }).replace('"x"', method);
+    const { recorder } = await open('text', { FAKE_PI_GARBAGE: line });
+    const done = await recorder.turn('Say hello please.');
+    await recorder.close();
+    expect(done).toMatchObject({ outcome: { status: 'completed' } });
+    expect(recorder.events).toContainEqual(
+      expect.objectContaining({
+        type: 'passthrough',
+        native: expect.objectContaining({ method: 'extension_ui_request' }),
+      }),
+    );
+  });
+
   it('a prompt that is never answered times out and fails the turn', async () => {
     const { session, recorder } = await open('text', { FAKE_PI_IGNORE: 'prompt' }, 400);
     // send returns the turn id at once; the unanswered prompt ends that turn failed with timeout.

@@ -292,7 +292,11 @@ export class PiSession implements Session, TurnHost {
       this.stream.emit({ type: 'passthrough', frame: parsed }, { at, native });
       return;
     }
-    if (frame.data.type === 'extension_ui_request' && PI_DIALOG_METHODS.has(String(frame.data.method))) {
+    if (
+      frame.data.type === 'extension_ui_request' &&
+      typeof frame.data.method === 'string' &&
+      PI_DIALOG_METHODS.has(frame.data.method)
+    ) {
       // A dialog blocks Pi until answered, and Reins has no channel for extension UI.
       this.process.writeLine(JSON.stringify({ type: 'extension_ui_response', id: frame.data.id, cancelled: true }));
     }
