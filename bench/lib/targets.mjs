@@ -280,12 +280,19 @@ function bridgeTargets(bridges, out) {
   const limitOf = (figure) => (figure === 'cold' ? LIMITS.codexBridgeColdVsRaw : LIMITS.codexBridgeWarmVsRaw);
   for (const figure of ['cold', 'warm']) {
     const codex = bridges.ratios?.codex;
+    // Cold: the floor is the raw turn plus a bare Node start (bench/README.md, figure 9); warm: the raw turn.
+    const floor =
+      figure === 'cold' && codex?.coldFloor != null
+        ? `; floor ${codex.coldFloor}x (+ a bare Node start, ${codex.bareNodeStartMs} ms)`
+        : '';
+    const newer =
+      codex?.newerNode?.[figure] != null ? `; on Node ${codex.newerNode.version} ${codex.newerNode[figure]}x` : '';
     out.push(
       judge(
         `Codex ${figure} turn: reins bridge codex-app-server / codex app-server <= ${limitOf(figure)}x`,
         codex?.[figure] ?? null,
         codex?.[figure] <= limitOf(figure),
-        codex?.[figure] == null ? 'n/a' : `${codex[figure]}x (${codex[`${figure}Ms`].join(' vs ')} ms)`,
+        codex?.[figure] == null ? 'n/a' : `${codex[figure]}x (${codex[`${figure}Ms`].join(' vs ')} ms)${floor}${newer}`,
       ),
     );
   }

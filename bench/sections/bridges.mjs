@@ -16,7 +16,8 @@
 // a daemon of its own (bench/lib/daemon-host.mjs, one warm process of the harness) on the same CLI and
 // home; its cold first text against the raw server's and the same bridge's without the daemon (the warm
 // process is refilled between its runs while the other paths run).
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemonHost } from '../lib/daemon-process.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -60,25 +61,61 @@ function cpuMs(pid) {
 const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
 
 /**
+ * Spawn to the first byte a bare `node -e` writes, in the bridge's environment: what any bridge written
+ * for Node pays before its first line of JavaScript runs, and so before it can start the app-server (on
+ * Node 20 this includes reading NODE_EXTRA_CA_CERTS where it is set). The cold floor's one term.
+ */
+function bareNodeStart(node, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    const child = spawn(node, ['-e', "process.stdout.write('.')"], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let firstByte;
+    child.stdout.once('data', () => {
+      firstByte = now() - t0;
+    });
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 && firstByte !== undefined ? resolve(firstByte) : reject(new Error(`bare node exited ${code}`)),
+    );
+  });
+}
+
+/** Node 24 from harness-clis, for the Codex bridge's reference run on the Node users run; none if absent. */
+async function newerNodeThan(current, bundledNodePath) {
+  const path = bundledNodePath();
+  if (!existsSync(path)) return undefined;
+  const version = await new Promise((resolve) => {
+    const child = spawn(path, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('error', () => resolve(undefined));
+    child.once('close', () => resolve(out.trim() || undefined));
+  });
+  return version && version !== current ? { path, version: version.replace(/^v/, '') } : undefined;
+}
+
+/**
  * The bridge runs from the CLI's bundle (REINS_BUNDLE=1: even where a `tsc --build` during the run made
  * bin/reins.js prefer dist/), or, for the unbundled reference, from dist/ (REINS_BUNDLE=0).
  */
 const withBundle = (launch, bundle) => ({ ...launch, env: { ...launch.env, REINS_BUNDLE: bundle ? '1' : '0' } });
 
 /** The four paths: two of figure 1's, and the same clients on `reins bridge`; the unbundled bridge for reference. */
-function bridgePaths(root) {
+function bridgePaths(root, newerNode) {
   // BENCH_REINS_BIN: another build's bin/reins.js (a copy of the one before a change), for A/B runs.
   const reins = process.env.BENCH_REINS_BIN || join(root, 'packages/cli/bin/reins.js');
   const figure1 = turnPaths({ loadCodexSdk: async () => ({}) });
   const codexRaw = figure1.find((path) => path.id === 'codex.raw-app-server');
   const acpPeer = figure1.find((path) => path.id === 'claude.acp-peer');
   const library = (id, label) => ({ ...figure1.find((path) => path.id === id), role: 'reference', label });
-  const codexBridge = (context, bundle) =>
+  const codexBridge = (context, bundle, node = process.execPath) =>
     codexRaw.open({
       ...context,
       launch: {
         ...withBundle(context.launch, bundle),
-        command: process.execPath,
+        command: node,
         args: [
           reins,
           'bridge',
@@ -126,6 +163,17 @@ function bridgePaths(root) {
       label: 'the same, unbundled dist/ (reference)',
       open: (context) => codexBridge(context, false),
     },
+    ...(newerNode
+      ? [
+          {
+            id: 'codex.bridge-newer-node',
+            harness: 'codex',
+            role: 'reference',
+            label: `the same on Node ${newerNode.version} (reference)`,
+            open: (context) => codexBridge(context, true, newerNode.path),
+          },
+        ]
+      : []),
     { ...acpPeer, label: 'claude-agent-acp (ACP)' },
     library('claude.reins', 'Reins claude-code in-process (reference)'),
     {
@@ -194,14 +242,16 @@ const PAIRS = [
 ];
 
 export async function run({ quick, log, root }) {
-  const { reply, startModelServer } = await import('@reins/testkit');
+  const { bundledNodePath, reply, startModelServer } = await import('@reins/testkit');
+  const newerNode = await newerNodeThan(process.version, bundledNodePath);
   const server = await startModelServer();
   server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
   const coldRuns = quick ? 3 : 7;
   const warmTurns = quick ? 6 : 10;
   const state = new Map();
+  const nodeStarts = [];
   try {
-    for (const path of bridgePaths(root)) {
+    for (const path of bridgePaths(root, newerNode)) {
       const entry = { path, cold: { first: [], end: [] }, warm: [], errors: [] };
       state.set(path.id, entry);
       try {
@@ -231,6 +281,9 @@ export async function run({ quick, log, root }) {
           log(`   cold ${entry.path.id} FAILED: ${error.message}`);
         }
       }
+      const bridgeEnv = state.get('codex.bridge')?.context?.launch.env;
+      if (runIndex >= 0 && bridgeEnv)
+        nodeStarts.push(await bareNodeStart(process.execPath, bridgeEnv).catch(() => NaN));
     }
 
     // Warm: one session per path, turn k of every path in turn.
@@ -313,10 +366,29 @@ export async function run({ quick, log, root }) {
       `   ${name}: bridge / raw cold ${out.ratios[name].cold}x (${out.ratios[name].coldMs.join(' vs ')} ms), warm ${out.ratios[name].warm}x (${out.ratios[name].warmMs.join(' vs ')} ms)`,
     );
   }
+  const over = (mine, theirs) => (Number.isFinite(mine) && theirs > 0 ? Number((mine / theirs).toFixed(3)) : null);
+  // The Codex bridge's cold floor: the raw cold turn plus a bare Node start, which no bridge in Node can
+  // overlap with the app-server's start (its first JavaScript spawns it). The same bridge on a newer Node
+  // (the compile cache Node 20 lacks) beside it, not judged.
+  const turnEnd = (id, figure) => out.paths[id]?.[figure].turnEndMs.median ?? null;
+  const bareStart = summarize(nodeStarts.filter(Number.isFinite));
+  const rawCold = turnEnd('codex.raw-app-server', 'cold');
+  if (out.ratios.codex) {
+    out.ratios.codex.bareNodeStartMs = bareStart.n > 0 ? Math.round(bareStart.median) : null;
+    out.ratios.codex.coldFloor = bareStart.n > 0 ? over(rawCold + bareStart.median, rawCold) : null;
+    if (newerNode)
+      out.ratios.codex.newerNode = {
+        version: newerNode.version,
+        cold: over(turnEnd('codex.bridge-newer-node', 'cold'), rawCold),
+        warm: over(turnEnd('codex.bridge-newer-node', 'warm'), turnEnd('codex.raw-app-server', 'warm')),
+      };
+    log(
+      `   codex: cold floor ${out.ratios.codex.coldFloor ?? 'n/a'}x (a bare Node start ${out.ratios.codex.bareNodeStartMs ?? 'n/a'} ms)${newerNode ? `; on Node ${newerNode.version} cold ${out.ratios.codex.newerNode.cold ?? 'n/a'}x, warm ${out.ratios.codex.newerNode.warm ?? 'n/a'}x` : ''}`,
+    );
+  }
   // Each bridge through a warm daemon against its raw server's cold start, and against the same bridge
   // without the daemon: to the first text.
   const first = (id) => out.paths[id]?.cold.firstTextMs.median ?? null;
-  const over = (mine, theirs) => (Number.isFinite(mine) && theirs > 0 ? Number((mine / theirs).toFixed(3)) : null);
   out.daemon = {};
   for (const [name, viaDaemon, bridge, raw] of [
     ['codex', 'codex.bridge-daemon', 'codex.bridge', 'codex.raw-app-server'],
@@ -346,7 +418,7 @@ function report(out) {
   );
   const ratios = Object.entries(out.ratios).map(
     ([name, ratio]) =>
-      `  ${name.padEnd(6)} bridge / its raw server: cold ${ratio.cold ?? 'n/a'}x, warm ${ratio.warm ?? 'n/a'}x`,
+      `  ${name.padEnd(6)} bridge / its raw server: cold ${ratio.cold ?? 'n/a'}x, warm ${ratio.warm ?? 'n/a'}x${ratio.coldFloor === undefined ? '' : `; cold floor ${ratio.coldFloor ?? 'n/a'}x (+ a bare Node start, ${ratio.bareNodeStartMs ?? 'n/a'} ms)`}${ratio.newerNode ? `; on Node ${ratio.newerNode.version}: cold ${ratio.newerNode.cold ?? 'n/a'}x, warm ${ratio.newerNode.warm ?? 'n/a'}x` : ''}`,
   );
   const daemon = Object.entries(out.daemon).map(
     ([name, figure]) =>

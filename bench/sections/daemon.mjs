@@ -184,6 +184,8 @@ export async function fanOut({ benchDir, root }, quick, log, { omitNative = fals
       const child = spawn(
         process.execPath,
         [
+          // BENCH_CLIENT_NODE_ARGS (space-separated): Node flags for the clients, e.g. --cpu-prof.
+          ...(process.env.BENCH_CLIENT_NODE_ARGS ?? '').split(' ').filter(Boolean),
           join(benchDir, 'lib/fanout-client.mjs'),
           host.url,
           host.token,
