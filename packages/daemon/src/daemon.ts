@@ -87,7 +87,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   await prepareHome(home);
   let store: DaemonStore | undefined;
   try {
-    if (!options.sessionSource) store = options.store ?? (await SqliteStore.open(join(home, STORE_FILE)));
+    if (!options.sessionSource)
+      store =
+        options.store ?? (await SqliteStore.open(join(home, STORE_FILE), { warn: (message) => log.warn(message) }));
   } catch (error) {
     if (ReinsError.isInstance(error) && (error.data as { reason?: string } | undefined)?.reason === 'locked') {
       throw anotherDaemonError(home, await readDaemonFile(home));

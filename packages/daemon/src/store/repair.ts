@@ -11,6 +11,7 @@ import { CrashedTurn } from '../daemon-events.js';
 import { isBusy, openSqlite, type SqliteDatabase } from './sqlite-driver.js';
 import { safely } from './sqlite-rows.js';
 import { SqliteStore } from './sqlite-store.js';
+import { lockStore } from './store-lock.js';
 
 export interface RepairReport {
   /** Where the damaged file (and its -wal) now is. */
@@ -143,6 +144,15 @@ export async function repairStore(location: string): Promise<RepairReport> {
 
 /** A daemon holds the store's lock for its whole life: repairing under it would lose its writes. */
 function refuseIfInUse(location: string): void {
+  try {
+    lockStore(location).release();
+  } catch (error) {
+    if (!ReinsError.isInstance(error)) throw error;
+    throw new ReinsError('invalid_input', `The Reins store ${location} is in use: stop its daemon, then repair it.`, {
+      data: { location, reason: 'locked' },
+    });
+  }
+  // And the file's own lock, which a Reins from before store-lock.ts holds.
   const probe = openSqlite(location);
   try {
     probe.exec('PRAGMA locking_mode = EXCLUSIVE');

@@ -14,6 +14,9 @@ describe('sqliteFailure', () => {
     // SQLITE_IOERR_WRITE = 778: the primary code is its low byte.
     expect(sqliteFailure({ code: 'ERR_SQLITE_ERROR', errcode: 778 })).toBe('io');
     expect(sqliteFailure({ code: 'ERR_SQLITE_ERROR', errcode: 26 })).toBe('not_a_database');
+    // The WAL index that cannot grow (SQLITE_IOERR_SHMSIZE = 4874): a full disk, not an I/O fault.
+    expect(sqliteFailure({ code: 'SQLITE_IOERR_SHMSIZE' })).toBe('full');
+    expect(sqliteFailure({ code: 'ERR_SQLITE_ERROR', errcode: 4874 })).toBe('full');
     expect(sqliteFailure({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe('other');
     expect(sqliteFailure(new Error('database or disk is full'))).toBe('other');
     expect(sqliteFailure(undefined)).toBe('other');

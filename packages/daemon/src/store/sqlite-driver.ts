@@ -130,8 +130,12 @@ const CODE_NAMES: Record<string, SqliteFailure> = {
   SQLITE_NOTADB: 'not_a_database',
 };
 
+// SQLITE_IOERR_SHMSIZE: the WAL index (-shm) could not grow, which on a local disk means it is full.
+const SHMSIZE = { code: 'SQLITE_IOERR_SHMSIZE', errcode: 10 | (19 << 8) };
+
 export function sqliteFailure(error: unknown): SqliteFailure {
   const fields = error as { code?: unknown; errcode?: unknown } | null;
+  if (fields?.code === SHMSIZE.code || fields?.errcode === SHMSIZE.errcode) return 'full';
   // node:sqlite: errcode is the (extended) number; better-sqlite3: code is the (extended) name.
   if (typeof fields?.errcode === 'number') return PRIMARY_CODES[fields.errcode & 0xff] ?? 'other';
   if (typeof fields?.code === 'string') {

@@ -5,14 +5,13 @@
 // synchronous=NORMAL a commit survives the daemon crashing (SIGKILL, OOM); an OS crash or power
 // cut may lose the last commits (`synchronous: 'full'` closes that, at an fsync per commit).
 //
-// The WAL is checkpointed by SQLite itself (every 1,000 pages, inside the COMMIT that crossed
-// them). A store-run checkpoint after a pause or every 3,000 commits was tried and measured worse on
-// a quiet machine: one large checkpoint held the loop 70-90 ms at 10k events/s, against p99 ~8 ms
-// with SQLite's smaller, more frequent ones (bench/README.md, section 8).
+// The WAL is checkpointed on a thread of its own (wal-checkpointer.ts): SQLite's automatic checkpoint
+// ran inside the COMMIT, on the event loop, and its fsync was the daemon's longest stall.
 //
-// The connection holds SQLite's EXCLUSIVE lock for its whole life, so a second daemon on the same
-// home cannot open the store: that lock, which the OS drops when a process dies, is what tells a
-// live daemon from a stale daemon.json. The file is created 0600 (it holds prompts and specs).
+// The store holds SQLite's EXCLUSIVE lock on `<store>.lock` for its whole life (store-lock.ts), so a
+// second daemon on the same home cannot open the store: that lock, which the OS drops when a process
+// dies, is what tells a live daemon from a stale daemon.json. The file is created 0600 (it holds
+// prompts and specs).
 //
 // A damaged file is refused at open with the fix (integrity.ts): SQLite's quick_check runs first
 // (stores up to quickCheckMaxBytes), and a row that does not read later is handed back marked.
@@ -39,7 +38,9 @@ import type {
   StoredEventText,
   StoredSession,
 } from './store.js';
+import { lockStore, type StoreLock } from './store-lock.js';
 import { noRoomToStartError, storeUnavailableError } from './unavailable.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteStoreOptions {
   /** 'normal' (default): durable across a daemon crash. 'full': also across an OS crash (fsync per commit). */
@@ -54,6 +55,10 @@ export interface SqliteStoreOptions {
    * finds damage. 0: never at open.
    */
   quickCheckMaxBytes?: number;
+  /** Checkpoint the WAL on a thread (default true); false: SQLite's automatic checkpoint on the writer. */
+  checkpointThread?: boolean;
+  /** Told when the checkpoint thread fails and checkpoints move back to the writer (default: a process warning). */
+  warn?: (message: string) => void;
 }
 
 const DEFAULT_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024;
@@ -108,6 +113,8 @@ function createPrivately(path: string): void {
 
 export class SqliteStore implements DaemonStore {
   private readonly db: SqliteDatabase;
+  private readonly lock: StoreLock;
+  private readonly checkpointer: WalCheckpointer | undefined;
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private closed = false;
@@ -131,21 +138,24 @@ export class SqliteStore implements DaemonStore {
     options: SqliteStoreOptions,
   ) {
     createPrivately(location);
+    this.lock = lockStore(location, (error) => cannotOpen(location, error));
     try {
       this.db = openSqlite(location, options.driver);
     } catch (error) {
+      this.lock.release();
       if (isDamage(error)) throw damagedStoreError(location, (error as Error).message, 'invalid_input', error);
       throw cannotOpen(location, error);
     }
     try {
-      // EXCLUSIVE before WAL: the WAL index then lives in this process's memory (no -shm file) and
-      // the lock taken below is held until close.
-      this.db.exec('PRAGMA locking_mode = EXCLUSIVE');
       this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // Busy at once when a Reins from before store-lock.ts holds the file's EXCLUSIVE lock.
       this.db.exec('BEGIN EXCLUSIVE; COMMIT');
+      // Only the checkpoint thread shares the file now; a rare wait on it beats a failed commit.
+      this.db.exec('PRAGMA busy_timeout = 1000');
     } catch (error) {
       this.db.close();
+      this.lock.release();
       if (isDamage(error)) throw damagedStoreError(location, (error as Error).message, 'invalid_input', error);
       if (isBusy(error)) {
         throw new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
@@ -178,8 +188,13 @@ export class SqliteStore implements DaemonStore {
         this.sessionNos.set(row.session_id, row.session_no);
         this.lastSessionNo = Math.max(this.lastSessionNo, row.session_no);
       }
+      this.checkpointer =
+        options.checkpointThread === false
+          ? undefined
+          : new WalCheckpointer(this.db, location, options.warn ?? ((message) => process.emitWarning(message)));
     } catch (error) {
       this.db.close();
+      this.lock.release();
       throw isDamage(error) ? damagedStoreError(location, (error as Error).message, 'invalid_input', error) : error;
     }
   }
@@ -292,9 +307,11 @@ export class SqliteStore implements DaemonStore {
           write.reject(refusal(this.location, error));
         }
       }
+      this.checkpointer?.committed();
       return;
     }
     for (const write of batch) write.resolve();
+    this.checkpointer?.committed();
   }
 
   /** Sessions' updatedAt moves once per transaction, not once per append. */
@@ -475,7 +492,9 @@ export class SqliteStore implements DaemonStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    await this.checkpointer?.close();
     // Closing the last connection checkpoints the WAL and removes it.
     this.db.close();
+    this.lock.release();
   }
 }

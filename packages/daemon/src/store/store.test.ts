@@ -190,13 +190,6 @@ describe('SqliteStore', () => {
     await sqlite();
   });
 
-  it("leaves the WAL's checkpoints to SQLite (its automatic checkpoint at 1,000 pages is on)", async () => {
-    const store = await sqlite();
-    const db = (store as unknown as { db: { pragmaValue(name: string): unknown } }).db;
-    // A store-run checkpoint every 3,000 commits held the loop 70-90 ms at 10k events/s (bench 6).
-    expect(db.pragmaValue('wal_autocheckpoint')).toBe(1_000);
-  });
-
   it('refuses writes after close with a clear error', async () => {
     const store = await sqlite();
     await store.close();
