@@ -462,7 +462,8 @@ describe('the connection', () => {
       code: -32600,
       message: 'Already initialized',
     });
-    for (const method of ['thread/delete', 'thread/fork']) {
+    // Names an object literal inherits are not methods either (the handler table is looked up by name).
+    for (const method of ['thread/delete', 'thread/fork', 'toString', 'constructor', '__proto__']) {
       const unknown = await client.request(method, { threadId: 'native-1' });
       // Methods that only ever refuse are not offered as served.
       expect((unknown.error as { message: string }).message).not.toMatch(/review\/start|config\/batchWrite/);

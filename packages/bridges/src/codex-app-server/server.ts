@@ -209,7 +209,8 @@ export class CodexAppServerBridge {
       if (method === 'initialize') return this.initialize(paramsObject(params), client);
       // Codex 0.169.0 answers requests before initialize with -32600 "Not initialized".
       if (!client.initialized) throw new RpcError(RPC.invalidRequest, 'Not initialized');
-      const handler = this.handlers[method];
+      // Own names only: an object literal also answers "toString" and "__proto__".
+      const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method] : undefined;
       if (!handler || !(await this.servedHere(method))) throw await this.unserved(method);
       if (this.closing) throw new ReinsError('process_exited', 'The bridge is shutting down.');
       return await handler(paramsObject(params), client);
@@ -233,7 +234,7 @@ export class CodexAppServerBridge {
 
   /** Whether a method whose answer rests on a capability is served in front of this harness. */
   private async servedHere(method: string): Promise<boolean> {
-    const needs = CAPABILITY_OF[method];
+    const needs = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method] : undefined;
     return needs === undefined || (await this.facts.implements(needs));
   }
 

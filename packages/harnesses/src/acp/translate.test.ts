@@ -509,6 +509,8 @@ describe('preset quirk rules', () => {
     });
     // Model output that is JSON but not exactly an error body stays agent text.
     expect(codexAcpStatusChunk('{"error":{"message":"x","type":"my_app_error"}}')).toBeUndefined();
+    // A type named like an Object.prototype member is no error type either (model text stays text).
+    expect(codexAcpStatusChunk('{"error":{"message":"x","type":"constructor"}}')).toBeUndefined();
     expect(codexAcpStatusChunk('{"error":{"message":"x","type":"invalid_request_error"},"data":1}')).toBeUndefined();
     expect(
       codexAcpStatusChunk('The API said {"error":{"message":"x","type":"invalid_request_error"}}'),

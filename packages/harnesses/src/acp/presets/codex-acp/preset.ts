@@ -50,7 +50,7 @@ export function codexAcpStatusChunk(text: string): StatusChunk | undefined {
   if (!isRecord(value) || Object.keys(value).length !== 1 || !isRecord(value.error)) return undefined;
   const { message, type } = value.error;
   if (typeof message !== 'string' || message.trim() === '' || typeof type !== 'string') return undefined;
-  const status = ERROR_TYPE_STATUS[type];
+  const status = Object.hasOwn(ERROR_TYPE_STATUS, type) ? ERROR_TYPE_STATUS[type] : undefined;
   if (status === undefined) return undefined;
   return { kind: 'provider_error', error: providerFailureOf(status, message) };
 }
