@@ -98,8 +98,9 @@ class WithoutTerminal implements EmissionSink {
 
 /** Translates one Amp frame into `sink`: the shared translation, with the settle rule (see header). */
 export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, sink: EmissionSink): void {
-  const isResult = isRecord(frame) && frame.type === 'result';
-  if (isResult) {
+  // The frame's type, read once: only an assistant frame can be the terminal stop.
+  const type = isRecord(frame) ? frame.type : undefined;
+  if (type === 'result') {
     // A result after the turn already ended (at its assistant stop, or the previous turn's late one):
     // keep what it adds (usage), not a second terminal.
     const late = state.previousSettled || state.settled;
@@ -110,7 +111,7 @@ export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, 
   }
   state.previousSettled = false;
   translateFrameInto(state.inner, frame, sink);
-  if (!state.settled && isTerminalAssistantStop(state, frame)) {
+  if (type === 'assistant' && !state.settled && isTerminalAssistantStop(state, frame)) {
     state.settled = true;
     const outcome: EventPayload = state.inner.turnError
       ? { type: 'turn.completed', outcome: { status: 'failed', error: state.inner.turnError }, stopReason: 'end_turn' }

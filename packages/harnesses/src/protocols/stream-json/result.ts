@@ -164,15 +164,16 @@ function addModelTokens(total: TokenUsage | undefined, model: Record<string, unk
 
 /** The outcome of a turn from its `result` frame and what the turn showed before it. */
 export function resultOutcome(state: TranslationState, result: WireResult): ErrorInfo | 'completed' | 'cancelled' {
-  // Most results carry no errors: then no filtered copy, join or scan (the bench's translate figure).
+  // Most results carry no errors: then no filtered copy, join or scan (the bench's translate figure), and
+  // a turn that completed builds neither the list nor the detail.
   const errors =
-    Array.isArray(result.errors) && result.errors.length > 0 ? result.errors.filter((e) => typeof e === 'string') : [];
-  const detail =
-    (errors.length > 0 ? errors.join('; ') : '') || (typeof result.result === 'string' ? result.result : '');
-  if (errors.length > 0 && errors.some((error) => /No conversation found/i.test(error))) {
+    Array.isArray(result.errors) && result.errors.length > 0
+      ? result.errors.filter((e) => typeof e === 'string')
+      : undefined;
+  if (errors?.some((error) => /No conversation found/i.test(error))) {
     return {
       code: 'resume_failed',
-      message: `${state.options.harnessName} could not resume the conversation: ${detail}`,
+      message: `${state.options.harnessName} could not resume the conversation: ${resultDetail(errors, result)}`,
       data: { subtype: shown(result.subtype, 'unknown') },
     };
   }
@@ -185,11 +186,12 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   }
   if (result.subtype === 'success' && !result.is_error) return 'completed';
   if (state.turnError) return state.turnError;
+  const detail = resultDetail(errors, result);
   if (result.subtype === 'error_max_structured_output_retries') {
     return {
       code: 'structured_output_invalid',
       message: `${state.options.harnessName} gave up producing output that matches the schema: ${detail}`,
-      data: { subtype: result.subtype, errors },
+      data: { subtype: result.subtype, errors: errors ?? [] },
     };
   }
   const status = num(result.api_error_status);
@@ -203,6 +205,14 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   return {
     code: 'harness_unhealthy',
     message: `${state.options.harnessName} ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
-    data: { subtype: shown(result.subtype, 'unknown'), errors },
+    data: { subtype: shown(result.subtype, 'unknown'), errors: errors ?? [] },
   };
+}
+
+/** What a failed result says: its string errors joined, else its result text. */
+function resultDetail(errors: string[] | undefined, result: WireResult): string {
+  return (
+    (errors !== undefined && errors.length > 0 ? errors.join('; ') : '') ||
+    (typeof result.result === 'string' ? result.result : '')
+  );
 }

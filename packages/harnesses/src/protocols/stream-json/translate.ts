@@ -36,6 +36,7 @@ import {
 import { translateStreamEvent } from './stream-events.js';
 import { emitOnLane, emitPassthrough, translateTaskFrame, turnEndedForTasks } from './tasks.js';
 import { planEntries, startTool, toolTitle, translateUser } from './tool-calls.js';
+import { sameToolNames, toolNames } from './tool-names.js';
 import { count, isObject, type JsonObject, laneOf, num, sendable, shown } from './values.js';
 import type {
   WireApiRetry,
@@ -166,7 +167,7 @@ function translateInit(state: TranslationState, init: WireInit, sink: EmissionSi
   // Only the tool names that are strings; a list that changed in nothing else is no news.
   if (Array.isArray(init.tools) && !sameToolNames(init.tools, facts.tools)) {
     update ??= { type: 'session.updated' };
-    facts.tools = update.tools = init.tools.filter((tool): tool is string => typeof tool === 'string');
+    facts.tools = update.tools = toolNames(init.tools);
   }
   // The metered check is a pure function of the source: only a source not seen before needs it.
   const newKeySource = typeof init.apiKeySource === 'string' && init.apiKeySource !== facts.apiKeySource;
@@ -195,26 +196,6 @@ function translateInit(state: TranslationState, init: WireInit, sink: EmissionSi
       false,
     );
   }
-}
-
-/**
- * Whether the string names in `sent` are `known`, compared as the lists joined by newlines (what this
- * used to compare: a name holding a newline may equal two names), without building either string per
- * init frame (the bench's translate figure).
- */
-function sameToolNames(sent: unknown[], known: string[] | undefined): boolean {
-  if (known === undefined) return false;
-  let at = 0;
-  for (const tool of sent) {
-    if (typeof tool !== 'string') continue;
-    if (at >= known.length || tool !== known[at] || tool.includes('\n')) return slowSameToolNames(sent, known);
-    at++;
-  }
-  return at === known.length || slowSameToolNames(sent, known);
-}
-
-function slowSameToolNames(sent: unknown[], known: string[]): boolean {
-  return sent.filter((tool) => typeof tool === 'string').join('\n') === known.join('\n');
 }
 
 function blockText(content: WireContentBlock[] | string): string {
