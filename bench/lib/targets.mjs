@@ -58,7 +58,11 @@ export function targets(sections, { loaded = false } = {}) {
   const vs = (name, reins, other, figure, limit, strict = false) => {
     const value = ratio(median(reins, figure), median(other, figure));
     const ms = `${median(reins, figure) ?? 'n/a'} vs ${median(other, figure) ?? 'n/a'} ms`;
-    out.push(judge(name, value, strict ? value < limit : value <= limit, value === null ? 'n/a' : `${value}x (${ms})`));
+    // The floor only against the same CLI driven bare (a peer's turn is other work).
+    const sameCli = other === 'claude.agent-sdk' || other === 'codex.raw-app-server';
+    const floor = sameCli ? ownShare(paths[reins], median(other, figure), figure) : '';
+    const detail = value === null ? 'n/a' : `${value}x (${ms})${floor}`;
+    out.push(judge(name, value, strict ? value < limit : value <= limit, detail));
   };
   vs(
     `Claude cold turn: Reins / Agent SDK query() <= ${LIMITS.claudeColdVsSdk}x`,
@@ -130,6 +134,21 @@ export function targets(sections, { loaded = false } = {}) {
   bridgeTargets(sections.bridges, out);
   consoleTargets(sections.console, out);
   return out;
+}
+
+/**
+ * A warm turn's floor beside the wall-time ratio: the other path's turn plus Reins' own share (figure 1's
+ * tap: the send until the line leaves, and the last line's split until the consumer has turn.completed).
+ * A ratio above it is the spread of the turns, not work Reins does.
+ */
+function ownShare(path, otherMs, figure) {
+  const inside = path?.inside;
+  if (figure !== 'warm' || !inside || !otherMs) return '';
+  const send = inside.warmSendMs?.median;
+  const end = inside.warmEndMs?.median;
+  if (!Number.isFinite(send) || !Number.isFinite(end)) return '';
+  const floor = ratio(otherMs + send + end, otherMs);
+  return `; floor ${floor}x (Reins' own share ${(send + end).toFixed(2)} ms a turn: send ${send}, last line to consumer ${end})`;
 }
 
 /** Reins claude-code warm start (a prewarmed spare) against the Agent SDK's cold path, new session to first text. */
