@@ -42,6 +42,9 @@ describe('codex MCP servers', () => {
     expect(mcp.observe(startup('broken', 'failed', 'again'))).toBeUndefined();
     expect(mcp.observe(startup('user-config-server', 'failed', 'x'))).toBeUndefined();
     expect(mcp.observe({ name: 'echo', status: 'exploded' })).toBeUndefined();
+    // A name Object.prototype has is no startup state: nothing is noted (the list then says pending).
+    expect(mcp.observe({ name: 'echo', status: 'constructor' })).toBeUndefined();
+    expect(mcp.missing([])).toContainEqual({ name: 'echo', status: 'pending' });
     expect(mcp.observe('garbage')).toBeUndefined();
   });
 

@@ -104,7 +104,7 @@ export class CodexMcpServers {
 function parseStartup(params: unknown): { name: string; state: McpServerState; error?: string } | undefined {
   if (!params || typeof params !== 'object') return undefined;
   const { name, status, error } = params as Partial<McpServerStatusUpdatedNotification>;
-  if (typeof name !== 'string' || typeof status !== 'string' || !(status in FROM_STARTUP)) return undefined;
+  if (typeof name !== 'string' || typeof status !== 'string' || !Object.hasOwn(FROM_STARTUP, status)) return undefined;
   return { name, state: FROM_STARTUP[status], ...(typeof error === 'string' && error ? { error } : {}) };
 }
 
