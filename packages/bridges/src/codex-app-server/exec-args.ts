@@ -61,12 +61,13 @@ export function execRequestOf(args: readonly string[]): ExecRequest {
     const arg = args[index] as string;
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals > 0 ? arg.slice(0, equals) : arg;
-    if (name in FLAGS) {
+    // Own names only: a one-word prompt such as "constructor" is a prompt, not an inherited flag.
+    if (Object.hasOwn(FLAGS, name)) {
       if (FLAGS[name] === 'json') request.json = true;
       else request.ignored.push(name);
       continue;
     }
-    const field = VALUED[name];
+    const field = Object.hasOwn(VALUED, name) ? VALUED[name] : undefined;
     if (field) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++index];
       if (value === undefined) throw new ParamsError(name, 'needs a value.');

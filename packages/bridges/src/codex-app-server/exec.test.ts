@@ -34,6 +34,9 @@ describe('execRequestOf', () => {
       ignored: ['--skip-git-repo-check'],
     });
     expect(execRequestOf(['say hi'])).toEqual({ json: false, images: [], config: [], ignored: [], prompt: 'say hi' });
+    // A one-word prompt named like an Object.prototype member is still the prompt.
+    for (const word of ['constructor', 'toString'])
+      expect(execRequestOf([word])).toEqual({ json: false, images: [], config: [], ignored: [], prompt: word });
   });
 
   it('refuses what it cannot serve, by name', () => {
