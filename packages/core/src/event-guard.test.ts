@@ -52,6 +52,35 @@ describe('isSerialisable', () => {
     expect(isSerialisable({ n: 10n })).toBe(false);
     expect(isSerialisable({ f: () => 1 })).toBe(false);
   });
+
+  it('says what measureValue says, also for a value checked while another is being checked', () => {
+    const values: unknown[] = [
+      null,
+      1,
+      'x',
+      10n,
+      Symbol('s'),
+      [],
+      {},
+      nested(MAX_EVENT_DEPTH),
+      nested(MAX_EVENT_DEPTH + 1),
+    ];
+    for (const value of values)
+      for (const limit of [0, 1, 5, MAX_EVENT_DEPTH, 2000])
+        expect(isSerialisable(value, limit)).toBe(measureValue(value, limit) !== undefined);
+    // A getter that checks another value mid-walk: each walk keeps its own count (the deep one still fails).
+    const inner: boolean[] = [];
+    const outer = {
+      get probe() {
+        inner.push(isSerialisable({ ok: [1, 2] }), isSerialisable(nested(MAX_EVENT_DEPTH + 1)));
+        return 'x';
+      },
+      rest: nested(MAX_EVENT_DEPTH),
+    };
+    expect(isSerialisable(outer)).toBe(false);
+    expect(isSerialisable(outer, MAX_EVENT_DEPTH + 1)).toBe(true);
+    expect(inner).toEqual([true, false, true, false]);
+  });
 });
 
 describe('measureValue', () => {

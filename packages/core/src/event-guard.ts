@@ -135,12 +135,29 @@ function scalarMeasure(value: unknown): ValueMeasure {
   return { depth: 0, objects: 0, chars: typeof value === 'string' ? value.length : 0 };
 }
 
+/** The measure isSerialisable walks into; undefined while a walk uses it. */
+let spareMeasure: ValueMeasure | undefined = { depth: 0, objects: 0, chars: 0 };
+
 /**
  * True when `value` can go through JSON.stringify and come back as the same data: no nesting deeper
  * than `limit` (a cycle is infinitely deep), no bigint, function or symbol values.
  */
 export function isSerialisable(value: unknown, limit = MAX_EVENT_DEPTH): boolean {
-  return measureValue(value, limit) !== undefined;
+  if (value === null || typeof value !== 'object') return isPlainScalar(value);
+  if (limit > RECURSION_LIMIT) return measureWithStack(value, limit) !== undefined;
+  // measureValue's walk into a measure nobody keeps: one reused, rather than one made per value (it runs
+  // for every tool input and result, and for events the cheaper proof does not cover). A walk that starts
+  // while another is under way (a getter that checks a value) makes its own.
+  const measure = spareMeasure ?? { depth: 0, objects: 0, chars: 0 };
+  spareMeasure = undefined;
+  measure.depth = 0;
+  measure.objects = 0;
+  measure.chars = 0;
+  try {
+    return visit(value, 1, limit, measure);
+  } finally {
+    spareMeasure = measure;
+  }
 }
 
 function isPlainScalar(value: unknown): boolean {
