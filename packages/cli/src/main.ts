@@ -79,7 +79,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`reins ${REINS_VERSION}\n`);
     return EXIT.completed;
   }
-  const command = COMMANDS[name];
+  // Own names only: "constructor" or "toString" is an unknown command, not an inherited member.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     io.stderr.write(`reins: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.\n`);
     return EXIT.usage;

@@ -144,6 +144,9 @@ describe('reins usage errors (exit 2)', () => {
     const unknown = await runCli(['frob']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "frob"/);
+    const inherited = await runCli(['constructor']);
+    expect(inherited.code).toBe(2);
+    expect(inherited.stderr).toMatch(/unknown command "constructor"/);
     const help = await runCli(['run', '--help']);
     expect(help.code).toBe(0);
     for (const id of ['claude-code', 'codex', 'hermes', 'amp', 'acp']) expect(help.stdout).toContain(id);
