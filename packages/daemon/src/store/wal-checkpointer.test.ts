@@ -8,7 +8,7 @@ import type { ReinsEvent } from '@reins/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDatabase } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
-import { WalCheckpointer } from './wal-checkpointer.js';
+import { CHECKPOINT_EVERY, WalCheckpointer } from './wal-checkpointer.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -70,14 +70,14 @@ describe('WAL checkpoints on a thread', () => {
     const { db, checkpointer } = inside(store);
     expect(db.pragmaValue('wal_autocheckpoint')).toBe(0);
     const before = (await stat(location)).size;
-    await appendCommits(store, 0, 200);
+    await appendCommits(store, 0, CHECKPOINT_EVERY + 10);
     await until(() => checkpointer.completed > 0, 'a checkpoint on the thread');
     // The thread copied committed pages from the WAL into the database file.
     expect((await stat(location)).size).toBeGreaterThan(before);
     await store.close();
     const again = await SqliteStore.open(location);
     expect((await again.readEvents('s', 0, 1_000)).map((e) => e.seq)).toEqual(
-      Array.from({ length: 200 }, (_, i) => i + 1),
+      Array.from({ length: CHECKPOINT_EVERY + 10 }, (_, i) => i + 1),
     );
     await again.close();
   });
@@ -95,14 +95,14 @@ describe('WAL checkpoints on a thread', () => {
       checkpointer.committed();
     };
     // Without its bound the WAL only grows: the thread's checkpoints alone never let it start over.
-    for (let index = 0; index < 64; index++) commit();
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) commit();
     await until(() => checkpointer.completed > 0, "the thread's checkpoint");
     commit();
     await until(() => checkpointer.catchUps > 0, "the writer's catch-up");
     commit();
     // journal_size_limit cut the restarted WAL back to the bound.
     expect((await stat(`${location}-wal`)).size).toBeLessThanOrEqual(bound);
-    expect((writer.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(66);
+    expect((writer.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(CHECKPOINT_EVERY + 2);
     await checkpointer.close();
     writer.close();
   });
@@ -136,7 +136,7 @@ describe('WAL checkpoints on a thread', () => {
     await writeFile(other, 'this is not SQLite '.repeat(400));
     const warnings: string[] = [];
     const checkpointer = new WalCheckpointer(writer, other, (message) => warnings.push(message));
-    for (let index = 0; index < 64; index++) checkpointer.committed();
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) checkpointer.committed();
     await until(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringMatching(/a checkpoint failed \(.+\).*nothing was lost/)]);
     expect(checkpointer.running).toBe(false);
