@@ -25,7 +25,12 @@ export function codexErrorInfoOf(error: ErrorInfo): CodexErrorInfo {
       return 'unauthorized';
     case 'provider_error': {
       const kind = error.data?.kind;
-      return (typeof kind === 'string' ? PROVIDER_ERROR_INFO[kind] : undefined) ?? 'other';
+      // Own names only: a kind named like an Object.prototype member is no Codex kind.
+      return (
+        (typeof kind === 'string' && Object.hasOwn(PROVIDER_ERROR_INFO, kind)
+          ? PROVIDER_ERROR_INFO[kind]
+          : undefined) ?? 'other'
+      );
     }
     default:
       return 'other';

@@ -14,7 +14,7 @@ const THREAD = 'thread-1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A Reins session's stream and the Codex notifications its events became. */
-function harness(options: { itemsView?: CompletedItemsView; fresh?: boolean } = {}) {
+function harness(options: { itemsView?: CompletedItemsView; fresh?: boolean; tick?: number } = {}) {
   const sent: BridgeNotification[] = [];
   const faults: TranslationFault[] = [];
   const state: ThreadState = createThreadState({ threadId: THREAD, cwd: '/work', ...options });
@@ -22,7 +22,7 @@ function harness(options: { itemsView?: CompletedItemsView; fresh?: boolean } = 
   const stream = new SessionEventStream({
     harness: 'claude-code',
     sessionId: 'rs_1',
-    now: () => (clock += 10),
+    now: () => (clock += options.tick ?? 10),
     onEvent: (event: ReinsEvent) => sent.push(...translateSafely(state, event, (fault) => faults.push(fault))),
   });
   const of = <M extends BridgeNotification['method']>(method: M) =>
@@ -332,6 +332,31 @@ describe('failed and cancelled turns', () => {
       additionalDetails: JSON.stringify({ reins: { code: 'unsupported_model', data: { model: 'x' } } }),
       misalignment: null,
     });
+  });
+
+  it('times that are not whole milliseconds go out whole, as Codex sends them', () => {
+    const h = harness({ tick: 10.25 });
+    h.stream.startTurn({ text: 'Hello?' });
+    h.emit({ type: 'item.started', item: { kind: 'agent_message', id: 'm1', status: 'running', text: '' } });
+    h.emit({ type: 'item.completed', item: { kind: 'agent_message', id: 'm1', status: 'completed', text: 'Hi' } });
+    h.complete({ status: 'completed' });
+    expectValid(h.sent);
+    expect(h.faults).toEqual([]);
+    expect(Number.isInteger(h.of('item/started').at(-1)?.params.startedAtMs)).toBe(true);
+  });
+
+  it("a provider error's kind maps onto codexErrorInfo by Codex's own names only", () => {
+    for (const [kind, info] of [
+      ['rate_limited', 'rateLimitExceeded'],
+      ['constructor', 'other'],
+      ['toString', 'other'],
+    ] as const) {
+      const h = harness();
+      h.stream.startTurn({ text: 'Hello?' });
+      h.complete({ status: 'failed', error: { code: 'provider_error', message: 'no', data: { kind } } });
+      expectValid(h.sent);
+      expect(h.of('turn/completed')[0]?.params.turn.error?.codexErrorInfo, kind).toEqual(info);
+    }
   });
 
   it('an interrupted turn ends interrupted, and the tool it cut off gets no item/completed', () => {

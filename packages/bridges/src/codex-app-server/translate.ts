@@ -161,7 +161,9 @@ function deltaEvent(state: ThreadState, event: ReinsEvent & { type: 'item.delta'
 }
 
 /** One Reins event -> the Codex notifications it becomes (often none). */
-export function translateEvent(state: ThreadState, event: ReinsEvent): BridgeNotification[] {
+export function translateEvent(state: ThreadState, given: ReinsEvent): BridgeNotification[] {
+  // Codex's times are whole milliseconds; the contract's `at` is any number (fuzz seed 7, case 86472).
+  const event = Number.isInteger(given.at) ? given : { ...given, at: Math.floor(given.at) };
   switch (event.type) {
     case 'session.started':
       state.model ??= event.model;
