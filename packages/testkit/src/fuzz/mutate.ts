@@ -5,8 +5,8 @@
 // see wire-enums.ts to read those from a harness's wire types).
 //
 // Mutations inside one frame: drop-field, wrong-type, truncate (a string, an array, an object's tail, or
-// the whole frame cut to a partial JSON text), unknown-type, unknown-enum (an unknown value, or another
-// declared value of the same field), extra-field, huge-string, deep-nesting (a parsed value nested
+// the whole frame cut to a partial JSON text), unknown-type, unknown-enum (an unknown value, sometimes a
+// name every object inherits, or another declared value of the same field), extra-field, huge-string, deep-nesting (a parsed value nested
 // `nestingDepth` levels, 50,000 by default). Mutations of the sequence: duplicate, reorder, drop-frame,
 // cut-sequence (everything after a point is lost, as when the harness dies).
 //
@@ -100,6 +100,17 @@ export interface MutatedSequence {
 
 /** The value an unknown-type / unknown-enum mutation writes when it does not borrow a declared one. */
 export const UNKNOWN_VALUE = 'reins_fuzz_unknown';
+/**
+ * Unknown values a lookup table answers anyway: an object literal inherits these names, so `TABLE[x]` and
+ * `x in TABLE` find a function or an object where the translation expected nothing (fuzz seed 2821956756
+ * found one such lookup; the rest of the class was found by reading).
+ */
+export const INHERITED_NAMES: readonly string[] = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+
+/** An unknown value: usually UNKNOWN_VALUE, a quarter of the time a name every object inherits. */
+function unknownValue(random: Random): string {
+  return random.chance(0.25) ? random.pick(INHERITED_NAMES) : UNKNOWN_VALUE;
+}
 
 // ---- building blocks --------------------------------------------------------------------------
 
@@ -319,7 +330,8 @@ function mutateOne(
       );
       if (!slot) return undefined;
       const before = read(slot);
-      const next = typeof before === 'string' && random.chance(0.5) ? `${before}/${UNKNOWN_VALUE}` : UNKNOWN_VALUE;
+      const next =
+        typeof before === 'string' && random.chance(0.5) ? `${before}/${UNKNOWN_VALUE}` : unknownValue(random);
       write(slot, next);
       return { frame: copy, path: slot.path, detail: `${show(before)} -> ${show(next)}` };
     }
@@ -331,7 +343,7 @@ function mutateOne(
       const before = read(slot);
       const declared = (context.enums.get(slot.key as string) ?? []).filter((value) => value !== before);
       // Half the time a value no version declares; otherwise one the wire declares for this key elsewhere.
-      const next = declared.length > 0 && random.chance(0.5) ? random.pick(declared) : UNKNOWN_VALUE;
+      const next = declared.length > 0 && random.chance(0.5) ? random.pick(declared) : unknownValue(random);
       write(slot, next);
       return { frame: copy, path: slot.path, detail: `${show(before)} -> ${show(next)}` };
     }
