@@ -399,6 +399,12 @@ describe('translation edge cases', () => {
         inTurn: true,
       })[0],
     ).toMatchObject({ type: 'notice', kind: 'warning', message: 'Careful' });
+    // NoticeSeverity is open: one ACP does not name, inherited names included, is info.
+    expect(
+      translateUpdate(state, update({ sessionUpdate: 'notice', severity: 'constructor', title: 'Odd' }), {
+        inTurn: true,
+      })[0],
+    ).toMatchObject({ type: 'notice', kind: 'info', message: 'Odd' });
     expect(
       translateUpdate(state, update({ sessionUpdate: 'available_commands_update', availableCommands: [] }), {
         inTurn: true,

@@ -131,7 +131,7 @@ export function translateUpdate(state: TranslateState, update: SessionUpdate, co
         {
           type: 'notice',
           // NoticeSeverity is open ("custom or future severities"): one ACP does not name is info.
-          kind: (severity !== undefined && NOTICE_KIND[severity]) || 'info',
+          kind: (severity !== undefined && Object.hasOwn(NOTICE_KIND, severity) && NOTICE_KIND[severity]) || 'info',
           message: description ? `${record.title}: ${description}` : record.title,
           data: { severity: typeof record.severity === 'string' ? record.severity : null },
         },

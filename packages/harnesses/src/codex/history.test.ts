@@ -57,6 +57,15 @@ describe('Codex history', () => {
     expect(items[0]).toMatchObject({ text: 'Count to ten.', replay: true });
   });
 
+  it("a turn status Codex does not name (even an inherited one like 'constructor') leaves the items as stored", async () => {
+    const peer = appServer({
+      'thread/items/list': [{ data: [entry('t1', agent('a1', 'Hi'))], nextCursor: null, backwardsCursor: null }],
+      'thread/turns/list': [{ data: [turn('t1', 'constructor')], nextCursor: null, backwardsCursor: null }],
+    });
+    const items = await readHistory(peer, 'thread-1');
+    expect(items.map((item) => item.status)).toEqual(['completed']);
+  });
+
   it('shows the items as stored when the app-server cannot list turns', async () => {
     const peer = appServer({
       'thread/items/list': [{ data: [entry('t1', agent('a1', 'One, two'))], nextCursor: null, backwardsCursor: null }],

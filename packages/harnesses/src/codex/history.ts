@@ -31,7 +31,8 @@ const ENDED_AS: Partial<Record<TurnStatus, ItemStatus>> = { interrupted: 'cancel
  * message stays as sent), but nothing the agent produced in it reads as completed.
  */
 export function withTurnOutcome(item: Item, turnStatus: TurnStatus | undefined): Item {
-  const ended = turnStatus ? ENDED_AS[turnStatus] : undefined;
+  // Own names only: the status is Codex's, and a table answers inherited names ("constructor") too.
+  const ended = turnStatus && Object.hasOwn(ENDED_AS, turnStatus) ? ENDED_AS[turnStatus] : undefined;
   if (!ended || item.kind === 'user_message' || (item.status !== 'completed' && item.status !== 'running')) return item;
   return { ...item, status: ended } as Item;
 }
