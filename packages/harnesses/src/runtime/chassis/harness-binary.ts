@@ -1,16 +1,29 @@
 // Binary resolution for one harness, cached (docs/architecture/contract.md, "Turn rules"): the
 // explicit path from the options, else discovery (REINS_<ID>_BIN, PATH, login shell, known folders);
-// one fingerprint per harness object, forgotten after a failure so a later install is found. Health
+// one fingerprint per harness object while the file it names is unchanged (an upgrade in place, a
+// reinstall or a removal is seen at the next resolve: a long-lived harness, a daemon's warm pool or its
+// catalog, does not keep serving the version it found first), forgotten after a failure so a later
+// install is found. Health
 // starts here: not installed (with the install hint), unhealthy when the version probe failed, else
 // ready as far as the binary goes (an adapter adds its own auth probe on top).
 import type { DiscoveredBinary, Discovery, Health } from '@reins/core';
 import { ReinsError } from '@reins/core';
+import { fileIdentity, fileIdentityKey } from '../binary-hashes.js';
 import { type BinarySpec, fingerprintBinary, locateBinary, overrideVariable } from '../discovery.js';
 import { failedProbeHealth } from '../discovery-health.js';
 import { type HarnessOptions, mergeEnv } from '../options.js';
 
+interface Resolved {
+  binary: DiscoveredBinary;
+  /** The file as it was when fingerprinted (fileIdentityKey), or 'gone'. */
+  stamp: string;
+}
+
+/** The file a path names now: real path, device, inode, size, mtime, ctime (two system calls). */
+const stampOf = (path: string): Promise<string> => fileIdentity(path).then(fileIdentityKey, () => 'gone');
+
 export class HarnessBinary {
-  private discovered: Promise<DiscoveredBinary> | undefined;
+  private discovered: Promise<Resolved> | undefined;
 
   /** @param install the command that installs the harness, for hints: 'npm install -g @ampcode/cli'. */
   constructor(
@@ -24,17 +37,32 @@ export class HarnessBinary {
     return mergeEnv(this.options.baseEnv, additions);
   }
 
-  /** The fingerprinted binary; rejects with binary_not_found (and is retried next time). */
-  resolve(): Promise<DiscoveredBinary> {
-    this.discovered ??= (
-      this.options.binaryPath
+  /**
+   * The fingerprinted binary; rejects with binary_not_found (and is retried next time). Found again when
+   * the file it names changed since (its version and hash are then those of the new file).
+   */
+  async resolve(): Promise<DiscoveredBinary> {
+    const cached = this.discovered;
+    if (cached) {
+      const found = await cached;
+      if ((await stampOf(found.binary.path)) === found.stamp) return found.binary;
+      if (this.discovered === cached) this.discovered = undefined;
+    }
+    this.discovered ??= this.find();
+    return (await this.discovered).binary;
+  }
+
+  private find(): Promise<Resolved> {
+    const found = (async () => {
+      const binary = await (this.options.binaryPath
         ? fingerprintBinary(this.options.binaryPath, this.spec, 'explicit', this.env())
-        : locateBinary(this.spec, this.env())
-    ).catch((error: unknown) => {
+        : locateBinary(this.spec, this.env()));
+      return { binary, stamp: await stampOf(binary.path) };
+    })();
+    return found.catch((error: unknown) => {
       this.discovered = undefined;
       throw error;
     });
-    return this.discovered;
   }
 
   async discover(): Promise<Discovery> {
