@@ -75,16 +75,25 @@ export class WalCheckpointer {
     private readonly boundBytes = WAL_BOUND_BYTES,
   ) {
     this.pageSize = Number(writer.pragmaValue('page_size'));
-    writer.exec('PRAGMA wal_autocheckpoint = 0');
     writer.exec(`PRAGMA journal_size_limit = ${boundBytes}`);
-    const thread = new Worker(THREAD_SOURCE, {
-      eval: true,
-      workerData: {
-        driver: writer.driver,
-        location,
-        module: writer.driver === 'better-sqlite3' ? require.resolve('better-sqlite3') : undefined,
-      },
-    });
+    let thread: Worker;
+    try {
+      thread = new Worker(THREAD_SOURCE, {
+        eval: true,
+        workerData: {
+          driver: writer.driver,
+          location,
+          module: writer.driver === 'better-sqlite3' ? require.resolve('better-sqlite3') : undefined,
+        },
+      });
+    } catch (error) {
+      // No thread to be had (a resource limit): SQLite's automatic checkpoint stays on.
+      warn(
+        `The Reins store ${location}: no checkpoint thread (${(error as Error).message}); SQLite checkpoints its WAL on the event loop.`,
+      );
+      return;
+    }
+    writer.exec('PRAGMA wal_autocheckpoint = 0');
     thread.unref();
     thread.on('message', (reply: Reply) => this.answered(reply));
     thread.on('error', (error) => this.stop(`its checkpoint thread failed (${error.message})`));
