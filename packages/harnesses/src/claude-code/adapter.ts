@@ -15,15 +15,9 @@ import {
   type SessionSpec,
   withDeadline,
 } from '@reins/core';
-import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
+import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
-import {
-  capabilitiesOfDiscovered,
-  fingerprintBinary,
-  locateBinary,
-  mergeEnv,
-  overrideVariable,
-} from '../runtime/index.js';
+import { capabilitiesOfDiscovered, mergeEnv, overrideVariable } from '../runtime/index.js';
 import { claudeAuthStatus, createClaudeAuth } from './auth.js';
 import { claudeCodeImplemented } from './capabilities.js';
 import { claudeBinarySpec } from './discovery.js';
@@ -59,19 +53,12 @@ export const CLAUDE_SPEC_SUPPORT: SpecSupport = {
 
 export function createClaudeCodeHarness(options: ClaudeCodeHarnessOptions = {}): Harness {
   const baseEnv = options.baseEnv ?? process.env;
-  let discovered: Promise<DiscoveredBinary> | undefined;
+  // Kept while its file is unchanged: an upgrade in place is found at the next session (harness-binary.ts).
+  const claudeBinary = new HarnessBinary(claudeBinarySpec, options, 'npm install -g @anthropic-ai/claude-code');
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
 
   function locate(): Promise<DiscoveredBinary> {
-    discovered ??= (
-      options.binaryPath
-        ? fingerprintBinary(options.binaryPath, claudeBinarySpec, 'explicit', baseEnv)
-        : locateBinary(claudeBinarySpec, baseEnv)
-    ).catch((error: unknown) => {
-      discovered = undefined;
-      throw error;
-    });
-    return discovered;
+    return claudeBinary.resolve();
   }
 
   async function discover(): Promise<Discovery> {

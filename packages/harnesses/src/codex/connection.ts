@@ -6,11 +6,11 @@
 // the deadline on every request) is peer.ts. Sessions receive a `Connect` function, so their logic
 // also runs against an in-memory peer in unit tests (session.test.ts).
 import { type DiscoveredBinary, ReinsError } from '@reins/core';
+import { HarnessBinary } from '../runtime/chassis/harness-binary.js';
 import { HarnessProcess } from '../runtime/child-process.js';
-import { fingerprintBinary, locateBinary } from '../runtime/discovery.js';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
-import { codexBinarySpec } from './discovery.js';
+import { CODEX_INSTALL, codexBinarySpec } from './discovery.js';
 import { CodexHost, type HostTransport } from './host.js';
 import { codexHosts, launchKey } from './hosts.js';
 import { type Connect, HARNESS, LABEL } from './peer.js';
@@ -31,9 +31,11 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Spawns app-servers for one Harness: binary resolution (cached), environment, deadlines, sharing. */
 export class CodexRuntime {
-  private located: Promise<DiscoveredBinary> | undefined;
+  private readonly located: HarnessBinary;
 
-  constructor(readonly options: HarnessOptions) {}
+  constructor(readonly options: HarnessOptions) {
+    this.located = new HarnessBinary(codexBinarySpec, options, CODEX_INSTALL);
+  }
 
   get requestTimeoutMs(): number {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -43,17 +45,9 @@ export class CodexRuntime {
     return mergeEnv(this.options.baseEnv, additions);
   }
 
-  /** The binary: the explicit path, else discovery; found once per Harness (a failure is not cached). */
+  /** The binary: the explicit path, else discovery; kept while its file is unchanged (harness-binary.ts). */
   binary(): Promise<DiscoveredBinary> {
-    this.located ??= (
-      this.options.binaryPath
-        ? fingerprintBinary(this.options.binaryPath, codexBinarySpec, 'explicit', this.env())
-        : locateBinary(codexBinarySpec, this.env())
-    ).catch((error: unknown) => {
-      this.located = undefined;
-      throw error;
-    });
-    return this.located;
+    return this.located.resolve();
   }
 
   /** Spawns `codex app-server --strict-config` in `cwd` and initializes it. */

@@ -1,6 +1,9 @@
 // Where the Codex CLI is and which version it is. `codex --version` prints "codex-cli 0.169.0".
 import { type BinarySpec, defaultParseVersion } from '../runtime/discovery.js';
 
+/** How users install it (health's fix, the not-found hint). */
+export const CODEX_INSTALL = 'npm install -g @openai/codex';
+
 export const codexBinarySpec: BinarySpec = {
   id: 'codex',
   names: ['codex'],

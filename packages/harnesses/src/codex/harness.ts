@@ -24,6 +24,7 @@ import { DEFAULT_PERMISSION_TIMEOUT_MS } from './approvals.js';
 import { CODEX_SIGN_IN_FIX, createCodexAuth } from './auth.js';
 import { CODEX_IMPLEMENTED } from './capabilities.js';
 import { CodexRuntime, HARNESS } from './connection.js';
+import { CODEX_INSTALL } from './discovery.js';
 import { readHistory } from './history.js';
 import { WARM_REFILL_DELAY_MS } from './hosts.js';
 import { instructionsFingerprint } from './instruction-files.js';
@@ -51,7 +52,6 @@ export interface CodexHarnessOptions extends HarnessOptions {
 }
 
 const DISPLAY_NAME = 'Codex';
-const INSTALL = 'npm install -g @openai/codex';
 
 export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
   const runtime = new CodexRuntime(options);
@@ -77,7 +77,7 @@ export function createCodexHarness(options: CodexHarnessOptions = {}): Harness {
 
     async health(): Promise<Health> {
       const discovery = await discover();
-      if (!discovery.found) return { status: 'not_installed', message: discovery.hint, fix: INSTALL };
+      if (!discovery.found) return { status: 'not_installed', message: discovery.hint, fix: CODEX_INSTALL };
       const binary = discovery.binary;
       const unanswered = failedProbeHealth(binary);
       if (unanswered) return unanswered;
