@@ -5,6 +5,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createClaudeCodeHarness } from '../../claude-code/adapter.js';
+import { createCodexHarness } from '../../codex/harness.js';
 import type { BinarySpec } from '../discovery.js';
 import { HarnessBinary } from './harness-binary.js';
 
@@ -54,4 +56,21 @@ it('keeps the binary while the file is unchanged, finds the upgrade, and says wh
   await rm(path);
   await expect(binary.resolve()).rejects.toMatchObject({ code: 'binary_not_found' });
   expect(await binary.health()).toMatchObject({ status: 'not_installed' });
+});
+
+it.each([
+  ['codex', createCodexHarness, (version: string) => `codex-cli ${version}`],
+  ['claude-code', createClaudeCodeHarness, (version: string) => `${version} (Claude Code)`],
+] as const)('a %s harness object reports the upgraded version at its next discover()', async (_id, create, says) => {
+  const path = join(root, 'cli');
+  const write = async (version: string) => {
+    await rm(path, { force: true });
+    await writeFile(path, `#!/bin/sh\necho "${says(version)}"\n`);
+    await chmod(path, 0o755);
+  };
+  await write('1.0.0');
+  const harness = create({ binaryPath: path, baseEnv: { PATH: process.env.PATH ?? '' } });
+  expect(await harness.discover()).toMatchObject({ found: true, binary: { version: '1.0.0' } });
+  await write('1.1.0');
+  expect(await harness.discover()).toMatchObject({ found: true, binary: { version: '1.1.0' } });
 });
