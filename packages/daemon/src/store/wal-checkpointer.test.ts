@@ -45,7 +45,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 const inside = (store: SqliteStore) =>
   store as unknown as {
     db: SqliteDatabase;
-    checkpointer: WalCheckpointer & { thread?: { terminate(): Promise<number> } };
+    checkpointer: { completed: number; running: boolean; thread?: { terminate(): Promise<number> } };
   };
 
 async function openWithSession(location: string, warnings: string[] = []): Promise<SqliteStore> {
