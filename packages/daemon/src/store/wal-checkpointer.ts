@@ -1,7 +1,7 @@
 // The WAL's checkpoints, off the event loop (issue 30). SQLite's automatic checkpoint runs inside the
 // COMMIT that crosses 1,000 pages, on the committing thread: it copies the WAL into the database file
-// and fsyncs it, which held the daemon's loop 4-35 ms every ~4 MB of WAL at 10k events/s (most of
-// bench figure 6b's p99). Here a worker thread with a connection of its own runs
+// and fsyncs it, which held the daemon's loop 4-35 ms every ~4 MB of WAL at 10k events/s: the
+// store's longest stalls (30-40 commits over 2 ms in 30,000 events, 5-12 without). Here a worker thread with a connection of its own runs
 // `wal_checkpoint(PASSIVE)` (which never blocks the writer) every CHECKPOINT_EVERY commits, and
 // the writer's automatic checkpoint is off.
 //
@@ -25,7 +25,7 @@ import type { SqliteDatabase } from './sqlite-driver.js';
  * better one (5 of 6).
  */
 export const CHECKPOINT_EVERY = 256;
-/** Past this the writer catches up itself so that the WAL starts over: the most disk the WAL holds. */
+/** Past this the writer catches up itself so that the WAL starts over: about the most disk the WAL holds. */
 export const WAL_BOUND_BYTES = 64 * 1024 * 1024;
 
 // Source, not a file: the thread then needs no compiled file of its own (the source tests run the
