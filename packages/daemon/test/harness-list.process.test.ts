@@ -74,14 +74,15 @@ describe('harness/list (remembered probes)', () => {
       expect(await second.harnesses()).toEqual(a);
       expect(await checks(log)).toBe(2);
 
-      // The binary replaced (another size and mtime): its health is checked again, once.
+      // The binary replaced (another size and mtime): its health and its sign-in state (kept per binary)
+      // are checked again, once each.
       await wrappedCodex(binary, 'second build, a little longer than the first');
       const again = await first.harnesses();
       expect(again[0]).toMatchObject({ id: 'codex', discovery: { found: true, path: binary } });
-      expect(await checks(log)).toBe(3);
+      expect(await checks(log)).toBe(4);
       // And remembered again.
       expect(await second.harnesses()).toEqual(again);
-      expect(await checks(log)).toBe(3);
+      expect(await checks(log)).toBe(4);
     } finally {
       await first.close();
       await second.close();
