@@ -25,16 +25,10 @@ import {
   type SessionSpec,
   type SessionSummary,
 } from '@reins/core';
-import { acceptSessionSpec, type SpecSupport } from '../runtime/chassis/index.js';
+import { acceptSessionSpec, HarnessBinary, type SpecSupport } from '../runtime/chassis/index.js';
 import { failedProbeHealth } from '../runtime/discovery-health.js';
 import { capabilitiesFor } from '../runtime/evidence.js';
-import {
-  fingerprintBinary,
-  type HarnessOptions,
-  locateBinary,
-  mergeEnv,
-  workspaceConfinement,
-} from '../runtime/index.js';
+import { type HarnessOptions, mergeEnv, workspaceConfinement } from '../runtime/index.js';
 import { createAcpAuth } from './auth.js';
 import { AcpConnection, type AcpLaunch } from './connection.js';
 import { type AcpLease, acpHosts, acpLaunchKey } from './hosts.js';
@@ -108,6 +102,7 @@ export function advertisedFrom(capabilities: AcpAgentCapabilities | undefined): 
 export class AcpHarness implements Harness {
   readonly id: HarnessId;
   readonly displayName: string;
+  private readonly found: HarnessBinary;
   /** Sign-in as the agent offers it (auth.ts): status from session/new, login through `authenticate`. */
   readonly auth: HarnessAuth;
   private advertised: { sha256: string; capabilities: AcpAgentCapabilities | undefined } | undefined;
@@ -118,6 +113,7 @@ export class AcpHarness implements Harness {
   ) {
     this.id = preset.id;
     this.displayName = preset.displayName;
+    this.found = new HarnessBinary(preset.binary, options, `Install ${preset.displayName} or set its path.`);
     this.auth = createAcpAuth({
       harness: this.id,
       displayName: this.displayName,
@@ -136,10 +132,9 @@ export class AcpHarness implements Harness {
     return this.options.baseEnv ?? process.env;
   }
 
-  private async binary(): Promise<DiscoveredBinary> {
-    const env = this.baseEnv();
-    if (this.options.binaryPath) return fingerprintBinary(this.options.binaryPath, this.preset.binary, 'explicit', env);
-    return locateBinary(this.preset.binary, env);
+  /** Kept while its file is unchanged, found again after an upgrade (harness-binary.ts). */
+  private binary(): Promise<DiscoveredBinary> {
+    return this.found.resolve();
   }
 
   async discover(): Promise<Discovery> {
