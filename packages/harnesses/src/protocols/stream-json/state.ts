@@ -147,18 +147,9 @@ export function defaultClassifyTool(name: string): ToolKind | 'plan' {
   }
 }
 
-/** The last source defaultIsMeteredKeySource judged, and its answer: sessions mostly report one source. */
-let lastKeySource: string | undefined;
-let lastKeySourceMetered = false;
-
 /** API keys bill per token; "none" (subscription login / OAuth) does not. */
 export function defaultIsMeteredKeySource(source: string): boolean {
-  // A pure function of the string: the last answer is reused rather than running the pattern per session.
-  if (source !== lastKeySource) {
-    lastKeySourceMetered = /api[_-]?key/i.test(source);
-    lastKeySource = source;
-  }
-  return lastKeySourceMetered;
+  return /api[_-]?key/i.test(source);
 }
 
 /** The options with their defaults; an adapter may resolve its options once and share them. */
