@@ -38,7 +38,7 @@ import type {
   StoredEventText,
   StoredSession,
 } from './store.js';
-import { lockStore, type StoreLock } from './store-lock.js';
+import { lockStore, type StoreLock, storeInUseError } from './store-lock.js';
 import { noRoomToStartError, storeUnavailableError } from './unavailable.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
@@ -157,12 +157,7 @@ export class SqliteStore implements DaemonStore {
       this.db.close();
       this.lock.release();
       if (isDamage(error)) throw damagedStoreError(location, (error as Error).message, 'invalid_input', error);
-      if (isBusy(error)) {
-        throw new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
-          cause: error,
-          data: { location, reason: 'locked' },
-        });
-      }
+      if (isBusy(error)) throw storeInUseError(location, error);
       throw cannotOpen(location, error);
     }
     for (const suffix of ['-wal', '-shm']) {

@@ -10,6 +10,14 @@ export interface StoreLock {
   release(): void;
 }
 
+/** Another process holds the store (data.reason 'locked': the daemon then names the one in daemon.json). */
+export function storeInUseError(location: string, cause: unknown): ReinsError {
+  return new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
+    cause,
+    data: { location, reason: 'locked' },
+  });
+}
+
 /**
  * Takes the lock of the store at `location`; invalid_input (data.reason 'locked') when another holds
  * it, any other failure (a full disk) as `otherwise` says.
@@ -27,12 +35,7 @@ export function lockStore(location: string, otherwise: (error: unknown) => unkno
     db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (error) {
     db?.close();
-    if (isBusy(error)) {
-      throw new ReinsError('invalid_input', `The Reins store ${location} is in use by another process.`, {
-        cause: error,
-        data: { location, reason: 'locked' },
-      });
-    }
+    if (isBusy(error)) throw storeInUseError(location, error);
     throw otherwise(error);
   }
   const held = db;

@@ -1,9 +1,9 @@
 // The WAL's checkpoints, off the event loop (issue 30). SQLite's automatic checkpoint runs inside the
 // COMMIT that crosses 1,000 pages, on the committing thread: it copies the WAL into the database file
 // and fsyncs it, which held the daemon's loop 4-35 ms every ~4 MB of WAL at 10k events/s: the
-// store's longest stalls (30-40 commits over 2 ms in 30,000 events, 5-12 without). Here a worker thread with a connection of its own runs
-// `wal_checkpoint(PASSIVE)` (which never blocks the writer) every CHECKPOINT_EVERY commits, and
-// the writer's automatic checkpoint is off.
+// store's longest stalls (30-40 commits over 2 ms in 30,000 events, 5-12 without). Here a worker
+// thread with a connection of its own runs `wal_checkpoint(PASSIVE)` (which never blocks the writer)
+// every CHECKPOINT_EVERY commits, and the writer's automatic checkpoint is off.
 //
 // A PASSIVE checkpoint copies only the frames committed before it began, so under a steady stream
 // the WAL is never wholly copied and never starts over: once it holds more than WAL_BOUND_BYTES, the
