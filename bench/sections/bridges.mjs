@@ -16,7 +16,7 @@
 // a daemon of its own (bench/lib/daemon-host.mjs, one warm process of the harness) on the same CLI and
 // home; its cold first text against the raw server's and the same bridge's without the daemon (the warm
 // process is refilled between its runs while the other paths run).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemonHost } from '../lib/daemon-process.mjs';
@@ -81,18 +81,15 @@ function bareNodeStart(node, env) {
 }
 
 /** Node 24 from harness-clis, for the Codex bridge's reference run on the Node users run; none if absent. */
-async function newerNodeThan(current, bundledNodePath) {
+function newerNodeThan(current, bundledNodePath) {
   const path = bundledNodePath();
   if (!existsSync(path)) return undefined;
-  const version = await new Promise((resolve) => {
-    const child = spawn(path, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.once('error', () => resolve(undefined));
-    child.once('close', () => resolve(out.trim() || undefined));
-  });
+  let version;
+  try {
+    version = execFileSync(path, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
   return version && version !== current ? { path, version: version.replace(/^v/, '') } : undefined;
 }
 
@@ -243,7 +240,7 @@ const PAIRS = [
 
 export async function run({ quick, log, root }) {
   const { bundledNodePath, reply, startModelServer } = await import('@reins/testkit');
-  const newerNode = await newerNodeThan(process.version, bundledNodePath);
+  const newerNode = newerNodeThan(process.version, bundledNodePath);
   const server = await startModelServer();
   server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
   const coldRuns = quick ? 3 : 7;
