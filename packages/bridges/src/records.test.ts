@@ -1,10 +1,18 @@
 // What a bridge remembers across processes: a file per conversation, read back whole, and a store
 // that cannot be used never stops the bridge.
+import * as fs from 'node:fs/promises';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fileRecords, MAX_TURN_RECORDS, memoryRecords, type SessionRecord } from './records.js';
+
+// readFile counted: a record this process wrote is not read back while its file is unchanged.
+vi.mock('node:fs/promises', async (real) => {
+  const actual = await real<typeof import('node:fs/promises')>();
+  return { ...actual, readFile: vi.fn(actual.readFile) };
+});
+const readFileCalls = () => vi.mocked(fs.readFile).mock.calls.length;
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -88,5 +96,60 @@ describe('fileRecords', () => {
       expect(log.at(-1)).toMatch(/cannot write/);
       await chmod(dir, 0o700);
     }
+  });
+
+  const turn = (id: string) => ({ id, status: 'completed' as const, inputs: 1, startedAtMs: 1 });
+
+  it('changes a record it wrote itself without reading the file back, while the file is still the one it wrote', async () => {
+    const dir = await tempDir();
+    const store = fileRecords(dir);
+    await store.put(record('a'));
+    const reads = readFileCalls();
+    for (const id of ['t1', 't2', 't3'])
+      await store.update('a', (known) => known && { ...known, turns: [...known.turns, turn(id)] });
+    expect(readFileCalls()).toBe(reads);
+    // What it kept is what the file holds, for this process and any other.
+    expect((await store.get('a'))?.turns.map((entry) => entry.id)).toEqual(['t1', 't2', 't3']);
+    expect((await fileRecords(dir).get('a'))?.turns.map((entry) => entry.id)).toEqual(['t1', 't2', 't3']);
+    // A copy each time: changing what get returned changes nothing kept.
+    const got = await store.get('a');
+    got?.turns.splice(0);
+    expect((await store.get('a'))?.turns).toHaveLength(3);
+  });
+
+  it('starts a change from what another process wrote in between, never from its own stale copy', async () => {
+    const dir = await tempDir();
+    const mine = fileRecords(dir);
+    const other = fileRecords(dir); // another bridge on the same home
+    await mine.put(record('a'));
+    await mine.update('a', (known) => known && { ...known, turns: [...known.turns, turn('t1')] });
+    // The other renames a whole new file into place (a name given from another bridge).
+    await other.update('a', (known) => known && { ...known, name: 'named elsewhere' });
+    await mine.update('a', (known) => known && { ...known, turns: [...known.turns, turn('t2')] });
+    let kept = await fileRecords(dir).get('a');
+    expect(kept?.name).toBe('named elsewhere');
+    expect(kept?.turns.map((entry) => entry.id)).toEqual(['t1', 't2']);
+    // A file changed in place (by hand, or a tool that does not rename) is read again too.
+    const [name] = await readdir(dir);
+    const edited = { ...(kept as SessionRecord), model: 'edited in place' };
+    await writeFile(join(dir, name as string), JSON.stringify(edited));
+    await mine.update('a', (known) => known && { ...known, turns: [...known.turns, turn('t3')] });
+    kept = await fileRecords(dir).get('a');
+    expect(kept?.model).toBe('edited in place');
+    expect(kept?.turns.map((entry) => entry.id)).toEqual(['t1', 't2', 't3']);
+    // And a file removed is gone for it as well.
+    await rm(join(dir, name as string));
+    expect(await mine.get('a')).toBeUndefined();
+  });
+
+  it('writes again into a folder removed after its first write', async () => {
+    const dir = await tempDir();
+    const log: string[] = [];
+    const store = fileRecords(dir, (message) => log.push(message));
+    await store.put(record('a'));
+    await rm(dir, { recursive: true });
+    await store.put(record('b'));
+    expect((await fileRecords(dir).get('b'))?.id).toBe('b');
+    expect(log).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
 // place. Nothing here is a credential. A store that cannot be read or written never stops a bridge:
 // it says so on the log and the bridge goes on without what it would have remembered.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -103,9 +104,28 @@ function fileName(id: string): string {
   return `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
 }
 
-/** A store in `dir` (one file per conversation); `log` hears of every file it could not use. */
+/** Which file a path names now: its inode, size and modification time (a rename puts another file there). */
+type FileStamp = string;
+const stampOf = (stats: BigIntStats): FileStamp => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+
+/**
+ * A store in `dir` (one file per conversation); `log` hears of every file it could not use.
+ *
+ * The files stay the truth across processes, but a bridge does not read back what it wrote itself: it
+ * keeps the text of each record it wrote with the stamp of the file it wrote (fstat before the
+ * rename), and takes that text while the path still names that same file (a turn's end then costs a
+ * stat instead of a read, a parse and the schema). Any other process's write (a whole new
+ * file renamed into place, or one changed in place) gives the path another stamp, so that record is
+ * read from disk again and a change to it starts from what the other process wrote, as before. (Only
+ * a file that reuses the old inode number with the same size within one tick of the file system's
+ * clock would pass for the kept one: narrower than the read-change-write race two bridges changing one
+ * record at once already have.)
+ */
 export function fileRecords(dir: string, log: (message: string) => void = () => {}): RecordStore {
   const writes = new Map<string, Promise<void>>();
+  /** Per path, the text this process wrote there and the stamp of the file it wrote. */
+  const written = new Map<string, { stamp: FileStamp; text: string }>();
+  let dirMade = false;
   const read = async (path: string): Promise<SessionRecord | undefined> => {
     let text: string;
     try {
@@ -123,10 +143,42 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
     }
     return undefined;
   };
+  /** The record at `path`: the copy this process wrote while the file is still that one, else the disk's. */
+  const current = async (path: string): Promise<SessionRecord | undefined> => {
+    const kept = written.get(path);
+    if (kept) {
+      const stamp = await stat(path, { bigint: true }).then(stampOf, () => undefined);
+      // Its own output, from typed values: the schema guards what comes from elsewhere (the disk).
+      if (stamp === kept.stamp) return JSON.parse(kept.text) as SessionRecord;
+      written.delete(path);
+    }
+    return read(path);
+  };
+  /** Writes `text` to a new file beside `path` and renames it into place; the stamp of the file written. */
+  const replace = async (path: string, text: string): Promise<FileStamp> => {
+    if (!dirMade) await mkdir(dir, { recursive: true, mode: 0o700 });
+    dirMade = true;
+    const temporary = `${path}.${process.pid}.tmp`;
+    const file = await open(temporary, 'w', 0o600).catch(async (error: NodeJS.ErrnoException) => {
+      // The folder went away since (removed by hand): made again once.
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return open(temporary, 'w', 0o600);
+    });
+    let stamp: FileStamp;
+    try {
+      await file.writeFile(text);
+      stamp = stampOf(await file.stat({ bigint: true }));
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+    return stamp;
+  };
   const store: Omit<RecordStore, 'update'> = {
     get: async (id) => {
       await writes.get(id);
-      const record = await read(join(dir, fileName(id)));
+      const record = await current(join(dir, fileName(id)));
       return record?.id === id ? record : undefined;
     },
     put: (record) => {
@@ -134,11 +186,10 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
       const kept = { ...record, turns: record.turns.slice(-MAX_TURN_RECORDS) };
       const previous = writes.get(record.id) ?? Promise.resolve();
       const write = previous.then(async () => {
+        written.delete(path);
         try {
-          await mkdir(dir, { recursive: true, mode: 0o700 });
-          const temporary = `${path}.${process.pid}.tmp`;
-          await writeFile(temporary, JSON.stringify(kept), { mode: 0o600 });
-          await rename(temporary, path);
+          const text = JSON.stringify(kept);
+          written.set(path, { stamp: await replace(path, text), text });
         } catch (error) {
           log(`cannot write ${path}: ${String(error)}`);
         }

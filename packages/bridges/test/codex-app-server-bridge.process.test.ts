@@ -339,6 +339,26 @@ describe('reins bridge codex-app-server over raw stdio', () => {
     expect(bridge.stderr).toMatch(/stopped \(eof\)/);
   });
 
+  it('goes on when the client closed its end of stdout (EPIPE), and still ends cleanly on stdin EOF', async () => {
+    const marker = randomUUID();
+    const { bridge, threadId } = await started(marker);
+    bridge.child.stdout?.destroy();
+    // Its answer and the turn's notifications now meet a pipe nobody reads.
+    bridge.write(
+      JSON.stringify({
+        id: 100,
+        method: 'turn/start',
+        params: { threadId, input: [{ type: 'text', text: 'Say hello' }] },
+      }),
+    );
+    await until(() => /stdout: .*EPIPE/.test(bridge.stderr), 'the bridge to log the broken stdout');
+    bridge.write(JSON.stringify({ id: 101, method: 'thread/loaded/list', params: {} }));
+    bridge.child.stdin?.end();
+    expect(await bridge.exited).toEqual({ code: 0, signal: null });
+    await until(() => processesWithMarker(marker).length === 0, 'every marked process to end');
+    expect(bridge.stderr).toMatch(/stopped \(eof\)/);
+  });
+
   it('ends on SIGTERM and leaves no harness process behind', async () => {
     const marker = randomUUID();
     const { bridge } = await started(marker);

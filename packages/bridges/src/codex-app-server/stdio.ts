@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '@reins/harnesses';
 import { DEFAULT_MAX_LINE_BYTES, leadingId } from '../framing.js';
 import { runUntilStopped, type StopReason } from '../lifecycle.js';
+import { JoinedLines } from './joined-lines.js';
 import { CodexAppServerBridge, type CodexAppServerBridgeOptions } from './server.js';
 import { RPC } from './wire.js';
 
@@ -24,15 +25,9 @@ export type CodexBridgeStopReason = StopReason;
 /** Serves the Codex app-server protocol on the given stdio until the client goes away or a signal arrives. */
 export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions): Promise<CodexBridgeStopReason> {
   const bridge = new CodexAppServerBridge(options);
-  let writable = true;
-  options.stdout.on('error', (error) => {
-    // The client closed its end: nothing more can be said to it.
-    writable = false;
-    options.log?.(`stdout: ${error.message}`);
-  });
-  const { receive, connection } = bridge.connect((line) => {
-    if (writable) options.stdout.write(`${line}\n`);
-  });
+  // The client closed its end: nothing more can be said to it.
+  const stdout = new JoinedLines(options.stdout, (error) => options.log?.(`stdout: ${error.message}`));
+  const { receive, connection } = bridge.connect((line) => stdout.write(line));
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const reader = new LineSplitter(receive, max, (bytes, prefix) => {
     const id = leadingId(prefix);
@@ -65,5 +60,7 @@ export async function serveCodexAppServerStdio(options: CodexStdioBridgeOptions)
     (stop) => options.log?.(`shutting down (${stop}): closing ${bridge.threadCount} thread(s)`),
   );
   options.stdin.pause();
+  // What the shutdown said (thread/closed) goes out before the caller may exit.
+  stdout.flush();
   return reason;
 }
