@@ -37,17 +37,26 @@ const versionConstant = {
 };
 
 /**
- * Modules the bundle evaluates on their first call instead of at start-up: each costs a start-up that
- * a first turn does not use (docs/architecture/bridges.md, "Start-up"). Every import of one gets a
- * stand-in with the same functions, each of which requires the real module (so rolldown wraps it in an
- * init run on the first call). So a module here exports functions only, and imports third-party code
- * only: Reins modules it imported would be wrapped too, and wrapped code is parsed twice.
+ * Modules the bundle loads on their first call instead of at start-up: each costs a start-up that a
+ * first turn does not use (docs/architecture/bridges.md, "Start-up"). Each is bundled on its own into a
+ * CommonJS file beside the chunks, and every import of it gets a stand-in with the same functions, each
+ * of which requires that file on its first call: its code is neither read nor compiled before. So a
+ * module here exports functions only, and imports third-party code only (a Reins module it imported
+ * would be a second copy, with its own state, in that file).
  */
 const LAZY_MODULES = [
-  // ajv (~35 ms of CPU at start, load 12-21): only a turn with an output schema compiles one.
-  { path: join(packagesDir, 'core/dist/structured-output/validators.js'), exports: ['validatorFor'] },
-  // ws: only a bridge listening on a socket (--listen ws:// | unix://) serves one.
-  { path: join(packagesDir, 'bridges/dist/codex-app-server/ws-server.js'), exports: ['webSocketServer'] },
+  // ajv (~270 KB with its dependencies): only a turn with an output schema compiles one.
+  {
+    path: join(packagesDir, 'core/dist/structured-output/validators.js'),
+    exports: ['validatorFor'],
+    file: 'lazy-validators.cjs',
+  },
+  // ws (~120 KB): only a bridge listening on a socket (--listen ws:// | unix://) serves one.
+  {
+    path: join(packagesDir, 'bridges/dist/codex-app-server/ws-server.js'),
+    exports: ['webSocketServer'],
+    file: 'lazy-ws-server.cjs',
+  },
 ];
 const LAZY_PREFIX = '\0reins-lazy:';
 
@@ -63,16 +72,32 @@ const lazyModules = {
   load(id) {
     if (!id.startsWith(LAZY_PREFIX)) return null;
     const path = id.slice(LAZY_PREFIX.length);
-    const { exports } = LAZY_MODULES.find((lazy) => lazy.path === path);
+    const { exports, file } = LAZY_MODULES.find((lazy) => lazy.path === path);
     const code = readFileSync(path, 'utf8');
     for (const name of exports) {
       if (!new RegExp(`^export (async )?function ${name}\\(`, 'm').test(code)) {
         throw new Error(`bundle: ${relative(packagesDir, path)} has no exported function ${name} (LAZY_MODULES)`);
       }
     }
-    return exports
-      .map((name) => `export function ${name}(...args) { return require(${JSON.stringify(path)}).${name}(...args); }`)
-      .join('\n');
+    // The chunk that holds the stand-in is in the same folder as the file (import.meta.url finds it).
+    return [
+      "import { createRequire } from 'node:module';",
+      'let loaded;',
+      `const load = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`./${file}`)}));`,
+      ...exports.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+    ].join('\n');
+  },
+};
+
+/**
+ * Core's `#ajv` as bundlers get it (ajv.ts, which imports ajv) rather than as Node does (ajv-node.ts,
+ * which requires it from node_modules on first use): ajv goes into lazy-validators.cjs.
+ */
+const ajvInside = {
+  name: 'reins-ajv-inside',
+  resolveId(source, importer) {
+    if (source !== '#ajv' || !importer?.startsWith(join(packagesDir, 'core/'))) return null;
+    return join(packagesDir, 'core/dist/structured-output/ajv.js');
   },
 };
 
@@ -93,6 +118,17 @@ const { output } = await bundle.write({
   chunkFileNames: '[name]-[hash].mjs',
 });
 await bundle.close();
+for (const lazy of LAZY_MODULES) {
+  const alone = await rolldown({
+    input: lazy.path,
+    platform: 'node',
+    external: EXTERNAL,
+    plugins: [ajvInside],
+    logLevel: 'warn',
+  });
+  await alone.write({ file: join(out, lazy.file), format: 'cjs' });
+  await alone.close();
+}
 
 // What the bundle was built from: tsc --build rewrites a package's tsconfig.tsbuildinfo whenever it
 // emits, so in a source checkout bin/reins.js runs dist/ instead when one of these is newer than the

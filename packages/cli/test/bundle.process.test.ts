@@ -64,7 +64,7 @@ describe('the bundle', () => {
     expect(loaded.length).toBeLessThan(30);
   }, 60_000);
 
-  it('loads ajv and ws with the Codex bridge but runs neither before a schema or a socket needs it', async () => {
+  it('starts the Codex bridge on stdio without reading ajv, ws or node:http', async () => {
     // The bridge from the bundle on the fake Codex, up to its answer to initialize, then stdin closes;
     // V8's precise coverage (NODE_V8_COVERAGE, written as it exits) counts every function that ran.
     const coverage = join(dir, 'coverage');
@@ -107,13 +107,44 @@ describe('the bundle', () => {
         ran.set(name, counts);
       }
     }
-    // The bridge loads both (their chunks are imported), and zod, which it does run: the count works.
+    // zod runs (the count works); ajv and ws are in files of their own that nothing read
+    // (packages/cli/scripts/bundle.mjs, LAZY_MODULES), and node:http, which the socket server imports,
+    // was never loaded.
     expect(ran.get('zod')?.ran).toBeGreaterThan(0);
-    expect(ran.get('ajv')?.all).toBeGreaterThan(0);
-    expect(ran.get('ws')?.all).toBeGreaterThan(0);
-    // packages/cli/scripts/bundle.mjs (LAZY_MODULES): not one of their functions ran.
-    expect(ran.get('ajv')?.ran).toBe(0);
-    expect(ran.get('ws')?.ran).toBe(0);
+    expect(ran.get('ajv')).toBeUndefined();
+    expect(ran.get('ws')).toBeUndefined();
+    const urls = scripts.map((script) => script.url);
+    expect(urls.filter((url) => url.endsWith('.cjs'))).toEqual([]);
+    expect(urls).not.toContain('node:http');
+    expect(urls.some((url) => url.startsWith('node:'))).toBe(true);
+  }, 60_000);
+
+  it('loads ajv from its own file when an output schema needs it', async () => {
+    const schemas = join(dir, 'schemas');
+    await mkdir(schemas, { recursive: true });
+    await writeFile(join(schemas, 'bad.json'), JSON.stringify({ type: 'no-such-type' }));
+    await writeFile(join(schemas, 'good.json'), JSON.stringify({ type: 'object' }));
+    const env = { ...process.env, REINS_BUNDLE: '1', REINS_HOME: join(dir, 'schema-home') };
+    // ajv's own verdict on the schema, before any harness is looked for.
+    const bad = await run(
+      process.execPath,
+      [REINS_BIN, 'run', '-H', 'codex', '--output-schema', join(schemas, 'bad.json'), 'hi'],
+      {
+        env,
+      },
+    ).catch((error: { stderr: string; code: number }) => error);
+    expect('code' in bad && bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/not a valid JSON Schema: .*type/);
+    // A valid schema passes the same check: what stops the run next is discovery, turned off here.
+    const good = await run(
+      process.execPath,
+      [REINS_BIN, 'run', '-H', 'codex', '--output-schema', join(schemas, 'good.json'), 'hi'],
+      {
+        env: { ...env, REINS_DISABLE_HARNESS: '1' },
+      },
+    ).catch((error: { stderr: string; code: number }) => error);
+    expect(good.stderr).not.toMatch(/JSON Schema/);
+    expect(good.stderr).toMatch(/discovery is turned off/);
   }, 60_000);
 });
 

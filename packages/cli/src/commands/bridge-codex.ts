@@ -1,2 +1,3 @@
-// The Codex app-server bridge's servers, loaded by `reins bridge codex-app-server` only.
-export { runCodexExec, serveBlocksStdio, serveCodexAppServerSocket, serveCodexAppServerStdio } from '@reins/bridges';
+// The Codex app-server bridge's stdio servers, loaded by `reins bridge codex-app-server` only (the
+// socket server, with node:http and ws, is bridge-codex-socket.ts: a stdio bridge never loads it).
+export { runCodexExec, serveBlocksStdio, serveCodexAppServerStdio } from '@reins/bridges';

@@ -318,7 +318,11 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     ),
     loadBridges(),
     // The protocol's server too (its module graph is most of the bridge's), beside discovery.
-    protocol === 'acp' ? import('./bridge-acp.js') : import('./bridge-codex.js'),
+    protocol === 'acp'
+      ? import('./bridge-acp.js')
+      : /^(ws|unix):\/\//.test(values.listen ?? '')
+        ? import('./bridge-codex-socket.js')
+        : import('./bridge-codex.js'),
   ]);
   let launch: ReturnType<typeof bridges.launchOptionsOf>;
   let listen: ReturnType<typeof bridges.listenPlanOf>;
@@ -390,7 +394,7 @@ async function serve(harness: Harness, request: ServeRequest): Promise<number> {
     else if (listen.kind === 'off') reason = 'eof';
     else if (listen.kind === 'ws' || listen.kind === 'unix') {
       const { stdin: _stdin, stdout: _stdout, ...rest } = common;
-      reason = await (await import('./bridge-codex.js')).serveCodexAppServerSocket({
+      reason = await (await import('./bridge-codex-socket.js')).serveCodexAppServerSocket({
         ...rest,
         plan: listen,
         cwd: io.cwd,
