@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { fakeHarnessPath } from '@reins/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { REINS_BIN, startCli } from './cli.js';
 
 const run = promisify(execFile);
@@ -117,6 +118,55 @@ describe('the bundle', () => {
     expect(urls.filter((url) => url.endsWith('.cjs'))).toEqual([]);
     expect(urls).not.toContain('node:http');
     expect(urls.some((url) => url.startsWith('node:'))).toBe(true);
+  }, 60_000);
+
+  it('loads ws from its own file when the Codex bridge listens on a WebSocket', async () => {
+    const bridge = startCli(
+      [
+        'bridge',
+        'codex-app-server',
+        '-H',
+        'codex',
+        '--binary',
+        fakeHarnessPath('codex'),
+        '--listen',
+        'ws://127.0.0.1:0',
+      ],
+      { env: { ...process.env, REINS_BUNDLE: '1', REINS_HOME: join(dir, 'ws-home') } },
+    );
+    try {
+      // Codex prints where it listens on stderr, and so does the bridge.
+      const port = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const found = /ws:\/\/127\.0\.0\.1:(\d+)/.exec(bridge.stderr());
+          if (found) {
+            clearInterval(timer);
+            resolve(found[1] as string);
+          }
+        }, 20);
+        void bridge.done.then(() => {
+          clearInterval(timer);
+          reject(new Error(`the bridge exited: ${bridge.stderr()}`));
+        });
+      });
+      const socket = new WebSocket(`ws://127.0.0.1:${port}`);
+      const answer = await new Promise<string>((resolve, reject) => {
+        socket.on('open', () =>
+          socket.send(
+            JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '0' } } }),
+          ),
+        );
+        socket.on('message', (data) => resolve(String(data)));
+        socket.on('error', reject);
+      });
+      socket.close();
+      expect(JSON.parse(answer)).toMatchObject({
+        id: 1,
+        result: { userAgent: expect.stringContaining('reins-bridge/') },
+      });
+    } finally {
+      bridge.child.kill('SIGKILL');
+    }
   }, 60_000);
 
   it('loads ajv from its own file when an output schema needs it', async () => {
