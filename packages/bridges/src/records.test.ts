@@ -142,6 +142,17 @@ describe('fileRecords', () => {
     expect(await mine.get('a')).toBeUndefined();
   });
 
+  it('keeps the text of the records it changed last only; an older one is read from disk again, whole', async () => {
+    const store = fileRecords(await tempDir());
+    for (let index = 0; index <= 64; index++) await store.put(record(`r${index}`, { turns: [turn(`t${index}`)] }));
+    let reads = readFileCalls();
+    expect((await store.get('r64'))?.turns[0]?.id).toBe('t64');
+    expect(readFileCalls()).toBe(reads);
+    reads = readFileCalls();
+    expect((await store.get('r0'))?.turns[0]?.id).toBe('t0');
+    expect(readFileCalls()).toBe(reads + 1);
+  });
+
   it('writes again into a folder removed after its first write', async () => {
     const dir = await tempDir();
     const log: string[] = [];

@@ -104,6 +104,9 @@ function fileName(id: string): string {
   return `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
 }
 
+/** Records a store keeps the text of (the threads that changed last), beyond which they are read again. */
+const KEPT_RECORDS = 64;
+
 /** Which file a path names now: its inode, size and modification time (a rename puts another file there). */
 type FileStamp = string;
 const stampOf = (stats: BigIntStats): FileStamp => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
@@ -123,9 +126,20 @@ const stampOf = (stats: BigIntStats): FileStamp => `${stats.dev}:${stats.ino}:${
  */
 export function fileRecords(dir: string, log: (message: string) => void = () => {}): RecordStore {
   const writes = new Map<string, Promise<void>>();
-  /** Per path, the text this process wrote there and the stamp of the file it wrote. */
+  /** Per path, the text this process wrote there and the stamp of the file it wrote; the newest only. */
   const written = new Map<string, { stamp: FileStamp; text: string }>();
   let dirMade = false;
+  /** Each id's path, hashed once (a turn's end asks for it twice). */
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    let path = paths.get(id);
+    if (path === undefined) {
+      if (paths.size >= 1024) paths.clear();
+      path = join(dir, fileName(id));
+      paths.set(id, path);
+    }
+    return path;
+  };
   const read = async (path: string): Promise<SessionRecord | undefined> => {
     let text: string;
     try {
@@ -178,11 +192,11 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
   const store: Omit<RecordStore, 'update'> = {
     get: async (id) => {
       await writes.get(id);
-      const record = await current(join(dir, fileName(id)));
+      const record = await current(pathOf(id));
       return record?.id === id ? record : undefined;
     },
     put: (record) => {
-      const path = join(dir, fileName(record.id));
+      const path = pathOf(record.id);
       const kept = { ...record, turns: record.turns.slice(-MAX_TURN_RECORDS) };
       const previous = writes.get(record.id) ?? Promise.resolve();
       const write = previous.then(async () => {
@@ -190,6 +204,8 @@ export function fileRecords(dir: string, log: (message: string) => void = () => 
         try {
           const text = JSON.stringify(kept);
           written.set(path, { stamp: await replace(path, text), text });
+          // A long-lived bridge's closed threads are not kept in memory: their records are read if asked for.
+          if (written.size > KEPT_RECORDS) written.delete(written.keys().next().value as string);
         } catch (error) {
           log(`cannot write ${path}: ${String(error)}`);
         }
