@@ -100,9 +100,11 @@ describe('SessionLog on SQLite: write before fan-out', () => {
     const logs = await Promise.all(ids.map((id, index) => openLog(id, index + 1)));
     const early: string[] = [];
     for (const session of logs) {
-      session.log.addSink({}, (published) => {
-        if (!watch.committed.has(`${session.number}:${published.seq}`)) early.push(`${session.id}:${published.seq}`);
-        session.seen.push(published);
+      session.log.addSink({}, (run) => {
+        for (const published of run) {
+          if (!watch.committed.has(`${session.number}:${published.seq}`)) early.push(`${session.id}:${published.seq}`);
+          session.seen.push(published);
+        }
       });
     }
     // Bursts of 1-5 events per session, the loop turning (or only microtasks running) in between.
@@ -143,7 +145,7 @@ describe('SessionLog on SQLite: write before fan-out', () => {
       },
     };
     const received: string[][] = [[], [], []];
-    for (const texts of received) a.log.addSink({}, (published) => texts.push(published.json));
+    for (const texts of received) a.log.addSink({}, (run) => texts.push(...run.map((published) => published.json)));
     a.log.append({
       type: 'item.delta',
       itemId: 'i1',
@@ -174,7 +176,7 @@ describe('SessionLog on SQLite: write before fan-out', () => {
     const watch = watchCommits(store);
     const good = await openLog('good', 1);
     const bad = await openLog('bad', 2);
-    for (const session of [good, bad]) session.log.addSink({}, (published) => session.seen.push(published));
+    for (const session of [good, bad]) session.log.addSink({}, (run) => session.seen.push(...run));
 
     // One loop turn: both sessions' writes go into the same transaction, which fails on bad's row.
     good.append('one');
@@ -208,7 +210,7 @@ describe('SessionLog on SQLite: write before fan-out', () => {
     const watch = watchCommits(store);
     const a = await openLog('a', 1);
     const b = await openLog('b', 2);
-    for (const session of [a, b]) session.log.addSink({}, (published) => session.seen.push(published));
+    for (const session of [a, b]) session.log.addSink({}, (run) => session.seen.push(...run));
     a.append('stored');
     await a.log.idle();
 
@@ -268,7 +270,7 @@ describe('SessionLog of a dormant session', () => {
     await putSession('a');
     const a = await openLog('a', 1);
     const owner = {};
-    a.log.addSink(owner, (published) => a.seen.push(published));
+    a.log.addSink(owner, (run) => a.seen.push(...run));
     for (const text of ['1', '2']) a.append(text);
     await a.log.idle();
     a.log.removeSink(owner);
@@ -279,7 +281,7 @@ describe('SessionLog of a dormant session', () => {
     );
     expect(own.map(([key]) => key).sort()).toEqual(['hooks', 'store']);
 
-    a.log.addSink(owner, (published) => a.seen.push(published));
+    a.log.addSink(owner, (run) => a.seen.push(...run));
     a.append('3');
     await a.log.idle();
     expect(a.seen.map((published) => published.seq)).toEqual([1, 2, 3]);

@@ -35,7 +35,7 @@ function rig() {
     published: (event) => stored.push(event),
     failed: (error) => failures.push(error),
   });
-  log.addSink({}, (entry) => seen.push(entry));
+  log.addSink({}, (run) => seen.push(...run));
   const append = (event: Record<string, unknown>, turnId: string | null = 't1') =>
     log.append({ ...base, ...event, turnId, seq: log.nextSeq() } as ReinsEvent);
   const item = { kind: 'agent_message', id: 'i1', text: '' };

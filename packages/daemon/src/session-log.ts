@@ -1,7 +1,8 @@
 // One daemon session's event log: it gives each event its seq, writes it to the store, and only
 // once the store said it is durable hands it on (state first, then every subscribed connection),
 // in seq order. Events appended while a write is in flight go out in the next write, so a busy
-// session costs one store write per batch, not per event. The newest events stay in memory for
+// session costs one store write per batch, not per event, and its connections get the batch as one
+// run (a client that takes batches, in one frame). The newest events stay in memory for
 // replay; older ones are read back from the store. Every event is serialized once, here.
 //
 // A store that cannot write (a full disk) makes the log "unavailable": what it refused is dropped
@@ -18,7 +19,12 @@ import { storeUnavailableError } from './store/unavailable.js';
 
 export type { PublishedEvent } from './published-event.js';
 
-export type EventSink = (published: PublishedEvent) => void;
+/**
+ * Takes a run of events: consecutive events of one session, in seq order, that one store write made
+ * durable (or one event). Every sink gets the same array, so a connection's frame for the run is made
+ * once for all of them (socket-output.ts).
+ */
+export type EventSink = (run: readonly PublishedEvent[]) => void;
 
 export interface SessionLogHooks {
   /** Sees each event once it is durable, before any subscriber does. */
@@ -103,7 +109,9 @@ export class SessionLog {
         this.fail(error);
         break;
       }
+      // The session's state sees the write's events first, then every connection the run at once.
       for (const entry of batch) this.publish(entry);
+      this.deliver(batch);
     }
     this.writing = false;
     const waiters = this.idleWaiters;
@@ -115,7 +123,6 @@ export class SessionLog {
     this.published = entry.seq;
     this.remember(entry);
     this.stored(entry.event);
-    this.deliver(entry);
   }
 
   /** Keeps the event's text, not its object: the object (and the native frame in it) can go once delivered. */
@@ -137,12 +144,12 @@ export class SessionLog {
     this.hooks.published(event);
   }
 
-  private deliver(entry: PublishedEvent): void {
-    // The map itself, not a copy per event: a sink that removes itself (or another) meanwhile is
+  private deliver(run: readonly PublishedEvent[]): void {
+    // The map itself, not a copy per run: a sink that removes itself (or another) meanwhile is
     // skipped from then on, and one added meanwhile is a subscription still replaying, which
     // ignores live events (subscription.ts).
     if (this.sinks === undefined) return;
-    for (const sink of this.sinks.values()) sink(entry);
+    for (const sink of this.sinks.values()) sink(run);
   }
 
   /** The store refused a write and has not taken one since. */
@@ -184,7 +191,7 @@ export class SessionLog {
     this.held.push(entry);
     this.published = entry.seq;
     this.remember(entry);
-    this.deliver(entry);
+    this.deliver([entry]);
   }
 
   /**

@@ -212,6 +212,37 @@ describe('SocketOutput', () => {
     expect(chunks[0]?.[0]).toBe(chunks[2]?.[0]);
   });
 
+  it('gives every batching client the same frame for a live run, made once per form', async () => {
+    const peers = await pair(4);
+    const [whole, whole2, bare, bare2] = peers as [Peer, Peer, Peer, Peer];
+    for (const peer of peers) peer.output.batches = true;
+    bare.output.omitNative = true;
+    bare2.output.omitNative = true;
+    const chunks = peers.map((peer) => watchChunks(peer.server));
+    const run = [1, 2, 3].map((seq) => {
+      const base = published(seq, `event ${seq}`);
+      const event = { ...base.event, native: { source: 'codex.app-server', frame: { n: seq } } } as ReinsEvent;
+      return { seq, event, json: JSON.stringify(event) };
+    });
+    // As a session log hands a run on: the same array to every subscriber, in one synchronous loop.
+    for (const peer of peers) peer.output.sendEvents('s1', run);
+    await until(() => peers.every((peer) => peer.messages.length === 1), 'one frame at every client');
+    const events = (peer: Peer) => (JSON.parse(peer.messages[0] as string) as { params: { events: unknown[] } }).params;
+    expect(events(whole)).toEqual({ sessionId: 's1', events: run.map((entry) => entry.event) });
+    expect(events(bare).events).toEqual(
+      run.map(({ event }) => {
+        const { native: _native, ...rest } = event;
+        return rest;
+      }),
+    );
+    expect(whole2.messages).toEqual(whole.messages);
+    expect(bare2.messages).toEqual(bare.messages);
+    // One buffer per form, not a copy per client.
+    expect(chunks[0]?.[0]).toBe(chunks[1]?.[0]);
+    expect(chunks[2]?.[0]).toBe(chunks[3]?.[0]);
+    expect(chunks[0]?.[0]).not.toBe(chunks[2]?.[0]);
+  });
+
   it('a client whose socket closed mid-tick loses only its own frames; the others get theirs in order', async () => {
     const peers = await pair(3);
     const [first, gone, last] = peers as [Peer, Peer, Peer];

@@ -79,6 +79,11 @@ export class SocketOutput {
   }
 
   sendEvents(sessionId: string, page: readonly PublishedEvent[]): boolean {
+    const shared = runFrames(sessionId, page, this.omitNative);
+    if (shared !== undefined) {
+      for (const frame of shared) if (!this.sendFrame(frame)) return false;
+      return true;
+    }
     const events = this.omitNative ? page.map(withoutNative) : page;
     // Runs of ordinary events go in batches; a big event between them goes on its own.
     let start = 0;
@@ -308,7 +313,32 @@ function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 function wireFrame(frame: string | Buffer): Buffer {
   if (typeof frame === 'string') return textFrame(Buffer.from(frame));
   for (const known of recentFrames) if (known?.bytes === frame) return known.whole;
-  return textFrame(frame);
+  return runWholeFrames.get(frame) ?? textFrame(frame);
+}
+
+/**
+ * The session/events frames of the live run being handed on, made once for every connection that
+ * takes batches (per form: whole, or without native frames). A published run goes to every
+ * subscriber in one synchronous loop with the same array (session-log.ts), so only the newest run of
+ * each form is kept. A run with an event too big for one frame is not shared: each connection sends
+ * it in parts or shrunk, as it asked (sendEvents).
+ */
+const recentRuns: Array<{ run: readonly PublishedEvent[]; sessionId: string; omitNative: boolean; frames: Buffer[] }> =
+  [];
+/** Each shared run frame's payload, as handed out, to its whole WebSocket frame (see wireFrame). */
+const runWholeFrames = new WeakMap<Buffer, Buffer>();
+
+function runFrames(sessionId: string, run: readonly PublishedEvent[], omitNative: boolean): Buffer[] | undefined {
+  for (const known of recentRuns) {
+    if (known.run === run && known.sessionId === sessionId && known.omitNative === omitNative) return known.frames;
+  }
+  const events = omitNative ? run.map(withoutNative) : run;
+  if (events.some((event) => isBigEvent(event))) return undefined;
+  const frames = batchFrames(sessionId, events);
+  for (const payload of frames) runWholeFrames.set(payload, textFrame(payload));
+  if (recentRuns.length >= 2) recentRuns.shift();
+  recentRuns.push({ run, sessionId, omitNative, frames });
+  return frames;
 }
 
 /**

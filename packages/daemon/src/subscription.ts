@@ -5,11 +5,12 @@
 // them back from the log. The switch to live happens in the same synchronous step that finds the
 // log read to its end, so nothing can slip between the two. A gap (never expected) heals the same
 // way: back to replay from the last seq sent. An outlet that takes batches (a client granted
-// `eventBatches`) gets each replay page as session/events frames instead of one frame per event;
-// live events go one per frame either way (each leaves in the tick it was published). A page is
-// sent in parts bounded by bytes, each after the socket took the last, and a live event that finds
-// the socket congested (big events in a burst) sends the subscription back to replay, which goes on
-// at the socket's pace: the log holds what waits, so a client that reads is never cut for size.
+// `eventBatches`) gets each replay page, and each live run (the events one store write made durable),
+// as session/events frames instead of one frame per event; live events leave in the tick they were
+// published either way. A page is sent in parts bounded by bytes, each after the socket took the
+// last, and a live event or part of a run that finds the socket congested (big events in a burst)
+// sends the subscription back to replay, which goes on at the socket's pace: the log holds what
+// waits, so a client that reads is never cut for size.
 import type { Logger } from './logger.js';
 import type { SessionHandle } from './session-directory.js';
 import type { PublishedEvent } from './session-log.js';
@@ -52,7 +53,7 @@ export class Subscription {
     private readonly log: Logger,
   ) {
     this.sent = afterSeq;
-    hosted.addSink(this, (published) => this.offer(published));
+    hosted.addSink(this, (run) => this.offer(run));
   }
 
   /** Starts the replay (call right after the subscribe answer went out). */
@@ -65,14 +66,33 @@ export class Subscription {
     this.hosted.removeSink(this);
   }
 
-  private offer(published: PublishedEvent): void {
-    if (this.ended || this.replaying) return;
-    if (this.outlet.congested) {
-      this.replaying = true;
-      void this.replay();
+  /** A live run: as one batch (or a few) to a batching outlet, else event by event. */
+  private offer(run: readonly PublishedEvent[]): void {
+    if (this.outlet.eventBatches && run.length > 1) {
+      for (const chunk of byteChunks(run)) {
+        if (!this.live()) return;
+        if (this.deliverPage(chunk) === 'gap') this.backToReplay();
+      }
       return;
     }
-    this.deliver(published);
+    for (const published of run) {
+      if (!this.live()) return;
+      this.deliver(published);
+    }
+  }
+
+  /** Whether live events go out now: not replaying and not ended, and the socket not congested (else back to replay). */
+  private live(): boolean {
+    if (this.ended || this.replaying) return false;
+    if (!this.outlet.congested) return true;
+    this.backToReplay();
+    return false;
+  }
+
+  private backToReplay(): void {
+    if (this.replaying || this.ended) return;
+    this.replaying = true;
+    void this.replay();
   }
 
   private deliver(published: PublishedEvent): void {
@@ -83,10 +103,7 @@ export class Subscription {
         sent: this.sent,
         got: published.seq,
       });
-      if (!this.replaying) {
-        this.replaying = true;
-        void this.replay();
-      }
+      this.backToReplay();
       return;
     }
     if (!this.outlet.sendEvent(this.hosted.id, published)) {
@@ -97,10 +114,11 @@ export class Subscription {
   }
 
   /**
-   * A replay page to a batching outlet: the run that follows on from the last seq sent, in as few
-   * frames as the limits allow (a lone event as session/event); what follows a gap is read again.
+   * A page or live run to a batching outlet: the run that follows on from the last seq sent, in as
+   * few frames as the limits allow (a lone event as session/event). Says `gap` when something after
+   * it does not follow on: that is read again from the log.
    */
-  private deliverPage(page: readonly PublishedEvent[]): void {
+  private deliverPage(page: readonly PublishedEvent[]): 'sent' | 'gap' | 'stopped' {
     let start = 0;
     while (start < page.length && (page[start] as PublishedEvent).seq <= this.sent) start++;
     let end = start;
@@ -112,17 +130,21 @@ export class Subscription {
         got: (page[end] as PublishedEvent).seq,
       });
     }
-    if (end === start) return;
-    const run = page.slice(start, end);
+    const gap = end < page.length ? 'gap' : 'sent';
+    if (end === start) return gap;
+    // The page itself when all of it follows on: a live run is the same array for every connection,
+    // which lets the outlet make its frames once (socket-output.ts).
+    const run = start === 0 && end === page.length ? page : page.slice(start, end);
     const delivered =
       run.length === 1
         ? this.outlet.sendEvent(this.hosted.id, run[0] as PublishedEvent)
         : this.outlet.sendEvents(this.hosted.id, run);
     if (!delivered) {
       this.stop();
-      return;
+      return 'stopped';
     }
     this.sent = (run[run.length - 1] as PublishedEvent).seq;
+    return gap;
   }
 
   private async replay(): Promise<void> {
@@ -169,9 +191,12 @@ export class Subscription {
   }
 }
 
-/** `page` cut into runs of at most REPLAY_CHUNK_CHARS of JSON (a bigger event alone in its run). */
-function byteChunks(page: readonly PublishedEvent[]): PublishedEvent[][] {
-  const chunks: PublishedEvent[][] = [];
+/**
+ * `page` cut into runs of at most REPLAY_CHUNK_CHARS of JSON (a bigger event alone in its run); the
+ * page itself when it fits in one.
+ */
+function byteChunks(page: readonly PublishedEvent[]): Array<readonly PublishedEvent[]> {
+  const chunks: Array<readonly PublishedEvent[]> = [];
   let chunk: PublishedEvent[] = [];
   let chars = 0;
   for (const published of page) {
@@ -183,6 +208,7 @@ function byteChunks(page: readonly PublishedEvent[]): PublishedEvent[][] {
     chunk.push(published);
     chars += published.json.length;
   }
+  if (chunks.length === 0) return page.length === 0 ? [] : [page];
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }

@@ -75,6 +75,34 @@ interface Frame {
   result?: Record<string, unknown>;
 }
 
+/** A raw client, initialized as asked and subscribed to the session from seq 0. */
+async function subscriber(url: string, initialize: Record<string, unknown>, sessionId: string) {
+  const raw = await RawSocket.open(url);
+  const answer = await raw.request('initialize', initialize);
+  await raw.request('session/subscribe', { sessionId, afterSeq: 0 });
+  return { raw, initialized: (answer as { result: Record<string, unknown> }).result };
+}
+
+const eventsOf = (frame: Frame): unknown[] =>
+  frame.method === 'session/event'
+    ? [frame.params?.event]
+    : frame.method === 'session/events'
+      ? (frame.params?.events ?? [])
+      : [];
+
+/** The event frames a subscriber got until the one that holds `lastSeq`, and their events. */
+async function eventFrames(raw: RawSocket, lastSeq: number): Promise<{ frames: Frame[]; events: unknown[] }> {
+  await raw.waitFor(
+    (frame) => eventsOf(frame as Frame).some((event) => (event as ReinsEvent).seq === lastSeq),
+    `seq ${lastSeq}`,
+    30_000,
+  );
+  const frames = (raw.frames as Frame[]).filter(
+    (frame) => frame.method === 'session/event' || frame.method === 'session/events',
+  );
+  return { frames, events: frames.flatMap(eventsOf) };
+}
+
 /** A raw client: initialize as asked, subscribe from seq 0, and the frames until the last seq. */
 async function replay(
   url: string,
@@ -82,45 +110,26 @@ async function replay(
   sessionId: string,
   lastSeq: number,
 ): Promise<{ initialized: Record<string, unknown>; frames: Frame[]; events: unknown[] }> {
-  const raw = await RawSocket.open(url);
+  const { raw, initialized } = await subscriber(url, initialize, sessionId);
   try {
-    const answer = await raw.request('initialize', initialize);
-    await raw.request('session/subscribe', { sessionId, afterSeq: 0 });
-    const eventsOf = (frame: Frame): unknown[] =>
-      frame.method === 'session/event'
-        ? [frame.params?.event]
-        : frame.method === 'session/events'
-          ? (frame.params?.events ?? [])
-          : [];
-    await raw.waitFor(
-      (frame) => eventsOf(frame as Frame).some((event) => (event as ReinsEvent).seq === lastSeq),
-      `seq ${lastSeq}`,
-      30_000,
-    );
-    const frames = (raw.frames as Frame[]).filter(
-      (frame) => frame.method === 'session/event' || frame.method === 'session/events',
-    );
-    return {
-      initialized: (answer as { result: Record<string, unknown> }).result,
-      frames,
-      events: frames.flatMap(eventsOf),
-    };
+    return { initialized, ...(await eventFrames(raw, lastSeq)) };
   } finally {
     raw.close();
   }
 }
 
+/** The recorded turn, with DELTAS more answer deltas injected after its turn/started, written at once. */
+function burstTurnOptions() {
+  const inject = Array.from({ length: DELTAS }, (_, index) => ({
+    method: 'item/agentMessage/delta',
+    params: { threadId: '{{threadId}}', turnId: '{{turnId}}', itemId: 'm', delta: `w${index} ` },
+  }));
+  return fakeCodexOptions('text-turn', { FAKE_CODEX_INJECT: JSON.stringify(inject), FAKE_CODEX_FRAME_DELAY_MS: '0' });
+}
+
 describe('event batches through reins daemon', () => {
   it('replays one log identically to a client with batches, a version 2 client without and a version 1 client', async () => {
-    // The recorded turn, with DELTAS more answer deltas injected after its turn/started.
-    const inject = Array.from({ length: DELTAS }, (_, index) => ({
-      method: 'item/agentMessage/delta',
-      params: { threadId: '{{threadId}}', turnId: '{{turnId}}', itemId: 'm', delta: `w${index} ` },
-    }));
-    const options = fakeCodexOptions('text-turn', {
-      FAKE_CODEX_INJECT: JSON.stringify(inject),
-      FAKE_CODEX_FRAME_DELAY_MS: '0',
-    });
+    const options = burstTurnOptions();
     let daemon = await startReinsDaemon();
     const creator = await connect({ url: daemon.url, token: daemon.token, WebSocket, requestTimeoutMs: 30_000 });
     const created = await creator.createSession('codex', { cwd: home }, options);
@@ -193,5 +202,56 @@ describe('event batches through reins daemon', () => {
     }
     reins.close();
     expect(received.map((event) => JSON.stringify(event))).toEqual(plain.events.map((event) => JSON.stringify(event)));
+  }, 120_000);
+
+  it('hands live runs to a client with batches as session/events: the events a client without gets one by one', async () => {
+    const daemon = await startReinsDaemon();
+    const creator = await connect({ url: daemon.url, token: daemon.token, WebSocket, requestTimeoutMs: 30_000 });
+    const created = await creator.createSession('codex', { cwd: home }, burstTurnOptions());
+    const batching = await subscriber(
+      daemon.url,
+      { token: daemon.token, protocolVersion: 2, capabilities: { eventBatches: true } },
+      created.id,
+    );
+    const plain = await subscriber(daemon.url, { token: daemon.token, protocolVersion: 2 }, created.id);
+    try {
+      // Both have replayed what the session holds before the turn, so the turn's events reach them live.
+      const before = (await creator.listSessions()).find((entry) => entry.sessionId === created.id)?.lastSeq ?? 0;
+      expect(before).toBeGreaterThan(0);
+      const replayed = (await eventFrames(batching.raw, before)).frames.length;
+      await eventFrames(plain.raw, before);
+      const turn = created.send('Say hello');
+      let lastSeq = 0;
+      for await (const event of created.events) {
+        if (event.type === 'turn.completed') {
+          lastSeq = event.seq;
+          break;
+        }
+      }
+      await turn;
+      const withBatches = await eventFrames(batching.raw, lastSeq);
+      const without = await eventFrames(plain.raw, lastSeq);
+      // The deltas came in bursts (no delay between the fake's frames): whatever one store write made
+      // durable went to the batching client as one frame, and to the other as one frame per event.
+      const liveBatches = withBatches.frames.slice(replayed).filter((frame) => frame.method === 'session/events');
+      expect(liveBatches.length).toBeGreaterThan(0);
+      expect(
+        liveBatches.some((frame) =>
+          (frame.params?.events ?? []).some((event) => (event as ReinsEvent).type === 'item.delta'),
+        ),
+      ).toBe(true);
+      expect(withBatches.frames.length).toBeLessThan(without.frames.length);
+      expect(without.frames.every((frame) => frame.method === 'session/event')).toBe(true);
+      expect(withBatches.events.map((event) => (event as ReinsEvent).seq)).toEqual(
+        Array.from({ length: lastSeq }, (_, index) => index + 1),
+      );
+      expect(withBatches.events.map((event) => JSON.stringify(event))).toEqual(
+        without.events.map((event) => JSON.stringify(event)),
+      );
+    } finally {
+      batching.raw.close();
+      plain.raw.close();
+      creator.close();
+    }
   }, 120_000);
 });

@@ -54,7 +54,7 @@ describe('session mirror', () => {
     await mirror.ready;
     expect(mirror.lastSeq).toBe(3);
     const seen: number[] = [];
-    mirror.addSink(seen, (entry) => seen.push(entry.seq));
+    mirror.addSink(seen, (run) => seen.push(...run.map((entry) => entry.seq)));
     mirror.offer(stored(2)); // a copy
     stream.push(stored(4), stored(5), stored(6));
     mirror.offer(stored(6)); // early: 4 and 5 are read back first

@@ -220,7 +220,8 @@ export class SessionMirror implements SessionHandle {
     this.published = event.seq;
     if (typeof parsed.at === 'number') this.newestAt = Math.max(this.newestAt, parsed.at);
     this.tail.push(entry);
-    for (const sink of [...this.sinks.values()]) sink(entry);
+    const run = [entry];
+    for (const sink of [...this.sinks.values()]) sink(run);
     if (this.status !== before) this.host.changed(this.id, 'updated');
   }
 
