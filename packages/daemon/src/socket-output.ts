@@ -307,8 +307,9 @@ function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 }
 
 /**
- * A frame as a whole WebSocket frame: an event's (see eventFrame) is already one, made once for every
- * subscriber; anything else (a reply, a batch, a part: made per connection) is framed here.
+ * A frame as a whole WebSocket frame: an event's (see eventFrame) and a live run's (runFrames) are
+ * already one, made once for every subscriber; anything else (a reply, a replay batch, a part: made
+ * per connection) is framed here.
  */
 function wireFrame(frame: string | Buffer): Buffer {
   if (typeof frame === 'string') return textFrame(Buffer.from(frame));
