@@ -68,8 +68,10 @@ export class BridgeThread {
     return () => {
       if (released) return;
       released = true;
-      // The answer is written when the handler's promise settles: after that, not before.
-      setImmediate(() => {
+      // The answer is written when the handler's promise settles, a few microtasks after this
+      // (release runs in the handler's finally, itself after an await): a tick callback runs once the
+      // microtasks are drained, so after the answer, and its lines join the answer's write on stdio.
+      process.nextTick(() => {
         this.holds--;
         if (this.holds > 0) return;
         const held = this.held;
