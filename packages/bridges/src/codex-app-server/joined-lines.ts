@@ -2,7 +2,7 @@
 // out in one write at the end of that tick (process.nextTick: after the microtasks that pump the
 // harness's events, before the loop polls again), in the order written. One harness frame often
 // becomes several notifications, and each write to a pipe is a system call of its own (Node writes
-// pipes synchronously on Linux): it was a fifth of the bridge's CPU in a warm turn. No line waits
+// pipes synchronously on Linux): a fifth of a CPU profile's samples in a warm turn. No line waits
 // longer than the tick it was written in, and `flush` writes what is pending at once (shutdown).
 import type { Writable } from 'node:stream';
 
