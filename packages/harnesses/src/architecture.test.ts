@@ -1,5 +1,5 @@
 // The house rules the layout depends on (docs/architecture/contract.md, "Layers"), checked on the
-// source: core imports no Node module and no other Reins package; a harness folder never imports a
+// source: core imports no Node module (but in a file its package.json gives Node only) and no other Reins package; a harness folder never imports a
 // sibling harness folder (shared code lives in runtime/ and protocols/); only the CLI's demo and
 // conformance commands use the testkit in production code; the daemon never imports its client; every
 // runtime import is a declared, exactly pinned dependency; no package imports one above it; no production
@@ -39,14 +39,25 @@ function imports(path: string): string[] {
 
 describe('layering', () => {
   it('core imports no Node module and no other Reins package (it runs in a browser)', () => {
+    // The one exception: a file core's package.json "imports" gives Node only (the `node` condition of
+    // an entry whose `default`, what a browser or bundler resolves, is another file).
+    const coreImports = JSON.parse(readFileSync(join(packages, 'core', 'package.json'), 'utf8')).imports ?? {};
+    const nodeOnly = new Set<string>();
+    for (const [name, targets] of Object.entries(coreImports as Record<string, Record<string, string>>)) {
+      expect(targets.default, `${name} has a target for browsers`).toBeDefined();
+      if (targets.node && targets.node !== targets.default) {
+        nodeOnly.add(join(packages, 'core', targets.node.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
+      }
+    }
     const offending: string[] = [];
     for (const file of sourceFiles(join(packages, 'core', 'src')).filter((f) => !isTest(f))) {
       for (const spec of imports(file)) {
-        if (spec.startsWith('node:') || spec.startsWith('@reins/'))
+        if ((spec.startsWith('node:') && !nodeOnly.has(file)) || spec.startsWith('@reins/'))
           offending.push(`${relative(packages, file)}: ${spec}`);
       }
     }
     expect(offending).toEqual([]);
+    expect([...nodeOnly].every((file) => existsSync(file))).toBe(true);
   });
 
   it('the daemon imports nothing from @reins/client (the wire protocol is @reins/protocol; the server never depends on its client)', () => {
@@ -213,6 +224,7 @@ describe('package manifests', () => {
         dependencies?: Record<string, string>;
         devDependencies?: Record<string, string>;
         peerDependencies?: Record<string, string>;
+        imports?: Record<string, unknown>;
       },
     }));
   /** The package a bare specifier names: `@scope/name/sub` -> `@scope/name`, `zod/v4` -> `zod`. */
@@ -237,6 +249,8 @@ describe('package manifests', () => {
         manifest.name,
         ...Object.keys(manifest.dependencies ?? {}),
         ...Object.keys(manifest.peerDependencies ?? {}),
+        // The package's own subpath imports (#name), which its package.json "imports" maps.
+        ...Object.keys(manifest.imports ?? {}),
       ]);
       const dirs = ['src', 'bin'].map((dir) => join(packages, pkg, dir)).filter((dir) => existsSync(dir));
       for (const file of dirs.flatMap((dir) => sourceFiles(dir)).filter((f) => !isTest(f))) {
