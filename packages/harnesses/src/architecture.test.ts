@@ -1,6 +1,7 @@
 // The house rules the layout depends on (docs/architecture/contract.md, "Layers"), checked on the
-// source: core imports no Node module (but in a file its package.json gives Node only) and no other Reins package; a harness folder never imports a
-// sibling harness folder (shared code lives in runtime/ and protocols/); only the CLI's demo and
+// source: core imports no Node module (but in the file its package.json gives Node only) and no other
+// Reins package; a harness folder never imports a sibling harness folder (shared code lives in
+// runtime/ and protocols/); only the CLI's demo and
 // conformance commands use the testkit in production code; the daemon never imports its client; every
 // runtime import is a declared, exactly pinned dependency; no package imports one above it; no production
 // file over 500 lines and no import cycle; and every harness folder has the same shape.
