@@ -6,6 +6,7 @@
 // the deadline on every request) is peer.ts. Sessions receive a `Connect` function, so their logic
 // also runs against an in-memory peer in unit tests (session.test.ts).
 import { type DiscoveredBinary, ReinsError } from '@reins/core';
+import { fileStamp } from '../runtime/binary-hashes.js';
 import { HarnessBinary } from '../runtime/chassis/harness-binary.js';
 import { HarnessProcess } from '../runtime/child-process.js';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
@@ -53,6 +54,8 @@ export class CodexRuntime {
   /** Spawns `codex app-server --strict-config` in `cwd` and initializes it. */
   async spawnHost(cwd: string, envAdditions: Record<string, string> | undefined): Promise<CodexHost> {
     const { command, args, env } = await this.launch(envAdditions);
+    // Taken before the spawn: an upgrade meanwhile makes this host one of the old executable.
+    const binaryStamp = await fileStamp(command);
     const child = await HarnessProcess.start({
       command,
       args,
@@ -63,7 +66,7 @@ export class CodexRuntime {
       ...(this.options.tap ? { tap: this.options.tap } : {}),
     });
     try {
-      return await CodexHost.open(processTransport(child, command), this.requestTimeoutMs);
+      return await CodexHost.open(processTransport(child, command, binaryStamp), this.requestTimeoutMs);
     } catch (error) {
       throw ReinsError.from(error, 'harness_unhealthy', { harness: HARNESS, operation: 'initialize' });
     }
@@ -80,11 +83,12 @@ export class CodexRuntime {
    */
   readonly lease: Connect = async (cwd, envAdditions, hooks, resumeThreadId) => {
     const share = this.options.shareProcess !== false;
-    const key = await this.key(envAdditions);
+    const { key, binaryStamp } = await this.keyed(envAdditions);
     if (!share && !codexHosts.hasPool(key)) return this.connect(cwd, envAdditions, hooks);
     // A shared process outlives its first session, so it runs in Reins' cwd, not in that session's.
     return codexHosts.lease(key, () => this.spawnHost(share ? process.cwd() : cwd, envAdditions), hooks, {
       share,
+      binaryStamp,
       ...(resumeThreadId !== undefined ? { resumeThreadId } : {}),
     });
   };
@@ -101,7 +105,7 @@ export class CodexRuntime {
         operation: 'warm',
       });
     }
-    const key = await this.key(undefined);
+    const { key } = await this.keyed(undefined);
     await codexHosts.warm(
       key,
       async () => {
@@ -124,8 +128,8 @@ export class CodexRuntime {
    */
   async probe<T>(cwd: string, fn: (peer: JsonRpcPeer) => Promise<T>): Promise<T> {
     if (this.options.shareProcess !== false && cwd === process.cwd()) {
-      const key = await this.key(undefined);
-      return codexHosts.probe(key, () => this.spawnHost(process.cwd(), undefined), fn);
+      const { key, binaryStamp } = await this.keyed(undefined);
+      return codexHosts.probe(key, () => this.spawnHost(process.cwd(), undefined), fn, binaryStamp);
     }
     const connection = await this.connect(cwd, undefined, {});
     try {
@@ -144,15 +148,21 @@ export class CodexRuntime {
     return { command, args, env };
   }
 
-  private async key(envAdditions: Record<string, string> | undefined): Promise<string> {
+  /**
+   * The launch key (the path, not the file: a warm pool outlives an upgrade in place, its refills
+   * start the new executable) and the executable's stamp now, which picks among the key's hosts.
+   */
+  private async keyed(envAdditions: Record<string, string> | undefined) {
     const { command, args, env } = await this.launch(envAdditions);
-    return launchKey({ command, args, env, requestTimeoutMs: this.requestTimeoutMs, tap: this.options.tap });
+    const key = launchKey({ command, args, env, requestTimeoutMs: this.requestTimeoutMs, tap: this.options.tap });
+    return { key, binaryStamp: await fileStamp(command) };
   }
 }
 
 /** A HarnessProcess as a host's transport. */
-function processTransport(child: HarnessProcess, binaryPath: string): HostTransport {
+function processTransport(child: HarnessProcess, binaryPath: string, binaryStamp: string): HostTransport {
   return {
+    binaryStamp,
     send: (line) => child.writeLine(line),
     onLine: (handler) => child.onLine(handler),
     onOversizeLine: (handler) =>

@@ -16,6 +16,8 @@ type Message = { id?: number; method?: string; params?: Record<string, unknown>;
 /** One in-memory app-server: many threads, a scripted reply per turn unless told to hold turns. */
 class MemoryAppServer implements HostTransport {
   readonly binaryPath = '/memory/codex';
+  /** Which executable it was started from (the rig's `binary` at spawn). */
+  binaryStamp: string | undefined;
   readonly requests: Array<{ method: string; params: Record<string, unknown> }> = [];
   readonly answers = new Map<number, unknown>();
   /** Threads whose turns start but do not finish until finishTurn. */
@@ -142,8 +144,11 @@ class MemoryAppServer implements HostTransport {
 function rig(options: { share?: boolean; refillDelayMs?: number; spawnGate?: Promise<void> } = {}) {
   const hosts = new CodexHosts(options.refillDelayMs !== undefined ? { refillDelayMs: options.refillDelayMs } : {});
   const servers: MemoryAppServer[] = [];
+  /** The executable's stamp now (an upgrade in place changes it). */
+  const binary = { stamp: 'codex 1' };
   const spawn = async () => {
     const server = new MemoryAppServer();
+    server.binaryStamp = binary.stamp;
     servers.push(server);
     await options.spawnGate;
     return CodexHost.open(server, 5_000);
@@ -151,9 +156,10 @@ function rig(options: { share?: boolean; refillDelayMs?: number; spawnGate?: Pro
   const connect: Connect = (_cwd, _env, hooks, resumeThreadId) =>
     hosts.lease('key', spawn, hooks, {
       share: options.share ?? true,
+      binaryStamp: binary.stamp,
       ...(resumeThreadId !== undefined ? { resumeThreadId } : {}),
     });
-  return { hosts, servers, spawn, connect };
+  return { hosts, servers, spawn, connect, binary };
 }
 
 const sessions: CodexSession[] = [];
@@ -493,5 +499,37 @@ describe('Codex sessions on one shared app-server (in memory)', () => {
     expect((servers[1] as MemoryAppServer).closed).toBe(true);
     expect((servers[0] as MemoryAppServer).closed).toBe(false);
     await a.session.close();
+  });
+
+  it('after Codex is replaced in place, a new session gets a process of the new one; the old keeps its sessions and ends with them', async () => {
+    const { servers, connect, binary } = rig();
+    const a = await open(connect);
+    binary.stamp = 'codex 2';
+    const b = await open(connect);
+    expect(servers.map((server) => server.binaryStamp)).toEqual(['codex 1', 'codex 2']);
+    expect((servers[1] as MemoryAppServer).sent('thread/start')).toHaveLength(1);
+    // The next session joins the new process; the old one still serves its session.
+    await open(connect);
+    expect(servers).toHaveLength(2);
+    expect((servers[1] as MemoryAppServer).sent('thread/start')).toHaveLength(2);
+    const sent = await a.session.send('still here');
+    await a.untilEvent(terminalOf(sent.turnId));
+    expect((servers[0] as MemoryAppServer).closed).toBe(false);
+    await a.session.close();
+    expect((servers[0] as MemoryAppServer).closed).toBe(true);
+    expect((servers[1] as MemoryAppServer).closed).toBe(false);
+    await b.session.close();
+  });
+
+  it('a warm host of a replaced executable is ended, not handed to a session', async () => {
+    const { hosts, servers, spawn, connect, binary } = rig({ refillDelayMs: 600_000 });
+    await hosts.warm('key', spawn, 1);
+    binary.stamp = 'codex 2';
+    await open(connect);
+    expect((servers[0] as MemoryAppServer).closed).toBe(true);
+    expect((servers[0] as MemoryAppServer).sent('thread/start')).toEqual([]);
+    expect(servers.at(-1)?.binaryStamp).toBe('codex 2');
+    expect(servers.at(-1)?.sent('thread/start')).toHaveLength(1);
+    await hosts.warm('key', spawn, 0);
   });
 });

@@ -34,6 +34,8 @@ export interface HostTransport {
   onOversizeLine(handler: (bytes: number) => void): void;
   readonly exited: Promise<unknown>;
   readonly binaryPath: string;
+  /** The executable's file as it was when the process started (fileStamp), when known. */
+  readonly binaryStamp?: string;
   /** The process_exited error for how it ended, with its last stderr lines. */
   exitError(): ReinsError;
   close(options?: CloseOptions): Promise<void>;
@@ -130,6 +132,16 @@ export class CodexHost {
   /** False once the process ended or the host is closing: it takes no new lease. */
   get usable(): boolean {
     return !this.gone && this.closing === undefined;
+  }
+
+  /**
+   * Usable, and started from the executable a process would start from now (`binaryStamp`, fileStamp
+   * of it): after Codex is upgraded in place, a new session gets the new one while the sessions on
+   * this host stay until they close (it ends with its last one). Unknown stamps are not told apart.
+   */
+  takesSessionsOf(binaryStamp: string | undefined): boolean {
+    const own = this.transport.binaryStamp;
+    return this.usable && (binaryStamp === undefined || own === undefined || own === binaryStamp);
   }
 
   get exited(): Promise<unknown> {

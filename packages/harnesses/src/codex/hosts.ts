@@ -47,6 +47,8 @@ export interface LeaseOptions {
   share: boolean;
   /** A shared process that already holds this thread is not used for it (two sessions, one thread). */
   resumeThreadId?: string;
+  /** The executable as it is now (fileStamp): a host started from another takes no new session. */
+  binaryStamp?: string;
 }
 
 /**
@@ -71,11 +73,12 @@ export class CodexHosts {
     hooks: ConnectionHooks,
     options: LeaseOptions,
   ): Promise<CodexConnection> {
+    const stamp = options.binaryStamp;
     // A process of its own: no session comes after this one, so it opens no further thread ahead.
-    if (!options.share) return (await this.fresh(key, spawn)).lease(hooks, { refillAhead: false });
-    const { host } = await this.sharedOrStart(key, spawn, false);
+    if (!options.share) return (await this.fresh(key, spawn, stamp)).lease(hooks, { refillAhead: false });
+    const { host } = await this.sharedOrStart(key, spawn, false, stamp);
     if (options.resumeThreadId !== undefined && host.owns(options.resumeThreadId)) {
-      return (await this.fresh(key, spawn)).lease(hooks, { refillAhead: false });
+      return (await this.fresh(key, spawn, stamp)).lease(hooks, { refillAhead: false });
     }
     return host.lease(hooks);
   }
@@ -85,8 +88,13 @@ export class CodexHosts {
    * history: requests that start no thread and leave no state). Before this, each such call spawned
    * an app-server of its own beside the bridge's first thread (bench/README.md, figure 9).
    */
-  async probe<T>(key: string, spawn: () => Promise<CodexHost>, run: (peer: JsonRpcPeer) => Promise<T>): Promise<T> {
-    const { host, started } = await this.sharedOrStart(key, spawn, true);
+  async probe<T>(
+    key: string,
+    spawn: () => Promise<CodexHost>,
+    run: (peer: JsonRpcPeer) => Promise<T>,
+    binaryStamp?: string,
+  ): Promise<T> {
+    const { host, started } = await this.sharedOrStart(key, spawn, true, binaryStamp);
     const release = host.hold();
     try {
       return await run(host.peer);
@@ -98,32 +106,38 @@ export class CodexHosts {
   }
 
   /**
-   * The usable shared host of `key` (waiting for one starting; a dead one is forgotten), else, with
-   * `borrowReady`, a ready warm one left in its pool, else the shared one started now. Finding none
-   * and registering the start happen in one step (no await between), so two callers that come
-   * together meet on one process.
+   * The usable shared host of `key` (waiting for one starting; a dead one, or one of an executable
+   * since replaced, is forgotten: it keeps its sessions and ends with them), else, with `borrowReady`,
+   * a ready warm one left in its pool, else the shared one started now. Finding none and registering
+   * the start happen in one step (no await between), so two callers that come together meet on one
+   * process.
    */
   private async sharedOrStart(
     key: string,
     spawn: () => Promise<CodexHost>,
     borrowReady: boolean,
+    stamp: string | undefined,
   ): Promise<{ host: CodexHost; started: boolean }> {
     for (;;) {
       const current = this.shared.get(key);
       if (!current) {
         const ready = borrowReady ? this.pools.peek(key) : undefined;
-        if (ready?.usable) return { host: ready, started: false };
-        return { host: await this.startShared(key, spawn), started: true };
+        if (ready?.takesSessionsOf(stamp)) return { host: ready, started: false };
+        return { host: await this.startShared(key, spawn, stamp), started: true };
       }
       const host = await current.catch(() => undefined);
-      if (host?.usable) return { host, started: false };
+      if (host?.takesSessionsOf(stamp)) return { host, started: false };
       if (this.shared.get(key) === current) this.shared.delete(key);
     }
   }
 
   /** Starts the shared host of `key` (a warm one when there is one): sessions leasing meanwhile wait for it. */
-  private async startShared(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
-    const starting = this.fresh(key, spawn);
+  private async startShared(
+    key: string,
+    spawn: () => Promise<CodexHost>,
+    stamp: string | undefined,
+  ): Promise<CodexHost> {
+    const starting = this.fresh(key, spawn, stamp);
     this.shared.set(key, starting);
     const forget = () => {
       if (this.shared.get(key) === starting) this.shared.delete(key);
@@ -161,10 +175,11 @@ export class CodexHosts {
   /**
    * A host nobody else holds: a warm one when the pool has one ready or starting (a start in flight
    * began earlier than a spawn now would: a bridge warms its harness while it loads), else a new one.
+   * A warm one of an executable since replaced is ended (its replacement starts from the new one).
    */
-  private async fresh(key: string, spawn: () => Promise<CodexHost>): Promise<CodexHost> {
+  private async fresh(key: string, spawn: () => Promise<CodexHost>, stamp: string | undefined): Promise<CodexHost> {
     const warm = await this.pools.takeSoon(key);
-    if (warm?.usable) return warm;
+    if (warm?.takesSessionsOf(stamp)) return warm;
     if (warm) void warm.close();
     return spawn();
   }

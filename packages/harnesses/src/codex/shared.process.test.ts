@@ -1,6 +1,9 @@
 // Process level: several Codex sessions on one app-server process (the fake app-server replaying
 // Codex 0.169.0 frames, one lane per thread), warm processes, and a process per session when
 // sharing is off. Real processes, no real CLI.
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, Session } from '@reins/core';
 import { fakeHarnessPath, SessionRecorder } from '@reins/testkit';
@@ -112,5 +115,37 @@ describe('codex sessions sharing one app-server (fake app-server)', () => {
 
   it('warm refuses a count that is not a whole number', async () => {
     await expect(harness().warm?.(-1)).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('a session opened after Codex was replaced in place runs on the new executable; the earlier one keeps its process until it closes', async () => {
+    // The app-server's executable at one path, written again as an upgrade does (a new file there).
+    const dir = await mkdtemp(join(tmpdir(), 'reins-codex-upgrade-'));
+    const codex = join(dir, 'codex');
+    const install = async (version: string) => {
+      await rm(codex, { force: true });
+      await writeFile(codex, `#!/bin/sh\n# ${version}\nexec "${fake}" "$@"\n`);
+      await chmod(codex, 0o755);
+    };
+    try {
+      await install('1');
+      const made = harness({}, { binaryPath: codex });
+      const a = await open(made);
+      expect(liveProcessCount()).toBe(1);
+      await install('2');
+      const b = await open(made);
+      expect(liveProcessCount()).toBe(2);
+      // The next session joins the new process; the old one still serves its session.
+      await open(made);
+      expect(liveProcessCount()).toBe(2);
+      const sent = await a.session.send('Say hello.');
+      expect((await a.recorder.terminalOf(sent)).outcome).toEqual({ status: 'completed' });
+      await a.recorder.close();
+      expect(liveProcessCount()).toBe(1);
+      const next = await b.session.send('Say hello.');
+      expect((await b.recorder.terminalOf(next)).outcome).toEqual({ status: 'completed' });
+    } finally {
+      await SessionRecorder.closeAll(recorders.splice(0));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

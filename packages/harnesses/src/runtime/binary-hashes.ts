@@ -35,6 +35,11 @@ export function fileIdentityKey(file: FileIdentity): string {
   return [file.realPath, file.dev, file.ino, file.size, file.mtimeMs, file.ctimeMs].join('\u0000');
 }
 
+/** fileIdentityKey of the file `path` names now, or 'gone' (two system calls: an upgrade in place changes it). */
+export function fileStamp(path: string): Promise<string> {
+  return fileIdentity(path).then(fileIdentityKey, () => 'gone');
+}
+
 /**
  * A JSON file of facts by key (the newest MAX_ENTRIES), each with the time it was stored. `valid`
  * keeps out entries that are not facts of this kind (a damaged or foreign file reads as fewer entries).

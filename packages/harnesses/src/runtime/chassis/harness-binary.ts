@@ -8,19 +8,16 @@
 // ready as far as the binary goes (an adapter adds its own auth probe on top).
 import type { DiscoveredBinary, Discovery, Health } from '@reins/core';
 import { ReinsError } from '@reins/core';
-import { fileIdentity, fileIdentityKey } from '../binary-hashes.js';
+import { fileStamp } from '../binary-hashes.js';
 import { type BinarySpec, fingerprintBinary, locateBinary, overrideVariable } from '../discovery.js';
 import { failedProbeHealth } from '../discovery-health.js';
 import { type HarnessOptions, mergeEnv } from '../options.js';
 
 interface Resolved {
   binary: DiscoveredBinary;
-  /** The file as it was when fingerprinted (fileIdentityKey), or 'gone'. */
+  /** The file as it was when fingerprinted (fileStamp), or 'gone'. */
   stamp: string;
 }
-
-/** The file a path names now: real path, device, inode, size, mtime, ctime (two system calls). */
-const stampOf = (path: string): Promise<string> => fileIdentity(path).then(fileIdentityKey, () => 'gone');
 
 export class HarnessBinary {
   private discovered: Promise<Resolved> | undefined;
@@ -45,7 +42,7 @@ export class HarnessBinary {
     const cached = this.discovered;
     if (cached) {
       const found = await cached;
-      if ((await stampOf(found.binary.path)) === found.stamp) return found.binary;
+      if ((await fileStamp(found.binary.path)) === found.stamp) return found.binary;
       if (this.discovered === cached) this.discovered = undefined;
     }
     this.discovered ??= this.find();
@@ -57,7 +54,7 @@ export class HarnessBinary {
       const binary = await (this.options.binaryPath
         ? fingerprintBinary(this.options.binaryPath, this.spec, 'explicit', this.env())
         : locateBinary(this.spec, this.env()));
-      return { binary, stamp: await stampOf(binary.path) };
+      return { binary, stamp: await fileStamp(binary.path) };
     })();
     return found.catch((error: unknown) => {
       this.discovered = undefined;
