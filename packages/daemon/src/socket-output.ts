@@ -79,12 +79,15 @@ export class SocketOutput {
   }
 
   sendEvents(sessionId: string, page: readonly PublishedEvent[]): boolean {
-    const shared = runFrames(sessionId, page, this.omitNative);
-    if (shared !== undefined) {
+    let shared = knownRunFrames(sessionId, page, this.omitNative);
+    const events = shared ? page : this.omitNative ? page.map(withoutNative) : page;
+    if (!shared && !events.some((event) => isBigEvent(event))) {
+      shared = sharedRunFrames(sessionId, page, this.omitNative, events);
+    }
+    if (shared) {
       for (const frame of shared) if (!this.sendFrame(frame)) return false;
       return true;
     }
-    const events = this.omitNative ? page.map(withoutNative) : page;
     // Runs of ordinary events go in batches; a big event between them goes on its own.
     let start = 0;
     for (let index = 0; index <= events.length; index++) {
@@ -307,7 +310,7 @@ function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 }
 
 /**
- * A frame as a whole WebSocket frame: an event's (see eventFrame) and a live run's (runFrames) are
+ * A frame as a whole WebSocket frame: an event's (see eventFrame) and a live run's (sharedRunFrames) are
  * already one, made once for every subscriber; anything else (a reply, a replay batch, a part: made
  * per connection) is framed here.
  */
@@ -329,12 +332,20 @@ const recentRuns: Array<{ run: readonly PublishedEvent[]; sessionId: string; omi
 /** Each shared run frame's payload, as handed out, to its whole WebSocket frame (see wireFrame). */
 const runWholeFrames = new WeakMap<Buffer, Buffer>();
 
-function runFrames(sessionId: string, run: readonly PublishedEvent[], omitNative: boolean): Buffer[] | undefined {
+function knownRunFrames(sessionId: string, run: readonly PublishedEvent[], omitNative: boolean): Buffer[] | undefined {
   for (const known of recentRuns) {
     if (known.run === run && known.sessionId === sessionId && known.omitNative === omitNative) return known.frames;
   }
-  const events = omitNative ? run.map(withoutNative) : run;
-  if (events.some((event) => isBigEvent(event))) return undefined;
+  return undefined;
+}
+
+/** The frames of `run` in the form `events` (the run itself, or without native frames), kept for the next connection. */
+function sharedRunFrames(
+  sessionId: string,
+  run: readonly PublishedEvent[],
+  omitNative: boolean,
+  events: readonly PublishedEvent[],
+): Buffer[] {
   const frames = batchFrames(sessionId, events);
   for (const payload of frames) runWholeFrames.set(payload, textFrame(payload));
   if (recentRuns.length >= 2) recentRuns.shift();
