@@ -7,20 +7,21 @@
 // indicator (a computed outline or box shadow). No mouse event is sent. Screenshots:
 // test-results/console-keyboard-*.png.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FocusState, focused } from './a11y-page.js';
 import { type A11yRig, a11yRig } from './a11y-rig.js';
 import { last, turnsEnded, WAIT_MS } from './real-rig.js';
 
+// A rig per attempt: the real tier retries a failed test once (vitest.config.ts), and the keyboard walk
+// starts from a fresh page and an empty sidebar.
 let rig: A11yRig;
-beforeAll(async () => {
+beforeEach(async () => {
+  stops.length = 0;
   rig = await a11yRig();
   await rig.open();
 }, 120_000);
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail') await rig?.browser.screenshot('keyboard-failed');
-});
-afterAll(async () => {
   await rig?.dispose();
 });
 
@@ -146,5 +147,6 @@ describe('console real: the keyboard alone', () => {
       stops.filter((stop) => !stop.indicated).map((stop) => `${stop.tag}[${stop.testId ?? ''}] ${stop.name}`),
     ).toEqual([]);
     expect(rig.browser.problems).toEqual([]);
-  });
+    // Longer than one wait (WAIT_MS), so a step that never completes fails naming what it waited for.
+  }, 200_000);
 });
