@@ -35,6 +35,13 @@ function codexBridgeBinary(argv, env) {
 }
 
 /**
+ * The app-server's first line, Codex's `initialize` (INITIALIZE_LINE in packages/harnesses/src/codex/host.ts,
+ * which this must equal: a child whose first line differs is not handed over, and starts again).
+ */
+const CODEX_INITIALIZE_LINE =
+  '{"id":0,"method":"initialize","params":{"clientInfo":{"name":"reins","title":"Reins","version":"0.1.0"},"capabilities":{"experimentalApi":false,"requestAttestation":false}}}';
+
+/**
  * `reins bridge codex-app-server -H codex` with the binary known (--binary, or REINS_CODEX_BIN): the
  * app-server starts here, before the bundle loads, so Codex's own start-up (~0.3 s) runs beside Reins'
  * (Node's start, the bundle's chunks: 0.6-0.9 s) instead of after it. The child is spawned exactly as
@@ -50,7 +57,19 @@ function prestartHarness(argv = process.argv.slice(2), env = process.env) {
   const cwd = process.cwd();
   const childEnv = { ...env };
   const child = spawn(command, args, { cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  const record = { command, args, cwd, env: childEnv, child, spawned: false, claimed: false };
+  // Codex initializes while the bundle loads; the host reads the answer from the pipe.
+  child.stdin.on('error', () => {});
+  child.stdin.write(`${CODEX_INITIALIZE_LINE}\n`);
+  const record = {
+    command,
+    args,
+    cwd,
+    env: childEnv,
+    child,
+    spawned: false,
+    claimed: false,
+    firstLine: CODEX_INITIALIZE_LINE,
+  };
   // Its output waits in the pipes for the harness (a child that exits unread has it drained and dropped).
   for (const stream of [child.stdout, child.stderr]) stream?.on('readable', () => {});
   child.once('spawn', () => {

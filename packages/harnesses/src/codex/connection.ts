@@ -12,7 +12,7 @@ import { HarnessProcess } from '../runtime/child-process.js';
 import type { JsonRpcPeer } from '../runtime/json-rpc.js';
 import { type HarnessOptions, mergeEnv } from '../runtime/options.js';
 import { CODEX_INSTALL, codexBinarySpec } from './discovery.js';
-import { CodexHost, type HostTransport } from './host.js';
+import { CodexHost, type HostTransport, INITIALIZE_LINE } from './host.js';
 import { codexHosts, launchKey } from './hosts.js';
 import { type Connect, HARNESS, LABEL } from './peer.js';
 import type { ThreadAheadSource } from './thread-ahead.js';
@@ -63,6 +63,7 @@ export class CodexRuntime {
       env,
       label: LABEL,
       harness: HARNESS,
+      firstLine: INITIALIZE_LINE,
       ...(this.options.tap ? { tap: this.options.tap } : {}),
     });
     try {
@@ -163,6 +164,7 @@ export class CodexRuntime {
 function processTransport(child: HarnessProcess, binaryPath: string, binaryStamp: string): HostTransport {
   return {
     binaryStamp,
+    wroteInitialize: true,
     send: (line) => child.writeLine(line),
     onLine: (handler) => child.onLine(handler),
     onOversizeLine: (handler) =>

@@ -20,7 +20,18 @@ import { ThreadRouter } from './thread-router.js';
 import type { NotificationFrame } from './translate.js';
 import type { InitializeParams, InitializeResponse } from './wire.js';
 
-const CLIENT_INFO = { name: 'reins', title: 'Reins', version: '0.1.0' };
+const INITIALIZE_PARAMS: InitializeParams = {
+  clientInfo: { name: 'reins', title: 'Reins', version: '0.1.0' },
+  capabilities: { experimentalApi: false, requestAttestation: false },
+};
+/** Outside the peer's own ids (1, 2, ...): the request is written before the peer exists. */
+const INITIALIZE_ID = 0;
+/**
+ * Every app-server's first line, written as it is spawned (SpawnSpec.firstLine), so Codex initializes
+ * while Reins still loads; the host then reads its answer. The `reins` executable's prestart writes the
+ * same text (packages/cli/bin/reins.js); a child that got any other first line is not handed over.
+ */
+export const INITIALIZE_LINE = JSON.stringify({ id: INITIALIZE_ID, method: 'initialize', params: INITIALIZE_PARAMS });
 /** How long a leaving session waits for Codex to take its turn/interrupt and thread/unsubscribe (ms). */
 const RELEASE_TIMEOUT_MS = 5_000;
 
@@ -41,6 +52,8 @@ export interface HostTransport {
   close(options?: CloseOptions): Promise<void>;
   /** Ends what the process started for these threads (their shell commands), leaving the rest. */
   endThreadProcesses?(threads: ReadonlySet<string>): Promise<void>;
+  /** INITIALIZE_LINE was written as the process started: the host only reads its answer. */
+  readonly wroteInitialize?: boolean;
 }
 
 type Lease = ConnectionHooks & { threads: Set<string>; refillAhead: boolean };
@@ -106,11 +119,11 @@ export class CodexHost {
   static async open(transport: HostTransport, timeoutMs: number): Promise<CodexHost> {
     const host = new CodexHost(transport, timeoutMs);
     try {
-      const params: InitializeParams = {
-        clientInfo: CLIENT_INFO,
-        capabilities: { experimentalApi: false, requestAttestation: false },
-      };
-      host.initialized = await host.peer.request<InitializeResponse>('initialize', params);
+      const answer = host.peer.expectAnswer<InitializeResponse>(INITIALIZE_ID, 'initialize');
+      if (!transport.wroteInitialize && !transport.send(INITIALIZE_LINE)) {
+        host.peer.forget(INITIALIZE_ID, transport.exitError());
+      }
+      host.initialized = await answer;
       host.peer.notify('initialized', {});
       return host;
     } catch (error) {

@@ -23,6 +23,12 @@ export interface SpawnSpec {
   tap?: FrameTap;
   /** Posture `workspace` without a sandbox of the harness's own: run it under bubblewrap (confinement.ts). */
   confine?: Confinement;
+  /**
+   * A line written to stdin as the child starts (Codex's `initialize`: its answer is read while the rest
+   * starts up). A child the `reins` executable prestarted wrote it already: it is claimed only with the
+   * same line.
+   */
+  firstLine?: string;
 }
 
 /** in: Reins -> harness stdin; out: harness stdout; err: harness stderr chunks. */
@@ -33,6 +39,9 @@ export type ProcessFault =
   | { kind: 'oversize_line'; bytes: number }
   /** The session's own line handler threw: the session cannot trust its state, the process is stopped. */
   | { kind: 'handler_error'; error: unknown };
+
+/** Lines a child with a first line may send before its reader is set (its answer, a notice or two). */
+const UNHANDLED_LINES = 64;
 
 /** The longest stdout line accepted; longer lines are skipped whole and reported. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -93,7 +102,12 @@ export class HarnessProcess {
   readonly started: Promise<void>;
   private exitInfo: ExitInfo | undefined;
   private readonly child: ChildProcess;
-  private lineHandler: (line: string) => void = () => {};
+  private lineHandler: ((line: string) => void) | undefined;
+  /**
+   * With a first line: the lines that came before onLine (its answer may wait in a prestarted child's
+   * pipe), at most UNHANDLED_LINES. Without one nothing is kept (a gateway nobody reads logs on stdout).
+   */
+  private unhandled: string[] | undefined;
   private faultHandler: (fault: ProcessFault) => void = () => {};
   /** Why Reins stopped the child itself (a handler error), for describeExit. */
   private stoppedBecause: string | undefined;
@@ -108,6 +122,7 @@ export class HarnessProcess {
   ) {
     this.child = child;
     this.started = started;
+    if (spec.firstLine !== undefined) this.unhandled = [];
     const tap = spec.tap;
     const splitter = new LineSplitter(
       (line) => {
@@ -203,6 +218,7 @@ export class HarnessProcess {
     started.catch(() => {});
     const process_ = new HarnessProcess(spec, child, started, early);
     live.add(process_);
+    if (spec.firstLine !== undefined && !early) process_.writeLine(spec.firstLine);
     // Synchronously, in the caller's async context (the daemon attributes the group to a session by it).
     const pid = child.pid;
     if (pid !== undefined) {
@@ -225,9 +241,12 @@ export class HarnessProcess {
     return this.exitInfo;
   }
 
-  /** One handler for stdout lines (set before the child speaks; early lines are not lost by the splitter's timing). */
+  /** One handler for stdout lines; lines that came before it go to it first. */
   onLine(handler: (line: string) => void): void {
     this.lineHandler = handler;
+    const waiting = this.unhandled ?? [];
+    this.unhandled = undefined;
+    for (const line of waiting) this.deliver(line);
   }
 
   /** Hears about skipped over-long lines and handler errors (after a handler error the child is stopped). */
@@ -240,6 +259,10 @@ export class HarnessProcess {
    * hurt its own session): the child is stopped, and its session ends through its usual exit path.
    */
   private deliver(line: string): void {
+    if (this.lineHandler === undefined) {
+      if (this.unhandled && this.unhandled.length < UNHANDLED_LINES) this.unhandled.push(line);
+      return;
+    }
     try {
       this.lineHandler(line);
     } catch (error) {
@@ -354,6 +377,8 @@ interface PrestartedChild {
   claimed: boolean;
   /** Handed over to a launch (not discarded). */
   taken?: boolean;
+  /** The line it wrote to the child's stdin as it spawned (SpawnSpec.firstLine). */
+  firstLine?: string;
 }
 const PRESTARTED = Symbol.for('reins.prestartedChild');
 
@@ -379,7 +404,8 @@ function claimPrestarted(spec: SpawnSpec): PrestartedChild | undefined {
     early.cwd !== spec.cwd ||
     early.args.length !== spec.args.length ||
     early.args.some((arg, index) => arg !== spec.args[index]) ||
-    !sameEnv(early.env, spec.env)
+    !sameEnv(early.env, spec.env) ||
+    early.firstLine !== spec.firstLine
   ) {
     return undefined;
   }

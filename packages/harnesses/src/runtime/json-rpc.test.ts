@@ -35,6 +35,23 @@ describe('JsonRpcPeer', () => {
     expect(rpc.pendingCount).toBe(0);
   });
 
+  it('reads the answer to a request written elsewhere (a first line) without writing anything', async () => {
+    const { rpc, sent } = peer({ defaultTimeoutMs: 50 });
+    const answer = rpc.expectAnswer(0, 'initialize');
+    const own = rpc.request('thread/start', {}, { timeoutMs: 5_000 });
+    expect(sent).toEqual([{ id: 1, method: 'thread/start', params: {} }]);
+    rpc.receive({ id: 0, result: { userAgent: 'x' } });
+    await expect(answer).resolves.toEqual({ userAgent: 'x' });
+    // Unanswered, it times out naming the method, as a request does.
+    await expect(rpc.expectAnswer(0, 'initialize')).rejects.toMatchObject({
+      code: 'timeout',
+      message: expect.stringMatching(/initialize within 50 ms/),
+    });
+    rpc.close(new Error('gone'));
+    await expect(own).rejects.toThrow('gone');
+    await expect(rpc.expectAnswer(0, 'initialize')).rejects.toThrow('gone');
+  });
+
   it('adds the jsonrpc member only when asked', () => {
     const { rpc, sent } = peer({ includeVersion: true });
     rpc.notify('initialized', {});

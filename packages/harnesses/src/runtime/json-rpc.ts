@@ -78,8 +78,27 @@ export class JsonRpcPeer {
   ): { id: JsonRpcId; answer: Promise<T> } {
     const id = this.options.nextId ? this.options.nextId() : this.counter++;
     if (this.closedWith) return { id, answer: Promise.reject(this.closedWith) };
-    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 30_000;
-    const answer = new Promise<T>((resolve, reject) => {
+    const answer = this.awaitAnswer<T>(id, method, options.timeoutMs);
+    if (!this.write({ id, method, params })) this.settle(id)?.reject(this.goneError(method));
+    return { id, answer };
+  }
+
+  /**
+   * The answer to a request this peer did not write: one already on its way to the other side (a
+   * process's first line, written as it was spawned). `id` must be one the peer never numbers (its
+   * own ids count from 1).
+   */
+  expectAnswer<T = unknown>(id: JsonRpcId, method: string, options: { timeoutMs?: number } = {}): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    return this.awaitAnswer<T>(id, method, options.timeoutMs);
+  }
+
+  private awaitAnswer<T>(
+    id: JsonRpcId,
+    method: string,
+    timeoutMs = this.options.defaultTimeoutMs ?? 30_000,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       const timer =
         timeoutMs > 0 && Number.isFinite(timeoutMs)
           ? setTimeout(() => {
@@ -93,11 +112,7 @@ export class JsonRpcPeer {
             }, timeoutMs)
           : undefined;
       this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, timer });
-      if (!this.write({ id, method, params })) {
-        this.settle(id)?.reject(this.goneError(method));
-      }
     });
-    return { id, answer };
   }
 
   /** `extra` members go beside method and params (the bridge stamps emittedAtMs). */

@@ -1,6 +1,8 @@
 // A child started before Reins loaded (prestartHarness in packages/cli/bin/reins.js) is handed to the
 // first launch with exactly its settings, runs like any other child from there, reports a failed start
-// as a spawn here would, and is ended by discardPrestartedChild when nobody took it.
+// as a spawn here would, and is ended by discardPrestartedChild when nobody took it. A first line
+// (Codex's initialize) is written once, by whoever spawned the child, and its answer is not lost when it
+// comes before the reader is set.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { isProcessAlive } from '@reins/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +24,7 @@ function prestart(spec: SpawnSpec): ChildProcess {
     detached: true,
   });
   const record: Record<string, unknown> = { ...spec, child, spawned: false, claimed: false };
+  if (spec.firstLine !== undefined) child.stdin?.write(`${spec.firstLine}\n`);
   // Its output waits in the pipes for the harness (a child that exits unread has it drained and dropped).
   for (const stream of [child.stdout, child.stderr]) stream?.on('readable', () => {});
   child.once('spawn', () => {
@@ -37,6 +40,18 @@ function prestart(spec: SpawnSpec): ChildProcess {
 afterEach(() => {
   discardPrestartedChild();
   delete (globalThis as Record<symbol, unknown>)[PRESTARTED];
+});
+
+describe('a first line', () => {
+  it('is written as the child spawns, and what the child says before its reader is set waits for it', async () => {
+    const child = await HarnessProcess.start({ ...specOf(['-e', ECHO]), firstLine: 'initialize' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lines: string[] = [];
+    child.onLine((line) => lines.push(line));
+    child.writeLine('next');
+    await expect.poll(() => lines).toEqual(['up', 'echo initialize', 'echo next']);
+    await child.close();
+  });
 });
 
 describe('a prestarted child', () => {
@@ -70,6 +85,23 @@ describe('a prestarted child', () => {
     discardPrestartedChild();
     await exited;
     expect(isProcessAlive(early.pid as number)).toBe(false);
+  });
+
+  it('wrote the first line already: handed over only with the same line, which is not written again', async () => {
+    const spec = { ...specOf(['-e', ECHO]), firstLine: 'initialize' };
+    const early = prestart(spec);
+    const other = await HarnessProcess.start({ ...spec, firstLine: 'another initialize' });
+    expect(other.pid).not.toBe(early.pid);
+    // The answer comes before the new owner reads: it waits for the reader.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const child = await HarnessProcess.start(spec);
+    expect(child.pid).toBe(early.pid);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines: string[] = [];
+    child.onLine((line) => lines.push(line));
+    child.writeLine('next');
+    await expect.poll(() => lines).toEqual(['up', 'echo initialize', 'echo next']);
+    await Promise.all([child.close(), other.close()]);
   });
 
   it('that could not start fails its launch exactly as a spawn there would', async () => {
