@@ -20,7 +20,8 @@ export class EventFeed {
   static async start(
     nats: NatsCluster,
     log: Logger,
-    deliver: (sessionId: string, event: StoredEvent) => void,
+    /** A message's events (one write of the holder's), in order. */
+    deliver: (sessionId: string, events: readonly StoredEvent[]) => void,
   ): Promise<EventFeed> {
     const feed = new EventFeed(log);
     const info = await nats.jsm.streams.info(EVENTS_STREAM);
@@ -48,7 +49,7 @@ export class EventFeed {
         const events = eventsOf([read], assembler);
         if (assembler && read.unpacked.kind === 'events') assemblers.delete(sessionId);
         try {
-          for (const event of events) deliver(sessionId, event);
+          if (events.length > 0) deliver(sessionId, events);
         } catch (error) {
           // One session's bad event must not stop every other session's feed.
           feed.log.error('could not take an event', { sessionId, error: (error as Error).message });

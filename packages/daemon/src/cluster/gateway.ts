@@ -124,8 +124,8 @@ export class ClusterGateway implements SessionSource, MirrorHost {
     try {
       await gateway.members.start();
       // The feed starts before the sessions are read: whatever is written from now on reaches a mirror.
-      gateway.feed = await EventFeed.start(gateway.nats, gateway.log, (sessionId, event) =>
-        gateway.mirrors.get(sessionId)?.offer(event),
+      gateway.feed = await EventFeed.start(gateway.nats, gateway.log, (sessionId, events) =>
+        gateway.mirrors.get(sessionId)?.offer(events),
       );
       await gateway.watchSessions();
       await gateway.heartbeat.start();

@@ -1,6 +1,7 @@
 // A gateway's mirror of one session against an in-memory stream: events hand on strictly in seq
 // order (copies dropped, early ones held while the missing ones are read back), replay from the
-// tail or the stream, the state from the newer of the record and the log.
+// tail or the stream, the state from the newer of the record and the log; a feed message's events
+// reach every subscription as one run.
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from './event-stream.js';
 import { type MirrorHost, SessionMirror } from './mirror.js';
@@ -55,13 +56,13 @@ describe('session mirror', () => {
     expect(mirror.lastSeq).toBe(3);
     const seen: number[] = [];
     mirror.addSink(seen, (run) => seen.push(...run.map((entry) => entry.seq)));
-    mirror.offer(stored(2)); // a copy
+    mirror.offer([stored(2)]); // a copy
     stream.push(stored(4), stored(5), stored(6));
-    mirror.offer(stored(6)); // early: 4 and 5 are read back first
-    mirror.offer(stored(4));
+    mirror.offer([stored(6)]); // early: 4 and 5 are read back first
+    mirror.offer([stored(4)]);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    mirror.offer(stored(5));
-    mirror.offer(stored(7));
+    mirror.offer([stored(5)]);
+    mirror.offer([stored(7)]);
     expect(seen).toEqual([4, 5, 6, 7]);
     expect(mirror.lastSeq).toBe(7);
     // Older events from the stream, newer ones from the tail, page by page as a subscription reads them.
@@ -69,6 +70,32 @@ describe('session mirror', () => {
     const newer = await mirror.readEvents(older.at(-1)?.seq ?? 0, 10);
     expect([...older, ...newer].map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(() => mirror.readEvents(8, 10)).toThrow(/past the newest/);
+  });
+
+  it('hands a message of events, and the held ones they free, to every subscription as one run', async () => {
+    const stream = [1, 2, 3, 4, 5, 6].map((seq) => stored(seq));
+    const mirror = new SessionMirror(rig(stream.slice(0, 1)).host, record('idle'), 1, 16);
+    await mirror.ready;
+    const runs: number[][] = [];
+    const arrays: unknown[] = [];
+    for (const owner of [{}, {}]) {
+      mirror.addSink(owner, (run) => {
+        arrays.push(run);
+        runs.push(run.map((entry) => entry.seq));
+      });
+    }
+    mirror.offer([stored(1), stored(2), stored(3)]); // 1 is a copy
+    mirror.offer([stored(5)]); // early: held (the stream is read back for 4, which it does not have yet)
+    mirror.offer([stored(4), stored(6)]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runs).toEqual([
+      [2, 3],
+      [2, 3],
+      [4, 5, 6],
+      [4, 5, 6],
+    ]);
+    expect(arrays[0]).toBe(arrays[1]);
+    expect(mirror.lastSeq).toBe(6);
   });
 
   it('brings itself up to a seq a client saw through another gateway', async () => {
@@ -84,7 +111,7 @@ describe('session mirror', () => {
     const { host, changes } = rig([]);
     const mirror = new SessionMirror(host, record('running', 0), 1, 16);
     await mirror.ready;
-    mirror.offer(stored(1, 'session.status', { status: 'idle' }));
+    mirror.offer([stored(1, 'session.status', { status: 'idle' })]);
     expect(mirror.status).toBe('idle');
     expect(changes).toEqual(['updated']);
     expect(mirror.updateRecord(record('dormant', 2), 2)).toBe('updated');

@@ -3,7 +3,9 @@
 // in memory, and the subscriptions of this gateway's clients. Events come in from the gateway's
 // one feed of the events stream (event-feed.ts) and are handed on strictly in seq order: a copy
 // is dropped, and an event that arrives before the ones it follows is held while the missing ones
-// are read from the stream. Replay reads the tail, else the stream (event-stream.ts). Client
+// are read from the stream. What one offer (a feed message: one write of the holder's) or one page
+// read back hands on reaches the subscriptions as one run, as a daemon's own session log's store
+// write does (a batching client gets it in one frame). Replay reads the tail, else the stream (event-stream.ts). Client
 // requests go to the gateway (`MirrorHost`), which routes them to the holder. It is the daemon's
 // SessionHandle, so the daemon's connections and subscriptions serve it unchanged.
 
@@ -88,7 +90,7 @@ export class SessionMirror implements SessionHandle {
       this.tail.reset(this.published);
     } finally {
       this.initialized = true;
-      this.drainAhead();
+      this.releaseAhead();
       const highest = Math.max(0, ...this.ahead.keys());
       if (highest > this.published) void this.catchUp(highest - 1);
     }
@@ -193,20 +195,38 @@ export class SessionMirror implements SessionHandle {
 
   // ---- events -------------------------------------------------------------------------------------
 
-  /** An event from the feed (or a read): handed on if it is the next one, held if it is early. */
-  offer(event: StoredEvent): void {
-    if (this.deleted || event.seq <= this.published) return;
-    if (this.initialized && event.seq === this.published + 1) {
-      this.publish(event);
-      this.drainAhead();
-      return;
+  /**
+   * Events of one feed message (or a read), in seq order: each handed on if it is the next one, held
+   * if it is early; the subscriptions get those handed on (and the held ones they freed) as one run.
+   */
+  offer(events: readonly StoredEvent[]): void {
+    const run: Entry[] = [];
+    const statusBefore = this.status;
+    let missing: number | undefined;
+    for (const event of events) {
+      if (this.deleted || event.seq <= this.published) continue;
+      if (this.initialized && event.seq === this.published + 1) {
+        this.publish(event, run);
+        this.drainAhead(run);
+        continue;
+      }
+      if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // read back from the stream instead
+      this.ahead.set(event.seq, event);
+      missing = event.seq - 1;
     }
-    if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // read back from the stream instead
-    this.ahead.set(event.seq, event);
-    if (this.initialized) void this.catchUp(event.seq - 1);
+    this.handOn(run, statusBefore);
+    if (this.initialized && missing !== undefined) void this.catchUp(missing);
   }
 
-  private publish(event: StoredEvent): void {
+  /** The run to every subscription (the same array), then sessions/changed when the status moved. */
+  private handOn(run: readonly Entry[], statusBefore: HostedSessionStatus): void {
+    if (run.length === 0) return;
+    for (const sink of [...this.sinks.values()]) sink(run);
+    if (this.status !== statusBefore) this.host.changed(this.id, 'updated');
+  }
+
+  /** Takes the next event into the view and `run`. */
+  private publish(event: StoredEvent, run: Entry[]): void {
     let parsed: ReinsEvent;
     try {
       parsed = JSON.parse(event.json) as ReinsEvent;
@@ -215,24 +235,30 @@ export class SessionMirror implements SessionHandle {
       return;
     }
     const entry: Entry = { seq: event.seq, event: parsed, json: event.json, streamSeq: event.streamSeq };
-    const before = this.status;
     if (parsed.type === 'session.status') this.statusEvent = { status: parsed.status, seq: event.seq };
     this.published = event.seq;
     if (typeof parsed.at === 'number') this.newestAt = Math.max(this.newestAt, parsed.at);
     this.tail.push(entry);
-    const run = [entry];
-    for (const sink of [...this.sinks.values()]) sink(run);
-    if (this.status !== before) this.host.changed(this.id, 'updated');
+    run.push(entry);
   }
 
-  private drainAhead(): void {
+  /** Hands on the held events that follow on now, into `run`. */
+  private drainAhead(run: Entry[]): void {
     for (;;) {
       for (const seq of this.ahead.keys()) if (seq <= this.published) this.ahead.delete(seq);
       const next = this.ahead.get(this.published + 1);
       if (!next) return;
       this.ahead.delete(next.seq);
-      this.publish(next);
+      this.publish(next, run);
     }
+  }
+
+  /** The held events that follow on now, handed on as one run. */
+  private releaseAhead(): void {
+    const run: Entry[] = [];
+    const statusBefore = this.status;
+    this.drainAhead(run);
+    this.handOn(run, statusBefore);
   }
 
   /** Reads what is missing up to `toSeq` from the stream and hands it on (one catch-up at a time). */
@@ -246,12 +272,15 @@ export class SessionMirror implements SessionHandle {
             Math.min(CATCH_UP_PAGE, toSeq - this.published),
           );
           if (page.length === 0) break;
-          for (const event of page) if (event.seq === this.published + 1) this.publish(event);
+          const run: Entry[] = [];
+          const statusBefore = this.status;
+          for (const event of page) if (event.seq === this.published + 1) this.publish(event, run);
+          this.handOn(run, statusBefore);
         }
       } catch (error) {
         this.host.log.error('could not read missing events', { sessionId: this.id, error: (error as Error).message });
       }
-      this.drainAhead();
+      this.releaseAhead();
     });
     return this.catchingUp;
   }
