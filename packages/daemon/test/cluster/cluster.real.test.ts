@@ -120,9 +120,17 @@ describe('cluster real: Codex and Claude Code across workers and gateways', () =
     await codexEvents.waitFor(turnEnd(first.turnId), 'the first Codex turn', 90_000);
     const workerB = await start('b', ['--role', 'worker', '--labels', 'pool=x,host=b']);
     server.when('Remember the word heron', reply().text('I will remember the word heron.'));
-    const claudeSession = await one.createSession('claude-code', { cwd: workdir }, undefined, {
-      labels: { host: 'b' },
-    });
+    // Gateway 1 learns of worker b from the members bucket's watch, a moment after b says it joined
+    // (once, in a loaded run, it placed before that and found no worker with the labels).
+    const claudeSession = await until(
+      () =>
+        one.createSession('claude-code', { cwd: workdir }, undefined, { labels: { host: 'b' } }).catch((error) => {
+          if (String((error as Error).message).includes('no worker has the labels host=b')) return undefined;
+          throw error;
+        }),
+      'gateway 1 to know worker b',
+      20_000,
+    );
     const claudeEvents = new EventReader(claudeSession.events);
     const heron = await claudeSession.send('Remember the word heron.');
     await claudeEvents.waitFor(turnEnd(heron.turnId), 'the first Claude Code turn', 90_000);
