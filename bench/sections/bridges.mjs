@@ -244,7 +244,9 @@ export async function run({ quick, log, root }) {
   const server = await startModelServer();
   server.when(PROMPT_MARK, reply().text('Hello from the bench.').usage({ input: 20, output: 6 }), { persistent: true });
   const coldRuns = quick ? 3 : 7;
-  const warmTurns = quick ? 6 : 10;
+  // 39 measured warm turns per path: with 9 the median moved by more than a 10-20% change of the
+  // bridge's share, and the CPU figure (10 ms ticks of /proc over the turns) by ~1 ms a turn.
+  const warmTurns = quick ? 6 : 40;
   const state = new Map();
   const nodeStarts = [];
   try {
