@@ -200,26 +200,31 @@ export class SessionMirror implements SessionHandle {
    * if it is early; the subscriptions get those handed on (and the held ones they freed) as one run.
    */
   offer(events: readonly StoredEvent[]): void {
-    const run: Entry[] = [];
-    const statusBefore = this.status;
     let missing: number | undefined;
-    for (const event of events) {
-      if (this.deleted || event.seq <= this.published) continue;
-      if (this.initialized && event.seq === this.published + 1) {
-        this.publish(event, run);
-        this.drainAhead(run);
-        continue;
+    this.inOneRun((run) => {
+      for (const event of events) {
+        if (this.deleted || event.seq <= this.published) continue;
+        if (this.initialized && event.seq === this.published + 1) {
+          this.publish(event, run);
+          this.drainAhead(run);
+          continue;
+        }
+        if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // read back from the stream instead
+        this.ahead.set(event.seq, event);
+        missing = event.seq - 1;
       }
-      if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // read back from the stream instead
-      this.ahead.set(event.seq, event);
-      missing = event.seq - 1;
-    }
-    this.handOn(run, statusBefore);
+    });
     if (this.initialized && missing !== undefined) void this.catchUp(missing);
   }
 
-  /** The run to every subscription (the same array), then sessions/changed when the status moved. */
-  private handOn(run: readonly Entry[], statusBefore: HostedSessionStatus): void {
+  /**
+   * What `take` publishes into its run goes to every subscription as that one array, then
+   * sessions/changed when the status moved.
+   */
+  private inOneRun(take: (run: Entry[]) => void): void {
+    const run: Entry[] = [];
+    const statusBefore = this.status;
+    take(run);
     if (run.length === 0) return;
     for (const sink of [...this.sinks.values()]) sink(run);
     if (this.status !== statusBefore) this.host.changed(this.id, 'updated');
@@ -255,10 +260,7 @@ export class SessionMirror implements SessionHandle {
 
   /** The held events that follow on now, handed on as one run. */
   private releaseAhead(): void {
-    const run: Entry[] = [];
-    const statusBefore = this.status;
-    this.drainAhead(run);
-    this.handOn(run, statusBefore);
+    this.inOneRun((run) => this.drainAhead(run));
   }
 
   /** Reads what is missing up to `toSeq` from the stream and hands it on (one catch-up at a time). */
@@ -272,10 +274,9 @@ export class SessionMirror implements SessionHandle {
             Math.min(CATCH_UP_PAGE, toSeq - this.published),
           );
           if (page.length === 0) break;
-          const run: Entry[] = [];
-          const statusBefore = this.status;
-          for (const event of page) if (event.seq === this.published + 1) this.publish(event, run);
-          this.handOn(run, statusBefore);
+          this.inOneRun((run) => {
+            for (const event of page) if (event.seq === this.published + 1) this.publish(event, run);
+          });
         }
       } catch (error) {
         this.host.log.error('could not read missing events', { sessionId: this.id, error: (error as Error).message });
