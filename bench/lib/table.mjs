@@ -194,6 +194,15 @@ function renderSections(parts, sections) {
         ]);
       }
     }
+    for (const [harness, entry] of Object.entries(memory.floors ?? {})) {
+      rows.push([
+        `${harness} floor: the Agent SDK's query() alone`,
+        entry.sessions,
+        fixed(entry.rssPerSessionMB, 3),
+        fixed(entry.heapPerSessionMB, 3),
+        `${fixed(entry.baseRssMB, 1)} -> ${fixed(entry.afterRssMB, 1)}`,
+      ]);
+    }
     parts.push(
       '\n5. Memory of the Reins process per idle session (harness children excluded; after GC)',
       table(['adapter', 'sessions', 'RSS MB/session', 'heap MB/session', 'RSS MB'], rows),

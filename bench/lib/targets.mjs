@@ -117,6 +117,8 @@ export function targets(sections, { loaded = false } = {}) {
       fast ? `p99 ${fast.reinsMicros.p99} µs, floor ${fast.floorMicros.p99} µs: +${added.toFixed(0)} µs` : '',
     ),
   );
+  const floorOf = (floor) =>
+    floor ? `; floor (the Agent SDK's query() alone, ${floor.sessions} sessions): ${floor.rssPerSessionMB} MB` : '';
   for (const [harness, counts] of Object.entries(sections.memory?.harnesses ?? {})) {
     const largest = Object.values(counts).at(-1);
     out.push(
@@ -124,7 +126,9 @@ export function targets(sections, { loaded = false } = {}) {
         `Memory ${harness}: <= ${LIMITS.rssPerIdleSessionMB} MB RSS per idle session`,
         largest?.rssPerSessionMB ?? null,
         largest?.rssPerSessionMB <= LIMITS.rssPerIdleSessionMB,
-        largest ? `${largest.rssPerSessionMB} MB at ${largest.sessions} sessions` : '',
+        largest
+          ? `${largest.rssPerSessionMB} MB at ${largest.sessions} sessions${floorOf(sections.memory.floors?.[harness])}`
+          : '',
       ),
     );
   }

@@ -4,6 +4,9 @@
 // fake claude (bench/fakes/claude-idle.sh). Each count runs in a fresh Node process with --expose-gc: one session
 // is opened and closed first (code loaded, JIT warm), then RSS after GC is taken before and after
 // opening N sessions; the figure is the difference divided by N.
+// The claude-code figure's floor: the same count of the Agent SDK's own query() on the same fake, with
+// the options the adapter gives it but none of Reins (the SDK's reader, its transport and one child
+// process each), measured the same way in its own fresh process.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +65,26 @@ export async function run({ quick, log, benchDir, root }) {
   }
   // Issue 21 items 2 and 3 on the pinned Codex: memory shared vs per session, start on a shared
   // app-server, first text on a warm one vs the raw cold path (bench/lib/codex-shared.mjs).
+  // The claude-code figure's floor, the Agent SDK alone (100 sessions only: the figure is judged there).
+  const floorCount = quick ? 10 : COUNTS.at(-1);
+  const floor = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), 'claude-code-sdk', String(floorCount)],
+      {
+        env,
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    )
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
+  out.floors = { 'claude-code': floor };
+  log(
+    `   the Agent SDK's query() alone, ${floorCount} idle session(s): ${floor.rssPerSessionMB} MB RSS, ${floor.heapPerSessionMB} MB heap per session (RSS ${floor.baseRssMB} -> ${floor.afterRssMB} MB)`,
+  );
   const { codexShared } = await import('../lib/codex-shared.mjs');
   out.codexShared = await codexShared({ quick, log });
   return out;
@@ -77,33 +100,81 @@ async function settle() {
   return process.memoryUsage();
 }
 
-async function child(id, count) {
+/** The fakes' environment: the recorded answers they give. */
+const fakeEnv = () => ({
+  PATH: process.env.PATH,
+  BENCH_INIT_RESULT: process.env.BENCH_INIT_RESULT,
+  BENCH_THREAD_RESULT: process.env.BENCH_THREAD_RESULT,
+  BENCH_CLAUDE_INIT: process.env.BENCH_CLAUDE_INIT,
+  // The namespace maps the user to root; Claude's bypass posture wants this then (the fake ignores it).
+  IS_SANDBOX: '1',
+});
+
+/** `open()` of one idle Reins session of adapter `id`, consumed; resolves to its close. */
+async function reinsOpener(id) {
   const { createHarness } = await import('@reins/harnesses');
   const harness = await createHarness(id, {
     binaryPath: join(process.env.BENCH_FAKES, id === 'codex' ? 'codex-idle.sh' : 'claude-idle.sh'),
-    baseEnv: {
-      PATH: process.env.PATH,
-      BENCH_INIT_RESULT: process.env.BENCH_INIT_RESULT,
-      BENCH_THREAD_RESULT: process.env.BENCH_THREAD_RESULT,
-      BENCH_CLAUDE_INIT: process.env.BENCH_CLAUDE_INIT,
-      // The namespace maps the user to root; Claude's bypass posture wants this then (the fake ignores it).
-      IS_SANDBOX: '1',
-    },
+    baseEnv: fakeEnv(),
   });
-  const consume = (session) =>
-    (async () => {
+  return async () => {
+    const session = await harness.createSession({ cwd: process.cwd() });
+    const done = (async () => {
       for await (const _event of session.events);
     })();
-  const warm = await harness.createSession({ cwd: process.cwd() });
-  const warmDone = consume(warm);
-  await warm.close();
-  await warmDone;
+    return async () => {
+      await session.close();
+      await done;
+    };
+  };
+}
+
+/**
+ * `open()` of one idle Agent SDK query() on the fake claude, with the options the claude-code adapter
+ * gives it (claude-code/query.ts) and nothing of Reins: the floor of one query() per session.
+ */
+async function sdkOpener() {
+  const { query } = await import('@anthropic-ai/claude-agent-sdk');
+  return async () => {
+    let endInput;
+    const input = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise((resolve) => {
+            endInput = () => resolve({ done: true, value: undefined });
+          }),
+      }),
+    };
+    const sdk = query({
+      prompt: input,
+      options: {
+        pathToClaudeCodeExecutable: join(process.env.BENCH_FAKES, 'claude-idle.sh'),
+        cwd: process.cwd(),
+        env: fakeEnv(),
+        includePartialMessages: true,
+        forwardSubagentText: true,
+        systemPrompt: { type: 'preset', preset: 'claude_code' },
+        mcpServersDelivery: 'argv',
+      },
+    });
+    const done = (async () => {
+      for await (const _message of sdk);
+    })().catch(() => {});
+    await sdk.initializationResult();
+    return async () => {
+      endInput?.();
+      sdk.close();
+      await done;
+    };
+  };
+}
+
+async function child(id, count) {
+  const open = id === 'claude-code-sdk' ? await sdkOpener() : await reinsOpener(id);
+  await (await open())();
   const base = await settle();
-  const sessions = [];
-  for (let index = 0; index < count; index++) {
-    const session = await harness.createSession({ cwd: process.cwd() });
-    sessions.push({ session, done: consume(session) });
-  }
+  const closers = [];
+  for (let index = 0; index < count; index++) closers.push(await open());
   const after = await settle();
   const mb = (bytes) => Number((bytes / 2 ** 20).toFixed(3));
   const result = {
@@ -114,10 +185,7 @@ async function child(id, count) {
     heapPerSessionMB: mb((after.heapUsed - base.heapUsed) / count),
     externalPerSessionMB: mb((after.external + after.arrayBuffers - base.external - base.arrayBuffers) / count),
   };
-  for (const { session, done } of sessions) {
-    await session.close();
-    await done;
-  }
+  for (const close of closers) await close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
