@@ -1,14 +1,14 @@
 // Re-enveloping: seq and session id always; turn and item ids only from the second process on.
 import type { ReinsEvent } from '@reins/core';
 import { describe, expect, it } from 'vitest';
-import { generationId, reenvelope } from './envelope.js';
+import { generationId, newNativeCarrier, reenvelope } from './envelope.js';
 
 const base = { seq: 3, harness: 'codex', sessionId: 'adapter-id', turnId: 'turn_1', at: 5 } as const;
 
 describe('reenvelope', () => {
   it('gives the daemon seq and session id, and leaves generation 0 ids alone', () => {
     const event: ReinsEvent = { ...base, type: 'item.delta', itemId: 'msg_1', kind: 'text', text: 'hi' };
-    expect(reenvelope(event, { seq: 40, sessionId: 'daemon-id', generation: 0 })).toEqual({
+    expect(reenvelope(event, { seq: 40, sessionId: 'daemon-id', generation: 0, carrier: newNativeCarrier() })).toEqual({
       ...event,
       seq: 40,
       sessionId: 'daemon-id',
@@ -16,7 +16,7 @@ describe('reenvelope', () => {
   });
 
   it('prefixes turn, item and parent ids of a later process, and nothing else', () => {
-    const fields = { seq: 41, sessionId: 'daemon-id', generation: 2 };
+    const fields = { seq: 41, sessionId: 'daemon-id', generation: 2, carrier: newNativeCarrier() };
     const item = {
       kind: 'tool_call',
       id: 'call_1',
@@ -55,7 +55,8 @@ describe('reenvelope', () => {
   it('re-points a native frame reference at the logged seq of the event that carries the frame', () => {
     const frame = { type: 'assistant', content: ['a', 'b', 'c'] };
     const native = (value: unknown) => ({ source: 'claude.stream-json', method: 'assistant', frame: value });
-    const fields = (seq: number) => ({ seq, sessionId: 'daemon-ref', generation: 1 });
+    const carrier = newNativeCarrier();
+    const fields = (seq: number) => ({ seq, sessionId: 'daemon-ref', generation: 1, carrier });
     const event = (seq: number, value: unknown): ReinsEvent => ({
       ...base,
       seq,
@@ -69,7 +70,12 @@ describe('reenvelope', () => {
     expect(reenvelope(event(6, { reinsFrameRef: 5 }), fields(22)).native).toEqual(native({ reinsFrameRef: 20 }));
     expect(reenvelope(event(7, { reinsFrameRef: 5 }), fields(23)).native).toEqual(native({ reinsFrameRef: 20 }));
     // Another stream (another generation) keeps its own carrier.
-    const other = reenvelope(event(6, { reinsFrameRef: 5 }), { seq: 50, sessionId: 'daemon-ref', generation: 2 });
+    const other = reenvelope(event(6, { reinsFrameRef: 5 }), {
+      seq: 50,
+      sessionId: 'daemon-ref',
+      generation: 2,
+      carrier: newNativeCarrier(),
+    });
     expect(other.native?.frame).toEqual({ reinsFrameRef: 49 });
     // A new frame is a new carrier; a truncation marker or a scalar frame is no carrier.
     reenvelope(event(8, { other: true }), fields(24));

@@ -11,13 +11,27 @@ export function generationId(id: string, generation: number): string {
   return generation === 0 ? id : `r${generation}.${id}`;
 }
 
+/**
+ * The last event of one adapter stream (one incarnation: a daemon session's generation) that carried
+ * a native frame whole: its adapter seq and logged seq. A reference always names the last such event
+ * of its stream (core keeps one frame per stream), so one per stream is enough.
+ */
+export interface NativeCarrier {
+  adapterSeq: number;
+  loggedSeq: number;
+}
+
+export function newNativeCarrier(): NativeCarrier {
+  return { adapterSeq: 0, loggedSeq: 0 };
+}
+
 export function reenvelope(
   event: ReinsEvent,
-  fields: { seq: number; sessionId: string; generation: number },
+  fields: { seq: number; sessionId: string; generation: number; carrier: NativeCarrier },
 ): ReinsEvent {
   const { seq, sessionId, generation } = fields;
   const out = { ...event, seq, sessionId } as ReinsEvent & Record<string, unknown>;
-  if (event.native !== undefined) relinkNative(out, event, `${sessionId}\u0000${generation}`);
+  if (event.native !== undefined) relinkNative(out, event, fields.carrier);
   if (generation === 0) return out;
   const id = (value: string) => generationId(value, generation);
   if (out.turnId !== null) out.turnId = id(out.turnId);
@@ -39,28 +53,17 @@ export function reenvelope(
   return out;
 }
 
-/**
- * Per adapter stream (daemon session and generation), the last event that carried a native frame
- * whole: its adapter seq and logged seq. A reference always names the last such event of its stream
- * (core keeps one frame per stream), so one entry per stream is enough; the oldest streams are
- * forgotten past MAX_STREAMS.
- */
-const carriers = new Map<string, { adapterSeq: number; loggedSeq: number }>();
-const MAX_STREAMS = 10_000;
-
-function relinkNative(out: ReinsEvent, event: ReinsEvent, stream: string): void {
+function relinkNative(out: ReinsEvent, event: ReinsEvent, carrier: NativeCarrier): void {
   const native = event.native as NonNullable<ReinsEvent['native']>;
   const ref = nativeFrameRef(native.frame);
   if (ref === undefined) {
     if (native.frame === null || typeof native.frame !== 'object') return;
     if ((native.frame as { reinsTruncated?: unknown }).reinsTruncated === true) return;
-    carriers.delete(stream);
-    carriers.set(stream, { adapterSeq: event.seq, loggedSeq: out.seq });
-    if (carriers.size > MAX_STREAMS) carriers.delete(carriers.keys().next().value as string);
+    carrier.adapterSeq = event.seq;
+    carrier.loggedSeq = out.seq;
     return;
   }
-  const carrier = carriers.get(stream);
   // Unknown carrier (never expected): the same distance back as in the adapter's stream.
-  const loggedSeq = carrier?.adapterSeq === ref ? carrier.loggedSeq : out.seq - (event.seq - ref);
+  const loggedSeq = carrier.adapterSeq === ref ? carrier.loggedSeq : out.seq - (event.seq - ref);
   out.native = { ...native, frame: { reinsFrameRef: loggedSeq } };
 }

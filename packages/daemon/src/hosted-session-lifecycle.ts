@@ -124,6 +124,7 @@ export abstract class HostedSessionLifecycle {
       seq: this.log.nextSeq(),
       sessionId: this.id,
       generation: incarnation.generation,
+      carrier: incarnation.nativeCarrier,
     });
     if (logged.type === 'turn.started' && logged.turnId !== null) {
       // Stored no later than the event itself: a crash can then never leave a started turn unknown.

@@ -3,6 +3,7 @@
 // back as another conversation is refused: never a silent fresh start), reads the session's
 // events once, hands each to its owner, and is stopped with a deadline on its last events.
 import { type Harness, ReinsError, type ReinsEvent, type Session, type SessionSpec } from '@reins/core';
+import { type NativeCarrier, newNativeCarrier } from './envelope.js';
 import type { Logger } from './logger.js';
 
 /** Why the daemon stopped a session's process. */
@@ -28,6 +29,8 @@ export class Incarnation {
   closedEvent?: Extract<ReinsEvent, { type: 'session.closed' }>;
   /** Resolves when its event stream ended (after the owner heard `ended`). */
   readonly ended: Promise<void>;
+  /** Its stream's last event that carried a native frame whole, for the references after it (envelope.ts). */
+  readonly nativeCarrier: NativeCarrier = newNativeCarrier();
 
   private constructor(
     readonly session: Session,
