@@ -37,16 +37,18 @@ export class MemoryStore implements DaemonStore {
 
   async appendEvents(sessionId: string, events: readonly ReinsEvent[]): Promise<void> {
     const log = this.events.get(sessionId) ?? [];
+    // A write is whole or nothing, as one SQLite transaction is: every seq is checked before any is kept.
+    let last = log.at(-1)?.seq ?? 0;
     for (const event of events) {
-      const last = log.at(-1)?.seq ?? 0;
       if (event.seq !== last + 1) {
         throw new ReinsError(
           'protocol_error',
           `Event seq ${event.seq} does not follow ${last} in session ${sessionId}.`,
         );
       }
-      log.push(event);
+      last = event.seq;
     }
+    for (const event of events) log.push(event);
     this.events.set(sessionId, log);
     const session = this.sessions.get(sessionId);
     const newest = events.at(-1);

@@ -112,6 +112,24 @@ describe.each(implementations)('DaemonStore contract (%s)', (_name, make) => {
     expect((await store.readEvents('a', 0, 10)).map((e) => e.seq)).toEqual([1]);
   });
 
+  it('stores a long write whole and in order, or none of it', async () => {
+    const store = await make();
+    await store.putSession(session('a'));
+    const seqs = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
+    // 40 events: more than one INSERT's rows in SQLite (16 a statement).
+    await store.appendEvents(
+      'a',
+      seqs(1, 40).map((seq) => event('a', seq)),
+    );
+    expect((await store.readEvents('a', 0, 100)).map((e) => e.seq)).toEqual(seqs(1, 40));
+    // A write whose 35th event repeats a stored seq fails whole: its first 34, in earlier statements, too.
+    const bad = seqs(41, 34).map((seq) => event('a', seq));
+    await expect(store.appendEvents('a', [...bad, event('a', 40)])).rejects.toBeTruthy();
+    expect((await store.readEvents('a', 0, 100)).map((e) => e.seq)).toEqual(seqs(1, 40));
+    await store.appendEvents('a', bad);
+    expect((await store.readEvents('a', 40, 100)).map((e) => e.seq)).toEqual(seqs(41, 34));
+  });
+
   it('deletes a session with all its events', async () => {
     const store = await make();
     await store.putSession(session('a'));
