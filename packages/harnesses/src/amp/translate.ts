@@ -49,6 +49,8 @@ export interface AmpTranslateState {
    * so that result can arrive after the next user message went out).
    */
   previousSettled: boolean;
+  /** The sink a late result translates into, made on the first one and kept: no object per late result. */
+  withoutTerminal: WithoutTerminal | undefined;
 }
 
 // The shared translation gives a plain command result exit code 0 because Claude Code 2.1.197 reports
@@ -62,7 +64,12 @@ const AMP_OPTIONS = resolveStreamJsonOptions({
 });
 
 export function createAmpTranslateState(): AmpTranslateState {
-  return { inner: new TranslationState(AMP_OPTIONS), settled: false, previousSettled: false };
+  return {
+    inner: new TranslationState(AMP_OPTIONS),
+    settled: false,
+    previousSettled: false,
+    withoutTerminal: undefined,
+  };
 }
 
 export function beginAmpTurn(state: AmpTranslateState): void {
@@ -89,7 +96,12 @@ export function translateAmpFrame(state: AmpTranslateState, frame: unknown): Emi
 
 /** Passes emissions on except a turn's terminal: a result that comes after its turn ended adds only the rest. */
 class WithoutTerminal implements EmissionSink {
-  constructor(private readonly target: EmissionSink) {}
+  /** Where the emissions go: the sink of the frame being translated. */
+  target: EmissionSink;
+
+  constructor(target: EmissionSink) {
+    this.target = target;
+  }
 
   emit(payload: EventPayload, parentItemId: string | undefined, background: boolean): void {
     if (payload.type !== 'turn.completed') this.target.emit(payload, parentItemId, background);
@@ -106,7 +118,13 @@ export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, 
     const late = state.previousSettled || state.settled;
     if (!state.previousSettled) state.settled = false;
     state.previousSettled = false;
-    translateFrameInto(state.inner, frame, late ? new WithoutTerminal(sink) : sink);
+    let target = sink;
+    if (late) {
+      state.withoutTerminal ??= new WithoutTerminal(sink);
+      state.withoutTerminal.target = sink;
+      target = state.withoutTerminal;
+    }
+    translateFrameInto(state.inner, frame, target);
     return;
   }
   state.previousSettled = false;

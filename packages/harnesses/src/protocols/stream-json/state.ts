@@ -174,6 +174,15 @@ export function createTranslationState(options: StreamJsonOptions): TranslationS
  */
 let sequence = 0;
 
+/**
+ * The blocks of a message that has none yet, one list for all: only setBlock writes blocks, and it
+ * replaces this list rather than writing into it. A message's first block then makes a list of one,
+ * where an assignment into `[]` reserves 17 slots: most messages have one block (the bench's translate
+ * figure). Not frozen: a frozen list is another kind of array at every lookup of a block, which then
+ * goes through the slow generic lookup.
+ */
+const NO_BLOCKS: Array<BlockState | undefined> = [];
+
 /** Messages a turn holds before they are also indexed by id. */
 const SCANNED_MESSAGES = 8;
 
@@ -184,9 +193,10 @@ export function registerMessage(state: TranslationState, id: string, lane: strin
     known.lane = lane;
     return known;
   }
-  const message: MessageState = { id, lane, frames: 0, framed: 0, blocks: [], registered: true };
-  state.messages ??= [];
-  state.messages.push(message);
+  const message: MessageState = { id, lane, frames: 0, framed: 0, blocks: NO_BLOCKS, registered: true };
+  // The turn's first message makes a list of one: a push onto `[]` would reserve 17 slots.
+  if (state.messages === undefined) state.messages = [message];
+  else state.messages.push(message);
   if (state.messageIndex) state.messageIndex.set(id, message);
   else if (state.messages.length > SCANNED_MESSAGES) reindexMessages(state, state.messages);
   return message;
@@ -245,12 +255,22 @@ export function setBlock(
     known.completed = completed;
     return;
   }
-  message.blocks[index] = { itemId, kind, completed, message, made: ++sequence };
+  const block: BlockState = { itemId, kind, completed, message, made: ++sequence };
+  if (message.blocks !== NO_BLOCKS) message.blocks[index] = block;
+  else if (index === 0) message.blocks = [block];
+  else {
+    message.blocks = [];
+    message.blocks[index] = block;
+  }
 }
 
-/** The item id of a text or reasoning block: `${messageId}:${index}`. */
+/** `:0`, `:1`, ...: the ends of the item ids of a message's first blocks, made once. */
+const BLOCK_SUFFIXES = Array.from({ length: 16 }, (_, index) => `:${index}`);
+
+/** The item id of a text or reasoning block: `${messageId}:${index}` (one concatenation for most blocks). */
 export function blockItemId(message: MessageState, index: number): string {
-  return `${message.id}:${index}`;
+  const suffix = BLOCK_SUFFIXES[index];
+  return suffix !== undefined ? message.id + suffix : `${message.id}:${index}`;
 }
 
 export function setTool(state: TranslationState, id: string, tool: ToolState): void {
@@ -333,16 +353,16 @@ export function retainBackgroundLanes(state: TranslationState): void {
         continue;
       }
       message.registered = false;
-      message.blocks = [];
+      message.blocks = NO_BLOCKS;
       message.frames = 0;
       message.framed = 0;
     }
     reindexMessages(state, kept);
   }
   // A forgotten message a lane still points at keeps no block (made since it was forgotten, too).
-  if (state.mainMessage && !state.mainMessage.registered) state.mainMessage.blocks = [];
+  if (state.mainMessage && !state.mainMessage.registered) state.mainMessage.blocks = NO_BLOCKS;
   if (state.laneMessages)
-    for (const message of state.laneMessages.values()) if (!message.registered) message.blocks = [];
+    for (const message of state.laneMessages.values()) if (!message.registered) message.blocks = NO_BLOCKS;
   if (state.toolCalls) for (const id of state.toolCalls.keys()) if (!keptTools.has(id)) state.toolCalls.delete(id);
 }
 

@@ -19,7 +19,7 @@ import { isObject, laneOf } from './values.js';
 import type { WirePartialMessage, WireStreamEvent } from './wire.js';
 
 export function translateStreamEvent(state: TranslationState, frame: WirePartialMessage, sink: EmissionSink): void {
-  const lane = laneOf(frame);
+  const lane = laneOf(frame.parent_tool_use_id);
   const laneKey = lane ?? '';
   const event = frame.event as WireStreamEvent;
   if (!isObject(event)) {

@@ -36,9 +36,14 @@ export function liveBackgroundTasks(tasks: TaskState): number {
   return tasks.live?.size ?? tasks.background.size;
 }
 
-/** The system frames about tasks, into `sink`; false (nothing emitted) for any other subtype. */
-export function translateTaskFrame(state: TranslationState, frame: JsonObject, sink: EmissionSink): boolean {
-  switch (frame.subtype) {
+/** The system frames about tasks (`subtype`: the frame's, as the caller read it), into `sink`; false (nothing emitted) for any other subtype. */
+export function translateTaskFrame(
+  state: TranslationState,
+  frame: JsonObject,
+  subtype: unknown,
+  sink: EmissionSink,
+): boolean {
+  switch (subtype) {
     case 'task_started':
       taskStarted(state, frame as unknown as WireTaskStarted, sink);
       return true;
@@ -156,8 +161,7 @@ export function backgroundLaunch(
   const launched =
     state.taskState?.background.has(toolUseId) === true ||
     (isObject(structured) && (structured.status === 'async_launched' || structured.isAsync === true));
-  const tool = state.toolCalls?.get(toolUseId);
-  if (!launched || tool?.kind !== 'tool_call') return false;
+  if (!launched || state.toolCalls?.get(toolUseId)?.kind !== 'tool_call') return false;
   const agentId = isObject(structured) ? structured.agentId : undefined;
   // The launch text is metadata for the model ("never quote it"): the frame stays visible as it is.
   if (!markBackground(state, toolUseId, agentId, undefined, sink, lane)) emitPassthrough(state, sink, frame, lane);

@@ -47,14 +47,20 @@ export function planEntries(input: unknown): PlanEntry[] {
   }));
 }
 
-const INTERRUPT_MARKER = /^\[Request interrupted by user/;
+/** What an interrupted tool's result starts with (a prefix test, not a regex: it runs for every result). */
+const INTERRUPT_MARKER = '[Request interrupted by user';
 
+/** The text of a tool result: its string content, or its text parts joined (a loop: no mapped copy and join). */
 function resultText(block: { content?: unknown }): string {
-  if (typeof block.content === 'string') return block.content;
-  if (!Array.isArray(block.content)) return '';
-  return block.content
-    .map((part: unknown) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
+  const content = block.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (let index = 0; index < content.length; index++) {
+    const part: unknown = content[index];
+    if (isObject(part) && part.type === 'text' && typeof part.text === 'string') text += part.text;
+  }
+  return text;
 }
 
 function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | undefined {
@@ -71,7 +77,7 @@ function fileChanges(item: ToolCallItem, structured: unknown): FileChange[] | un
 
 /** A user frame: the tool results it carries complete their calls; anything else passes through. */
 export function translateUser(state: TranslationState, frame: WireUserMessage, sink: EmissionSink): void {
-  const lane = laneOf(frame);
+  const lane = laneOf(frame.parent_tool_use_id);
   const content = isObject(frame.message) ? frame.message.content : undefined;
   // Prompts echoed back, interrupt markers, synthetic nudges and replays are never user input here:
   // the adapter announced the real input itself when the turn started.
@@ -79,17 +85,16 @@ export function translateUser(state: TranslationState, frame: WireUserMessage, s
     emitPassthrough(state, sink, frame, lane);
     return;
   }
-  // Two loops over the blocks rather than a filtered copy (the bench's translate figure); holes are
-  // skipped as filter() skips them.
+  // Two loops over the blocks rather than a filtered copy (the bench's translate figure); a hole reads as
+  // undefined, which is no tool result, so both skip holes as filter() does without an `in` check.
   let results = 0;
-  for (let index = 0; index < content.length; index++) if (index in content && isToolResult(content[index])) results++;
+  for (let index = 0; index < content.length; index++) if (isToolResult(content[index])) results++;
   if (results === 0) {
     emitPassthrough(state, sink, frame, lane);
     return;
   }
   let unmatched = results !== content.length;
   for (let index = 0; index < content.length; index++) {
-    if (!(index in content)) continue;
     const block = content[index];
     if (!isToolResult(block)) continue;
     const tool = state.toolCalls?.get(block.tool_use_id);
@@ -103,7 +108,7 @@ export function translateUser(state: TranslationState, frame: WireUserMessage, s
     if (backgroundLaunch(state, block.tool_use_id, structured, frame, sink, lane)) continue;
     // An interrupted tool reports an error result ("The user doesn't want to proceed...", 2.1.197).
     const interrupted =
-      INTERRUPT_MARKER.test(text) ||
+      text.startsWith(INTERRUPT_MARKER) ||
       (block.is_error === true &&
         (state.interruptRequested || (isObject(structured) && structured.interrupted === true)));
     const status = state.declinedIds?.has(block.tool_use_id)

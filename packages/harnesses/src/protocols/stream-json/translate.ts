@@ -72,25 +72,28 @@ export function translateFrame(state: TranslationState, frame: unknown): Emissio
 
 /** Translates one native frame into `sink`, in order (what translateFrame lists). */
 export function translateFrameInto(state: TranslationState, frame: unknown, sink: EmissionSink): void {
-  if (!isObject(frame) || typeof frame.type !== 'string') {
+  // The type read once: frames come in many shapes, so each read is a megamorphic lookup.
+  const type = isObject(frame) ? frame.type : undefined;
+  if (typeof type !== 'string') {
     emitPassthrough(state, sink, frame, undefined, 'unparsable');
     return;
   }
-  switch (frame.type) {
+  const object = frame as JsonObject;
+  switch (type) {
     case 'system':
-      translateSystem(state, frame, sink);
+      translateSystem(state, object, sink);
       return;
     case 'stream_event':
-      translateStreamEvent(state, frame as unknown as WirePartialMessage, sink);
+      translateStreamEvent(state, object as unknown as WirePartialMessage, sink);
       return;
     case 'assistant':
-      translateAssistant(state, frame as unknown as WireAssistantMessage, sink);
+      translateAssistant(state, object as unknown as WireAssistantMessage, sink);
       return;
     case 'user':
-      translateUser(state, frame as unknown as WireUserMessage, sink);
+      translateUser(state, object as unknown as WireUserMessage, sink);
       return;
     case 'result':
-      translateResult(state, frame as unknown as WireResult, sink);
+      translateResult(state, object as unknown as WireResult, sink);
       return;
     default:
       emitPassthrough(state, sink, frame);
@@ -98,7 +101,8 @@ export function translateFrameInto(state: TranslationState, frame: unknown, sink
 }
 
 function translateSystem(state: TranslationState, frame: JsonObject, sink: EmissionSink): void {
-  switch (frame.subtype) {
+  const subtype = frame.subtype;
+  switch (subtype) {
     case 'init':
       translateInit(state, frame as unknown as WireInit, sink);
       return;
@@ -147,7 +151,7 @@ function translateSystem(state: TranslationState, frame: JsonObject, sink: Emiss
       return;
     }
     default:
-      if (!translateTaskFrame(state, frame, sink)) emitPassthrough(state, sink, frame);
+      if (!translateTaskFrame(state, frame, subtype, sink)) emitPassthrough(state, sink, frame);
   }
 }
 
@@ -208,7 +212,7 @@ function blockText(content: WireContentBlock[] | string): string {
 }
 
 function translateAssistant(state: TranslationState, frame: WireAssistantMessage, sink: EmissionSink): void {
-  const lane = laneOf(frame);
+  const lane = laneOf(frame.parent_tool_use_id);
   const message = frame.message;
   if (!isObject(message) || !Array.isArray(message.content)) {
     emitPassthrough(state, sink, frame, lane, 'unparsable');
@@ -243,8 +247,9 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
   // A loop, not forEach: no closure per frame (the bench's translate figure). Holes are skipped as forEach does.
   const content: unknown[] = message.content;
   for (let offset = 0; offset < content.length; offset++) {
-    if (!(offset in content)) continue;
     const raw = content[offset];
+    // Only an undefined may be a hole (the `in` check is a keyed lookup, not needed for a block).
+    if (raw === undefined && !(offset in content)) continue;
     const index = first + offset;
     const block = known.blocks[index];
     if (!isObject(raw)) {
@@ -252,9 +257,10 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
       continue;
     }
     const wire = raw as WireContentBlock & JsonObject;
-    if (wire.type === 'text' || wire.type === 'thinking' || wire.type === 'redacted_thinking') {
-      const text = wire.type === 'text' ? wire.text : wire.type === 'thinking' ? wire.thinking : '';
-      const kind = wire.type === 'text' ? 'text' : 'reasoning';
+    const type = wire.type;
+    if (type === 'text' || type === 'thinking' || type === 'redacted_thinking') {
+      const text = type === 'text' ? wire.text : type === 'thinking' ? wire.thinking : '';
+      const kind = type === 'text' ? 'text' : 'reasoning';
       // Text that is not a string, or a block streamed as another kind than it now claims, contradicts the wire.
       if (typeof text !== 'string' || (block !== undefined && block.kind !== kind)) {
         malformed = true;
@@ -278,7 +284,7 @@ function translateAssistant(state: TranslationState, frame: WireAssistantMessage
       emitOnLane(state, sink, { type: 'item.completed', item }, lane);
       continue;
     }
-    if (wire.type === 'tool_use') {
+    if (type === 'tool_use') {
       const use = wire as { id: unknown; name: unknown; input: unknown };
       if (typeof use.id !== 'string' || typeof use.name !== 'string') {
         malformed = true;

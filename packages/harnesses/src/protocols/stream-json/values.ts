@@ -17,7 +17,10 @@ export const shown = (value: unknown, absent: string): string =>
 export const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-/** The subagent lane of a frame: its parent_tool_use_id, or undefined for the main thread. */
-export function laneOf(frame: { parent_tool_use_id?: string | null }): string | undefined {
-  return typeof frame.parent_tool_use_id === 'string' ? frame.parent_tool_use_id : undefined;
+/**
+ * The subagent lane of a frame from its parent_tool_use_id: that id, or undefined for the main thread.
+ * The caller reads the field: each kind of frame then has its own lookup site, which sees few shapes.
+ */
+export function laneOf(parentToolUseId: unknown): string | undefined {
+  return typeof parentToolUseId === 'string' ? parentToolUseId : undefined;
 }
