@@ -14,7 +14,7 @@ import {
   resetTurnState,
   resolveStreamJsonOptions,
   TranslationState,
-  translateFrameInto,
+  translateTypedFrameInto,
 } from '../protocols/stream-json/index.js';
 
 /** Amp's built-in tool names (Amp documentation; not observed live). */
@@ -79,7 +79,12 @@ export function beginAmpTurn(state: AmpTranslateState): void {
 
 /** True when this frame is Amp's terminal assistant stop (see header). */
 export function isTerminalAssistantStop(state: AmpTranslateState, frame: unknown): boolean {
-  if (!isRecord(frame) || frame.type !== 'assistant' || frame.parent_tool_use_id) return false;
+  return isRecord(frame) && frame.type === 'assistant' && isTerminalStop(state, frame);
+}
+
+/** isTerminalAssistantStop for a frame known to be an assistant frame. */
+function isTerminalStop(state: AmpTranslateState, frame: Record<string, unknown>): boolean {
+  if (frame.parent_tool_use_id) return false;
   const message = isRecord(frame.message) ? frame.message : undefined;
   if (message?.stop_reason !== 'end_turn') return false;
   const tools = state.inner.toolCalls;
@@ -110,7 +115,8 @@ class WithoutTerminal implements EmissionSink {
 
 /** Translates one Amp frame into `sink`: the shared translation, with the settle rule (see header). */
 export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, sink: EmissionSink): void {
-  // The frame's type, read once: only an assistant frame can be the terminal stop.
+  // The frame's type, read once (the shared translation is handed it): only an assistant frame can be the
+  // terminal stop.
   const type = isRecord(frame) ? frame.type : undefined;
   if (type === 'result') {
     // A result after the turn already ended (at its assistant stop, or the previous turn's late one):
@@ -124,12 +130,12 @@ export function translateAmpFrameInto(state: AmpTranslateState, frame: unknown, 
       state.withoutTerminal.target = sink;
       target = state.withoutTerminal;
     }
-    translateFrameInto(state.inner, frame, target);
+    translateTypedFrameInto(state.inner, frame, type, target);
     return;
   }
   state.previousSettled = false;
-  translateFrameInto(state.inner, frame, sink);
-  if (type === 'assistant' && !state.settled && isTerminalAssistantStop(state, frame)) {
+  translateTypedFrameInto(state.inner, frame, type, sink);
+  if (type === 'assistant' && !state.settled && isTerminalStop(state, frame as Record<string, unknown>)) {
     state.settled = true;
     const outcome: EventPayload = state.inner.turnError
       ? { type: 'turn.completed', outcome: { status: 'failed', error: state.inner.turnError }, stopReason: 'end_turn' }

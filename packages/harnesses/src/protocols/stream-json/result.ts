@@ -104,7 +104,8 @@ export function resultUsage(state: TranslationState, result: WireResult): Usage 
   if (turn) usage.turn = turn;
   // The models reported, the one in use, the first and their summed tokens, in one pass over the keys
   // (no entry arrays, no second walk: the bench's translate figure).
-  const byModel = isObject(result.modelUsage) ? result.modelUsage : undefined;
+  const modelUsage = result.modelUsage;
+  const byModel = isObject(modelUsage) ? modelUsage : undefined;
   let models = 0;
   let first: unknown;
   let inUse: unknown;
@@ -166,10 +167,9 @@ function addModelTokens(total: TokenUsage | undefined, model: Record<string, unk
 export function resultOutcome(state: TranslationState, result: WireResult): ErrorInfo | 'completed' | 'cancelled' {
   // Most results carry no errors: then no filtered copy, join or scan (the bench's translate figure), and
   // a turn that completed builds neither the list nor the detail.
-  const errors =
-    Array.isArray(result.errors) && result.errors.length > 0
-      ? result.errors.filter((e) => typeof e === 'string')
-      : undefined;
+  // Each field read once: results come in many shapes, so each read is a megamorphic lookup.
+  const listed = result.errors;
+  const errors = Array.isArray(listed) && listed.length > 0 ? listed.filter((e) => typeof e === 'string') : undefined;
   if (errors?.some((error) => /No conversation found/i.test(error))) {
     return {
       code: 'resume_failed',
@@ -177,21 +177,19 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
       data: { subtype: shown(result.subtype, 'unknown') },
     };
   }
-  if (
-    state.interruptRequested ||
-    result.terminal_reason === 'aborted_streaming' ||
-    result.terminal_reason === 'aborted_tools'
-  ) {
+  const terminalReason = result.terminal_reason;
+  if (state.interruptRequested || terminalReason === 'aborted_streaming' || terminalReason === 'aborted_tools') {
     return 'cancelled';
   }
-  if (result.subtype === 'success' && !result.is_error) return 'completed';
+  const subtype = result.subtype;
+  if (subtype === 'success' && !result.is_error) return 'completed';
   if (state.turnError) return state.turnError;
   const detail = resultDetail(errors, result);
-  if (result.subtype === 'error_max_structured_output_retries') {
+  if (subtype === 'error_max_structured_output_retries') {
     return {
       code: 'structured_output_invalid',
       message: `${state.options.harnessName} gave up producing output that matches the schema: ${detail}`,
-      data: { subtype: result.subtype, errors: errors ?? [] },
+      data: { subtype: subtype, errors: errors ?? [] },
     };
   }
   const status = num(result.api_error_status);
@@ -204,8 +202,8 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
   }
   return {
     code: 'harness_unhealthy',
-    message: `${state.options.harnessName} ended the turn with ${shown(result.subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
-    data: { subtype: shown(result.subtype, 'unknown'), errors: errors ?? [] },
+    message: `${state.options.harnessName} ended the turn with ${shown(subtype, 'an unreadable subtype')}${detail ? `: ${detail}` : ''}`,
+    data: { subtype: shown(subtype, 'unknown'), errors: errors ?? [] },
   };
 }
 

@@ -19,37 +19,37 @@ import { isObject, laneOf } from './values.js';
 import type { WirePartialMessage, WireStreamEvent } from './wire.js';
 
 export function translateStreamEvent(state: TranslationState, frame: WirePartialMessage, sink: EmissionSink): void {
+  const event = frame.event as WireStreamEvent;
+  const type = isObject(event) ? event.type : undefined;
+  // Block and message boundaries: the assistant frame and `result` carry the truth for these. They are
+  // left before the lane is read (a lookup in frames of many shapes, for nothing here).
+  if (type === 'content_block_stop' || type === 'message_stop' || type === 'message_delta') return;
   const lane = laneOf(frame.parent_tool_use_id);
   const laneKey = lane ?? '';
-  const event = frame.event as WireStreamEvent;
   if (!isObject(event)) {
     emitPassthrough(state, sink, frame, lane);
     return;
   }
-  switch (event.type) {
+  switch (type) {
     case 'message_start': {
-      if (!isObject(event.message) || typeof event.message.id !== 'string') {
+      const message = (event as Extract<WireStreamEvent, { type: 'message_start' }>).message;
+      if (!isObject(message) || typeof message.id !== 'string') {
         emitPassthrough(state, sink, frame, lane, 'unparsable');
         return;
       }
-      if (state.finishedMessages?.has(event.message.id)) {
+      if (state.finishedMessages?.has(message.id)) {
         emitPassthrough(state, sink, frame, lane, 'duplicate');
         return;
       }
-      setCurrentMessage(state, laneKey, registerMessage(state, event.message.id, laneKey));
-      if (lane === undefined) state.contextUsed = promptTokens(event.message.usage) ?? state.contextUsed;
+      setCurrentMessage(state, laneKey, registerMessage(state, message.id, laneKey));
+      if (lane === undefined) state.contextUsed = promptTokens(message.usage) ?? state.contextUsed;
       return;
     }
     case 'content_block_start':
-      blockStart(state, frame, event, lane, sink);
+      blockStart(state, frame, event as Extract<WireStreamEvent, { type: 'content_block_start' }>, lane, sink);
       return;
     case 'content_block_delta':
-      blockDelta(state, frame, event, lane, sink);
-      return;
-    // Block and message boundaries: the assistant frame and `result` carry the truth for these.
-    case 'content_block_stop':
-    case 'message_stop':
-    case 'message_delta':
+      blockDelta(state, frame, event as Extract<WireStreamEvent, { type: 'content_block_delta' }>, lane, sink);
       return;
     default:
       emitPassthrough(state, sink, frame, lane);

@@ -72,8 +72,20 @@ export function translateFrame(state: TranslationState, frame: unknown): Emissio
 
 /** Translates one native frame into `sink`, in order (what translateFrame lists). */
 export function translateFrameInto(state: TranslationState, frame: unknown, sink: EmissionSink): void {
-  // The type read once: frames come in many shapes, so each read is a megamorphic lookup.
-  const type = isObject(frame) ? frame.type : undefined;
+  translateTypedFrameInto(state, frame, isObject(frame) ? frame.type : undefined, sink);
+}
+
+/**
+ * translateFrameInto for a caller that has read the frame's type already (`type`: the frame's `type`
+ * when it is an object, else undefined): frames come in many shapes, so each read of it is a
+ * megamorphic lookup.
+ */
+export function translateTypedFrameInto(
+  state: TranslationState,
+  frame: unknown,
+  type: unknown,
+  sink: EmissionSink,
+): void {
   if (typeof type !== 'string') {
     emitPassthrough(state, sink, frame, undefined, 'unparsable');
     return;
@@ -346,8 +358,11 @@ function translateResult(state: TranslationState, result: WireResult, sink: Emis
       outcome === 'completed' || outcome === 'cancelled' ? { status: outcome } : { status: 'failed', error: outcome },
   };
   if (usage) completed.usage = usage;
-  if (result.structured_output !== undefined) completed.structuredOutput = sendable(result.structured_output);
-  if (typeof result.stop_reason === 'string') completed.stopReason = result.stop_reason;
+  // Each field read once: results come in many shapes, so each read is a megamorphic lookup.
+  const structured = result.structured_output;
+  if (structured !== undefined) completed.structuredOutput = sendable(structured);
+  const stopReason = result.stop_reason;
+  if (typeof stopReason === 'string') completed.stopReason = stopReason;
   // The turn's state is reset before its terminal goes out, as a caller of translateFrame saw it.
   turnEndedForTasks(state.taskState);
   resetTurnState(state);
