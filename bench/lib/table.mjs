@@ -109,6 +109,7 @@ function renderSections(parts, sections) {
       .filter((path) => path.inside)
       .map((path) => [
         path.label,
+        fixed(path.inside.coldBeforeSpawnMs?.median, 3),
         fixed(path.inside.coldTextMs.median, 3),
         fixed(path.inside.coldEndMs.median, 3),
         fixed(path.inside.warmSendMs?.median, 3),
@@ -118,10 +119,11 @@ function renderSections(parts, sections) {
       ]);
     if (split.length > 0)
       parts.push(
-        "\n   Latency split, inside Reins (median ms): send() -> the turn's first line to the CLI's stdin, and the frame tap's line split -> the session.events consumer; the rest of a turn is the CLI",
+        "\n   Latency split, inside Reins (median ms): a cold open until the new CLI got its first line, send() -> the turn's first line to the CLI's stdin, and the frame tap's line split -> the session.events consumer; the rest of a turn is the CLI",
         table(
           [
             'path',
+            'cold open -> stdin',
             'cold first text',
             'cold turn end',
             'warm send -> stdin',

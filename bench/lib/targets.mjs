@@ -141,18 +141,22 @@ export function targets(sections, { loaded = false } = {}) {
 }
 
 /**
- * A warm turn's floor beside the wall-time ratio: the other path's turn plus Reins' own share (figure 1's
- * tap: the send until the line leaves, and the last line's split until the consumer has turn.completed).
+ * A turn's floor beside the wall-time ratio: the other path's turn plus Reins' own share (figure 1's
+ * tap). Warm: the send until the line leaves, and the last line's split until the consumer has
+ * turn.completed. Cold: the open until the new CLI process got its first line (what Reins does before
+ * the CLI can start: discovery's checks, the launch), and the same last line to the consumer.
  * A ratio above it is the spread of the turns, not work Reins does.
  */
 function ownShare(path, otherMs, figure) {
   const inside = path?.inside;
-  if (figure !== 'warm' || !inside || !otherMs) return '';
-  const send = inside.warmSendMs?.median;
-  const end = inside.warmEndMs?.median;
-  if (!Number.isFinite(send) || !Number.isFinite(end)) return '';
-  const floor = ratio(otherMs + send + end, otherMs);
-  return `; floor ${floor}x (Reins' own share ${(send + end).toFixed(2)} ms a turn: send ${send}, last line to consumer ${end})`;
+  if (!inside || !otherMs) return '';
+  const [firstName, first, end] =
+    figure === 'warm'
+      ? ['send', inside.warmSendMs?.median, inside.warmEndMs?.median]
+      : ['before the CLI got its first line', inside.coldBeforeSpawnMs?.median, inside.coldEndMs?.median];
+  if (!Number.isFinite(first) || !Number.isFinite(end)) return '';
+  const floor = ratio(otherMs + first + end, otherMs);
+  return `; floor ${floor}x (Reins' own share ${(first + end).toFixed(2)} ms a turn: ${firstName} ${first}, last line to consumer ${end})`;
 }
 
 /** Reins claude-code warm start (a prewarmed spare) against the Agent SDK's cold path, new session to first text. */

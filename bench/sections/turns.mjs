@@ -188,11 +188,13 @@ async function openClaudeSdk({ launch, cwd, binary }) {
 const TERMINAL_LINE = { 'claude-code': '"type":"result"', codex: '"method":"turn/completed"' };
 const TEXT_LINE = { 'claude-code': '"text_delta"', codex: '"method":"item/agentMessage/delta"' };
 function lineMarks(harness) {
-  const marks = { sent: undefined, text: undefined, end: undefined };
+  const marks = { sent: undefined, text: undefined, end: undefined, firstIn: undefined };
   marks.tap = (direction, line) => {
-    // The first line Reins writes to the CLI after send(): the user message (Claude) or turn/start (Codex).
+    // The first line Reins writes to the CLI after send(): the user message (Claude) or turn/start (Codex);
+    // and after an open began, the first one of the new process (its initialize, written as it spawns).
     if (direction === 'in') {
       marks.sent ??= now();
+      marks.firstIn ??= now();
       return;
     }
     if (direction !== 'out') return;
@@ -205,8 +207,12 @@ function lineMarks(harness) {
 /** Reins: createSession + send through the registry's adapter, timed at the session.events consumer. */
 function openReins(harnessPromise, marks) {
   return async ({ cwd, launch }) => {
+    const openedAt = now();
+    marks.firstIn = undefined;
     const harness = await harnessPromise();
     const session = await harness.createSession({ cwd, model: launch.home.models[0] });
+    // The open until the CLI got its first line: Reins' share before the CLI could start its own work.
+    const beforeSpawn = marks.firstIn === undefined ? null : marks.firstIn - openedAt;
     const clocks = new Map();
     const early = new Map();
     const consumer = (async () => {
@@ -235,6 +241,7 @@ function openReins(harnessPromise, marks) {
       }
     }
     return {
+      beforeSpawn,
       async turn(text) {
         const clock = new TurnClock();
         marks.text = undefined;
@@ -474,7 +481,7 @@ export async function coldTurn(path, context, text) {
   const session = await path.open(context);
   try {
     const { first, end, insideText, insideEnd } = await session.turn(text);
-    return { firstMs: first - t0, endMs: end - t0, insideText, insideEnd };
+    return { firstMs: first - t0, endMs: end - t0, insideText, insideEnd, beforeSpawn: session.beforeSpawn ?? null };
   } finally {
     await session.close();
   }
@@ -569,7 +576,12 @@ export async function run({ quick, log, benchDir }) {
   const warmStart = { firstText: [], sdkFloor: [] };
   try {
     for (const path of paths) {
-      const entry = { path, cold: { first: [], end: [], insideText: [], insideEnd: [] }, warm: [], errors: [] };
+      const entry = {
+        path,
+        cold: { first: [], end: [], insideText: [], insideEnd: [], beforeSpawn: [] },
+        warm: [],
+        errors: [],
+      };
       state.set(path.id, entry);
       try {
         entry.context = await pathContext(path, server.url);
@@ -590,6 +602,7 @@ export async function run({ quick, log, benchDir }) {
             entry.cold.end.push(timing.endMs);
             if (timing.insideEnd != null) entry.cold.insideEnd.push(timing.insideEnd);
             if (timing.insideText != null) entry.cold.insideText.push(timing.insideText);
+            if (timing.beforeSpawn != null) entry.cold.beforeSpawn.push(timing.beforeSpawn);
           }
           log(
             `   cold ${runIndex < 0 ? 'warm-up' : runIndex} ${entry.path.id}: first ${timing.firstMs.toFixed(0)} ms, end ${timing.endMs.toFixed(0)} ms`,
@@ -678,6 +691,7 @@ export async function run({ quick, log, benchDir }) {
             inside: {
               coldTextMs: summarize(entry.cold.insideText, { digits: 3 }),
               coldEndMs: summarize(entry.cold.insideEnd, { digits: 3 }),
+              coldBeforeSpawnMs: summarize(entry.cold.beforeSpawn, { digits: 3 }),
               warmSendMs: summarize(
                 warmOf(entry).map((turn) => turn.insideSendMs),
                 { digits: 3 },
