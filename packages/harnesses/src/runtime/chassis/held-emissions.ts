@@ -56,27 +56,14 @@ export class HeldEmissions implements FrameSink {
     this.count = 0;
   }
 
-  /**
-   * Hands every held event to `commit`, in order, then forgets them: each slot is emptied as its event is
-   * handed on (one pass, not a second one to clear), and what is left when `commit` throws is forgotten too.
-   */
+  /** Hands every held event to `commit`, in order, then forgets them. */
   commit(commit: CommitEmission, meta: FrameMeta): void {
     const count = this.count;
-    let index = 0;
     try {
-      for (; index < count; index++) {
-        const payload = this.payloads[index] as EventPayload;
-        const lane = this.lanes[index];
-        this.payloads[index] = undefined;
-        this.lanes[index] = undefined;
-        commit(payload, lane, this.background[index] === true, meta);
-      }
+      for (let index = 0; index < count; index++)
+        commit(this.payloads[index] as EventPayload, this.lanes[index], this.background[index] === true, meta);
     } finally {
-      for (index++; index < this.count; index++) {
-        this.payloads[index] = undefined;
-        this.lanes[index] = undefined;
-      }
-      this.count = 0;
+      this.clear();
     }
   }
 }
