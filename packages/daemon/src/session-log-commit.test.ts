@@ -30,15 +30,23 @@ afterEach(async () => {
  */
 function watchCommits(target: SqliteStore) {
   const db = (target as unknown as { db: SqliteDatabase }).db;
-  const insert = (target as unknown as { statements: { insertEvent: SqliteStatement } }).statements.insertEvent;
+  const inserts = (target as unknown as { eventInserts: { statement(rows: number): SqliteStatement } }).eventInserts;
   const committed = new Set<string>();
   let inserted: string[] = [];
   const watch = { committed, transactions: 0, failCommits: false };
-  const run = insert.run.bind(insert);
-  insert.run = (...params: unknown[]) => {
-    const result = run(...params);
-    inserted.push(`${params[0]}:${params[1]}`);
-    return result;
+  // Every INSERT of events (4 values a row), whatever its row count.
+  const statement = inserts.statement.bind(inserts);
+  inserts.statement = (rows: number) => {
+    const insert = statement(rows);
+    return {
+      get: (...params: unknown[]) => insert.get(...params),
+      all: (...params: unknown[]) => insert.all(...params),
+      run: (...params: unknown[]) => {
+        const result = insert.run(...params);
+        for (let at = 0; at < params.length; at += 4) inserted.push(`${params[at]}:${params[at + 1]}`);
+        return result;
+      },
+    };
   };
   const transaction = db.transaction.bind(db);
   db.transaction = <T>(work: () => T): T => {

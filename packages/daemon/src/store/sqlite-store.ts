@@ -18,16 +18,10 @@
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import type { ReinsEvent } from '@reins/core';
 import { ReinsError } from '@reins/core';
+import { EventInserts } from './event-inserts.js';
 import { damagedStoreError, isDamage, missingTables, quickCheck } from './integrity.js';
 import { migrate } from './migrations.js';
-import {
-  isBusy,
-  openSqlite,
-  type SqliteDatabase,
-  type SqliteStatement,
-  type SqliteValue,
-  sqliteFailure,
-} from './sqlite-driver.js';
+import { isBusy, openSqlite, type SqliteDatabase, type SqliteStatement, sqliteFailure } from './sqlite-driver.js';
 import {
   type EventTextRow,
   eventText,
@@ -69,13 +63,6 @@ export interface SqliteStoreOptions {
 }
 
 const DEFAULT_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * A write's events go in INSERTs of up to this many rows: one statement call per 16 events rather than
- * per event, about 1.5 µs less per event where a write holds several (a harness's burst, the fan-out's
- * 20-27 a write); the rows and the transaction are the same.
- */
-const ROWS_PER_INSERT = 16;
 
 /** A write the disk refused (full, I/O error) is store_unavailable with the fix; others as they are. */
 function refusal(location: string, error: unknown): unknown {
@@ -140,8 +127,7 @@ export class SqliteStore implements DaemonStore {
   private readonly touched = new Map<string, number>();
   /** updateSession statements by the columns they set. */
   private readonly updates = new Map<string, SqliteStatement>();
-  /** Event inserts by their row count (index n: n rows), prepared on first use. */
-  private readonly eventInserts: SqliteStatement[] = [];
+  private readonly eventInserts: EventInserts;
   /** Schema 2's session columns exist (node:sqlite refuses named parameters a statement lacks). */
   private readonly schema2: boolean;
   /** PRAGMA user_version after migrating (checkWritable writes it again). */
@@ -194,6 +180,7 @@ export class SqliteStore implements DaemonStore {
         if (finding !== undefined) throw damagedStoreError(location, `SQLite's quick_check: ${finding}`);
       }
       this.statements = this.prepare(options.schemaVersion);
+      this.eventInserts = new EventInserts(this.db);
       this.schema2 = options.schemaVersion === undefined || options.schemaVersion >= 2;
       for (const row of this.statements.sessionNumbers.all() as Array<{ session_id: string; session_no: number }>) {
         this.sessionNos.set(row.session_id, row.session_no);
@@ -393,32 +380,10 @@ export class SqliteStore implements DaemonStore {
   appendEvents(sessionId: string, events: readonly ReinsEvent[], serialized?: readonly string[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return this.write(() => {
-      const sessionNo = this.sessionNo(sessionId);
-      for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
-        const end = Math.min(events.length, start + ROWS_PER_INSERT);
-        const values: SqliteValue[] = [];
-        for (let index = start; index < end; index++) {
-          const event = events[index] as ReinsEvent;
-          values.push(sessionNo, event.seq, event.type, serialized?.[index] ?? JSON.stringify(event));
-        }
-        this.eventInsert(end - start).run(...values);
-      }
+      this.eventInserts.run(this.sessionNo(sessionId), events, serialized);
       const at = (events.at(-1) as ReinsEvent).at;
       this.touched.set(sessionId, Math.max(at, this.touched.get(sessionId) ?? at));
     });
-  }
-
-  /** An INSERT of `rows` events. */
-  private eventInsert(rows: number): SqliteStatement {
-    let statement = this.eventInserts[rows];
-    if (statement === undefined) {
-      const row = '(?, ?, ?, ?)';
-      statement = this.db.prepare(
-        `INSERT INTO events (session_no, seq, type, body) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`,
-      );
-      this.eventInserts[rows] = statement;
-    }
-    return statement;
   }
 
   /** Writes the schema version it already has: a real write (a WAL frame) that changes nothing. */
