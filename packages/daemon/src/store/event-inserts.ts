@@ -1,7 +1,7 @@
 // A write's events go into SQLite as INSERTs of up to ROWS_PER_INSERT rows: one statement call per 16
 // events rather than per event, 15-19% less of the store's CPU per event where a write holds several
 // (a harness's burst; the fan-out bench's writes hold 20-27), with the same rows in the same
-// transaction (docs/architecture/daemon.md, "Write before fan-out").
+// transaction (docs/architecture/daemon.md, "The store").
 import type { ReinsEvent } from '@reins/core';
 import type { SqliteDatabase, SqliteStatement, SqliteValue } from './sqlite-driver.js';
 
