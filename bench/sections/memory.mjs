@@ -40,6 +40,19 @@ function recordedResults(root) {
   };
 }
 
+/** One count of one kind measured in a fresh `node --expose-gc` (this file as the child, below). */
+function measuredIn(env, kind, count) {
+  const stdout = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), kind, String(count)], {
+    env,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+const perSession = (measured) =>
+  `${measured.rssPerSessionMB} MB RSS, ${measured.heapPerSessionMB} MB heap per session (RSS ${measured.baseRssMB} -> ${measured.afterRssMB} MB)`;
+
 export async function run({ quick, log, benchDir, root }) {
   const out = { harnesses: {} };
   const env = { ...process.env, ...recordedResults(root), BENCH_FAKES: join(benchDir, 'fakes') };
@@ -47,44 +60,17 @@ export async function run({ quick, log, benchDir, root }) {
     const counts = {};
     out.harnesses[harness] = counts;
     for (const count of quick ? [1, 10] : COUNTS) {
-      const stdout = execFileSync(
-        process.execPath,
-        ['--expose-gc', fileURLToPath(import.meta.url), harness, String(count)],
-        {
-          env,
-          encoding: 'utf8',
-          timeout: 300_000,
-        },
-      );
-      const measured = JSON.parse(stdout.trim().split('\n').at(-1));
-      counts[count] = measured;
-      log(
-        `   ${harness} ${count} idle session(s): ${measured.rssPerSessionMB} MB RSS, ${measured.heapPerSessionMB} MB heap per session (RSS ${measured.baseRssMB} -> ${measured.afterRssMB} MB)`,
-      );
+      counts[count] = measuredIn(env, harness, count);
+      log(`   ${harness} ${count} idle session(s): ${perSession(counts[count])}`);
     }
   }
-  // Issue 21 items 2 and 3 on the pinned Codex: memory shared vs per session, start on a shared
-  // app-server, first text on a warm one vs the raw cold path (bench/lib/codex-shared.mjs).
   // The claude-code figure's floor, the Agent SDK alone (100 sessions only: the figure is judged there).
   const floorCount = quick ? 10 : COUNTS.at(-1);
-  const floor = JSON.parse(
-    execFileSync(
-      process.execPath,
-      ['--expose-gc', fileURLToPath(import.meta.url), 'claude-code-sdk', String(floorCount)],
-      {
-        env,
-        encoding: 'utf8',
-        timeout: 300_000,
-      },
-    )
-      .trim()
-      .split('\n')
-      .at(-1),
-  );
+  const floor = measuredIn(env, 'claude-code-sdk', floorCount);
   out.floors = { 'claude-code': floor };
-  log(
-    `   the Agent SDK's query() alone, ${floorCount} idle session(s): ${floor.rssPerSessionMB} MB RSS, ${floor.heapPerSessionMB} MB heap per session (RSS ${floor.baseRssMB} -> ${floor.afterRssMB} MB)`,
-  );
+  log(`   the Agent SDK's query() alone, ${floorCount} idle session(s): ${perSession(floor)}`);
+  // Issue 21 items 2 and 3 on the pinned Codex: memory shared vs per session, start on a shared
+  // app-server, first text on a warm one vs the raw cold path (bench/lib/codex-shared.mjs).
   const { codexShared } = await import('../lib/codex-shared.mjs');
   out.codexShared = await codexShared({ quick, log });
   return out;

@@ -189,7 +189,7 @@ export function resultOutcome(state: TranslationState, result: WireResult): Erro
     return {
       code: 'structured_output_invalid',
       message: `${state.options.harnessName} gave up producing output that matches the schema: ${detail}`,
-      data: { subtype: subtype, errors: errors ?? [] },
+      data: { subtype, errors: errors ?? [] },
     };
   }
   const status = num(result.api_error_status);
