@@ -5,13 +5,7 @@
 // passthrough that keeps the frame; it never reaches a consumer as it was, and it never leaves a gap in
 // the seq. A native frame that fans out into many events is carried whole by the first of them only.
 import type { ErrorInfo } from './errors.js';
-import {
-  type EventPayload,
-  type NativeFrame,
-  PASSTHROUGH_REASONS,
-  type ReinsEvent,
-  ReinsEventSchema,
-} from './events.js';
+import { type EventPayload, type NativeFrame, type ReinsEvent, ReinsEventSchema } from './events.js';
 
 /** Deeper than this and JSON.stringify may overflow the stack (V8 manages a few thousand levels). */
 export const MAX_EVENT_DEPTH = 256;
@@ -27,7 +21,7 @@ export function truncatedValue(reason: string): TruncatedValue {
 }
 
 /** Objects visited at most; past this a value is too large to vouch for (shared references fan out). */
-const MAX_VISITED_OBJECTS = 1_000_000;
+export const MAX_VISITED_OBJECTS = 1_000_000;
 
 /**
  * Where a native frame sits in an event (event -> native -> frame): the frame may nest this deep, so
@@ -160,7 +154,8 @@ export function isSerialisable(value: unknown, limit = MAX_EVENT_DEPTH): boolean
   }
 }
 
-function isPlainScalar(value: unknown): boolean {
+/** A value JSON carries as it is (undefined: dropped, as an absent key). */
+export function isPlainScalar(value: unknown): boolean {
   const type = typeof value;
   return type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || value === null;
 }
@@ -228,66 +223,6 @@ export function truncatedNative(native: NativeFrame, reason: string): NativeFram
 const REF_MEASURE: ValueMeasure = { depth: 1, objects: 1, chars: 'reinsFrameRef'.length };
 /** A truncation marker's measure; its reason is short, far below any limit. */
 const MARKER_MEASURE: ValueMeasure = { depth: 1, objects: 1, chars: 256 };
-
-/**
- * A cheaper proof for the hot event types (item.delta, passthrough): true only when `event` certainly
- * passes ReinsEventSchema AND isSerialisable, checked field by field with the native frame's measure
- * from NativeFrameCheck instead of a second walk. False means "not proven": run schemaProblem and
- * isSerialisable. It may say false for a valid event, never true for an invalid one (the unit tests
- * check it against both on mutated events).
- */
-export function provenValid(event: ReinsEvent, nativeMeasure: ValueMeasure | undefined): boolean {
-  const e = event as unknown as Record<string, unknown>;
-  const type = e.type;
-  if (type !== 'item.delta' && type !== 'passthrough') return false;
-  if (
-    !Number.isSafeInteger(e.seq) ||
-    (e.seq as number) <= 0 ||
-    typeof e.harness !== 'string' ||
-    typeof e.sessionId !== 'string' ||
-    (e.turnId !== null && typeof e.turnId !== 'string') ||
-    typeof e.at !== 'number' ||
-    !Number.isFinite(e.at) ||
-    (e.parentItemId !== undefined && typeof e.parentItemId !== 'string')
-  )
-    return false;
-  if (type === 'item.delta') {
-    if (typeof e.itemId !== 'string' || typeof e.text !== 'string' || !DELTA_KINDS.has(e.kind)) return false;
-  } else if (e.frame === undefined || (e.reason !== undefined && !PASSTHROUGH_REASON_SET.has(e.reason))) return false;
-  // Serialisable: every value a plain scalar, but the native frame (measured) and a passthrough's frame.
-  let objects = 1;
-  let nativeFrame: unknown;
-  const native = e.native;
-  if (native !== undefined) {
-    if (native === null || typeof native !== 'object' || Array.isArray(native) || nativeMeasure === undefined)
-      return false;
-    const n = native as Record<string, unknown>;
-    nativeFrame = n.frame;
-    if (
-      typeof n.source !== 'string' ||
-      (n.method !== undefined && typeof n.method !== 'string') ||
-      nativeFrame === undefined ||
-      nativeMeasure.depth + 2 > MAX_EVENT_DEPTH
-    )
-      return false;
-    for (const key in n) if (key !== 'frame' && Object.hasOwn(n, key) && !isPlainScalar(n[key])) return false;
-    objects += 1 + nativeMeasure.objects;
-  }
-  for (const key in e) {
-    if (!Object.hasOwn(e, key) || key === 'native') continue;
-    const value = e[key];
-    if (isPlainScalar(value)) continue;
-    if (key !== 'frame' || type !== 'passthrough') return false;
-    // A passthrough's frame is its native frame, or measured here.
-    const measure = value === nativeFrame && nativeMeasure ? nativeMeasure : measureValue(value, MAX_EVENT_DEPTH - 1);
-    if (measure === undefined || measure.depth + 1 > MAX_EVENT_DEPTH) return false;
-    objects += measure.objects;
-  }
-  return objects <= MAX_VISITED_OBJECTS;
-}
-
-const DELTA_KINDS = new Set<unknown>(['text', 'reasoning', 'tool_output', 'tool_input']);
-const PASSTHROUGH_REASON_SET = new Set<unknown>(PASSTHROUGH_REASONS);
 
 /** Why an event failed the schema, in a short sentence (first issue only). */
 export function schemaProblem(event: unknown): string | undefined {

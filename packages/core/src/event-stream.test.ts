@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionEventStream } from './event-stream.js';
+import { AsyncQueue } from './async-queue.js';
+import { isGuardedEvents, SessionEventStream } from './event-stream.js';
 import type { ReinsEvent } from './events.js';
 import { ReinsEventSchema } from './events.js';
 
@@ -266,5 +267,18 @@ describe('SessionEventStream', () => {
     await iterator.next();
     await waiting;
     expect(drained).toBe(true);
+  });
+});
+
+describe('isGuardedEvents', () => {
+  it("vouches for a stream's own events only", async () => {
+    const s = stream();
+    expect(isGuardedEvents(s.events)).toBe(true);
+    async function* relayed() {
+      yield* s.events;
+    }
+    expect(isGuardedEvents(relayed())).toBe(false);
+    expect(isGuardedEvents(new AsyncQueue<ReinsEvent>())).toBe(false);
+    expect(isGuardedEvents(stream().events)).toBe(true);
   });
 });

@@ -10,7 +10,6 @@ import type { ErrorInfo } from './errors.js';
 import {
   isSerialisable,
   NativeFrameCheck,
-  provenValid,
   replacementPayload,
   schemaProblem,
   truncateDeep,
@@ -18,6 +17,7 @@ import {
   truncatedValue,
   type ValueMeasure,
 } from './event-guard.js';
+import { provenValid } from './event-proof.js';
 import type { EventPayload, NativeFrame, PassthroughReason, PayloadOf, ReinsEvent, TurnOutcome } from './events.js';
 import type { Item, ItemStatus } from './items.js';
 import type { TurnInput } from './spec.js';
@@ -49,6 +49,20 @@ export interface EmitMeta {
 
 type TurnCompletion = Omit<PayloadOf<'turn.completed'>, 'type'>;
 
+/** The `events` of every SessionEventStream in this process (isGuardedEvents). */
+const guardedIterables = new WeakSet<object>();
+
+/**
+ * True when `events` is a SessionEventStream's own `events`, as every in-process harness session hands
+ * them out: each of its events passed the event guard (ReinsEventSchema and serialisability) in this
+ * process before it got its seq, so a consumer that checks every event of any session it is given (a
+ * bridge) need not check these again. Events from elsewhere (a daemon's socket, a Harness written
+ * outside Reins) are not vouched for.
+ */
+export function isGuardedEvents(events: AsyncIterable<unknown>): boolean {
+  return guardedIterables.has(events);
+}
+
 export class SessionEventStream {
   private readonly queue: AsyncQueue<ReinsEvent>;
   private readonly options: EventStreamOptions;
@@ -76,6 +90,7 @@ export class SessionEventStream {
     this.options = options;
     this.now = options.now ?? Date.now;
     this.queue = new AsyncQueue(options.highWaterMark);
+    guardedIterables.add(this.queue);
   }
 
   get events(): AsyncIterable<ReinsEvent> {
@@ -242,7 +257,7 @@ export class SessionEventStream {
       nativeMeasure = checked.measure;
     }
     let event = this.stamp(payload, meta, native);
-    // The hot event types are proven valid field by field (event-guard.ts provenValid); anything it
+    // The event types a turn is made of are proven valid field by field (event-proof.ts); anything it
     // cannot prove goes through the schema and the serialisability walk.
     let problem = provenValid(event, native ? nativeMeasure : undefined) ? undefined : eventProblem(event);
     let truncated = false;

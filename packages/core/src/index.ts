@@ -45,7 +45,7 @@ export {
   type TruncatedValue,
   truncatedValue,
 } from './event-guard.js';
-export { type EmitMeta, type EventStreamOptions, SessionEventStream } from './event-stream.js';
+export { type EmitMeta, type EventStreamOptions, isGuardedEvents, SessionEventStream } from './event-stream.js';
 export {
   CHANGE_KINDS,
   type ChangeKind,

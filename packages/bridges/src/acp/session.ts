@@ -12,7 +12,7 @@ import {
   type SessionSpec,
   type TurnCompletedEvent,
 } from '@reins/core';
-import { checkedEvent, type TranslationFault, translatedSafely } from '../events.js';
+import { eventChecker, type TranslationFault, translatedSafely } from '../events.js';
 import { permissionRequestOf } from './answers.js';
 import type { ClientPort, V2Only } from './port.js';
 import { decisionOf } from './requests.js';
@@ -125,8 +125,10 @@ export class BridgeSession {
 
   private async run(): Promise<void> {
     try {
-      for await (const raw of this.session.events) {
-        const checked = checkedEvent(raw);
+      const events = this.session.events;
+      const check = eventChecker(events);
+      for await (const raw of events) {
+        const checked = check(raw);
         if ('fault' in checked) {
           this.fault(checked.fault);
           continue;

@@ -4,7 +4,7 @@
 // that cannot be translated is left out with a warning, and a session whose stream breaks ends its
 // turn (failed) and its thread (thread/closed), while every other thread goes on.
 import { type PermissionRequestedEvent, type PermissionResolvedEvent, ReinsError, type Session } from '@reins/core';
-import { checkedEvent, type TranslationFault, translatedSafely } from '../events.js';
+import { eventChecker, type TranslationFault, translatedSafely } from '../events.js';
 import { withDeadline } from '../lifecycle.js';
 import type { TurnRecord } from '../records.js';
 import { approvalRequestOf } from './approvals.js';
@@ -113,8 +113,8 @@ export class BridgeThread {
     ]);
   }
 
-  private onEvent(raw: unknown): void {
-    const checked = checkedEvent(raw);
+  private onEvent(raw: unknown, check: ReturnType<typeof eventChecker>): void {
+    const checked = check(raw);
     if ('fault' in checked) {
       this.fault(checked.fault);
       return;
@@ -151,7 +151,9 @@ export class BridgeThread {
 
   private async run(): Promise<void> {
     try {
-      for await (const event of this.session.events) this.onEvent(event);
+      const events = this.session.events;
+      const check = eventChecker(events);
+      for await (const event of events) this.onEvent(event, check);
     } catch (error) {
       this.context.log(`the event stream of thread ${this.id} failed: ${String(error)}`);
     }
