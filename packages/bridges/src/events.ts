@@ -32,9 +32,9 @@ export function checkedEvent(event: unknown): { event: ReinsEvent } | { fault: T
 
 /**
  * checkedEvent for the events of one session: a pass-through for a stream whose events core's event
- * guard checked in this process already (an in-process harness: a second schema parse per event cost
- * ~0.25 ms of a bridge's CPU per warm Codex turn), the schema for any other (a daemon's, a Harness
- * written outside Reins).
+ * guard checked in this process already (an in-process harness: this second parse was 0.25-0.65 ms of
+ * a bridge's main-thread CPU per warm Codex turn, bench/README.md), the schema for any other (a
+ * daemon's, a Harness written outside Reins, another copy of @reins/core's).
  */
 export function eventChecker(
   events: AsyncIterable<unknown>,
