@@ -133,6 +133,35 @@ const turnBases = (): Record<string, unknown>[] => {
       },
     },
     { ...envelope, type: 'session.status', status: 'running' },
+    {
+      ...envelope,
+      type: 'item.started',
+      item: {
+        kind: 'tool_call',
+        id: 't1',
+        status: 'running',
+        tool: { kind: 'command', name: 'Bash', title: 'ls' },
+        input: { command: ['ls', '-la'], cwd: '/w' },
+      },
+    },
+    {
+      ...envelope,
+      type: 'item.completed',
+      item: {
+        kind: 'tool_call',
+        id: 't2',
+        status: 'completed',
+        tool: { kind: 'file_change', name: 'Edit' },
+        input: { path: 'a.ts', edits: [{ old: 'x', new: 'y' }] },
+        output: { text: 'done', structured: { stdout: 'ok', lines: [1, 2] } },
+        exitCode: 0,
+        changes: [
+          { path: 'a.ts', kind: 'update', diff: '-x\n+y' },
+          { path: 'b.ts', kind: 'move', movePath: 'c.ts' },
+        ],
+      },
+      native,
+    },
   ];
 };
 /** Every key the payloads above have, and one they do not. */
@@ -171,16 +200,30 @@ const TURN_KEYS = [
   'usage',
   'stopReason',
   'structuredOutput',
+  'tool',
+  'name',
+  'title',
+  'exitCode',
+  'changes',
+  'path',
+  'diff',
+  'movePath',
+  'structured',
+  'command',
   'extra',
 ];
 function KEYS_OF_ENVELOPE(): string[] {
   return ['type', 'seq', 'harness', 'sessionId', 'turnId', 'at', 'parentItemId', 'native'];
 }
 
-/** Every object inside `value` (itself first), for a mutation to land in; cycles are not followed. */
+const isItem = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Every object inside `value` (itself first, arrays looked into), for a mutation to land in; cycles are not followed. */
 function objectsIn(value: unknown, seen = new Set<unknown>()): Record<string, unknown>[] {
-  if (value === null || typeof value !== 'object' || seen.has(value) || Array.isArray(value)) return [];
+  if (value === null || typeof value !== 'object' || seen.has(value)) return [];
   seen.add(value);
+  // An array is not a target itself; the objects in it are (a tool call's changes).
+  if (Array.isArray(value)) return value.flatMap((child) => objectsIn(child, seen));
   const found = [value as Record<string, unknown>];
   for (const child of Object.values(value)) found.push(...objectsIn(child, seen));
   return found;
@@ -232,6 +275,13 @@ const pool = (): unknown[] => [
   { input: -1 },
   { kind: 'agent_message', id: 'm', status: 'completed', text: 't' },
   { code: 'timeout', message: 'm' },
+  'tool_call',
+  'command',
+  'update',
+  { kind: 'command', name: 'Bash' },
+  [{ path: 'a', kind: 'add' }],
+  [{ path: 'a', kind: 'rename' }],
+  [1, [2, { x: 3 }]],
 ];
 const KEYS = [
   'type',
@@ -314,7 +364,8 @@ describe('provenValid', () => {
     for (let index = 0; index < 15_000; index++) {
       const bases = turnBases();
       const event = bases[random(bases.length)] as Record<string, unknown>;
-      const type = event.type;
+      // Per type, and per item kind (a tool call and a text item are proven apart).
+      const type = `${String(event.type)}${isItem(event.item) ? `:${String(event.item.kind)}` : ''}`;
       for (let count = 1 + random(3); count > 0; count--) {
         const targets = objectsIn(event);
         const target = targets[random(targets.length)] as Record<string, unknown>;
@@ -342,6 +393,42 @@ describe('provenValid', () => {
     }
   });
 
+  it("judges a tool call's fields as the schema and the walk do, to the last level of depth", () => {
+    const envelope = { seq: 9, harness: 'codex', sessionId: 's', turnId: 'turn_1', at: 1 };
+    const call = (fields: Record<string, unknown>) => ({
+      ...envelope,
+      type: 'item.completed',
+      item: { kind: 'tool_call', id: 't', status: 'completed', tool: { kind: 'command', name: 'Bash' }, ...fields },
+    });
+    const cases: Array<[Record<string, unknown>, boolean]> = [
+      [{}, true],
+      [{ exitCode: -1, changes: [{ path: 'a', kind: 'add' }] }, true],
+      [{ input: nested(MAX_EVENT_DEPTH - 2), output: { structured: nested(MAX_EVENT_DEPTH - 3) } }, true],
+      [{ input: nested(MAX_EVENT_DEPTH - 1) }, false],
+      [{ output: { structured: nested(MAX_EVENT_DEPTH - 2) } }, false],
+      [{ input: { n: 10n } }, false],
+      [{ input: cycle() }, false],
+      [{ exitCode: 1.5 }, false],
+      [{ exitCode: 2 ** 60 }, false],
+      [{ exitCode: '0' }, false],
+      [{ changes: [{ path: 'a', kind: 'rename' }] }, false],
+      [{ changes: [{ kind: 'add' }] }, false],
+      [{ changes: [{ path: 'a', kind: 'add', diff: 1 }] }, false],
+      [{ changes: [{ path: 'a', kind: 'add' }, 'b'] }, false],
+      [{ changes: { path: 'a', kind: 'add' } }, false],
+      [{ output: { text: 1 } }, false],
+      [{ output: 'done' }, false],
+      [{ tool: { kind: 'shell', name: 'Bash' } }, false],
+      [{ tool: { kind: 'command' } }, false],
+      [{ tool: { kind: 'command', name: 'Bash', title: 7 } }, false],
+    ];
+    for (const [index, [fields, valid]] of cases.entries()) {
+      const event = call(fields);
+      expect(fullyValid(event), `case ${index}`).toBe(valid);
+      expect(provenValid(event as unknown as ReinsEvent, undefined), `case ${index}`).toBe(valid);
+    }
+  });
+
   it('leaves the shapes it does not cover to the full checks', () => {
     const envelope = { seq: 1, harness: 'codex', sessionId: 's', turnId: 'turn_1', at: 1 };
     const valid = [
@@ -349,7 +436,7 @@ describe('provenValid', () => {
       {
         ...envelope,
         type: 'item.started',
-        item: { kind: 'tool_call', id: 't', status: 'running', tool: { kind: 'command', name: 'Bash' } },
+        item: { kind: 'plan', id: 'p', status: 'running', entries: [{ text: 'a', status: 'pending' }] },
       },
       {
         ...envelope,

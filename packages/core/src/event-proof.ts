@@ -3,14 +3,14 @@
 // walk. A schema parse costs 2-5 µs in a tight loop and tens of µs in a warm turn, where its code and
 // schema objects have left the CPU's caches; every turn's start, items, usage and terminal paid it in
 // each process that streams them (the library, the daemon, a bridge). The proof covers the common
-// shapes only and says "not proven" for anything else (an image, an error's data, a tool call), which
+// shapes only and says "not proven" for anything else (an image, an error's data, a plan), which
 // then goes through the full checks as before: it may refuse a valid event, never vouch for an invalid
 // one (event-proof.test.ts judges it against both on seeded mutations).
 import { ERROR_CODES } from './errors.js';
 import { isPlainScalar, MAX_EVENT_DEPTH, MAX_VISITED_OBJECTS, measureValue, type ValueMeasure } from './event-guard.js';
 import { PASSTHROUGH_REASONS, type ReinsEvent, SESSION_STATUSES } from './events.js';
 import { isRecord } from './guards.js';
-import { ITEM_STATUSES, USER_MESSAGE_ORIGINS } from './items.js';
+import { ITEM_STATUSES, TOOL_KINDS, USER_MESSAGE_ORIGINS } from './items.js';
 
 type Fields = Record<string, unknown>;
 
@@ -19,6 +19,9 @@ const PASSTHROUGH_REASON_SET = new Set<unknown>(PASSTHROUGH_REASONS);
 const SESSION_STATUS_SET = new Set<unknown>(SESSION_STATUSES);
 const ITEM_STATUS_SET = new Set<unknown>(ITEM_STATUSES);
 const ORIGIN_SET = new Set<unknown>(USER_MESSAGE_ORIGINS);
+const TOOL_KIND_SET = new Set<unknown>(TOOL_KINDS);
+const CHANGE_KIND_SET = new Set<unknown>(['add', 'update', 'delete', 'move']);
+const TOOL_CALL_KEYS = new Set(['tool', 'input', 'output', 'changes']);
 const ERROR_CODE_SET = new Set<unknown>(ERROR_CODES);
 const TOKEN_KEYS = ['input', 'cachedInput', 'cacheWrite', 'output', 'reasoning', 'total'] as const;
 /** Per proven type, the payload keys that may hold an object (every other key holds a scalar). */
@@ -41,22 +44,77 @@ function onlyScalars(fields: Fields): boolean {
   return true;
 }
 
-/** An agent message, reasoning or user message without images: what most items of a turn are. */
-function provenItem(value: unknown): boolean {
-  if (!isRecord(value) || !onlyScalars(value)) return false;
+/**
+ * The objects in an item a turn is made of (itself and what it holds), or 0 when it is not proven: an
+ * agent message, reasoning, a user message without images, or a tool call.
+ */
+function provenItem(value: unknown): number {
+  if (!isRecord(value) || typeof value.id !== 'string' || !ITEM_STATUS_SET.has(value.status)) return 0;
   const kind = value.kind;
-  if (typeof value.id !== 'string' || !ITEM_STATUS_SET.has(value.status) || typeof value.text !== 'string')
-    return false;
-  if (kind === 'agent_message') return true;
-  if (kind === 'reasoning') return optionalString(value.summary);
+  if (kind === 'tool_call') return provenToolCall(value);
+  if (!onlyScalars(value) || typeof value.text !== 'string') return 0;
+  if (kind === 'agent_message') return 1;
+  if (kind === 'reasoning') return optionalString(value.summary) ? 1 : 0;
   if (kind === 'user_message')
-    return (
-      value.images === undefined &&
+    return value.images === undefined &&
       optionalBoolean(value.replay) &&
       optionalString(value.clientMessageId) &&
       (value.origin === undefined || ORIGIN_SET.has(value.origin))
-    );
-  return false;
+      ? 1
+      : 0;
+  return 0;
+}
+
+/**
+ * A tool call's objects, or 0: its tool and changes checked field by field, its input and structured
+ * output (any value the harness gave) measured, as the walk would, within the depth left below them.
+ */
+function provenToolCall(item: Fields): number {
+  const { tool, input, output, changes, exitCode } = item;
+  if (
+    !isRecord(tool) ||
+    !onlyScalars(tool) ||
+    !TOOL_KIND_SET.has(tool.kind) ||
+    typeof tool.name !== 'string' ||
+    !optionalString(tool.title) ||
+    (exitCode !== undefined && !Number.isSafeInteger(exitCode))
+  )
+    return 0;
+  for (const key in item)
+    if (Object.hasOwn(item, key) && !TOOL_CALL_KEYS.has(key) && !isPlainScalar(item[key])) return 0;
+  let objects = 2;
+  // The event is level 1 and the item level 2: the input starts at 3.
+  if (input !== undefined) {
+    const measure = measureValue(input, MAX_EVENT_DEPTH - 2);
+    if (measure === undefined) return 0;
+    objects += measure.objects;
+  }
+  if (output !== undefined) {
+    if (!isRecord(output) || !optionalString(output.text)) return 0;
+    for (const key in output)
+      if (Object.hasOwn(output, key) && key !== 'structured' && !isPlainScalar(output[key])) return 0;
+    objects += 1;
+    if (output.structured !== undefined) {
+      const measure = measureValue(output.structured, MAX_EVENT_DEPTH - 3);
+      if (measure === undefined) return 0;
+      objects += measure.objects;
+    }
+  }
+  if (changes !== undefined) {
+    if (!Array.isArray(changes)) return 0;
+    for (const change of changes)
+      if (
+        !isRecord(change) ||
+        !onlyScalars(change) ||
+        typeof change.path !== 'string' ||
+        !CHANGE_KIND_SET.has(change.kind) ||
+        !optionalString(change.diff) ||
+        !optionalString(change.movePath)
+      )
+        return 0;
+    objects += 1 + changes.length;
+  }
+  return objects;
 }
 
 /** A turn's input that is text only (images and files are left to the schema). */
@@ -145,7 +203,8 @@ function provenPayload(type: unknown, e: Fields): ReadonlySet<string> | undefine
         : undefined;
     case 'item.started':
     case 'item.completed':
-      return provenItem(e.item) ? ITEM_KEY : undefined;
+      // Proven where the walk below meets it (provenItem): an own object, or it is not proven at all.
+      return Object.hasOwn(e, 'item') && isRecord(e.item) ? ITEM_KEY : undefined;
     case 'turn.started':
       return provenInput(e.input) ? INPUT_KEY : undefined;
     case 'turn.completed':
@@ -210,6 +269,12 @@ export function provenValid(event: ReinsEvent, nativeMeasure: ValueMeasure | und
     const value = e[key];
     if (isPlainScalar(value)) continue;
     if (!objectKeys.has(key)) return false;
+    if (key === 'item') {
+      const held = provenItem(value);
+      if (held === 0) return false;
+      objects += held;
+      continue;
+    }
     if (key !== 'frame') {
       // Proven above: flat objects (a usage's three levels at most), far inside the limits.
       objects += 3;
