@@ -1,6 +1,6 @@
 // The event guard's cheap proof (event-stream.ts runs it before the full checks): an event of the types
 // a turn is made of, proven valid field by field instead of by ReinsEventSchema and the serialisability
-// walk. A schema parse costs 2-5 µs in a tight loop and tens of µs in a warm turn, where its code and
+// walk. A schema parse costs 1-5 µs in a tight loop and tens of µs in a warm turn, where its code and
 // schema objects have left the CPU's caches; every turn's start, items, usage and terminal paid it in
 // each process that streams them (the library, the daemon, a bridge). The proof covers the common
 // shapes only and says "not proven" for anything else (an image, an error's data, a plan), which
